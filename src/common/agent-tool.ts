@@ -1,0 +1,114 @@
+import type { ContextKey, ToolExecutionContext } from './execution-context';
+import type { ObjectJsonSchema } from './json-schema';
+import type {
+  RetryOptions,
+  ToolAnnotations,
+  ToolConcurrency,
+  ToolProgress,
+  ToolResult,
+  ToolRisk,
+} from './tool-types';
+
+/** Behaviour options shared by decorated tools and plain {@link AgentTool} objects. */
+export interface ToolBehaviour {
+  /** The group the tool belongs to (tools without a group are always active). */
+  group?: string;
+  /** Per-call timeout in ms (overrides the toolkit default; `0` disables it). */
+  timeoutMs?: number;
+  /** Retry policy (merged over the toolkit's). */
+  retry?: RetryOptions;
+  /** `'sequential'` tools run one at a time, in call order, within a batch. */
+  concurrency?: ToolConcurrency;
+  /** Behaviour hints (MCP annotations). */
+  annotations?: ToolAnnotations;
+  /** How risky a call is. */
+  risk?: ToolRisk;
+  /** The longest text the model gets from this tool; longer results keep head and tail. */
+  maxResultChars?: number;
+  /** Free-form labels. */
+  tags?: string[];
+}
+
+/** Resolves context objects along the call > agent > toolkit chain. */
+export interface ContextResolver {
+  /** The nearest value registered under `key`, or `undefined`. */
+  get<T>(key: ContextKey<T>): T | undefined;
+}
+
+/** What a running tool gets besides its arguments. */
+export interface ToolCallContext {
+  /** The id of the call being answered. */
+  readonly callId: string;
+  /** The tool's name. */
+  readonly toolName: string;
+  /** Fires on timeout or when the caller aborts. */
+  readonly signal: AbortSignal;
+  /** The session the call belongs to, if any. */
+  readonly sessionId?: string;
+  /** 1 for the first attempt, then 2, 3… on retries. */
+  readonly attempt: number;
+  /** Context objects (user, tenant…) along the priority chain. */
+  readonly context: ContextResolver;
+  /** Streams progress to `events$` and the caller's `onProgress`. */
+  emit(progress: ToolProgress | string): void;
+}
+
+/**
+ * A tool defined without decorators.
+ *
+ * @example
+ * const echo: AgentTool = {
+ *   name: 'echo', description: 'Echo the text',
+ *   parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+ *   execute: (args) => String(args.text),
+ * };
+ * toolkit.registerTool(echo);
+ */
+export interface AgentTool {
+  /** Unique name (`^[a-zA-Z0-9_-]{1,64}$` to suit every provider). */
+  readonly name: string;
+  /** What the tool does, for the model. */
+  readonly description: string;
+  /** The JSON Schema of the arguments (object root). */
+  readonly parameters: ObjectJsonSchema;
+  /** Behaviour options (group, timeout, retry…). */
+  readonly behaviour?: ToolBehaviour;
+  /**
+   * Runs the tool with validated arguments. May return a string, a {@link ToolResult}, any
+   * JSON-serialisable value, a Promise, an Observable or an async generator of those.
+   */
+  execute(args: Record<string, unknown>, ctx: ToolCallContext): unknown;
+}
+
+/**
+ * An {@link AgentTool} that wants the execution context before each call (Go design's
+ * `ContextualTool`). `setContext` is called right before `execute`; prefer `ctx.context` in
+ * `execute` for tools that run concurrently.
+ */
+export interface ContextualTool extends AgentTool {
+  /** Receives the call's merged context before `execute`. */
+  setContext(context: ToolExecutionContext, ctx: ToolCallContext): void;
+}
+
+/** Called by an {@link AsyncTool} when its background work completes. */
+export type AsyncCallback = (result: ToolResult) => void;
+
+/**
+ * An {@link AgentTool} that may answer at once with `asyncResult(...)` and complete later
+ * (Go design's `AsyncTool`). The toolkit hands it a callback at registration; the tool calls
+ * it with a result whose `toolCallId` names the call it completes.
+ */
+export interface AsyncTool extends AgentTool {
+  /** Receives the completion callback once, at registration. */
+  setCallback(callback: AsyncCallback): void;
+}
+
+/** True when `tool` implements {@link ContextualTool}. */
+export function isContextualTool(tool: AgentTool): tool is ContextualTool {
+  return typeof (tool as Partial<ContextualTool>).setContext === 'function';
+}
+
+/** True when `tool` implements {@link AsyncTool}. */
+export function isAsyncTool(tool: AgentTool): tool is AsyncTool {
+  return typeof (tool as Partial<AsyncTool>).setCallback === 'function';
+}

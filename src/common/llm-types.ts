@@ -1,0 +1,62 @@
+import type { ToolCall, ToolSchema } from './tool-types';
+
+/** One message of a conversation, provider-neutral. */
+export interface Message {
+  /** Who speaks. `tool` messages answer a call named by `toolCallId`. */
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  /** The text. */
+  content: string;
+  /** The tool calls an assistant message makes. */
+  toolCalls?: ToolCall[];
+  /** The call a `tool` message answers. */
+  toolCallId?: string;
+  /** The tool's name on a `tool` message (some providers want it). */
+  name?: string;
+  /** True on a `tool` message that reports a failed call. */
+  isError?: boolean;
+}
+
+/** Token counts, when the provider reports them. */
+export interface LLMUsage {
+  /** Tokens in the prompt. */
+  inputTokens?: number;
+  /** Tokens generated. */
+  outputTokens?: number;
+  /** Both together. */
+  totalTokens?: number;
+}
+
+/** One model turn. */
+export interface LLMResponse {
+  /** The text of the turn (may be empty when it only calls tools). */
+  content: string;
+  /** The tool calls of the turn (empty when none). */
+  toolCalls: ToolCall[];
+  /** Why the model stopped (`stop`, `tool_calls`, `end_turn`…). */
+  finishReason?: string;
+  /** Token usage, when reported. */
+  usage?: LLMUsage;
+}
+
+/** What a provider is asked for one turn. */
+export interface LLMRequest {
+  /** The model name. */
+  model: string;
+  /** The conversation so far. */
+  messages: Message[];
+  /** The tools the model may call. */
+  tools: ToolSchema[];
+  /** Provider-specific options (temperature, max tokens…). */
+  options?: Record<string, unknown>;
+  /** Aborts the request. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Any model behind one method. Adapters: `OpenAIProvider` (`toolwright/openai`),
+ * `AnthropicProvider` (`toolwright/anthropic`), and `ScriptedProvider` for tests and demos.
+ */
+export interface LLMProvider {
+  /** Runs one model turn. */
+  chat(request: LLMRequest): Promise<LLMResponse>;
+}

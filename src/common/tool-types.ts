@@ -1,0 +1,106 @@
+import type { ObjectJsonSchema } from './json-schema';
+
+/** A tool call as a model emits it: `arguments` is the model's raw JSON text or an object. */
+export interface ToolCall {
+  /** The provider's call id; the result answers it. */
+  id: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments: the JSON string a model emits, or an already-parsed object. */
+  arguments: string | Record<string, unknown>;
+}
+
+/** The error carried by a failed {@link ToolResult}. */
+export interface ToolResultError {
+  /** A stable code, e.g. `INVALID_ARGUMENTS`, `TIMEOUT` (see `ToolkitErrorCode`). */
+  code: string;
+  /** What went wrong, written so that a model can repair its call. */
+  message: string;
+}
+
+/**
+ * What a tool call produced. What the model sees (`forLLM`) is kept apart from what the user
+ * sees (`forUser`).
+ */
+export interface ToolResult {
+  /** The text sent back to the model. */
+  forLLM: string;
+  /** The text shown to the user, if any. */
+  forUser?: string;
+  /** True when nothing should be shown to the user. */
+  silent: boolean;
+  /** True when the call failed; `error` then says why. */
+  isError: boolean;
+  /** True when the tool goes on in the background and completes later. */
+  async: boolean;
+  /** The structured value the tool returned, when it returned something other than text. */
+  data?: unknown;
+  /** Why the call failed. */
+  error?: ToolResultError;
+  /** The id of the call this result answers. */
+  toolCallId?: string;
+  /** The name of the tool that was called. */
+  name?: string;
+}
+
+/** The provider-neutral definition of a tool: what `getToolSchemas()` returns. */
+export interface ToolSchema {
+  /** The tool's unique name. */
+  name: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** The JSON Schema of the tool's visible parameters (an object schema). */
+  parameters: ObjectJsonSchema;
+}
+
+/** A progress report streamed by a running tool through its {@link ToolEmitter}. */
+export interface ToolProgress {
+  /** Progress so far (for example bytes done, or a fraction). */
+  progress?: number;
+  /** The total `progress` is counting towards, when known. */
+  total?: number;
+  /** A human-readable status line. */
+  message?: string;
+  /** Anything else the tool wants to stream. */
+  data?: unknown;
+}
+
+/** Behaviour hints, as in MCP tool annotations. */
+export interface ToolAnnotations {
+  /** The tool does not change its environment. */
+  readOnly?: boolean;
+  /** The tool may perform destructive updates. */
+  destructive?: boolean;
+  /** Calling it again with the same arguments has no further effect. */
+  idempotent?: boolean;
+  /** The tool reaches an open world (the internet, other systems). */
+  openWorld?: boolean;
+}
+
+/** How risky calling a tool is; approval policies key on it. */
+export type ToolRisk = 'low' | 'medium' | 'high';
+
+/** Whether a tool may run beside others in a batch. */
+export type ToolConcurrency = 'parallel' | 'sequential';
+
+/** Retry policy of a tool or of the toolkit. */
+export interface RetryOptions {
+  /** Attempts in all, the first included (1 = no retry). */
+  maxAttempts?: number;
+  /** Delay before the second attempt, in ms. */
+  initialBackoffMs?: number;
+  /** Each further delay is the previous one times this. */
+  backoffMultiplier?: number;
+  /** Upper bound of a delay, in ms. */
+  maxBackoffMs?: number;
+  /** Randomise each delay by up to this fraction (0..1) of itself. */
+  jitter?: number;
+  /** Decides whether a failure is worth another attempt (default: every thrown error). */
+  retryOn?: (error: unknown, attempt: number) => boolean;
+}
+
+/** Execution defaults of a toolkit (each may be overridden per tool). */
+export interface ExecutionOptions extends RetryOptions {
+  /** Per-call timeout in ms; `0` or absent means none. */
+  timeoutMs?: number;
+}

@@ -1,0 +1,2 @@
+export { ToolkitError, describeThrown } from './toolkit-error';
+export type { ToolkitErrorCode, ToolkitErrorOptions } from './toolkit-error';

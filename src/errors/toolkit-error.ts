@@ -1,0 +1,92 @@
+/**
+ * Every error code toolwright produces.
+ *
+ * Definition-time codes are thrown as {@link ToolkitError} by `registerTool` and friends;
+ * call-time codes travel in `ToolResult.error.code` (a call never rejects for them).
+ */
+export type ToolkitErrorCode =
+  // definition time
+  | 'REFLECT_METADATA_MISSING'
+  | 'DECORATOR_METADATA_MISSING'
+  | 'MISSING_NAME'
+  | 'MISSING_DESCRIPTION'
+  | 'INVALID_NAME'
+  | 'DUPLICATE_TOOL'
+  | 'UNRESOLVABLE_PARAMETER'
+  | 'INVALID_DEFINITION'
+  | 'UNKNOWN_GROUP'
+  | 'UNKNOWN_SKILL'
+  | 'MANIFEST_MISMATCH'
+  | 'SERVICE_RESOLUTION_FAILED'
+  // call time
+  | 'UNKNOWN_TOOL'
+  | 'TOOL_DISABLED'
+  | 'MALFORMED_ARGUMENTS'
+  | 'INVALID_ARGUMENTS'
+  | 'CONTEXT_MISSING'
+  | 'EXECUTION_FAILED'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'DENIED'
+  | 'HOOK_FAILED'
+  | 'APPROVAL_PENDING'
+  | 'APPROVAL_REJECTED'
+  | 'PROVIDER_FAILED';
+
+/** Options of a {@link ToolkitError}. */
+export interface ToolkitErrorOptions {
+  /** The error this one explains. */
+  cause?: unknown;
+  /** The tool the error is about, when there is one. */
+  tool?: string;
+}
+
+const BRAND = Symbol.for('toolwright.ToolkitError');
+
+/**
+ * The one error class of toolwright. `code` says what went wrong; the message names the
+ * class member, the parameter and the fix.
+ *
+ * @example
+ * try { toolkit.registerTool(MyService); }
+ * catch (e) { if (ToolkitError.is(e, 'MISSING_NAME')) console.error(e.message); }
+ */
+export class ToolkitError extends Error {
+  /** What went wrong, as a stable string. */
+  readonly code: ToolkitErrorCode;
+  /** The tool the error is about, when there is one. */
+  readonly tool?: string;
+  /** @internal */
+  readonly [BRAND] = true;
+
+  constructor(code: ToolkitErrorCode, message: string, options: ToolkitErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolkitError';
+    this.code = code;
+    if (options.tool !== undefined) this.tool = options.tool;
+  }
+
+  /** True when `value` is a ToolkitError (from any copy of toolwright), optionally of `code`. */
+  static is(value: unknown, code?: ToolkitErrorCode): value is ToolkitError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[BRAND] === true &&
+      (code === undefined || (value as ToolkitError).code === code)
+    );
+  }
+}
+
+/** Turns anything thrown (an Error, a string, `undefined`, an object) into a readable message. */
+export function describeThrown(value: unknown): string {
+  if (value instanceof Error) return value.message || value.name;
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return `a non-Error value (${String(value)})`;
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return `a non-Error value: ${json.length > 500 ? `${json.slice(0, 500)}…` : json}`;
+  } catch {
+    // fall through: circular or hostile objects are described by type
+  }
+  return `a non-Error value of type ${typeof value}`;
+}
