@@ -1,0 +1,32 @@
+/**
+ * Per-provider lowering of canonical tool schemas, with a report of every change, and the
+ * reverse mapping of the arguments models send back.
+ *
+ * @example
+ * import { lowerToolSchemas, restoreArguments } from './schema/lowering';
+ * const { definitions, report } = lowerToolSchemas(tools, 'openai', { strict: true });
+ */
+export { lowerToolSchemas, lowerToolSchema, assertToolName } from './lower-tool-schemas';
+export { restoreArguments, compileArgumentRestorer, loweringRestoresArguments } from './restore-arguments';
+export type { ArgumentRestorer } from './restore-arguments';
+export {
+  PROVIDER_NAME_RULES,
+  OPENAI_STRICT_KEYWORDS,
+  OPENAI_STRICT_FORMATS,
+  OPENAI_STRICT_LIMITS,
+  GEMINI_SCHEMA_KEYWORDS,
+} from './provider-rules';
+export type {
+  ProviderName,
+  LoweringOptions,
+  LoweringChange,
+  LoweringResult,
+  OpenAIChatToolDefinition,
+  OpenAIResponsesToolDefinition,
+  AnthropicToolDefinition,
+  GeminiSchema,
+  GeminiFunctionDeclaration,
+  McpToolDefinition,
+  ProviderToolDefinition,
+  ProviderToolDefinitionMap,
+} from './provider-definitions';

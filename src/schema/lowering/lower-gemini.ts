@@ -1,0 +1,254 @@
+import type { JsonSchema, ObjectJsonSchema } from '../../common';
+import { ToolkitError } from '../../errors';
+import type { GeminiSchema } from './provider-definitions';
+import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
+import {
+  branchPath,
+  cloneJson,
+  describePath,
+  isObjectSchema,
+  isPlainObject,
+  itemsPath,
+  propertyPath,
+  type Reporter,
+  resolveLocalRef,
+  typeList,
+  typeOfValues,
+} from './schema-utils';
+
+interface GeminiContext {
+  readonly tool: string;
+  readonly report: Reporter;
+  readonly root: JsonSchema;
+  /** The `$ref`s being inlined along the current path (to detect recursion). */
+  readonly refs: string[];
+}
+
+/**
+ * Lowers a canonical parameters schema to Gemini's OpenAPI subset. Returns `undefined` for a
+ * tool without parameters (Gemini rejects an object without properties; `parameters` is then
+ * omitted). Every change is reported, prefixed `gemini:`.
+ *
+ * @throws ToolkitError `INVALID_DEFINITION` for what Gemini cannot express: recursive `$ref`s,
+ *   `allOf` with several members, tuples, nested objects without properties, untyped schemas.
+ * @internal
+ */
+export function lowerGemini(tool: string, root: ObjectJsonSchema, report: Reporter): GeminiSchema | undefined {
+  if (Object.keys(root.properties ?? {}).length === 0) {
+    report('', 'gemini: the tool has no parameters, so parameters is omitted (Gemini rejects an object without properties)');
+    return undefined;
+  }
+  return geminiNode(root, '', { tool, report, root, refs: [] });
+}
+
+function definitionError(ctx: GeminiContext, path: string, what: string, fix: string): ToolkitError {
+  return new ToolkitError(
+    'INVALID_DEFINITION',
+    `Tool "${ctx.tool}" cannot be sent to Gemini: the schema at ${describePath(path)} ${what}. ${fix}.`,
+    { tool: ctx.tool },
+  );
+}
+
+function isNullSchema(schema: JsonSchema): boolean {
+  const types = typeList(schema);
+  return types.length === 1 && types[0] === 'null' && schema.properties === undefined;
+}
+
+/** Structural rewrites (refs, unions, type arrays) applied before the keyword pass. */
+function normalize(input: JsonSchema, path: string, ctx: GeminiContext): JsonSchema {
+  let node = input;
+  if (node.allOf !== undefined) {
+    if (node.allOf.length !== 1) {
+      throw definitionError(ctx, path, 'uses allOf with several members', 'Merge them into one schema');
+    }
+    const { allOf, ...rest } = node;
+    node = { ...allOf[0], ...rest };
+    ctx.report(path, 'gemini: inlined a single-member allOf');
+  }
+  if (node.oneOf !== undefined) {
+    if (node.anyOf !== undefined) throw definitionError(ctx, path, 'uses both anyOf and oneOf', 'Use one union keyword');
+    const { oneOf, ...rest } = node;
+    node = { ...rest, anyOf: oneOf };
+    ctx.report(path, 'gemini: oneOf became anyOf');
+  }
+  if (node.anyOf !== undefined) {
+    const branches = node.anyOf.filter((b) => !isNullSchema(b));
+    if (branches.length !== node.anyOf.length) {
+      node = { ...node, anyOf: branches, nullable: true };
+      ctx.report(path, 'gemini: the null branch of anyOf became nullable: true');
+    }
+    if (branches.length === 1 && node.type === undefined) {
+      const { anyOf: _union, ...rest } = node;
+      node = { ...branches[0], ...rest };
+      ctx.report(path, 'gemini: inlined the single remaining anyOf branch');
+    }
+  }
+  if (Array.isArray(node.type)) {
+    const types = node.type;
+    const nonNull = types.filter((t) => t !== 'null');
+    const hasNull = nonNull.length !== types.length;
+    const { type, ...rest } = node;
+    if (nonNull.length <= 1) {
+      node = nonNull.length === 1 ? { ...rest, type: nonNull[0] } : { ...rest };
+      if (hasNull) node.nullable = true;
+      ctx.report(
+        path,
+        `gemini: type [${types.join(', ')}] became ${nonNull.length === 1 ? `type ${nonNull[0]}` : 'no type'}${hasNull ? ' with nullable: true' : ''}`,
+      );
+    } else {
+      node = { ...rest, anyOf: nonNull.map((t): JsonSchema => ({ type: t })) };
+      if (hasNull) node.nullable = true;
+      ctx.report(path, `gemini: type [${types.join(', ')}] became anyOf${hasNull ? ' with nullable: true' : ''}`);
+    }
+  }
+  return node;
+}
+
+function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): GeminiSchema {
+  if (typeof input.$ref === 'string') {
+    const { $ref, ...siblings } = input;
+    const target = resolveLocalRef(ctx.root, $ref, ctx.tool, path);
+    if (ctx.refs.includes(target.name)) {
+      throw definitionError(
+        ctx,
+        path,
+        `is recursive (${$ref} refers to itself), and Gemini has no $ref`,
+        'Bound the recursion with an explicit nested schema',
+      );
+    }
+    ctx.report(path, `gemini: inlined $ref ${$ref}`);
+    ctx.refs.push(target.name);
+    try {
+      return geminiNode({ ...target.schema, ...siblings }, path, ctx);
+    } finally {
+      ctx.refs.pop();
+    }
+  }
+
+  const node = normalize(input, path, ctx);
+  if (typeof node.$ref === 'string') return geminiNode(node, path, ctx); // an inlined anyOf branch
+  const out: GeminiSchema = {};
+  let exclusiveMin: number | undefined;
+  let exclusiveMax: number | undefined;
+
+  for (const [key, value] of Object.entries(node)) {
+    switch (key) {
+      case 'type':
+        out.type = value as GeminiSchema['type'];
+        break;
+      case 'description':
+        // an enum note may already have been written (it starts from node.description)
+        if (out.description === undefined) out.description = value as string;
+        break;
+      case 'nullable':
+        if (value === true) out.nullable = true;
+        break;
+      case 'enum':
+      case 'const':
+        lowerEnum(key === 'enum' ? (value as unknown[]) : [value], key, node, out, path, ctx);
+        break;
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        if (typeof value === 'number') {
+          if (key === 'exclusiveMinimum') exclusiveMin = value;
+          else exclusiveMax = value;
+          const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+          ctx.report(path, `gemini: ${key} ${value} became ${bound} ${value} (Gemini has no exclusive bounds; the bound is now inclusive)`);
+        } else ctx.report(path, `gemini: dropped the boolean (draft-04) ${key}`);
+        break;
+      case 'examples':
+        if (Array.isArray(value) && value.length > 0 && node.example === undefined) {
+          out.example = cloneJson(value[0]);
+          ctx.report(path, 'gemini: examples became example (the first one)');
+        } else ctx.report(path, 'gemini: dropped examples');
+        break;
+      case 'properties': {
+        const properties: Record<string, GeminiSchema> = {};
+        for (const [name, child] of Object.entries(value as Record<string, JsonSchema>)) {
+          properties[name] = geminiNode(child, propertyPath(path, name), ctx);
+        }
+        out.properties = properties;
+        break;
+      }
+      case 'required':
+        break; // set below, from the properties
+      case 'items':
+        if (isPlainObject(value)) out.items = geminiNode(value as JsonSchema, itemsPath(path), ctx);
+        else if (Array.isArray(value)) {
+          throw definitionError(ctx, path, 'uses the tuple form of items', 'Use one items schema');
+        }
+        break;
+      case 'anyOf':
+        out.anyOf = (value as JsonSchema[]).map((branch, i) => geminiNode(branch, branchPath(path, 'anyOf', i), ctx));
+        break;
+      default:
+        if (GEMINI_SCHEMA_KEYWORDS.has(key)) {
+          (out as Record<string, unknown>)[key] = cloneJson(value);
+        } else {
+          ctx.report(path, `gemini: dropped ${key}`);
+        }
+    }
+  }
+
+  if (exclusiveMin !== undefined) out.minimum = out.minimum === undefined ? exclusiveMin : Math.max(out.minimum, exclusiveMin);
+  if (exclusiveMax !== undefined) out.maximum = out.maximum === undefined ? exclusiveMax : Math.min(out.maximum, exclusiveMax);
+
+  if (isObjectSchema(node)) {
+    if (out.type === undefined) {
+      out.type = 'object';
+      ctx.report(path, 'gemini: added type: object');
+    }
+    const names = Object.keys(out.properties ?? {});
+    if (names.length === 0) {
+      throw definitionError(
+        ctx,
+        path,
+        'is an object without properties (a free-form object or a map), which Gemini rejects',
+        'Declare its properties',
+      );
+    }
+    const required = (node.required ?? []).filter((name) => names.includes(name));
+    if (required.length > 0) out.required = required;
+  }
+  if (out.type === 'array' && out.items === undefined) {
+    out.items = { type: 'string' };
+    ctx.report(path, 'gemini: the array had no items; items set to { type: string } (Gemini needs items)');
+  }
+  if (out.type === undefined && out.anyOf === undefined) {
+    throw definitionError(ctx, path, 'has no type, and Gemini needs one', 'Give it a type');
+  }
+  return out;
+}
+
+/** Gemini enums are strings: keep string enums, move other values to the description. */
+function lowerEnum(
+  values: unknown[],
+  keyword: 'enum' | 'const',
+  node: JsonSchema,
+  out: GeminiSchema,
+  path: string,
+  ctx: GeminiContext,
+): void {
+  const nonNull = values.filter((v) => v !== null);
+  if (nonNull.length !== values.length) {
+    out.nullable = true;
+    ctx.report(path, `gemini: null in ${keyword} became nullable: true`);
+  }
+  if (keyword === 'const') ctx.report(path, 'gemini: const became enum');
+  if (nonNull.every((v): v is string => typeof v === 'string')) {
+    out.enum = nonNull;
+    if (node.type === undefined) {
+      out.type = 'string';
+      ctx.report(path, 'gemini: added type: string for the enum');
+    }
+    return;
+  }
+  const note = `Allowed values: ${nonNull.map((v) => JSON.stringify(v)).join(', ')}.`;
+  const description = out.description ?? node.description;
+  out.description = description === undefined ? note : `${description} (${note})`;
+  if (node.type === undefined) {
+    const inferred = typeOfValues(nonNull);
+    if (inferred !== undefined) out.type = inferred;
+  }
+  ctx.report(path, `gemini: dropped ${keyword} of non-string values (Gemini enums are strings); listed them in the description`);
+}

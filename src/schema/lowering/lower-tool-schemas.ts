@@ -1,0 +1,158 @@
+import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../common';
+import { ToolkitError } from '../../errors';
+import { lowerGemini } from './lower-gemini';
+import { lowerOpenAIStrict } from './lower-openai-strict';
+import type {
+  LoweringChange,
+  LoweringOptions,
+  LoweringResult,
+  ProviderName,
+  ProviderToolDefinitionMap,
+} from './provider-definitions';
+import { PROVIDER_NAME_RULES } from './provider-rules';
+import { cloneJson, deepFreeze, type Reporter } from './schema-utils';
+
+const PROVIDER_LABELS: Readonly<Record<ProviderName, string>> = {
+  openai: 'OpenAI (Chat Completions)',
+  'openai-responses': 'OpenAI (Responses API)',
+  anthropic: 'Anthropic',
+  gemini: 'Gemini',
+  mcp: 'MCP',
+};
+
+/**
+ * Checks a tool name against a provider's documented pattern ({@link PROVIDER_NAME_RULES}).
+ *
+ * @example
+ * assertToolName('search.web', 'anthropic'); // throws INVALID_NAME: dots are not allowed
+ * @throws ToolkitError `INVALID_NAME` naming the tool, the provider, the pattern and a fix.
+ */
+export function assertToolName(name: string, provider: ProviderName): void {
+  const rule = PROVIDER_NAME_RULES[provider];
+  if (rule === undefined) throw unknownProvider(provider);
+  if (rule.pattern.test(name)) return;
+  const limit = provider === 'anthropic' || provider === 'mcp' ? 128 : 64;
+  let suggestion = name.replace(provider === 'gemini' ? /[^a-zA-Z0-9_.:-]/g : provider === 'mcp' ? /[^a-zA-Z0-9_.-]/g : /[^a-zA-Z0-9_-]/g, '_');
+  if (provider === 'gemini' && !/^[a-zA-Z_]/.test(suggestion)) suggestion = `_${suggestion}`;
+  suggestion = suggestion.slice(0, limit) || 'tool';
+  throw new ToolkitError(
+    'INVALID_NAME',
+    `Tool "${name}" cannot be sent to ${PROVIDER_LABELS[provider]}: its name must match ${String(rule.pattern)} ` +
+      `(${rule.description}). Rename the tool, e.g. @Tool({ name: '${suggestion}' }) or the AgentTool's name.`,
+    { tool: name },
+  );
+}
+
+function unknownProvider(provider: string): ToolkitError {
+  return new ToolkitError(
+    'INVALID_DEFINITION',
+    `Unknown provider "${provider}"; expected one of ${Object.keys(PROVIDER_NAME_RULES).join(', ')}.`,
+  );
+}
+
+function assertObjectRoot(tool: ToolSchema, provider: ProviderName): void {
+  const p = tool.parameters as JsonSchema | undefined;
+  if (p === undefined || p === null || typeof p !== 'object' || p.type !== 'object') {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `Tool "${tool.name}" cannot be sent to ${PROVIDER_LABELS[provider]}: its parameters schema must be an ` +
+        'object schema ({ type: "object", properties: {...} }). Wrap a single value in a property.',
+      { tool: tool.name },
+    );
+  }
+}
+
+/** A copy of the schema without a root `$schema` (reported). */
+function withoutDialect(schema: ObjectJsonSchema, report: Reporter): ObjectJsonSchema {
+  const copy = cloneJson(schema);
+  if (copy.$schema !== undefined) {
+    delete copy.$schema;
+    report('', 'dropped $schema');
+  }
+  return copy;
+}
+
+/**
+ * Lowers one tool for one provider. See {@link lowerToolSchemas}.
+ *
+ * @example
+ * const { definition, report } = lowerToolSchema(tool, 'gemini');
+ * @throws ToolkitError `INVALID_NAME`, `INVALID_DEFINITION`.
+ */
+export function lowerToolSchema<P extends ProviderName>(
+  tool: ToolSchema,
+  provider: P,
+  options: LoweringOptions = {},
+): { definition: ProviderToolDefinitionMap[P]; report: LoweringChange[] } {
+  assertToolName(tool.name, provider);
+  assertObjectRoot(tool, provider);
+  const report: LoweringChange[] = [];
+  const reporter: Reporter = (path, change) => report.push({ tool: tool.name, path, change });
+  const { name, description } = tool;
+  const strict = options.strict === true;
+  let definition: ProviderToolDefinitionMap[ProviderName];
+  switch (provider as ProviderName) {
+    case 'openai': {
+      const parameters = strict ? lowerOpenAIStrict(name, tool.parameters, reporter) : withoutDialect(tool.parameters, reporter);
+      definition = { type: 'function', function: strict ? { name, description, parameters, strict: true } : { name, description, parameters } };
+      break;
+    }
+    case 'openai-responses': {
+      const parameters = strict ? lowerOpenAIStrict(name, tool.parameters, reporter) : withoutDialect(tool.parameters, reporter);
+      definition = { type: 'function', name, description, parameters, strict };
+      break;
+    }
+    case 'anthropic':
+      definition = { name, description, input_schema: cloneJson(tool.parameters) };
+      break;
+    case 'gemini': {
+      const parameters = lowerGemini(name, tool.parameters, reporter);
+      definition = parameters === undefined ? { name, description } : { name, description, parameters };
+      break;
+    }
+    case 'mcp':
+      definition = { name, description, inputSchema: cloneJson(tool.parameters) };
+      break;
+    default:
+      throw unknownProvider(provider);
+  }
+  return { definition: deepFreeze(definition) as ProviderToolDefinitionMap[P], report };
+}
+
+/**
+ * Lowers canonical tool schemas (what `toolkit.getToolSchemas()` returns) to a provider's tool
+ * definitions, and reports every change it made per tool. Pure: the input schemas are never
+ * mutated; the definitions are fresh, deeply frozen objects.
+ *
+ * - `openai` / `openai-responses`: Chat Completions `{ type, function }` or Responses
+ *   `{ type, name, parameters, strict }`. Without `strict`, the schema passes through (a root
+ *   `$schema` is dropped). With `strict: true`: every property required, optionals as `null`
+ *   unions, `additionalProperties: false` on every object, unsupported keywords (`default`,
+ *   `minLength`, `maxLength`, unknown formats…) dropped; size limits checked.
+ * - `anthropic`: `{ name, description, input_schema }` (object root checked).
+ * - `gemini`: a `FunctionDeclaration` whose `parameters` use only Gemini's keywords: `$ref`s
+ *   inlined, `[T, 'null']` as `nullable`, exclusive bounds made inclusive, `const` as `enum`,
+ *   arrays always with `items`, everything else dropped.
+ * - `mcp`: `{ name, description, inputSchema }`.
+ *
+ * @example
+ * const { definitions, report } = lowerToolSchemas(toolkit.getToolSchemas(), 'openai', { strict: true });
+ * // report: [{ tool: 'get_weather', path: 'days', change: 'made required and nullable for strict mode' }, …]
+ * @throws ToolkitError `INVALID_NAME` when a name breaks the provider's pattern;
+ *   `INVALID_DEFINITION` when a schema cannot be expressed (nesting or size beyond the
+ *   provider's limits, recursive references for Gemini, maps in strict mode…).
+ */
+export function lowerToolSchemas<P extends ProviderName>(
+  tools: readonly ToolSchema[],
+  provider: P,
+  options: LoweringOptions = {},
+): LoweringResult<ProviderToolDefinitionMap[P]> {
+  const definitions: ProviderToolDefinitionMap[P][] = [];
+  const report: LoweringChange[] = [];
+  for (const tool of tools) {
+    const lowered = lowerToolSchema(tool, provider, options);
+    definitions.push(lowered.definition);
+    for (const change of lowered.report) report.push(change);
+  }
+  return { definitions, report };
+}

@@ -1,0 +1,197 @@
+import type { JsonSchema, ObjectJsonSchema } from '../../common';
+
+/**
+ * The providers a canonical tool schema can be lowered for.
+ *
+ * @example
+ * const provider: ProviderName = 'openai-responses';
+ */
+export type ProviderName = 'openai' | 'openai-responses' | 'anthropic' | 'gemini' | 'mcp';
+
+/**
+ * Options of {@link lowerToolSchemas}.
+ *
+ * @example
+ * lowerToolSchemas(tools, 'openai', { strict: true });
+ */
+export interface LoweringOptions {
+  /**
+   * OpenAI only (`openai`, `openai-responses`): emit the Structured Outputs ("strict") form,
+   * in which every property is required, optionals are `null` unions and every object has
+   * `additionalProperties: false`. Ignored by the other providers. Default `false`.
+   */
+  strict?: boolean;
+}
+
+/**
+ * One thing a lowering changed or dropped, so users can see why the model gets a schema that
+ * differs from the canonical one.
+ *
+ * @example
+ * // { tool: 'get_weather', path: 'days', change: 'made required and nullable for strict mode' }
+ * // { tool: 'get_weather', path: '', change: 'gemini: dropped additionalProperties' }
+ */
+export interface LoweringChange {
+  /** The tool's name. */
+  tool: string;
+  /**
+   * Where in the parameters: `''` for the root, `a.b` for nested properties, `a[]` for array
+   * items, `a.anyOf[1]` for union branches, `$defs.Name` for definitions.
+   */
+  path: string;
+  /** What was changed, and why. */
+  change: string;
+}
+
+/**
+ * An OpenAI Chat Completions function tool (`tools[]` of `chat.completions.create`).
+ *
+ * @example
+ * const def: OpenAIChatToolDefinition = {
+ *   type: 'function',
+ *   function: { name: 'echo', description: 'Echo', parameters: { type: 'object', properties: {} } },
+ * };
+ */
+export interface OpenAIChatToolDefinition {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: JsonSchema;
+    /** Present (and `true`) only for the strict form. */
+    strict?: boolean;
+  };
+}
+
+/**
+ * An OpenAI Responses API function tool (`tools[]` of `responses.create`). `strict` is always
+ * sent: the Responses API defaults it to `true` when absent.
+ *
+ * @example
+ * const def: OpenAIResponsesToolDefinition = {
+ *   type: 'function', name: 'echo', description: 'Echo',
+ *   parameters: { type: 'object', properties: {} }, strict: false,
+ * };
+ */
+export interface OpenAIResponsesToolDefinition {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  strict: boolean;
+}
+
+/**
+ * An Anthropic Messages API client tool (`tools[]` of `messages.create`).
+ *
+ * @example
+ * const def: AnthropicToolDefinition = {
+ *   name: 'echo', description: 'Echo', input_schema: { type: 'object', properties: {} },
+ * };
+ */
+export interface AnthropicToolDefinition {
+  name: string;
+  description: string;
+  input_schema: ObjectJsonSchema;
+}
+
+/**
+ * The OpenAPI-subset schema Gemini accepts in `FunctionDeclaration.parameters`.
+ *
+ * @example
+ * const s: GeminiSchema = { type: 'string', nullable: true, enum: ['C', 'F'] };
+ */
+export interface GeminiSchema {
+  type?: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
+  format?: string;
+  title?: string;
+  description?: string;
+  nullable?: boolean;
+  enum?: string[];
+  properties?: Record<string, GeminiSchema>;
+  required?: string[];
+  propertyOrdering?: string[];
+  minProperties?: number;
+  maxProperties?: number;
+  items?: GeminiSchema;
+  minItems?: number;
+  maxItems?: number;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  anyOf?: GeminiSchema[];
+  default?: unknown;
+  example?: unknown;
+}
+
+/**
+ * A Gemini `FunctionDeclaration`. `parameters` is omitted for a tool without parameters
+ * (Gemini rejects an object schema without properties).
+ *
+ * @example
+ * const def: GeminiFunctionDeclaration = {
+ *   name: 'echo', description: 'Echo',
+ *   parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+ * };
+ */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parameters?: GeminiSchema;
+}
+
+/**
+ * An MCP tool as served by `tools/list`.
+ *
+ * @example
+ * const def: McpToolDefinition = {
+ *   name: 'echo', description: 'Echo', inputSchema: { type: 'object', properties: {} },
+ * };
+ */
+export interface McpToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: ObjectJsonSchema;
+}
+
+/**
+ * The definition type each provider gets, so `lowerToolSchemas(tools, 'anthropic')` is typed as
+ * Anthropic definitions.
+ *
+ * @example
+ * type Defs = ProviderToolDefinitionMap['gemini']; // GeminiFunctionDeclaration
+ */
+export interface ProviderToolDefinitionMap {
+  openai: OpenAIChatToolDefinition;
+  'openai-responses': OpenAIResponsesToolDefinition;
+  anthropic: AnthropicToolDefinition;
+  gemini: GeminiFunctionDeclaration;
+  mcp: McpToolDefinition;
+}
+
+/**
+ * Any provider's tool definition.
+ *
+ * @example
+ * function nameOf(def: ProviderToolDefinition): string {
+ *   return 'function' in def ? def.function.name : def.name;
+ * }
+ */
+export type ProviderToolDefinition = ProviderToolDefinitionMap[ProviderName];
+
+/**
+ * What {@link lowerToolSchemas} returns: the definitions (deeply frozen objects, in input order)
+ * and the list of changes it made, tool by tool.
+ *
+ * @example
+ * const { definitions, report }: LoweringResult<AnthropicToolDefinition> =
+ *   lowerToolSchemas(tools, 'anthropic');
+ */
+export interface LoweringResult<D extends ProviderToolDefinition = ProviderToolDefinition> {
+  /** One definition per input tool, in input order. */
+  definitions: D[];
+  /** Every change, in tool order then schema order. Empty when nothing had to change. */
+  report: LoweringChange[];
+}
