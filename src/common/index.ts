@@ -25,3 +25,5 @@ export type {
 } from './agent-tool';
 export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './llm-types';
 export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './manifest';
+export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './results';
+export { ToolEmitter } from './tool-emitter';

@@ -1,0 +1,1 @@
+export { Tool, ToolParam, ToolService } from './tool';

@@ -1,0 +1,99 @@
+import 'reflect-metadata';
+
+export { ToolkitError, describeThrown } from './errors';
+export type { ToolkitErrorCode, ToolkitErrorOptions } from './errors';
+export {
+  ToolExecutionContext,
+  ToolExecutionContextBuilder,
+  ToolEmitter,
+  toolResult,
+  silentResult,
+  asyncResult,
+  errorResult,
+  userResult,
+  isToolResult,
+  isContextualTool,
+  isAsyncTool,
+} from './common';
+export type {
+  JsonSchema,
+  JsonSchemaType,
+  ObjectJsonSchema,
+  ToolCall,
+  ToolResult,
+  ToolResultError,
+  ToolSchema,
+  ToolProgress,
+  ToolAnnotations,
+  ToolRisk,
+  ToolConcurrency,
+  RetryOptions,
+  ExecutionOptions,
+  ContextType,
+  ContextKey,
+  AgentTool,
+  ContextualTool,
+  AsyncTool,
+  AsyncCallback,
+  ToolCallContext,
+  ContextResolver,
+  ToolBehaviour,
+  Message,
+  LLMUsage,
+  LLMResponse,
+  LLMRequest,
+  LLMProvider,
+  ToolManifest,
+  ManifestClass,
+  ManifestMethod,
+  ManifestParam,
+  InjectedKind,
+} from './common';
+export { Tool, ToolParam, ToolService } from './decorators';
+export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
+export { Toolkit } from './toolkit/toolkit';
+export type { ToolkitOptions } from './toolkit/toolkit';
+export { ToolkitSession } from './toolkit/session';
+export type { SessionOptions } from './toolkit/session';
+export { ToolView } from './toolkit/tool-view';
+export type { ToolGroupState } from './toolkit/tool-view';
+export { ToolRegistration } from './toolkit/registration';
+export type { RegisterOptions, ToolTarget } from './toolkit/registration';
+export { fromContainer } from './toolkit/presets';
+export type { PresetValue, PresetResolver, PresetMap, ContainerPreset } from './toolkit/presets';
+export { defineSkill } from './toolkit/skills';
+export type { SkillDefinition } from './toolkit/skills';
+export type { ToolHook, HookContext, BeforeHookDecision } from './toolkit/hooks';
+export type {
+  ToolEvent,
+  ToolEventType,
+  ToolCallEventBase,
+  CallStartedEvent,
+  CallProgressEvent,
+  AttemptFailedEvent,
+  RetryScheduledEvent,
+  CallSucceededEvent,
+  CallFailedEvent,
+  CallTimedOutEvent,
+  CallAbortedEvent,
+  AsyncCompletedEvent,
+  ToolsChangedEvent,
+  GroupsChangedEvent,
+} from './toolkit/events';
+export type { ToolSource } from './toolkit/registry';
+export type { CallOptions, CallProgress } from './executor/call-executor';
+export { lowerToolSchemas, restoreArguments } from './schema/lowering';
+export type {
+  ProviderName,
+  LoweringOptions,
+  LoweringChange,
+  LoweringResult,
+  OpenAIChatToolDefinition,
+  OpenAIResponsesToolDefinition,
+  AnthropicToolDefinition,
+  GeminiFunctionDeclaration,
+  GeminiSchema,
+  McpToolDefinition,
+  ProviderToolDefinition,
+  ProviderToolDefinitionMap,
+} from './schema/lowering';

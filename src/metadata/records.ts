@@ -1,0 +1,90 @@
+import type { ToolBehaviour } from '../common/agent-tool';
+import type { JsonSchema } from '../common/json-schema';
+
+/** A class, for `type` thunks and DTOs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Constructor<T = unknown> = new (...args: any[]) => T;
+
+/** An enum object (`enum Unit { C = 'c' }`) or a list of allowed values. */
+export type EnumLike = Record<string, string | number> | readonly (string | number | boolean)[];
+
+/**
+ * What a `type` thunk of `@ToolParam` may return: a class (a DTO, `String`, `Number`, `Date`…),
+ * a one-element array of one for arrays (`() => [AddressDto]`), or an enum object.
+ */
+export type TypeHint = Constructor | [Constructor] | EnumLike;
+
+/** Options of `@Tool`. */
+export interface ToolOptions extends ToolBehaviour {
+  /** The tool's name (default: the method name in snake_case). */
+  name?: string;
+  /** What the tool does (required unless the build-time manifest has the method's JSDoc). */
+  description?: string;
+}
+
+/** Options of `@ToolParam`. */
+export interface ToolParamOptions {
+  /** The parameter's name as the model sees it (required unless the manifest has it). */
+  name?: string;
+  /** What the parameter means, for the model. */
+  description?: string;
+  /** Whether the model must send it (default `true`). */
+  required?: boolean;
+  /** A JSON Schema fragment merged over the inferred schema (explicit always wins). */
+  schema?: JsonSchema;
+  /** What reflection cannot see: `() => [String]`, `() => AddressDto`, `() => Unit`. */
+  type?: () => TypeHint;
+  /** Integer instead of number. Shorthand for `schema: { type: 'integer' }`. */
+  integer?: boolean;
+  /** Allowed values (an enum object or a list). */
+  enum?: EnumLike;
+}
+
+/** Options of `@ToolService`. */
+export interface ToolServiceOptions {
+  /** The group every tool of the class joins unless its `@Tool` names another. */
+  group?: string;
+}
+
+/** @internal What `@Tool` records on a method. */
+export interface ToolMethodRecord {
+  readonly methodName: string;
+  readonly options: ToolOptions;
+}
+
+/** @internal What `@ToolParam` records on a parameter. */
+export interface ToolParamRecord {
+  readonly index: number;
+  readonly options: ToolParamOptions;
+}
+
+/** @internal Everything the decorators recorded on one class prototype. */
+export interface ClassRecords {
+  service?: ToolServiceOptions;
+  readonly tools: Map<string, ToolMethodRecord>;
+  readonly params: Map<string, Map<number, ToolParamRecord>>;
+}
+
+const RECORDS = Symbol.for('toolwright.records');
+
+/**
+ * @internal The records stored on `target` itself (a class prototype), created on first write.
+ * Records live on the class, not in a global registry: nothing for tests to reset, and two copies
+ * of toolwright read the same records.
+ */
+export function ownRecords(target: object): ClassRecords {
+  if (!Object.prototype.hasOwnProperty.call(target, RECORDS)) {
+    const records: ClassRecords = { tools: new Map(), params: new Map() };
+    Object.defineProperty(target, RECORDS, { value: records, enumerable: false });
+  }
+  return (target as Record<symbol, ClassRecords>)[RECORDS];
+}
+
+/** @internal The records of `prototype` and its ancestors, nearest first. */
+export function recordChain(prototype: object): ClassRecords[] {
+  const chain: ClassRecords[] = [];
+  for (let p: object | null = prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    if (Object.prototype.hasOwnProperty.call(p, RECORDS)) chain.push((p as Record<symbol, ClassRecords>)[RECORDS]);
+  }
+  return chain;
+}

@@ -1,0 +1,214 @@
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { JsonSchema } from '../common/json-schema';
+import type { Constructor, EnumLike } from '../metadata/records';
+
+/** Classes that reflection reports for built-in types; none of them is a DTO or a context. */
+export const BUILTIN_TYPES: ReadonlySet<unknown> = new Set<unknown>([
+  String, Number, Boolean, Object, Array, Date, Function, Promise, Map, Set, Symbol, BigInt, RegExp, Error,
+]);
+
+/** The JSON Schema of an enum object or a list of allowed values. */
+export function enumSchema(values: EnumLike): JsonSchema {
+  const list = Array.isArray(values)
+    ? [...values]
+    : Object.keys(values)
+        .filter((key) => !/^\d+$/.test(key)) // numeric enums map values back to keys
+        .map((key) => (values as Record<string, string | number>)[key]);
+  const types = new Set(list.map((v) => typeof v));
+  const schema: JsonSchema = { enum: list };
+  if (types.size === 1) {
+    const only = [...types][0];
+    schema.type = only === 'number' ? 'number' : only === 'boolean' ? 'boolean' : 'string';
+  }
+  return schema;
+}
+
+/** The schema of a primitive or built-in reflected type, or `undefined` when it is not one. */
+export function builtinSchema(type: unknown, integer = false): JsonSchema | undefined {
+  if (type === String) return { type: 'string' };
+  if (type === Number) return { type: integer ? 'integer' : 'number' };
+  if (type === Boolean) return { type: 'boolean' };
+  if (type === Date) return { type: 'string', format: 'date-time' };
+  return undefined;
+}
+
+/** True when `type` is a class that is not a built-in. */
+export function isUserClass(type: unknown): type is Constructor {
+  return typeof type === 'function' && !BUILTIN_TYPES.has(type);
+}
+
+/** True when `type` carries class-validator constraints (so it can be a DTO). */
+export function hasValidationMetadata(type: Constructor): boolean {
+  return validationMetadatas(type).length > 0;
+}
+
+function validationMetadatas(type: Constructor): ValidationMetadata[] {
+  return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
+}
+
+const nestingGuard = new Set<Constructor>();
+
+/**
+ * The nested object schema of a class-validator DTO, with its constraints (`@IsEmail`, `@Min`,
+ * `@Length`, `@IsIn`, `@IsOptional`, `@ValidateNested` + `@Type`…). Recursion through a class
+ * that contains itself stops with a permissive object schema.
+ */
+export function dtoSchema(type: Constructor): JsonSchema {
+  if (nestingGuard.has(type)) return { type: 'object' };
+  nestingGuard.add(type);
+  try {
+    const byProperty = new Map<string, ValidationMetadata[]>();
+    for (const meta of validationMetadatas(type)) {
+      let list = byProperty.get(meta.propertyName);
+      if (!list) byProperty.set(meta.propertyName, (list = []));
+      list.push(meta);
+    }
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const [property, metas] of byProperty) {
+      const optional = metas.some(
+        (m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.name === 'isOptional',
+      );
+      properties[property] = propertySchema(type, property, metas);
+      if (!optional) required.push(property);
+    }
+    const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+    if (required.length > 0) schema.required = required;
+    return schema;
+  } finally {
+    nestingGuard.delete(type);
+  }
+}
+
+function propertySchema(owner: Constructor, property: string, metas: ValidationMetadata[]): JsonSchema {
+  const designType: unknown = Reflect.getMetadata('design:type', owner.prototype as object, property);
+  const nested = defaultMetadataStorage.findTypeMetadata(owner, property)?.typeFunction() as unknown;
+  const isArray = designType === Array || metas.some((m) => m.name === 'isArray');
+  const element: JsonSchema = {};
+  const self: JsonSchema = {};
+
+  const base = isUserClass(nested) ? dtoSchema(nested) : builtinSchema(isArray ? nested : designType);
+  if (isArray) {
+    self.type = 'array';
+    if (base) Object.assign(element, base);
+  } else if (base) {
+    Object.assign(self, base);
+  } else if (isUserClass(designType) && hasValidationMetadata(designType)) {
+    Object.assign(self, dtoSchema(designType));
+  }
+
+  for (const meta of metas) {
+    const target = meta.each && isArray ? element : self;
+    applyConstraint(target, meta);
+  }
+  if (isArray) self.items = element;
+  return self;
+}
+
+const FORMATS: Record<string, string> = {
+  isEmail: 'email',
+  isUrl: 'uri',
+  isUuid: 'uuid',
+  isDateString: 'date-time',
+  isISO8601: 'date-time',
+  isFqdn: 'hostname',
+};
+
+function applyConstraint(schema: JsonSchema, meta: ValidationMetadata): void {
+  const c = meta.constraints ?? [];
+  switch (meta.name) {
+    case 'isString':
+      schema.type = 'string';
+      break;
+    case 'isNumber':
+      schema.type = 'number';
+      break;
+    case 'isInt':
+      schema.type = 'integer';
+      break;
+    case 'isBoolean':
+      schema.type = 'boolean';
+      break;
+    case 'isDate':
+      schema.type = 'string';
+      schema.format = 'date-time';
+      break;
+    case 'isArray':
+      schema.type = 'array';
+      break;
+    case 'isObject':
+      schema.type = 'object';
+      break;
+    case 'min':
+      schema.minimum = c[0] as number;
+      break;
+    case 'max':
+      schema.maximum = c[0] as number;
+      break;
+    case 'isPositive':
+      schema.exclusiveMinimum = 0;
+      break;
+    case 'isNegative':
+      schema.exclusiveMaximum = 0;
+      break;
+    case 'minLength':
+      schema.minLength = c[0] as number;
+      break;
+    case 'maxLength':
+      schema.maxLength = c[0] as number;
+      break;
+    case 'isLength':
+      schema.minLength = c[0] as number;
+      if (typeof c[1] === 'number') schema.maxLength = c[1];
+      break;
+    case 'isNotEmpty':
+      if (schema.type === 'string' || schema.type === undefined) schema.minLength = Math.max(1, schema.minLength ?? 0);
+      break;
+    case 'arrayMinSize':
+      schema.minItems = c[0] as number;
+      break;
+    case 'arrayMaxSize':
+      schema.maxItems = c[0] as number;
+      break;
+    case 'arrayNotEmpty':
+      schema.minItems = Math.max(1, schema.minItems ?? 0);
+      break;
+    case 'arrayUnique':
+      schema.uniqueItems = true;
+      break;
+    case 'isIn':
+      Object.assign(schema, enumSchema(c[0] as EnumLike));
+      break;
+    case 'isEnum':
+      Object.assign(schema, enumSchema(c[0] as EnumLike));
+      break;
+    case 'isDivisibleBy':
+      schema.multipleOf = c[0] as number;
+      break;
+    case 'equals':
+      schema.const = c[0];
+      break;
+    case 'isNotIn':
+      schema.not = { enum: [...(c[0] as unknown[])] };
+      break;
+    case 'isLatitude':
+      schema.minimum = -90;
+      schema.maximum = 90;
+      break;
+    case 'isLongitude':
+      schema.minimum = -180;
+      schema.maximum = 180;
+      break;
+    case 'matches':
+      if (c[0] instanceof RegExp) schema.pattern = c[0].source;
+      else if (typeof c[0] === 'string') schema.pattern = c[0];
+      break;
+    default:
+      if (meta.name !== undefined && FORMATS[meta.name]) {
+        schema.type = 'string';
+        schema.format = FORMATS[meta.name];
+      }
+  }
+}

@@ -1,0 +1,40 @@
+import type { AgentTool, ContextResolver } from '../common/agent-tool';
+import type { ToolCall, ToolResult } from '../common/tool-types';
+
+/** What a hook sees of a call. */
+export interface HookContext {
+  /** The call as the model made it. */
+  readonly call: ToolCall;
+  /** The tool that will run. */
+  readonly tool: AgentTool;
+  /** The validated arguments (never preset values). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** Context objects along the call > agent > toolkit chain. */
+  readonly context: ContextResolver;
+  /** The session of the call, if any. */
+  readonly sessionId?: string;
+}
+
+/** What `before` may decide: nothing (go on), deny the call, or rewrite its arguments. */
+export type BeforeHookDecision =
+  | void
+  | undefined
+  | { action: 'deny'; reason: string }
+  | { action: 'rewrite'; arguments: Record<string, unknown> };
+
+/**
+ * A step of the pipeline around every call. Hooks run in the order added; a hook that throws
+ * turns the call into an error result (`HOOK_FAILED`).
+ *
+ * @example
+ * toolkit.use({ name: 'no-deletes', before: (ctx) =>
+ *   ctx.tool.behaviour?.annotations?.destructive ? { action: 'deny', reason: 'read-only session' } : undefined });
+ */
+export interface ToolHook {
+  /** Names the hook in errors. */
+  name: string;
+  /** Runs before the tool; may deny the call or rewrite its arguments (which are validated again). */
+  before?(ctx: HookContext): BeforeHookDecision | Promise<BeforeHookDecision>;
+  /** Runs after the tool; may return a replacement result. */
+  after?(ctx: HookContext, result: ToolResult): ToolResult | void | undefined | Promise<ToolResult | void | undefined>;
+}

@@ -1,0 +1,62 @@
+import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
+import type { ObjectJsonSchema } from '../common/json-schema';
+import { ToolEmitter } from '../common/tool-emitter';
+import { ToolkitError } from '../errors';
+import type { ParamDescriptor, ToolDescriptor } from '../schema/descriptor-builder';
+
+/**
+ * The {@link AgentTool} of one decorated method: it fills each parameter by its kind (model
+ * argument or preset by name, context object by class, emitter, signal) and calls the method on
+ * the service instance.
+ */
+export class MethodTool implements AgentTool {
+  readonly name: string;
+  readonly description: string;
+  readonly behaviour: ToolBehaviour;
+  private readonly method: (...args: unknown[]) => unknown;
+
+  constructor(
+    readonly descriptor: ToolDescriptor,
+    readonly parameters: ObjectJsonSchema,
+    private readonly instance: object,
+    behaviour: ToolBehaviour,
+  ) {
+    this.name = descriptor.name;
+    this.description = descriptor.description;
+    this.behaviour = behaviour;
+    this.method = (instance as Record<string, (...args: unknown[]) => unknown>)[descriptor.methodName];
+  }
+
+  execute(args: Record<string, unknown>, ctx: ToolCallContext): unknown {
+    const params = this.descriptor.params;
+    const values = new Array<unknown>(params.length);
+    for (let i = 0; i < params.length; i++) values[i] = this.valueFor(params[i], args, ctx);
+    return this.method.apply(this.instance, values);
+  }
+
+  private valueFor(param: ParamDescriptor, args: Record<string, unknown>, ctx: ToolCallContext): unknown {
+    switch (param.kind) {
+      case 'model': {
+        const value = args[param.name];
+        return param.date && typeof value === 'string' ? new Date(value) : value;
+      }
+      case 'signal':
+        return ctx.signal;
+      case 'emitter':
+        return new ToolEmitter((progress) => ctx.emit(progress));
+      case 'context': {
+        const value = ctx.context.get(param.type!);
+        if (value === undefined) {
+          throw new ToolkitError(
+            'CONTEXT_MISSING',
+            `Tool '${this.name}' needs a ${param.typeName} context object, but none was provided. ` +
+              `Register one with ToolExecutionContext.builder().register(new ${param.typeName}(…)) on the call, ` +
+              'the agent loop or the toolkit, or bind it in the container.',
+            { tool: this.name },
+          );
+        }
+        return value;
+      }
+    }
+  }
+}

@@ -1,0 +1,437 @@
+import { Container } from 'inversify';
+import { Subject, type Observable } from 'rxjs';
+import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
+import { isAsyncTool, isContextualTool } from '../common/agent-tool';
+import { ToolExecutionContext } from '../common/execution-context';
+import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+import type { ToolManifest } from '../common/manifest';
+import type { ExecutionOptions, ToolResult } from '../common/tool-types';
+import type { ExecutorCore, ResolvedExecution } from '../executor/call-executor';
+import { DeadlineScheduler } from '../executor/deadlines';
+import { createAjv, hasOptionalProperties } from '../executor/validation';
+import { ToolkitError, describeThrown } from '../errors';
+import type { Constructor } from '../metadata/records';
+import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, type ToolDescriptor } from '../schema/descriptor-builder';
+import { ActivationState, type GroupRecord } from './activation';
+import type { ToolEvent } from './events';
+import type { ToolHook } from './hooks';
+import { MethodTool } from './method-tool';
+import type { PresetValue } from './presets';
+import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
+import { Registry, type ToolEntry, type ToolSource } from './registry';
+import { ToolkitSession, type SessionOptions } from './session';
+import { SkillRegistry, type SkillDefinition } from './skills';
+import { ToolView, type ViewHost } from './tool-view';
+
+/** Options of `new Toolkit(...)`; all optional. */
+export interface ToolkitOptions {
+  /** The Inversify container services are resolved from (default: a new one). */
+  container?: Container;
+  /** Toolkit-level context objects (lowest priority of the chain). */
+  context?: ToolExecutionContext;
+  /** The parsed build-time manifest (`toolwright-schema`). */
+  manifest?: ToolManifest;
+  /** Run batches in parallel (default `true`). */
+  parallel?: boolean;
+  /** Most calls of a batch running at once (default 5). */
+  maxConcurrency?: number;
+  /** Default timeout and retry policy of every tool. */
+  execution?: ExecutionOptions;
+  /** Default `maxResultChars` of every tool. */
+  maxResultChars?: number;
+  /** Sessions idle longer than this are dropped (default: never). */
+  sessionTtlMs?: number;
+}
+
+const DEFAULT_EXECUTION: ResolvedExecution = {
+  timeoutMs: 0,
+  maxAttempts: 1,
+  initialBackoffMs: 200,
+  backoffMultiplier: 2,
+  maxBackoffMs: 30_000,
+  jitter: 0,
+};
+
+function isAgentToolObject(value: object): value is AgentTool {
+  const v = value as Partial<AgentTool>;
+  return typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.parameters === 'object' && v.parameters !== null;
+}
+
+/**
+ * Holds tools, groups, skills and sessions, and runs calls.
+ *
+ * @example
+ * const toolkit = new Toolkit({ container });
+ * toolkit.createToolGroup('admin', 'Admin tools', false);
+ * toolkit.registerTool(WeatherService);
+ * const result = await toolkit.callTool({ id: 'c1', name: 'get_weather', arguments: '{"city":"Paris"}' });
+ */
+export class Toolkit extends ToolView {
+  private readonly registry: Registry;
+  private readonly groups: Map<string, GroupRecord>;
+  private readonly hooks: ToolHook[];
+  private readonly eventsSubject: Subject<ToolEvent>;
+  private readonly sessions = new Map<string, ToolkitSession>();
+  private readonly states = new Set<ActivationState>();
+  private readonly skills: SkillRegistry;
+  private readonly viewHost: ViewHost & { core: ExecutorCore };
+  private readonly manifest?: ToolManifest;
+  private readonly sessionTtlMs?: number;
+  /** The Inversify container services are resolved from. */
+  readonly container: Container;
+
+  constructor(options: ToolkitOptions = {}) {
+    const registry = new Registry();
+    const groups = new Map<string, GroupRecord>();
+    const state = new ActivationState(registry, groups, new Set(), undefined);
+    const container = options.container ?? new Container();
+    const eventsSubject = new Subject<ToolEvent>();
+    const host: ViewHost & { core: ExecutorCore } = {
+      core: {
+        registry,
+        ajv: createAjv(),
+        hooks: [],
+        events: eventsSubject,
+        deadlines: new DeadlineScheduler(),
+        defaults: { ...DEFAULT_EXECUTION, ...(options.execution ?? {}) },
+        container,
+        context: options.context ?? ToolExecutionContext.EMPTY,
+        asyncListeners: new Map(),
+        ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
+      },
+      parallel: options.parallel ?? true,
+      maxConcurrency: Math.max(1, options.maxConcurrency ?? 5),
+      viewChanged: (s) => this.viewChanged(s),
+      activateSkill: (s, name) => this.skills.activate(s, name),
+      deactivateSkill: (s) => this.skills.deactivate(s),
+    };
+    super(host, state);
+    this.viewHost = host;
+    this.registry = registry;
+    this.groups = groups;
+    this.hooks = host.core.hooks as ToolHook[];
+    this.eventsSubject = eventsSubject;
+    this.container = container;
+    if (options.manifest) this.manifest = options.manifest;
+    if (options.sessionTtlMs !== undefined) this.sessionTtlMs = options.sessionTtlMs;
+    this.states.add(state);
+    this.skills = new SkillRegistry({
+      registerGlobal: (tools) => this.addEntries(tools.map((t) => this.agentEntry(t, {}, 'global'))),
+      changed: (s) => this.viewChanged(s),
+      view: (s) => (s === this.state ? this : this.sessions.get(s.sessionId!)!),
+    });
+    this.skills.activateFor = (sessionId, name) =>
+      sessionId === undefined ? this.activateSkill(name) : this.session(sessionId).activateSkill(name);
+  }
+
+  /** Every call event, progress report and change, as a typed discriminated union. */
+  get events$(): Observable<ToolEvent> {
+    return this.eventsSubject.asObservable();
+  }
+
+  /**
+   * Creates (or updates) a tool group. Groups named by `@ToolService`/`@Tool`/`registration().group()`
+   * that were never created are created active.
+   */
+  createToolGroup(name: string, description = '', active = true): void {
+    const existing = this.groups.get(name);
+    if (existing) {
+      existing.description = description;
+      existing.activeByDefault = active;
+    } else this.groups.set(name, { name, description, activeByDefault: active });
+    if (active !== this.state.activeGroups.has(name)) {
+      if (active) this.state.activeGroups.add(name);
+      else this.state.activeGroups.delete(name);
+      this.viewChanged(this.state);
+    }
+  }
+
+  /**
+   * Registers a tool service class (resolved from the container), an instance of one, or an
+   * `AgentTool` object.
+   *
+   * @returns the registered tools.
+   * @throws ToolkitError `DUPLICATE_TOOL`, `MISSING_NAME`, `MISSING_DESCRIPTION`, `INVALID_NAME`,
+   *   `UNRESOLVABLE_PARAMETER`, `DECORATOR_METADATA_MISSING`, `REFLECT_METADATA_MISSING`,
+   *   `INVALID_DEFINITION`, `MANIFEST_MISMATCH`, `SERVICE_RESOLUTION_FAILED`.
+   */
+  registerTool(target: ToolTarget, options: RegisterOptions = {}): AgentTool[] {
+    return this.registerAll([target], options);
+  }
+
+  /** Starts a fluent registration (`.tool(...).group(...).presetParameters(...).apply()`). */
+  registration(): ToolRegistration {
+    return new ToolRegistration((targets, options) => this.registerAll(targets, options));
+  }
+
+  /** Removes a tool by name; returns whether it existed. */
+  unregisterTool(name: string): boolean {
+    const removed = this.registry.remove(name);
+    if (removed) this.registryChanged();
+    return removed;
+  }
+
+  /** A registered tool by name (enabled or not). */
+  getTool(name: string): AgentTool | undefined {
+    return this.registry.get(name)?.tool;
+  }
+
+  /** Every registered tool, enabled or not. */
+  getAllTools(): AgentTool[] {
+    return [...this.registry.entries()].map((e) => e.tool);
+  }
+
+  /** Adds a hook to the pipeline around every call (hooks run in the order added). */
+  use(hook: ToolHook): this {
+    this.hooks.push(hook);
+    return this;
+  }
+
+  /** Registers a skill (see `defineSkill`). */
+  registerSkill(skill: SkillDefinition): void {
+    this.skills.register(skill, (name) => this.registry.has(name));
+  }
+
+  /** The registered skills. */
+  getSkills(): SkillDefinition[] {
+    return this.skills.list();
+  }
+
+  /**
+   * The view of one session: its own active groups and skill (starting from the toolkit's
+   * current groups), sharing tools, hooks and events with the toolkit.
+   */
+  session(id: string, options: SessionOptions = {}): ToolkitSession {
+    this.sweepSessions();
+    let session = this.sessions.get(id);
+    if (!session) {
+      const state = new ActivationState(this.registry, this.groups, new Set(this.state.activeGroups), undefined, id);
+      session = new ToolkitSession(this.viewHost, state, () => this.closeSession(id));
+      this.sessions.set(id, session);
+      this.states.add(state);
+    }
+    session.touch(options.ttlMs ?? this.sessionTtlMs);
+    return session;
+  }
+
+  /** The ids of the open sessions. */
+  getSessionIds(): string[] {
+    this.sweepSessions();
+    return [...this.sessions.keys()];
+  }
+
+  private closeSession(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    this.states.delete(session.stateForHost);
+    session.stateForHost.complete();
+  }
+
+  private sweepSessions(): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) if (session.expiresAt <= now) this.closeSession(id);
+  }
+
+  private viewChanged(state: ActivationState): void {
+    state.changed();
+    if (this.eventsSubject.observed) {
+      const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
+      this.eventsSubject.next({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] });
+      this.eventsSubject.next({ type: 'tools_changed', ...base, tools: state.enabledNames() });
+    }
+  }
+
+  private registryChanged(): void {
+    for (const state of this.states) state.changed();
+    if (this.eventsSubject.observed) {
+      this.eventsSubject.next({ type: 'tools_changed', timestamp: Date.now(), tools: this.state.enabledNames() });
+    }
+  }
+
+  private registerAll(targets: readonly ToolTarget[], options: RegisterOptions): AgentTool[] {
+    const entries = targets.flatMap((target) => this.entriesFor(target, options));
+    const presetTools = Object.keys(options.presets ?? {}).filter((name) => !entries.some((e) => e.name === name));
+    if (presetTools.length) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `Presets name tool(s) ${presetTools.map((n) => `'${n}'`).join(', ')} that this registration does not register. ` +
+          `It registers: ${entries.map((e) => e.name).join(', ')}.`,
+      );
+    }
+    this.addEntries(entries);
+    return entries.map((e) => e.tool);
+  }
+
+  private addEntries(entries: readonly ToolEntry[]): void {
+    const seen = new Map<string, ToolEntry>();
+    for (const entry of entries) {
+      const previous = this.registry.get(entry.name) ?? seen.get(entry.name);
+      if (previous) {
+        throw new ToolkitError(
+          'DUPLICATE_TOOL',
+          `Tool name '${entry.name}' is taken: ${previous.owner} already registered it, and ${entry.owner} registers it again. ` +
+            'Tool names are unique: rename one with @Tool({ name }) (or the AgentTool name).',
+          { tool: entry.name },
+        );
+      }
+      seen.set(entry.name, entry);
+    }
+    for (const entry of entries) {
+      if (entry.group !== undefined && !this.groups.has(entry.group)) this.createToolGroup(entry.group, '', true);
+      if (isAsyncTool(entry.target)) entry.target.setCallback((result) => this.asyncCompleted(entry, result));
+    }
+    this.registry.add(entries);
+    this.registryChanged();
+  }
+
+  private asyncCompleted(entry: ToolEntry, produced: ToolResult): void {
+    const callId = produced.toolCallId ?? '';
+    const result: ToolResult = { ...produced, async: false, name: entry.name, toolCallId: callId };
+    const key = `${entry.name}\u0000${callId}`;
+    const listener = this.viewHost.core.asyncListeners.get(key);
+    this.viewHost.core.asyncListeners.delete(key);
+    if (this.eventsSubject.observed) {
+      this.eventsSubject.next({ type: 'async_completed', callId, tool: entry.name, timestamp: Date.now(), result });
+    }
+    listener?.(result);
+  }
+
+  private entriesFor(target: ToolTarget, options: RegisterOptions): ToolEntry[] {
+    if (typeof target === 'function') {
+      const ctor = target as Constructor;
+      const descriptors = buildToolDescriptors(ctor, this.manifest);
+      const instance = this.resolveService(ctor);
+      return descriptors.map((d) => this.methodEntry(d, instance, options));
+    }
+    if (typeof target === 'object' && target !== null) {
+      const prototype = Object.getPrototypeOf(target) as object | null;
+      if (prototype && hasToolMethods(prototype)) {
+        const descriptors = buildToolDescriptors(prototype.constructor as Constructor, this.manifest);
+        return descriptors.map((d) => this.methodEntry(d, target, options));
+      }
+      if (isAgentToolObject(target)) return [this.agentEntry(target, options, 'component')];
+    }
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `registerTool() takes a class with @Tool methods, an instance of one, or an AgentTool object ({ name, description, parameters, execute }); got ${describeThrown(target)}.`,
+    );
+  }
+
+  private resolveService(ctor: Constructor): object {
+    const id = ctor as Parameters<Container['isBound']>[0];
+    try {
+      if (!this.container.isBound(id)) this.container.bind(ctor).toSelf().inSingletonScope();
+      return this.container.get(id) as object;
+    } catch (e) {
+      throw new ToolkitError(
+        'SERVICE_RESOLUTION_FAILED',
+        `${ctor.name} could not be resolved from the Inversify container: ${describeThrown(e)}\n` +
+          '  Bind its constructor dependencies in the container you pass to new Toolkit({ container }), or register an instance.',
+        { cause: e },
+      );
+    }
+  }
+
+  private presetsFor(name: string, options: RegisterOptions, visible: readonly string[], owner: string): { name: string; value: PresetValue }[] | undefined {
+    const presets = options.presets?.[name];
+    if (!presets) return undefined;
+    const list = Object.entries(presets).map(([param, value]) => ({ name: param, value }));
+    const unknown = list.filter((p) => !visible.includes(p.name));
+    if (unknown.length) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner}: preset(s) ${unknown.map((p) => `'${p.name}'`).join(', ')} match no parameter of tool '${name}'. Its parameters: ${visible.join(', ') || '(none)'}.`,
+        { tool: name },
+      );
+    }
+    return list.length ? list : undefined;
+  }
+
+  private methodEntry(descriptor: ToolDescriptor, instance: object, options: RegisterOptions): ToolEntry {
+    const owner = `${descriptor.className}.${descriptor.methodName}`;
+    const modelParams = descriptor.params.filter((p) => p.kind === 'model');
+    const presets = this.presetsFor(descriptor.name, options, modelParams.map((p) => p.name), owner);
+    const hidden = new Set(presets?.map((p) => p.name));
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    const dtos: { name: string; type: Constructor; array: boolean }[] = [];
+    for (const param of modelParams) {
+      if (hidden.has(param.name)) continue;
+      properties[param.name] = param.schema;
+      if (param.required) required.push(param.name);
+      if (param.dto) dtos.push({ name: param.name, ...param.dto });
+    }
+    const schema = deepFreeze<ObjectJsonSchema>({
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    });
+    const behaviour: ToolBehaviour = options.group !== undefined ? { ...descriptor.behaviour, group: options.group } : descriptor.behaviour;
+    const tool = new MethodTool(descriptor, schema, instance, behaviour);
+    return this.entry(tool, tool, schema, owner, behaviour, 'component', presets, dtos);
+  }
+
+  private agentEntry(tool: AgentTool, options: RegisterOptions, source: ToolSource): ToolEntry {
+    const owner = `AgentTool '${tool.name}'`;
+    assertToolName(tool.name, owner);
+    if (typeof tool.description !== 'string' || tool.description.trim() === '') {
+      throw new ToolkitError('MISSING_DESCRIPTION', `${owner} has no description: the model needs one to choose the tool.`, { tool: tool.name });
+    }
+    if (tool.parameters.type !== 'object') {
+      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters must be a JSON Schema with type 'object' at the root.`, { tool: tool.name });
+    }
+    if (!this.viewHost.core.ajv.validateSchema(tool.parameters)) {
+      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters is not a valid JSON Schema: ${this.viewHost.core.ajv.errorsText()}.`, { tool: tool.name });
+    }
+    const properties = tool.parameters.properties ?? {};
+    const presets = this.presetsFor(tool.name, options, Object.keys(properties), owner);
+    let schema: ObjectJsonSchema = { ...tool.parameters, properties };
+    let view: AgentTool = tool;
+    if (presets) {
+      const hidden = new Set(presets.map((p) => p.name));
+      const visible = Object.fromEntries(Object.entries(properties).filter(([k]) => !hidden.has(k)));
+      const required = (tool.parameters.required ?? []).filter((k) => !hidden.has(k));
+      schema = { ...tool.parameters, properties: visible, ...(required.length ? { required } : {}) };
+      if (!required.length) delete schema.required;
+      const frozen = deepFreeze(schema);
+      view = Object.freeze({
+        name: tool.name,
+        description: tool.description,
+        parameters: frozen,
+        ...(tool.behaviour ? { behaviour: tool.behaviour } : {}),
+        execute: (args: Record<string, unknown>, ctx: Parameters<AgentTool['execute']>[1]) => tool.execute(args, ctx),
+      });
+    }
+    const behaviour: ToolBehaviour = { ...(tool.behaviour ?? {}), ...(options.group !== undefined ? { group: options.group } : {}) };
+    return this.entry(view, tool, deepFreeze(schema), owner, behaviour, source, presets, []);
+  }
+
+  private entry(
+    tool: AgentTool,
+    target: AgentTool,
+    schema: ObjectJsonSchema,
+    owner: string,
+    behaviour: ToolBehaviour,
+    source: ToolSource,
+    presets: { name: string; value: PresetValue }[] | undefined,
+    dtos: { name: string; type: Constructor; array: boolean }[],
+  ): ToolEntry {
+    return {
+      name: tool.name,
+      owner,
+      ...(behaviour.group !== undefined ? { group: behaviour.group } : {}),
+      source,
+      behaviour,
+      tool,
+      target,
+      schema,
+      definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema }),
+      ...(presets ? { presets } : {}),
+      ...(dtos.length ? { dtos } : {}),
+      stripNulls: hasOptionalProperties(schema),
+      contextual: isContextualTool(target),
+    };
+  }
+}
