@@ -152,8 +152,6 @@ function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): Gemini
         if (typeof value === 'number') {
           if (key === 'exclusiveMinimum') exclusiveMin = value;
           else exclusiveMax = value;
-          const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
-          ctx.report(path, `gemini: ${key} ${value} became ${bound} ${value} (Gemini has no exclusive bounds; the bound is now inclusive)`);
         } else ctx.report(path, `gemini: dropped the boolean (draft-04) ${key}`);
         break;
       case 'examples':
@@ -190,8 +188,8 @@ function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): Gemini
     }
   }
 
-  if (exclusiveMin !== undefined) out.minimum = out.minimum === undefined ? exclusiveMin : Math.max(out.minimum, exclusiveMin);
-  if (exclusiveMax !== undefined) out.maximum = out.maximum === undefined ? exclusiveMax : Math.min(out.maximum, exclusiveMax);
+  if (exclusiveMin !== undefined) inclusiveBound(out, 'minimum', exclusiveMin, path, ctx);
+  if (exclusiveMax !== undefined) inclusiveBound(out, 'maximum', exclusiveMax, path, ctx);
 
   if (isObjectSchema(node)) {
     if (out.type === undefined) {
@@ -234,9 +232,9 @@ function lowerEnum(
     out.nullable = true;
     ctx.report(path, `gemini: null in ${keyword} became nullable: true`);
   }
-  if (keyword === 'const') ctx.report(path, 'gemini: const became enum');
   if (nonNull.every((v): v is string => typeof v === 'string')) {
     out.enum = nonNull;
+    if (keyword === 'const') ctx.report(path, 'gemini: const became enum');
     if (node.type === undefined) {
       out.type = 'string';
       ctx.report(path, 'gemini: added type: string for the enum');
@@ -251,4 +249,23 @@ function lowerEnum(
     if (inferred !== undefined) out.type = inferred;
   }
   ctx.report(path, `gemini: dropped ${keyword} of non-string values (Gemini enums are strings); listed them in the description`);
+}
+
+/** Gemini has no exclusive bounds: the bound becomes inclusive unless a tighter one exists. */
+function inclusiveBound(
+  out: GeminiSchema,
+  bound: 'minimum' | 'maximum',
+  exclusive: number,
+  path: string,
+  ctx: GeminiContext,
+): void {
+  const keyword = bound === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum';
+  const current = out[bound];
+  const tighter = current !== undefined && (bound === 'minimum' ? current > exclusive : current < exclusive);
+  if (tighter) {
+    ctx.report(path, `gemini: dropped ${keyword} ${exclusive} (${bound} ${current} is tighter)`);
+    return;
+  }
+  out[bound] = exclusive;
+  ctx.report(path, `gemini: ${keyword} ${exclusive} became ${bound} ${exclusive} (Gemini has no exclusive bounds; the bound is now inclusive)`);
 }

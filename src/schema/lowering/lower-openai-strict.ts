@@ -188,6 +188,10 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
 
   if (objectLike) closeObject(node, out, path, ctx);
 
+  const isArray = Array.isArray(out.type) ? out.type.includes('array') : out.type === 'array';
+  if (isArray && out.items === undefined) {
+    throw definitionError(ctx, path, 'is an array without items', 'Declare the item type (items)');
+  }
   if (out.type === undefined && out.anyOf === undefined && out.$ref === undefined) {
     const values = out.enum ?? (out.const !== undefined ? [out.const] : undefined);
     const inferred = values === undefined ? undefined : typeOfValues(values);
@@ -199,8 +203,8 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
   }
 
   if (droppedDefault !== undefined) {
-    const note = `Default: ${JSON.stringify(droppedDefault.value)}.`;
-    out.description = out.description === undefined ? note : `${out.description} (${note})`;
+    const value = JSON.stringify(droppedDefault.value);
+    out.description = out.description === undefined ? `Default: ${value}.` : `${out.description} (default: ${value})`;
     ctx.report(path, 'dropped default (strict mode rejects it); noted it in the description');
   }
   return nullable ? makeNullable(out) : out;
@@ -222,10 +226,15 @@ function closeObject(node: JsonSchema, out: JsonSchema, path: string, ctx: Stric
         'Declare its properties, or pass the entries as an array of { key, value } objects',
       );
     }
-    out.properties = {};
     if (path !== '') {
-      ctx.report(path, 'free-form object: strict mode allows no properties here (it became an empty object)');
+      throw definitionError(
+        ctx,
+        path,
+        'is a free-form object (no properties), which strict mode would turn into an always-empty object',
+        'Declare its properties',
+      );
     }
+    out.properties = {};
   }
   out.required = Object.keys(out.properties);
   if (extra === undefined) ctx.report(path, 'added additionalProperties: false (strict mode)');

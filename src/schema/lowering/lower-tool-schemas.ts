@@ -10,7 +10,16 @@ import type {
   ProviderToolDefinitionMap,
 } from './provider-definitions';
 import { PROVIDER_NAME_RULES } from './provider-rules';
-import { cloneJson, deepFreeze, type Reporter } from './schema-utils';
+import {
+  branchPath,
+  cloneJson,
+  deepFreeze,
+  isPlainObject,
+  itemsPath,
+  propertyPath,
+  type Reporter,
+  typeList,
+} from './schema-utils';
 
 const PROVIDER_LABELS: Readonly<Record<ProviderName, string>> = {
   openai: 'OpenAI (Chat Completions)',
@@ -62,13 +71,32 @@ function assertObjectRoot(tool: ToolSchema, provider: ProviderName): void {
   }
 }
 
-/** A copy of the schema without a root `$schema` (reported). */
-function withoutDialect(schema: ObjectJsonSchema, report: Reporter): ObjectJsonSchema {
+/**
+ * The non-strict OpenAI form: a copy without a root `$schema`, and with `items: {}` on arrays
+ * that have none (OpenAI rejects "array schema missing items" even without strict mode).
+ */
+function lowerOpenAIPlain(schema: ObjectJsonSchema, report: Reporter): ObjectJsonSchema {
   const copy = cloneJson(schema);
   if (copy.$schema !== undefined) {
     delete copy.$schema;
     report('', 'dropped $schema');
   }
+  const visit = (node: JsonSchema, path: string): void => {
+    const types = typeList(node);
+    if (types.includes('array') && node.items === undefined) {
+      node.items = {};
+      report(path, 'added items: {} (OpenAI rejects arrays without items)');
+    }
+    for (const [name, child] of Object.entries(node.properties ?? {})) visit(child, propertyPath(path, name));
+    if (isPlainObject(node.items)) visit(node.items as JsonSchema, itemsPath(path));
+    for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
+      node[keyword]?.forEach((branch, i) => visit(branch, branchPath(path, keyword, i)));
+    }
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      for (const [name, def] of Object.entries(node[keyword] ?? {})) visit(def, propertyPath(path, `${keyword}.${name}`));
+    }
+  };
+  visit(copy, '');
   return copy;
 }
 
@@ -93,12 +121,12 @@ export function lowerToolSchema<P extends ProviderName>(
   let definition: ProviderToolDefinitionMap[ProviderName];
   switch (provider as ProviderName) {
     case 'openai': {
-      const parameters = strict ? lowerOpenAIStrict(name, tool.parameters, reporter) : withoutDialect(tool.parameters, reporter);
+      const parameters = strict ? lowerOpenAIStrict(name, tool.parameters, reporter) : lowerOpenAIPlain(tool.parameters, reporter);
       definition = { type: 'function', function: strict ? { name, description, parameters, strict: true } : { name, description, parameters } };
       break;
     }
     case 'openai-responses': {
-      const parameters = strict ? lowerOpenAIStrict(name, tool.parameters, reporter) : withoutDialect(tool.parameters, reporter);
+      const parameters = strict ? lowerOpenAIStrict(name, tool.parameters, reporter) : lowerOpenAIPlain(tool.parameters, reporter);
       definition = { type: 'function', name, description, parameters, strict };
       break;
     }
