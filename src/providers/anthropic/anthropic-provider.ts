@@ -1,0 +1,187 @@
+import type { Anthropic } from '@anthropic-ai/sdk';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ToolCall, ToolSchema } from '../../common';
+import { ToolkitError } from '../../errors';
+import { type AnthropicToolDefinition, type LoweringChange, lowerToolSchema } from '../../schema/lowering';
+import { argumentsObject, mergedOptions, providerError, toolCallIdOf } from '../provider-support';
+
+type MessageParam = Anthropic.MessageParam;
+type ContentBlockParam = Anthropic.ContentBlockParam;
+type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
+
+/**
+ * Options of {@link AnthropicProvider}.
+ *
+ * @example
+ * const options: AnthropicProviderOptions = { maxTokens: 1024, disableParallelToolUse: true };
+ */
+export interface AnthropicProviderOptions {
+  /** `max_tokens` of every request (the Messages API requires it). Default 4096. */
+  maxTokens?: number;
+  /** Sends `tool_choice: { type: 'auto', disable_parallel_tool_use: true }` when the request has tools. */
+  disableParallelToolUse?: boolean;
+  /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
+  defaultOptions?: Record<string, unknown>;
+  /** Receives the lowering report of each tool the first time it is lowered. */
+  onLoweringReport?: (report: readonly LoweringChange[]) => void;
+}
+
+const VENDOR = 'Anthropic';
+
+/**
+ * An {@link LLMProvider} over the official `@anthropic-ai/sdk` client (a peer dependency you
+ * construct yourself; this module only imports its types), speaking the Messages API:
+ * system messages go to the top-level `system`, assistant turns are replayed as `text` +
+ * `tool_use` blocks, consecutive tool results travel as `tool_result` blocks in one user message.
+ *
+ * Errors: an HTTP or network failure rejects with `ToolkitError('PROVIDER_FAILED')` (status and
+ * API message in the text, the SDK error as `cause`); an aborted `signal` rejects with
+ * `ToolkitError('ABORTED')`; tool names the API cannot take reject with `INVALID_NAME` before
+ * any request is sent.
+ *
+ * @example
+ * import Anthropic from '@anthropic-ai/sdk';
+ * import { AnthropicProvider } from 'toolwright/anthropic';
+ * const provider = new AnthropicProvider(new Anthropic(), { maxTokens: 2048 });
+ * const result = await runToolLoop({ provider, model: 'claude-sonnet-4-5', toolkit }, messages);
+ */
+export class AnthropicProvider implements LLMProvider {
+  private readonly maxTokens: number;
+  private readonly disableParallelToolUse: boolean;
+  private readonly defaultOptions: Record<string, unknown> | undefined;
+  private readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
+  private readonly lowered = new WeakMap<ToolSchema, AnthropicToolDefinition>();
+
+  constructor(
+    private readonly client: Anthropic,
+    options: AnthropicProviderOptions = {},
+  ) {
+    this.maxTokens = options.maxTokens ?? 4096;
+    this.disableParallelToolUse = options.disableParallelToolUse === true;
+    this.defaultOptions = options.defaultOptions;
+    this.onLoweringReport = options.onLoweringReport;
+  }
+
+  /**
+   * Runs one model turn.
+   *
+   * @example
+   * const turn = await provider.chat({ model: 'claude-sonnet-4-5', messages, tools: toolkit.getToolSchemas() });
+   * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`, `INVALID_NAME`, `INVALID_DEFINITION`.
+   */
+  async chat(request: LLMRequest): Promise<LLMResponse> {
+    const tools = request.tools.map((tool) => this.lower(tool));
+    const { system, messages } = toAnthropicMessages(request.messages);
+    const body = {
+      max_tokens: this.maxTokens,
+      ...(tools.length > 0 && this.disableParallelToolUse
+        ? { tool_choice: { type: 'auto', disable_parallel_tool_use: true } }
+        : {}),
+      ...mergedOptions(this.defaultOptions, request.options),
+      model: request.model,
+      ...(system !== undefined ? { system } : {}),
+      messages,
+      ...(tools.length > 0 ? { tools } : {}),
+    } as Anthropic.MessageCreateParamsNonStreaming;
+    let message: Anthropic.Message;
+    try {
+      message = await this.client.messages.create(body, { signal: request.signal });
+    } catch (error) {
+      throw providerError(VENDOR, 'messages.create', error, request.signal);
+    }
+    const texts: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const block of message.content ?? []) {
+      if (block.type === 'text') texts.push(block.text);
+      else if (block.type === 'tool_use') {
+        const input = block.input;
+        toolCalls.push({
+          id: block.id,
+          name: block.name,
+          arguments: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
+        });
+      }
+    }
+    const response: LLMResponse = { content: texts.join(''), toolCalls };
+    if (message.stop_reason) response.finishReason = message.stop_reason;
+    if (message.usage) response.usage = usageOf(message.usage);
+    return response;
+  }
+
+  private lower(tool: ToolSchema): AnthropicToolDefinition {
+    let definition = this.lowered.get(tool);
+    if (definition === undefined) {
+      const result = lowerToolSchema(tool, 'anthropic');
+      definition = result.definition;
+      this.lowered.set(tool, definition);
+      if (result.report.length > 0) this.onLoweringReport?.(result.report);
+    }
+    return definition;
+  }
+}
+
+/** Input tokens include cache reads and writes, which Anthropic counts apart from `input_tokens`. */
+function usageOf(usage: Anthropic.Usage): LLMUsage {
+  const inputTokens =
+    (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+  const outputTokens = usage.output_tokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+/**
+ * Maps provider-neutral messages to the Messages API: system messages joined into the top-level
+ * `system` text; assistant turns with tool calls as `text` + `tool_use` blocks; each run of
+ * consecutive `tool` messages as ONE user message of `tool_result` blocks (`is_error` set for
+ * failed calls). Empty assistant turns without tool calls are skipped (the API rejects empty text).
+ *
+ * @example
+ * toAnthropicMessages([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
+ * // { system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }
+ * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): { system?: string; messages: MessageParam[] } {
+  const system: string[] = [];
+  const out: MessageParam[] = [];
+  let results: ToolResultBlockParam[] | undefined;
+  messages.forEach((message, index) => {
+    if (message.role !== 'tool') results = undefined;
+    switch (message.role) {
+      case 'system':
+        system.push(message.content);
+        break;
+      case 'user':
+        out.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) {
+          if (message.content !== '') out.push({ role: 'assistant', content: message.content });
+          break;
+        }
+        const blocks: ContentBlockParam[] = [];
+        if (message.content !== '') blocks.push({ type: 'text', text: message.content });
+        for (const call of calls) {
+          blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: argumentsObject(call.arguments) ?? {} });
+        }
+        out.push({ role: 'assistant', content: blocks });
+        break;
+      }
+      case 'tool': {
+        const block: ToolResultBlockParam = {
+          type: 'tool_result',
+          tool_use_id: toolCallIdOf(message, index, VENDOR),
+          content: message.content,
+        };
+        if (message.isError === true) block.is_error = true;
+        if (results === undefined) {
+          results = [];
+          out.push({ role: 'user', content: results });
+        }
+        results.push(block);
+        break;
+      }
+      default:
+        throw new ToolkitError('PROVIDER_FAILED', `${VENDOR}: messages[${index}] has an unknown role "${String(message.role)}".`);
+    }
+  });
+  return system.length > 0 ? { system: system.join('\n\n'), messages: out } : { messages: out };
+}

@@ -1,0 +1,310 @@
+import type { OpenAI } from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type {
+  FunctionTool,
+  Response,
+  ResponseCreateParamsNonStreaming,
+  ResponseInputItem,
+} from 'openai/resources/responses/responses';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ToolCall, ToolSchema } from '../../common';
+import { ToolkitError } from '../../errors';
+import {
+  type ArgumentRestorer,
+  compileArgumentRestorer,
+  type LoweringChange,
+  lowerToolSchema,
+  type OpenAIChatToolDefinition,
+  type OpenAIResponsesToolDefinition,
+} from '../../schema/lowering';
+import { argumentsObject, argumentsText, mergedOptions, providerError, toolCallIdOf } from '../provider-support';
+
+/**
+ * Options of {@link OpenAIProvider}.
+ *
+ * @example
+ * const options: OpenAIProviderOptions = { api: 'responses', strict: true, parallelToolCalls: false };
+ */
+export interface OpenAIProviderOptions {
+  /** `'chat'` (Chat Completions, the default) or `'responses'` (Responses API). */
+  api?: 'chat' | 'responses';
+  /**
+   * Send tools in OpenAI's strict (Structured Outputs) form. Optional parameters then become
+   * required-and-nullable on the wire; the `null`s the model sends for them are removed again
+   * before the arguments reach the toolkit. Default `false`.
+   */
+  strict?: boolean;
+  /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
+  defaultOptions?: Record<string, unknown>;
+  /** Sent as `parallel_tool_calls` when the request has tools. Unset: the API's default (on). */
+  parallelToolCalls?: boolean;
+  /** Receives the lowering report of each tool the first time it is lowered (what strict mode changed). */
+  onLoweringReport?: (report: readonly LoweringChange[]) => void;
+}
+
+interface LoweredTool {
+  readonly chat: OpenAIChatToolDefinition | undefined;
+  readonly responses: OpenAIResponsesToolDefinition | undefined;
+  readonly restore: ArgumentRestorer;
+}
+
+const VENDOR = 'OpenAI';
+
+/**
+ * An {@link LLMProvider} over the official `openai` client (a peer dependency you construct
+ * yourself; this module only imports its types). Speaks Chat Completions by default, or the
+ * Responses API with `{ api: 'responses' }`. Tools are lowered with
+ * `lowerToolSchemas(tools, 'openai' | 'openai-responses', { strict })`.
+ *
+ * Errors: an HTTP or network failure rejects with `ToolkitError('PROVIDER_FAILED')` whose message
+ * carries the status and the API's message, the SDK error as `cause`; an aborted `signal`
+ * rejects with `ToolkitError('ABORTED')`. Tool names or schemas the API cannot take reject with
+ * `INVALID_NAME` / `INVALID_DEFINITION` before any request is sent.
+ *
+ * @example
+ * import OpenAI from 'openai';
+ * import { OpenAIProvider } from 'toolwright/openai';
+ * const provider = new OpenAIProvider(new OpenAI(), { strict: true });
+ * const result = await runToolLoop({ provider, model: 'gpt-4.1-mini', toolkit }, messages);
+ */
+export class OpenAIProvider implements LLMProvider {
+  private readonly api: 'chat' | 'responses';
+  private readonly strict: boolean;
+  private readonly defaultOptions: Record<string, unknown> | undefined;
+  private readonly parallelToolCalls: boolean | undefined;
+  private readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
+  /** Lowered definitions per canonical schema object (the toolkit hands out cached schemas). */
+  private readonly lowered = new WeakMap<ToolSchema, LoweredTool>();
+
+  constructor(
+    private readonly client: OpenAI,
+    options: OpenAIProviderOptions = {},
+  ) {
+    this.api = options.api ?? 'chat';
+    this.strict = options.strict === true;
+    this.defaultOptions = options.defaultOptions;
+    this.parallelToolCalls = options.parallelToolCalls;
+    this.onLoweringReport = options.onLoweringReport;
+  }
+
+  /**
+   * Runs one model turn.
+   *
+   * @example
+   * const turn = await provider.chat({ model: 'gpt-4.1-mini', messages, tools: toolkit.getToolSchemas() });
+   * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`, `INVALID_NAME`, `INVALID_DEFINITION`.
+   */
+  async chat(request: LLMRequest): Promise<LLMResponse> {
+    const tools = request.tools.map((tool) => this.lower(tool));
+    const restorers = new Map(request.tools.map((tool, i) => [tool.name, tools[i].restore] as const));
+    return this.api === 'responses'
+      ? this.viaResponses(request, tools, restorers)
+      : this.viaChatCompletions(request, tools, restorers);
+  }
+
+  private lower(tool: ToolSchema): LoweredTool {
+    let lowered = this.lowered.get(tool);
+    if (lowered === undefined) {
+      const options = { strict: this.strict };
+      const result =
+        this.api === 'responses'
+          ? lowerToolSchema(tool, 'openai-responses', options)
+          : lowerToolSchema(tool, 'openai', options);
+      lowered = {
+        chat: 'function' in result.definition ? result.definition : undefined,
+        responses: 'function' in result.definition ? undefined : result.definition,
+        restore: compileArgumentRestorer(tool.parameters, 'openai', options),
+      };
+      this.lowered.set(tool, lowered);
+      if (result.report.length > 0) this.onLoweringReport?.(result.report);
+    }
+    return lowered;
+  }
+
+  private toolsFields(count: number): Record<string, unknown> {
+    return count > 0 && this.parallelToolCalls !== undefined ? { parallel_tool_calls: this.parallelToolCalls } : {};
+  }
+
+  /** Arguments as the toolkit wants them: strict-mode `null`s for optionals removed. */
+  private callArguments(name: string, raw: string, restorers: ReadonlyMap<string, ArgumentRestorer>): ToolCall['arguments'] {
+    if (!this.strict) return raw;
+    const restore = restorers.get(name);
+    const parsed = restore === undefined ? undefined : argumentsObject(raw);
+    return parsed === undefined || restore === undefined ? raw : restore(parsed);
+  }
+
+  private async viaChatCompletions(
+    request: LLMRequest,
+    tools: readonly LoweredTool[],
+    restorers: ReadonlyMap<string, ArgumentRestorer>,
+  ): Promise<LLMResponse> {
+    const definitions = tools.flatMap((t) => (t.chat === undefined ? [] : [t.chat as ChatCompletionTool]));
+    const body = {
+      ...this.toolsFields(definitions.length),
+      ...mergedOptions(this.defaultOptions, request.options),
+      model: request.model,
+      messages: toChatMessages(request.messages),
+      ...(definitions.length > 0 ? { tools: definitions } : {}),
+    } as ChatCompletionCreateParamsNonStreaming;
+    let completion: ChatCompletion;
+    try {
+      completion = await this.client.chat.completions.create(body, { signal: request.signal });
+    } catch (error) {
+      throw providerError(VENDOR, 'chat.completions.create', error, request.signal);
+    }
+    const choice = completion.choices?.[0];
+    if (choice === undefined) {
+      throw new ToolkitError('PROVIDER_FAILED', `${VENDOR} chat.completions.create returned no choices.`);
+    }
+    const message = choice.message;
+    const toolCalls: ToolCall[] = [];
+    for (const call of message.tool_calls ?? []) {
+      if (call.type !== 'function') continue;
+      toolCalls.push({
+        id: call.id,
+        name: call.function.name,
+        arguments: this.callArguments(call.function.name, call.function.arguments, restorers),
+      });
+    }
+    const response: LLMResponse = {
+      content: message.content ?? message.refusal ?? '',
+      toolCalls,
+      finishReason: choice.finish_reason,
+    };
+    if (completion.usage) {
+      response.usage = {
+        inputTokens: completion.usage.prompt_tokens,
+        outputTokens: completion.usage.completion_tokens,
+        totalTokens: completion.usage.total_tokens,
+      };
+    }
+    return response;
+  }
+
+  private async viaResponses(
+    request: LLMRequest,
+    tools: readonly LoweredTool[],
+    restorers: ReadonlyMap<string, ArgumentRestorer>,
+  ): Promise<LLMResponse> {
+    const definitions = tools.flatMap((t) => (t.responses === undefined ? [] : [t.responses as FunctionTool]));
+    const body = {
+      ...this.toolsFields(definitions.length),
+      ...mergedOptions(this.defaultOptions, request.options),
+      model: request.model,
+      input: toResponsesInput(request.messages),
+      ...(definitions.length > 0 ? { tools: definitions } : {}),
+    } as ResponseCreateParamsNonStreaming;
+    let result: Response;
+    try {
+      result = await this.client.responses.create(body, { signal: request.signal });
+    } catch (error) {
+      throw providerError(VENDOR, 'responses.create', error, request.signal);
+    }
+    if (result.status === 'failed' || result.error) {
+      throw new ToolkitError(
+        'PROVIDER_FAILED',
+        `${VENDOR} responses.create failed: ${result.error?.code ?? 'error'}: ${result.error?.message ?? 'the response failed'}`,
+      );
+    }
+    const texts: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const item of result.output ?? []) {
+      if (item.type === 'function_call') {
+        toolCalls.push({ id: item.call_id, name: item.name, arguments: this.callArguments(item.name, item.arguments, restorers) });
+      } else if (item.type === 'message') {
+        for (const part of item.content) texts.push(part.type === 'output_text' ? part.text : part.refusal);
+      }
+    }
+    const response: LLMResponse = {
+      content: texts.join(''),
+      toolCalls,
+      finishReason:
+        result.status === 'incomplete'
+          ? (result.incomplete_details?.reason ?? 'incomplete')
+          : toolCalls.length > 0
+            ? 'tool_calls'
+            : 'stop',
+    };
+    if (result.usage) response.usage = responsesUsage(result.usage);
+    return response;
+  }
+}
+
+function responsesUsage(usage: NonNullable<Response['usage']>): LLMUsage {
+  return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
+}
+
+/**
+ * Maps provider-neutral messages to Chat Completions messages: assistant tool calls with their
+ * arguments as JSON text, `tool` messages with `tool_call_id`.
+ *
+ * @example
+ * toChatMessages([{ role: 'tool', toolCallId: 'call_1', content: '21°C' }]);
+ * // [{ role: 'tool', tool_call_id: 'call_1', content: '21°C' }]
+ * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
+ */
+export function toChatMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
+  return messages.map((message, index): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content: message.content };
+      case 'user':
+        return { role: 'user', content: message.content };
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) return { role: 'assistant', content: message.content };
+        return {
+          role: 'assistant',
+          content: message.content === '' ? null : message.content,
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: argumentsText(call.arguments) },
+          })),
+        };
+      }
+      case 'tool':
+        return { role: 'tool', tool_call_id: toolCallIdOf(message, index, VENDOR), content: message.content };
+      default:
+        throw new ToolkitError('PROVIDER_FAILED', `${VENDOR}: messages[${index}] has an unknown role "${String(message.role)}".`);
+    }
+  });
+}
+
+/**
+ * Maps provider-neutral messages to Responses API input items: assistant tool calls become
+ * `function_call` items, `tool` messages `function_call_output` items (joined by `call_id`).
+ *
+ * @example
+ * toResponsesInput([{ role: 'user', content: 'Hi' }]); // [{ role: 'user', content: 'Hi' }]
+ * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
+ */
+export function toResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
+  const input: ResponseInputItem[] = [];
+  messages.forEach((message, index) => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        input.push({ role: message.role, content: message.content });
+        break;
+      case 'assistant':
+        if (message.content !== '' || (message.toolCalls ?? []).length === 0) {
+          input.push({ role: 'assistant', content: message.content });
+        }
+        for (const call of message.toolCalls ?? []) {
+          input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call.arguments) });
+        }
+        break;
+      case 'tool':
+        input.push({ type: 'function_call_output', call_id: toolCallIdOf(message, index, VENDOR), output: message.content });
+        break;
+      default:
+        throw new ToolkitError('PROVIDER_FAILED', `${VENDOR}: messages[${index}] has an unknown role "${String(message.role)}".`);
+    }
+  });
+  return input;
+}
