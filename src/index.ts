@@ -97,3 +97,5 @@ export type {
   ProviderToolDefinition,
   ProviderToolDefinitionMap,
 } from './schema/lowering';
+export { runToolLoop, ScriptedProvider } from './loop';
+export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';

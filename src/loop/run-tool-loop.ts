@@ -1,0 +1,259 @@
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-types';
+import type { ToolCall, ToolResult } from '../common/tool-types';
+import { errorResult } from '../common/results';
+import type { CallProgress } from '../executor/call-executor';
+import { ToolkitError, describeThrown } from '../errors';
+import type { ToolView } from '../toolkit/tool-view';
+
+/** Why a loop stopped. */
+export type LoopStopReason =
+  | 'completed'
+  | 'max_iterations'
+  | 'max_tool_calls'
+  | 'time_budget';
+
+/** One model turn of the loop, as reported to `onTurn`. */
+export interface LoopTurn {
+  /** 1 for the first model call. */
+  iteration: number;
+  /** What the model answered. */
+  response: LLMResponse;
+  /** The results of the turn's tool calls, in call order (empty when it called none). */
+  results: ToolResult[];
+}
+
+/** Options of {@link runToolLoop}. */
+export interface ToolLoopOptions {
+  /** The model. */
+  provider: LLMProvider;
+  /** The model name passed to the provider. */
+  model: string;
+  /** The toolkit, or one session of it. */
+  toolkit: ToolView;
+  /** Most model calls (default 10). Reaching it is not an error and makes no extra call. */
+  maxIterations?: number;
+  /** Agent-level context objects (between call-level and toolkit-level in the chain). */
+  context?: ToolExecutionContext;
+  /** Cancels the loop: the model request and running tools are aborted and the loop rejects. */
+  signal?: AbortSignal;
+  /** Provider options passed on every turn (temperature, max tokens…). */
+  options?: Record<string, unknown>;
+  /** Most tool calls in the whole loop; calls beyond it get an error result and the loop asks the model to finish. */
+  maxToolCalls?: number;
+  /** Most calls per tool (one number for all, or per tool name). */
+  maxCallsPerTool?: number | Record<string, number>;
+  /** How often the same call (same tool, same arguments) may run; repeats beyond it are answered with an error (default 3). */
+  maxRepeatedCalls?: number;
+  /** A wall-clock budget in ms for the whole loop. */
+  timeBudgetMs?: number;
+  /** When a limit stops the loop, make one last model call without tools asking for a final answer (the text, or `true` for a default prompt). */
+  finalSummary?: boolean | string;
+  /** Called as soon as the model answers, before its tool calls run. */
+  onResponse?: (response: LLMResponse, iteration: number) => void;
+  /** Called after each model turn and its tool calls. */
+  onTurn?: (turn: LoopTurn) => void;
+  /** Called for each tool result. */
+  onToolResult?: (result: ToolResult, call: ToolCall) => void;
+  /** Receives tool progress. */
+  onProgress?: (progress: CallProgress) => void;
+}
+
+/** What {@link runToolLoop} resolves to. */
+export interface ToolLoopResult {
+  /** The last text the model produced. */
+  content: string;
+  /** The number of model calls made. */
+  iterations: number;
+  /** The whole conversation: the input messages, then every assistant and tool message. */
+  messages: Message[];
+  /** Why the loop stopped. */
+  stopReason: LoopStopReason;
+  /** Tool calls made, all turns together. */
+  toolCalls: number;
+  /** Token usage summed over the turns, when the provider reports it. */
+  usage?: LLMUsage;
+}
+
+const DEFAULT_SUMMARY_PROMPT = 'A limit was reached: do not call tools any more; answer now with what you have.';
+
+function stableKey(call: ToolCall): string {
+  let args: unknown = call.arguments;
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      return `${call.name}\u0000${args as string}`;
+    }
+  }
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+        : v;
+  return `${call.name}\u0000${JSON.stringify(sort(args))}`;
+}
+
+function addUsage(total: LLMUsage | undefined, usage: LLMUsage | undefined): LLMUsage | undefined {
+  if (!usage) return total;
+  const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+  const next: LLMUsage = {};
+  const input = sum(total?.inputTokens, usage.inputTokens);
+  const output = sum(total?.outputTokens, usage.outputTokens);
+  const all = sum(total?.totalTokens, usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
+  if (input !== undefined) next.inputTokens = input;
+  if (output !== undefined) next.outputTokens = output;
+  if (all !== undefined) next.totalTokens = all;
+  return next;
+}
+
+/**
+ * Drives a model through tool calls: model → tool calls → results → model, until a reply without
+ * tool calls or a limit. Bad tool calls (unknown, malformed, invalid, thrown) go back to the
+ * model as error results, never up the stack; a provider failure rejects.
+ *
+ * @example
+ * const { content, iterations } = await runToolLoop(
+ *   { provider, model: 'gpt-4o-mini', toolkit, maxIterations: 5, context },
+ *   [{ role: 'user', content: 'Weather in Paris?' }]);
+ * @throws ToolkitError `PROVIDER_FAILED` when the provider rejects; the signal's reason when aborted.
+ */
+export async function runToolLoop(options: ToolLoopOptions, messages: readonly Message[]): Promise<ToolLoopResult> {
+  const maxIterations = Math.max(1, options.maxIterations ?? 10);
+  const maxRepeats = options.maxRepeatedCalls ?? 3;
+  const conversation: Message[] = [...messages];
+  const perTool = new Map<string, number>();
+  const repeats = new Map<string, number>();
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onOuterAbort = () => controller.abort(outer!.reason);
+  if (outer?.aborted) throw outer.reason ?? new Error('aborted');
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  let budgetTimer: ReturnType<typeof setTimeout> | undefined;
+  let outOfTime = false;
+  if (options.timeBudgetMs !== undefined) {
+    budgetTimer = setTimeout(() => {
+      outOfTime = true;
+      controller.abort(new ToolkitError('TIMEOUT', `The tool loop ran out of its ${options.timeBudgetMs} ms budget.`));
+    }, options.timeBudgetMs);
+  }
+
+  let iterations = 0;
+  let toolCalls = 0;
+  let content = '';
+  let usage: LLMUsage | undefined;
+  let stopReason: LoopStopReason = 'max_iterations';
+
+  const ask = async (tools: boolean, extra?: Message): Promise<LLMResponse | undefined> => {
+    iterations++;
+    try {
+      return await options.provider.chat({
+        model: options.model,
+        messages: extra ? [...conversation, extra] : conversation,
+        tools: tools ? options.toolkit.getToolSchemas() : [],
+        ...(options.options ? { options: options.options } : {}),
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (controller.signal.aborted && !outOfTime) throw outer?.reason ?? error;
+      if (outOfTime) return undefined;
+      throw ToolkitError.is(error) ? error : new ToolkitError('PROVIDER_FAILED', `The model provider failed: ${describeThrown(error)}`, { cause: error });
+    }
+  };
+
+  const limitFor = (name: string): number | undefined =>
+    typeof options.maxCallsPerTool === 'number' ? options.maxCallsPerTool : options.maxCallsPerTool?.[name];
+
+  try {
+    while (iterations < maxIterations) {
+      if (outOfTime) {
+        stopReason = 'time_budget';
+        break;
+      }
+      const response = await ask(true);
+      if (!response) {
+        stopReason = 'time_budget';
+        break;
+      }
+      usage = addUsage(usage, response.usage);
+      content = response.content;
+      options.onResponse?.(response, iterations);
+      const calls = response.toolCalls ?? [];
+      conversation.push({ role: 'assistant', content: response.content, ...(calls.length ? { toolCalls: calls } : {}) });
+      if (calls.length === 0) {
+        stopReason = 'completed';
+        options.onTurn?.({ iteration: iterations, response, results: [] });
+        break;
+      }
+
+      const results: ToolResult[] = new Array<ToolResult>(calls.length);
+      const runnable: { call: ToolCall; index: number }[] = [];
+      let budgetHit = false;
+      calls.forEach((call, index) => {
+        const key = stableKey(call);
+        const seen = (repeats.get(key) ?? 0) + 1;
+        repeats.set(key, seen);
+        const used = (perTool.get(call.name) ?? 0) + 1;
+        const limit = limitFor(call.name);
+        let refusal: string | undefined;
+        if (options.maxToolCalls !== undefined && toolCalls >= options.maxToolCalls) {
+          refusal = `The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`;
+          budgetHit = true;
+        } else if (limit !== undefined && used > limit) {
+          refusal = `Tool '${call.name}' may be called at most ${limit} time(s) in this conversation; use what you have.`;
+        } else if (seen > maxRepeats) {
+          refusal = `You already called '${call.name}' with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`;
+        }
+        if (refusal) {
+          results[index] = { ...errorResult(refusal, 'DENIED'), toolCallId: call.id, name: call.name };
+          return;
+        }
+        perTool.set(call.name, used);
+        toolCalls++;
+        runnable.push({ call, index });
+      });
+      const done = await options.toolkit.callTools(
+        runnable.map((r) => r.call),
+        {
+          signal: controller.signal,
+          ...(options.context ? { agentContext: options.context } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        },
+      );
+      runnable.forEach((r, i) => (results[r.index] = done[i]));
+      if (outer?.aborted) throw outer.reason ?? new Error('aborted');
+      calls.forEach((call, index) => {
+        const result = results[index];
+        options.onToolResult?.(result, call);
+        conversation.push({
+          role: 'tool',
+          content: result.forLLM,
+          toolCallId: call.id,
+          name: call.name,
+          ...(result.isError ? { isError: true } : {}),
+        });
+      });
+      options.onTurn?.({ iteration: iterations, response, results });
+      if (budgetHit) {
+        stopReason = 'max_tool_calls';
+        break;
+      }
+    }
+
+    if (stopReason !== 'completed' && options.finalSummary && !outOfTime) {
+      const prompt = typeof options.finalSummary === 'string' ? options.finalSummary : DEFAULT_SUMMARY_PROMPT;
+      const response = await ask(false, { role: 'user', content: prompt });
+      if (response) {
+        usage = addUsage(usage, response.usage);
+        content = response.content;
+        conversation.push({ role: 'user', content: prompt }, { role: 'assistant', content: response.content });
+      }
+    }
+  } finally {
+    if (budgetTimer !== undefined) clearTimeout(budgetTimer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+
+  return { content, iterations, messages: conversation, stopReason, toolCalls, ...(usage ? { usage } : {}) };
+}
