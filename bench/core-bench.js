@@ -1,0 +1,113 @@
+'use strict';
+// Core benchmarks of issue 2: heap per registered tool, provider definitions cold and cached,
+// and activeTools$ emission after toggling a group of 10,000 tools. Run through `npm run bench`
+// (which builds dist/ first), with --expose-gc for the heap figures.
+const { Toolkit, Tool, ToolParam } = require('../dist/index.js');
+
+const gc = global.gc ?? (() => undefined);
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+const micros = (fn, runs) => {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < runs; i++) fn(i);
+  return Number(process.hrtime.bigint() - start) / 1000 / runs;
+};
+
+function decoratedClasses(count, perClass) {
+  const classes = [];
+  for (let c = 0; c < count / perClass; c++) {
+    const Service = class {};
+    Object.defineProperty(Service, 'name', { value: `Service${c}` });
+    for (let m = 0; m < perClass; m++) {
+      const method = `method${m}`;
+      Service.prototype[method] = function (city, days) {
+        return `${city}:${days}`;
+      };
+      ToolParam({ name: 'city', description: 'City name' })(Service.prototype, method, 0);
+      ToolParam({ name: 'days', required: false, integer: true, schema: { minimum: 1, maximum: 14 } })(Service.prototype, method, 1);
+      Tool({ name: `tool_${c}_${m}`, description: `Tool ${c}/${m}`, group: 'bulk' })(
+        Service.prototype,
+        method,
+        Object.getOwnPropertyDescriptor(Service.prototype, method),
+      );
+      Reflect.defineMetadata('design:paramtypes', [String, Number], Service.prototype, method);
+    }
+    classes.push(new Service());
+  }
+  return classes;
+}
+
+function agentTools(count) {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `agent_${i}`,
+    description: `Agent tool ${i}`,
+    parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 14 } }, required: ['city'] },
+    behaviour: { group: 'bulk' },
+    execute: (args) => String(args.city),
+  }));
+}
+
+const rows = [];
+const row = (what, value, bar) => rows.push({ what, value, bar });
+
+{
+  const instances = decoratedClasses(10_000, 10);
+  const before = heap();
+  const toolkit = new Toolkit();
+  for (const instance of instances) toolkit.registerTool(instance);
+  const after = heap();
+  row('heap per decorated tool (10,000 tools)', `${((after - before) / 10_000 / 1024).toFixed(2)} KB`, '≤ 4 KB');
+  globalThis.keep = toolkit;
+}
+{
+  const tools = agentTools(10_000);
+  const before = heap();
+  const toolkit = new Toolkit();
+  for (const tool of tools) toolkit.registerTool(tool);
+  const after = heap();
+  row('heap per AgentTool object (10,000 tools)', `${((after - before) / 10_000 / 1024).toFixed(2)} KB`, '≤ 4 KB');
+  globalThis.keep = toolkit;
+}
+{
+  const toolkit = new Toolkit();
+  for (const instance of decoratedClasses(1_000, 10)) toolkit.registerTool(instance);
+  const cold = [];
+  for (let i = 0; i < 5; i++) {
+    toolkit.updateToolGroups(['bulk'], false);
+    toolkit.updateToolGroups(['bulk'], true);
+    const start = process.hrtime.bigint();
+    toolkit.toProviderDefs('openai', { strict: true });
+    cold.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  cold.sort((a, b) => a - b);
+  row('provider defs, 1,000 tools, cold (openai strict)', `${cold[2].toFixed(2)} ms`, 'info');
+  const cached = micros(() => toolkit.toProviderDefs('openai', { strict: true }), 10_000) / 1000;
+  row('provider defs, 1,000 tools, cached', `${cached.toFixed(4)} ms`, '≤ 0.2 ms');
+}
+{
+  const toolkit = new Toolkit();
+  for (const instance of decoratedClasses(10_000, 10)) toolkit.registerTool(instance);
+  let emitted = 0;
+  let last;
+  const subscription = toolkit.activeTools$.subscribe((tools) => {
+    emitted++;
+    last = tools;
+  });
+  const times = [];
+  for (let i = 0; i < 11; i++) {
+    const active = i % 2 === 1;
+    const start = process.hrtime.bigint();
+    toolkit.updateToolGroups(['bulk'], active);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  subscription.unsubscribe();
+  if (emitted !== 12 || last.length !== 0) throw new Error(`unexpected emissions: ${emitted}, last ${last.length}`);
+  times.sort((a, b) => a - b);
+  row('activeTools$ emission after toggling 10,000 tools (median)', `${times[5].toFixed(2)} ms`, '≤ 5 ms');
+}
+
+module.exports = rows;
+if (require.main === module) console.table(rows);
