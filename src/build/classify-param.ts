@@ -1,0 +1,69 @@
+import * as ts from 'typescript';
+import type { InjectedKind } from '../common/manifest';
+import { resolveImportedName, type ImportBindings, type ScannedParam } from './scan-sources';
+
+/** How the toolkit fills a parameter, by the rule the run time applies too. */
+export type ParamClassification =
+  | { readonly kind: 'model' }
+  | { readonly kind: 'injected'; readonly injected: InjectedKind; readonly typeName?: string };
+
+const BY_TYPE_NAME: ReadonlyMap<string, InjectedKind> = new Map([
+  ['ToolEmitter', 'emitter'],
+  ['AbortSignal', 'signal'],
+]);
+
+/** The declared type without parentheses and without `| null` / `| undefined`. */
+export function unwrapTypeNode(node: ts.TypeNode | undefined): ts.TypeNode | undefined {
+  let current = node;
+  for (;;) {
+    if (current === undefined) return undefined;
+    if (ts.isParenthesizedTypeNode(current)) {
+      current = current.type;
+      continue;
+    }
+    if (ts.isUnionTypeNode(current)) {
+      const rest = current.types.filter(
+        (t) =>
+          t.kind !== ts.SyntaxKind.UndefinedKeyword &&
+          !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword),
+      );
+      if (rest.length === 1) {
+        current = rest[0];
+        continue;
+      }
+    }
+    return current;
+  }
+}
+
+/** The name a type reference spells (`ToolEmitter`, `tw.ToolEmitter`), seen through imports. */
+function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings): string | undefined {
+  if (node === undefined || !ts.isTypeReferenceNode(node)) return undefined;
+  const typeName = node.typeName;
+  return ts.isIdentifier(typeName) ? resolveImportedName(typeName.text, imports) : typeName.right.text;
+}
+
+/**
+ * Classifies one parameter of a `@Tool` method:
+ * `@ToolParam` → model; else a declared type named `ToolEmitter` / `AbortSignal` → injected
+ * emitter / signal; else a class type → injected context (by class); else model.
+ * The type names are matched on the syntax first, so detection works even when the import of
+ * `ToolEmitter` cannot be resolved.
+ */
+export function classifyParam(param: ScannedParam, checker: ts.TypeChecker, imports: ImportBindings): ParamClassification {
+  if (param.hasToolParam) return { kind: 'model' };
+  const typeNode = unwrapTypeNode(param.node.type);
+  const syntacticName = referencedName(typeNode, imports);
+  const bySyntax = syntacticName === undefined ? undefined : BY_TYPE_NAME.get(syntacticName);
+  if (bySyntax !== undefined) return { kind: 'injected', injected: bySyntax };
+  const declared = param.node.type !== undefined ? checker.getTypeFromTypeNode(param.node.type) : checker.getTypeAtLocation(param.node);
+  const type = checker.getNonNullableType(declared);
+  if (type.isUnion() || (type.flags & ts.TypeFlags.Object) === 0) return { kind: 'model' };
+  const symbol = type.getSymbol();
+  if (symbol === undefined) return { kind: 'model' };
+  const byName = BY_TYPE_NAME.get(symbol.getName());
+  if (byName !== undefined) return { kind: 'injected', injected: byName };
+  const isClass = (symbol.getDeclarations() ?? []).some((d) => ts.isClassDeclaration(d) || ts.isClassExpression(d));
+  if (isClass) return { kind: 'injected', injected: 'context', typeName: symbol.getName() };
+  return { kind: 'model' };
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ToolManifest } from '../common/manifest';
+import { ToolkitError } from '../errors';
+import { expandGlobs, NoMatchError } from './expand-globs';
+import { generateManifest } from './generate-manifest';
+import { serializeManifest } from './serialize-manifest';
+
+const NAME = 'toolwright-schema';
+
+/** Usage text printed by `--help`. */
+export const USAGE = `Usage: ${NAME} <files or globs…> -o <manifest.json> [options]
+
+Writes the toolwright build-time manifest: for every @Tool method of every exported class,
+its parameter names, optionality, exact JSON Schemas and JSDoc descriptions.
+
+Options:
+  -o, --out <file>         the manifest to write (required)
+  -p, --project <tsconfig> take compiler options from a tsconfig; without files, also its files
+      --check              do not write: exit 1 when <file> is not what would be generated
+  -h, --help               show this help
+
+Globs: * and ? within a path segment, ** across directories, {a,b} alternatives; quote them
+so the shell passes them through. A directory stands for every .ts file under it.
+
+Exit codes: 0 success (or up to date), 1 generation failed or manifest stale, 2 usage error.
+
+Examples:
+  ${NAME} 'src/**/*.service.ts' -o tools.manifest.json
+  ${NAME} --project tsconfig.json -o dist/tools.manifest.json
+  ${NAME} --project tsconfig.json -o dist/tools.manifest.json --check
+`;
+
+/** Where the CLI writes and what it runs in; every field defaults to the real process. */
+export interface CliIo {
+  /** Receives output meant for stdout (`--help`). */
+  readonly stdout?: (text: string) => void;
+  /** Receives errors, progress and summaries. */
+  readonly stderr?: (text: string) => void;
+  /** Whether stderr is a terminal: progress lines are printed only then. */
+  readonly stderrIsTTY?: boolean;
+  /** The working directory. */
+  readonly cwd?: string;
+}
+
+interface CliArgs {
+  readonly help: boolean;
+  readonly check: boolean;
+  readonly out?: string;
+  readonly project?: string;
+  readonly files: string[];
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: readonly string[]): CliArgs {
+  let help = false;
+  let check = false;
+  let out: string | undefined;
+  let project: string | undefined;
+  const files: string[] = [];
+  let onlyFiles = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] as string;
+    if (onlyFiles || !arg.startsWith('-') || arg === '-') {
+      files.push(arg);
+      continue;
+    }
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      if (inline !== undefined) {
+        if (inline === '') throw new UsageError(`${flag} needs a value`);
+        return inline;
+      }
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('-') && next !== '-')) throw new UsageError(`${flag} needs a value`);
+      i += 1;
+      return next;
+    };
+    switch (flag) {
+      case '--':
+        onlyFiles = true;
+        break;
+      case '-h':
+      case '--help':
+        help = true;
+        break;
+      case '--check':
+        check = true;
+        break;
+      case '-o':
+      case '--out':
+        if (out !== undefined) throw new UsageError(`${flag} given twice`);
+        out = value();
+        break;
+      case '-p':
+      case '--project':
+        if (project !== undefined) throw new UsageError(`${flag} given twice`);
+        project = value();
+        break;
+      default:
+        throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+  return { help, check, files, ...(out !== undefined ? { out } : {}), ...(project !== undefined ? { project } : {}) };
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w./=:@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+function countTools(manifest: ToolManifest): number {
+  return Object.values(manifest.classes).reduce((n, cls) => n + Object.keys(cls.methods).length, 0);
+}
+
+/** What changed between the manifest on disk and the generated one, one line per method. */
+function describeDrift(onDisk: string, generated: ToolManifest): string[] {
+  let old: ToolManifest;
+  try {
+    old = JSON.parse(onDisk) as ToolManifest;
+  } catch {
+    return ['  the file on disk is not valid JSON'];
+  }
+  if (typeof old !== 'object' || old === null || typeof old.classes !== 'object' || old.classes === null) {
+    return ['  the file on disk is not a toolwright manifest'];
+  }
+  const flatten = (m: ToolManifest): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const [className, cls] of Object.entries(m.classes)) {
+      for (const [methodName, method] of Object.entries(cls?.methods ?? {})) {
+        out.set(`${className}.${methodName}`, JSON.stringify({ file: cls.file, method }));
+      }
+    }
+    return out;
+  };
+  const before = flatten(old);
+  const after = flatten(JSON.parse(serializeManifest(generated)) as ToolManifest);
+  const lines: string[] = [];
+  for (const [key, value] of after) {
+    if (!before.has(key)) lines.push(`  + ${key} (new)`);
+    else if (before.get(key) !== value) lines.push(`  ~ ${key} (changed)`);
+  }
+  for (const key of before.keys()) if (!after.has(key)) lines.push(`  - ${key} (removed)`);
+  if (lines.length === 0) lines.push('  formatting or header fields differ');
+  return lines.length > 20 ? [...lines.slice(0, 20), `  … and ${lines.length - 20} more`] : lines;
+}
+
+/**
+ * Runs the `toolwright-schema` command line with `argv` (without `node` and the script path)
+ * and returns the exit code: 0 success, 1 generation error or stale manifest (`--check`),
+ * 2 usage error. Never calls `process.exit` and never throws.
+ *
+ * @example process.exitCode = main(['src/**\/*.ts', '-o', 'tools.manifest.json']);
+ */
+export function main(argv: readonly string[], io: CliIo = {}): number {
+  const stderr = io.stderr ?? ((text: string) => void process.stderr.write(text));
+  try {
+    return run(argv, io, stderr);
+  } catch (error) {
+    stderr(`${NAME}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
+
+function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void): number {
+  const stdout = io.stdout ?? ((text: string) => void process.stdout.write(text));
+  const tty = io.stderrIsTTY ?? process.stderr.isTTY === true;
+  const cwd = path.resolve(io.cwd ?? process.cwd());
+  const usage = (message: string): number => {
+    stderr(`${NAME}: ${message} (run ${NAME} --help for usage)\n`);
+    return 2;
+  };
+
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return usage(error.message);
+    throw error;
+  }
+  if (args.help) {
+    stdout(USAGE);
+    return 0;
+  }
+  if (args.out === undefined) return usage('missing -o <manifest.json>');
+  if (args.files.length === 0 && args.project === undefined) return usage('no source files given (pass files or globs, or --project <tsconfig>)');
+  if (args.project !== undefined && !fs.existsSync(path.resolve(cwd, args.project))) return usage(`tsconfig not found: ${args.project}`);
+  let files: string[] | undefined;
+  if (args.files.length > 0) {
+    try {
+      files = expandGlobs(args.files, cwd);
+    } catch (error) {
+      if (error instanceof NoMatchError) return usage(error.message);
+      throw error;
+    }
+  }
+  const outPath = path.resolve(cwd, args.out);
+
+  let manifest: ToolManifest;
+  try {
+    manifest = generateManifest({
+      cwd,
+      ...(files !== undefined ? { files } : {}),
+      ...(args.project !== undefined ? { project: args.project } : {}),
+      ...(tty ? { onProgress: (p) => stderr(`${NAME}: [${p.index}/${p.total}] ${p.file}${p.tools > 0 ? ` (${p.tools} tool${p.tools === 1 ? '' : 's'})` : ''}\n`) } : {}),
+    });
+  } catch (error) {
+    const message = ToolkitError.is(error) ? error.message : `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+    stderr(`${NAME}: ${message}\n`);
+    return 1;
+  }
+  const text = serializeManifest(manifest);
+  const summary = `${countTools(manifest)} tools in ${Object.keys(manifest.classes).length} classes`;
+
+  let onDisk: string | undefined;
+  try {
+    onDisk = fs.readFileSync(outPath, 'utf8');
+  } catch {
+    onDisk = undefined;
+  }
+  if (args.check) {
+    const regenerate = [NAME, ...argv.filter((a) => a !== '--check')].map(shellQuote).join(' ');
+    if (onDisk === undefined) {
+      stderr(`${NAME}: ${args.out} does not exist. Run \`${regenerate}\` to create it.\n`);
+      return 1;
+    }
+    if (onDisk !== text) {
+      stderr(`${NAME}: ${args.out} is out of date:\n${describeDrift(onDisk, manifest).join('\n')}\nRun \`${regenerate}\` to update it.\n`);
+      return 1;
+    }
+    if (tty) stderr(`${NAME}: ${args.out} is up to date (${summary})\n`);
+    return 0;
+  }
+  if (onDisk !== text) {
+    try {
+      fs.mkdirSync(path.dirname(outPath), { recursive: true });
+      fs.writeFileSync(outPath, text);
+    } catch (error) {
+      stderr(`${NAME}: cannot write ${args.out}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
+  if (tty) stderr(`${NAME}: ${onDisk === text ? 'unchanged' : 'wrote'} ${args.out} (${summary})\n`);
+  return 0;
+}
+
+if (require.main === module) {
+  process.exitCode = main(process.argv.slice(2));
+}

@@ -1,0 +1,285 @@
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+/** The decorator names the generator recognises, by their exported name. */
+export type DecoratorName = 'Tool' | 'ToolParam';
+
+/** What a file imports, as far as decorator and injected-type detection needs it. */
+export interface ImportBindings {
+  /** Local name → imported name, for `import { Imported as Local } from '…'`. */
+  readonly named: ReadonlyMap<string, string>;
+  /** Local names bound by default or namespace imports. */
+  readonly other: ReadonlySet<string>;
+}
+
+/** One parameter of a `@Tool` method, as the syntax shows it. */
+export interface ScannedParam {
+  /** Its position in the call (a `this` parameter is not counted). */
+  readonly index: number;
+  /** The source name (or the `@ToolParam({ name })` literal for a destructured parameter). */
+  readonly name: string;
+  readonly node: ts.ParameterDeclaration;
+  /** True when the parameter carries `@ToolParam`. */
+  readonly hasToolParam: boolean;
+  /** True for `?` parameters and parameters with a default value. */
+  readonly optional: boolean;
+}
+
+/** One `@Tool` method. */
+export interface ScannedMethod {
+  readonly name: string;
+  readonly node: ts.MethodDeclaration;
+  readonly isStatic: boolean;
+  readonly params: readonly ScannedParam[];
+}
+
+/** One class with at least one `@Tool` method. */
+export interface ScannedClass {
+  /** The declared class name: the manifest key, and what `constructor.name` gives at run time. */
+  readonly name: string;
+  /** How another module imports it: an exported name, or `default`. */
+  readonly exportName: string;
+  readonly fileName: string;
+  readonly node: ts.ClassDeclaration;
+  /** True when the class has type parameters (its members are read through `InstanceType`). */
+  readonly generic: boolean;
+  readonly methods: readonly ScannedMethod[];
+}
+
+/** A definition the generator cannot handle, with where it is and how to fix it. */
+export interface ScanProblem {
+  readonly fileName: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/** The outcome of scanning one file. */
+export interface ScanResult {
+  readonly classes: ScannedClass[];
+  readonly problems: ScanProblem[];
+  readonly imports: ImportBindings;
+}
+
+/** Collects the import bindings of a source file. */
+export function collectImports(sourceFile: ts.SourceFile): ImportBindings {
+  const named = new Map<string, string>();
+  const other = new Set<string>();
+  for (const statement of sourceFile.statements) {
+    if (!ts.isImportDeclaration(statement) || statement.importClause === undefined) continue;
+    const clause = statement.importClause;
+    if (clause.name !== undefined) other.add(clause.name.text);
+    const bindings = clause.namedBindings;
+    if (bindings === undefined) continue;
+    if (ts.isNamespaceImport(bindings)) {
+      other.add(bindings.name.text);
+    } else {
+      for (const element of bindings.elements) {
+        named.set(element.name.text, (element.propertyName ?? element.name).text);
+      }
+    }
+  }
+  return { named, other };
+}
+
+/**
+ * The name an identifier refers to, seen through the file's imports: `T` from
+ * `import { Tool as T }` is `Tool`; a name bound by a default or namespace import is unknown.
+ */
+export function resolveImportedName(localName: string, imports: ImportBindings): string | undefined {
+  const imported = imports.named.get(localName);
+  if (imported !== undefined) return imported;
+  if (imports.other.has(localName)) return undefined;
+  return localName;
+}
+
+/**
+ * True when `decorator` is `@Tool`/`@ToolParam` (called or bare), also through an aliased
+ * named import (`import { Tool as T }`) or a namespace import (`@tw.Tool()`).
+ */
+export function isDecorator(decorator: ts.Decorator, name: DecoratorName, imports: ImportBindings): boolean {
+  let expression = decorator.expression;
+  if (ts.isCallExpression(expression)) expression = expression.expression;
+  if (ts.isIdentifier(expression)) return resolveImportedName(expression.text, imports) === name;
+  if (ts.isPropertyAccessExpression(expression)) return expression.name.text === name;
+  return false;
+}
+
+function decoratorsOf(node: ts.Node): readonly ts.Decorator[] {
+  return ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : [];
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+}
+
+/** The `name: '…'` string literal of a `@ToolParam({ name })` call, when written literally. */
+function toolParamLiteralName(decorator: ts.Decorator): string | undefined {
+  const call = decorator.expression;
+  if (!ts.isCallExpression(call)) return undefined;
+  const options = call.arguments[0];
+  if (options === undefined || !ts.isObjectLiteralExpression(options)) return undefined;
+  for (const property of options.properties) {
+    if (
+      ts.isPropertyAssignment(property) &&
+      (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) &&
+      property.name.text === 'name' &&
+      ts.isStringLiteralLike(property.initializer)
+    ) {
+      return property.initializer.text;
+    }
+  }
+  return undefined;
+}
+
+function memberName(name: ts.PropertyName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
+  return undefined;
+}
+
+/** Names under which a top-level class is exported (`export class`, `export { X as Y }`, `export default`). */
+function exportNamesOf(sourceFile: ts.SourceFile): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const statement of sourceFile.statements) {
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier === undefined && !statement.isTypeOnly) {
+      const clause = statement.exportClause;
+      if (clause !== undefined && ts.isNamedExports(clause)) {
+        for (const element of clause.elements) {
+          const local = (element.propertyName ?? element.name).text;
+          if (!names.has(local)) names.set(local, element.name.text);
+        }
+      }
+    } else if (ts.isExportAssignment(statement) && !statement.isExportEquals && ts.isIdentifier(statement.expression)) {
+      if (!names.has(statement.expression.text)) names.set(statement.expression.text, 'default');
+    }
+  }
+  return names;
+}
+
+function position(sourceFile: ts.SourceFile, node: ts.Node): { line: number; column: number } {
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  return { line: line + 1, column: character + 1 };
+}
+
+/**
+ * Finds every class with `@Tool` methods in a parsed source file, without a type checker.
+ * Never throws: what it cannot handle comes back as `problems` naming the fix.
+ */
+export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): ScanResult {
+  const imports = collectImports(sourceFile);
+  const classes: ScannedClass[] = [];
+  const problems: ScanProblem[] = [];
+  const exportNames = exportNamesOf(sourceFile);
+  const problem = (node: ts.Node, message: string): void => {
+    problems.push({ fileName: displayName, ...position(sourceFile, node), message });
+  };
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) scanClass(node);
+    ts.forEachChild(node, visit);
+  };
+
+  const scanClass = (node: ts.ClassDeclaration | ts.ClassExpression): void => {
+    const toolMethods = node.members.filter(
+      (member): member is ts.MethodDeclaration =>
+        ts.isMethodDeclaration(member) && decoratorsOf(member).some((d) => isDecorator(d, 'Tool', imports)),
+    );
+    if (toolMethods.length === 0) return;
+    const className = node.name?.text;
+    if (className === undefined) {
+      problem(node, 'a class with @Tool methods has no name. Fix: give it a name (`export class MyTools { … }`); the manifest is keyed by class name.');
+      return;
+    }
+    const topLevel = ts.isClassDeclaration(node) && node.parent === sourceFile;
+    let exportName: string | undefined;
+    if (topLevel && hasModifier(node, ts.SyntaxKind.ExportKeyword)) {
+      exportName = hasModifier(node, ts.SyntaxKind.DefaultKeyword) ? 'default' : className;
+    } else if (topLevel) {
+      exportName = exportNames.get(className);
+    }
+    if (exportName === undefined || !ts.isClassDeclaration(node)) {
+      problem(
+        node.name ?? node,
+        `class ${className} has @Tool methods but is not exported${topLevel ? '' : ' from the top level of its module'}. ` +
+          `Fix: declare it at the top level and export it (\`export class ${className}\`) so toolwright-schema can read its types.`,
+      );
+      return;
+    }
+    const methods: ScannedMethod[] = [];
+    for (const method of toolMethods) {
+      const scanned = scanMethod(className, method);
+      if (scanned !== undefined) methods.push(scanned);
+    }
+    classes.push({
+      name: className,
+      exportName,
+      fileName: sourceFile.fileName,
+      node,
+      generic: (node.typeParameters?.length ?? 0) > 0,
+      methods,
+    });
+  };
+
+  const scanMethod = (className: string, method: ts.MethodDeclaration): ScannedMethod | undefined => {
+    const name = memberName(method.name);
+    if (name === undefined) {
+      problem(method.name, `a @Tool method of ${className} has a computed name. Fix: give the method a plain name (\`async getWeather(…)\`).`);
+      return undefined;
+    }
+    const params: ScannedParam[] = [];
+    let index = 0;
+    let ok = true;
+    for (const param of method.parameters) {
+      if (ts.isIdentifier(param.name) && param.name.text === 'this') continue;
+      const where = `${className}.${name}`;
+      const toolParam = decoratorsOf(param).find((d) => isDecorator(d, 'ToolParam', imports));
+      if (param.dotDotDotToken !== undefined) {
+        problem(param, `${where}: rest parameter ${param.name.getText(sourceFile)} cannot be a tool parameter. Fix: take an array instead (\`items: Item[]\`).`);
+        ok = false;
+        index += 1;
+        continue;
+      }
+      let paramName: string | undefined;
+      if (ts.isIdentifier(param.name)) {
+        paramName = param.name.text;
+      } else if (toolParam !== undefined) {
+        paramName = toolParamLiteralName(toolParam);
+      }
+      if (paramName === undefined) {
+        problem(
+          param,
+          `${where}: parameter ${index} is destructured and has no name. ` +
+            `Fix: name it (\`options: Options\`) and destructure inside the method, or name it with @ToolParam({ name: 'options' }).`,
+        );
+        ok = false;
+        index += 1;
+        continue;
+      }
+      params.push({
+        index,
+        name: paramName,
+        node: param,
+        hasToolParam: toolParam !== undefined,
+        optional: param.questionToken !== undefined || param.initializer !== undefined,
+      });
+      index += 1;
+    }
+    if (!ok) return undefined;
+    return { name, node: method, isStatic: hasModifier(method, ts.SyntaxKind.StaticKeyword), params };
+  };
+
+  visit(sourceFile);
+  return { classes, problems, imports };
+}
+
+/** Formats problems as `file:line:column: message` lines. */
+export function formatProblems(problems: readonly ScanProblem[]): string {
+  return problems.map((p) => `${p.fileName}:${p.line}:${p.column}: ${p.message}`).join('\n');
+}
+
+/** A path relative to `cwd`, with forward slashes (stable across platforms). */
+export function displayPath(fileName: string, cwd: string): string {
+  const relative = path.relative(cwd, fileName);
+  return (relative === '' ? fileName : relative).split(path.sep).join('/');
+}
