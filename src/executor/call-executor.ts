@@ -271,6 +271,7 @@ export class CallRun {
       if (decision.action === 'deny') {
         return this.fail('DENIED', `Tool '${entry.name}' was denied: ${decision.reason}`);
       }
+      if (decision.action === 'respond') return this.finish(entry, decision.result, true);
       if (decision.action === 'rewrite') {
         const rewritten = { ...decision.arguments };
         if (entry.stripNulls) stripNullOptionals(entry.schema, rewritten);

@@ -15,12 +15,16 @@ export interface HookContext {
   readonly sessionId?: string;
 }
 
-/** What `before` may decide: nothing (go on), deny the call, or rewrite its arguments. */
+/**
+ * What `before` may decide: nothing (go on), deny the call, rewrite its arguments, or answer it
+ * with a result of its own without running the tool (used by approval: "awaiting approval").
+ */
 export type BeforeHookDecision =
   | void
   | undefined
   | { action: 'deny'; reason: string }
-  | { action: 'rewrite'; arguments: Record<string, unknown> };
+  | { action: 'rewrite'; arguments: Record<string, unknown> }
+  | { action: 'respond'; result: ToolResult };
 
 /**
  * A step of the pipeline around every call. Hooks run in the order added; a hook that throws
