@@ -45,21 +45,33 @@ export function mergedOptions(
   return merged;
 }
 
+/** The API's own error type and message from an SDK `APIError` body (OpenAI and Anthropic shapes). */
+function apiErrorDetail(body: unknown): { type?: string; message?: string } {
+  if (typeof body !== 'object' || body === null) return {};
+  const outer = body as { type?: unknown; message?: unknown; error?: unknown };
+  // Anthropic: { type: 'error', error: { type, message } }; OpenAI: { message, type, param, code }
+  const inner = typeof outer.error === 'object' && outer.error !== null ? (outer.error as { type?: unknown; message?: unknown }) : outer;
+  return {
+    type: typeof inner.type === 'string' ? inner.type : undefined,
+    message: typeof inner.message === 'string' ? inner.message : undefined,
+  };
+}
+
 /**
  * Wraps what an SDK call threw: `ABORTED` when the caller's signal fired, otherwise
- * `PROVIDER_FAILED` with the SDK's message (status and body). The SDK error stays the `cause`.
+ * `PROVIDER_FAILED` naming the HTTP status, the API's error type and message (or the network
+ * failure). The SDK error stays the `cause` (its `status`, `headers`, `error` body).
  */
 export function providerError(vendor: string, operation: string, error: unknown, signal?: AbortSignal): ToolkitError {
   if (ToolkitError.is(error)) return error;
   if (signal?.aborted) {
     return new ToolkitError('ABORTED', `${vendor} ${operation} was aborted: ${describeThrown(signal.reason)}`, { cause: error });
   }
-  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
-  const prefix = typeof status === 'number' ? `HTTP ${status}: ` : '';
-  const message = describeThrown(error);
-  return new ToolkitError(
-    'PROVIDER_FAILED',
-    `${vendor} ${operation} failed: ${prefix && !message.startsWith(String(status)) ? prefix : ''}${message}`,
-    { cause: error },
-  );
+  const sdkError = typeof error === 'object' && error !== null ? (error as { status?: unknown; error?: unknown }) : {};
+  let detail = describeThrown(error);
+  if (typeof sdkError.status === 'number') {
+    const { type, message } = apiErrorDetail(sdkError.error);
+    detail = `HTTP ${sdkError.status}${type ? ` ${type}` : ''}: ${message ?? detail}`;
+  }
+  return new ToolkitError('PROVIDER_FAILED', `${vendor} ${operation} failed: ${detail}`, { cause: error });
 }
