@@ -1,0 +1,23 @@
+'use strict';
+// `npm run bench`: builds dist/ (see package.json) and runs every benchmark in its own process,
+// one after the other so they do not disturb each other. Not part of `npm test`.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const benches = [
+  ['core (heap, definitions, toggles)', 'core-bench.js'],
+  ['executor (per-call overhead, batches)', 'executor-bench.js'],
+  ['build-time schema generation', 'build-bench.js'],
+  ['MCP round trip', 'mcp-bench.js'],
+];
+
+let failed = 0;
+for (const [title, file] of benches) {
+  const script = path.join(__dirname, file);
+  if (!fs.existsSync(script)) continue;
+  process.stdout.write(`\n=== ${title} (${file}) ===\n`);
+  const run = spawnSync(process.execPath, ['--expose-gc', script], { stdio: 'inherit' });
+  if (run.status !== 0) failed++;
+}
+process.exitCode = failed ? 1 : 0;
