@@ -1,0 +1,62 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../common/tool-types';
+import type { OutputShape } from './mcp-tool-options';
+
+type TextContent = { type: 'text'; text: string; annotations?: { audience?: ('user' | 'assistant')[] } };
+
+/** Parses `text` when it looks like JSON; `undefined` otherwise. */
+function parseJsonText(text: string): unknown {
+  const first = text.charCodeAt(0);
+  // '{' '[' only: a structured value is never a bare scalar in text we produced ourselves
+  if (first !== 0x7b && first !== 0x5b) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON copy of `value`: `structuredContent` must survive JSON (Dates as strings, no class instances). */
+function toJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
+}
+
+/**
+ * A toolkit {@link ToolResult} as an MCP `tools/call` result: `forLLM` as text content, `forUser`
+ * (when it differs) as a second text block for the user's eyes only, errors as `isError`, and
+ * the structured value as `structuredContent` when the tool declares an output schema.
+ */
+export function toCallToolResult(result: ToolResult, shape: OutputShape | undefined, toolName: string): CallToolResult {
+  const content: TextContent[] = [{ type: 'text', text: result.forLLM }];
+  if (result.forUser !== undefined && result.forUser !== result.forLLM && !result.silent) {
+    content[0].annotations = { audience: ['assistant'] };
+    content.push({ type: 'text', text: result.forUser, annotations: { audience: ['user'] } });
+  }
+  if (result.isError) return { content, isError: true };
+  if (!shape) return { content };
+  let value = result.data !== undefined ? toJson(result.data) : parseJsonText(result.forLLM);
+  if (value === undefined && shape.wrap) value = null;
+  if (shape.wrap) return { content, structuredContent: { result: value } };
+  if (isPlainObject(value)) return { content, structuredContent: value };
+  return {
+    content: [
+      {
+        type: 'text',
+        text:
+          `Tool '${toolName}' declares an output schema but produced no structured object ` +
+          `(its text result was: ${result.forLLM.length > 500 ? `${result.forLLM.slice(0, 500)}…` : result.forLLM}).`,
+      },
+    ],
+    isError: true,
+  };
+}
+
+/** An `isError` result carrying `message`. */
+export function errorCallResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

@@ -1,0 +1,17 @@
+/**
+ * `toolwright/mcp`: serve a toolkit to any MCP client, and import any MCP server's tools into a
+ * toolkit. Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.x).
+ */
+export { createMcpServer } from './mcp-server';
+export type { McpServerHandle, McpServerOptions, McpRequestInfo } from './mcp-server';
+export { serveMcpStdio } from './mcp-stdio';
+export type { McpStdioOptions } from './mcp-stdio';
+export { createMcpHttpHandler, serveMcpHttp } from './mcp-http';
+export type { McpHttpHandler, McpHttpOptions, McpHttpServeOptions, McpHttpServer } from './mcp-http';
+export { importMcpTools } from './import-mcp-tools';
+export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './import-mcp-tools';
+export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
+export type { McpToolOptions, McpAgentTool } from './mcp-tool-options';
+export { fromCallToolResult } from './remote-result';
+export { toCallToolResult } from './call-result';
+export { portableToolName } from './tool-names';

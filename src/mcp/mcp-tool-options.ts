@@ -1,0 +1,93 @@
+import type { AgentTool } from '../common/agent-tool';
+import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+
+/**
+ * The key under which an {@link AgentTool} object carries MCP-only details (a display title, an
+ * output schema, `_meta`). A registered symbol, so two copies of toolwright agree on it.
+ *
+ * @example
+ * const tool = { name: 'stats', description: 'Stats', parameters, execute,
+ *   [MCP_TOOL_OPTIONS]: { title: 'Statistics', outputSchema: { type: 'object', properties: { n: { type: 'number' } } } } };
+ */
+export const MCP_TOOL_OPTIONS: unique symbol = Symbol.for('toolwright.mcp.tool');
+
+/**
+ * MCP-only details of one tool, beyond what every provider gets.
+ *
+ * @example
+ * createMcpServer(toolkit, { name: 'app', version: '1.0.0',
+ *   tools: { get_forecast: { title: 'Weather forecast' } } });
+ */
+export interface McpToolOptions {
+  /** A human-readable title (`Tool.title` and `annotations.title`). */
+  title?: string;
+  /**
+   * The JSON Schema of the tool's structured result. An object schema is served as is and the
+   * result's `data` becomes `structuredContent`; any other schema is wrapped as
+   * `{ result: <schema> }` (MCP output schemas have an object root) and so is the value.
+   * `false` turns a manifest-derived output schema off.
+   */
+  outputSchema?: JsonSchema | false;
+  /** Extra `_meta` served with the tool definition. */
+  meta?: Record<string, unknown>;
+}
+
+/** An {@link AgentTool} that carries {@link McpToolOptions} under {@link MCP_TOOL_OPTIONS}. */
+export type McpAgentTool = AgentTool & { readonly [MCP_TOOL_OPTIONS]?: McpToolOptions };
+
+/**
+ * Attaches MCP-only details to an {@link AgentTool} object (returns the same object).
+ *
+ * @example
+ * toolkit.registerTool(withMcpOptions(statsTool, { title: 'Statistics', outputSchema: statsSchema }));
+ */
+export function withMcpOptions<T extends AgentTool>(tool: T, options: McpToolOptions): T & { readonly [MCP_TOOL_OPTIONS]: McpToolOptions } {
+  Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: Object.freeze({ ...options }), enumerable: false, configurable: true });
+  return tool as T & { readonly [MCP_TOOL_OPTIONS]: McpToolOptions };
+}
+
+/** How a tool's structured result is served: the output schema, and whether values are wrapped as `{ result }`. */
+export interface OutputShape {
+  readonly schema: ObjectJsonSchema;
+  readonly wrap: boolean;
+}
+
+/** The `returns` schema a decorated tool got from the build-time manifest (a `MethodTool` descriptor), if any. */
+function manifestReturns(tool: AgentTool): JsonSchema | undefined {
+  const descriptor = (tool as { readonly descriptor?: { readonly returns?: unknown } }).descriptor;
+  const returns = descriptor?.returns;
+  return typeof returns === 'object' && returns !== null ? (returns as JsonSchema) : undefined;
+}
+
+function typesOf(schema: JsonSchema): readonly string[] | undefined {
+  if (typeof schema.type === 'string') return [schema.type];
+  return Array.isArray(schema.type) ? schema.type : undefined;
+}
+
+/**
+ * The output shape of `tool`, or `undefined` when its result is plain text: void, `null` and
+ * string return types declare no structured output.
+ */
+export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefined): OutputShape | undefined {
+  const own = (tool as McpAgentTool)[MCP_TOOL_OPTIONS];
+  const declared = override?.outputSchema ?? own?.outputSchema ?? manifestReturns(tool);
+  if (declared === undefined || declared === false) return undefined;
+  const types = typesOf(declared);
+  if (types && types.every((t) => t === 'string' || t === 'null')) return undefined;
+  if (types && types.length === 1 && types[0] === 'object' && !declared.anyOf && !declared.oneOf) {
+    const { $schema: _drop, ...schema } = declared;
+    return { schema: { ...schema, type: 'object', properties: declared.properties ?? {} }, wrap: false };
+  }
+  const { $schema: _drop, ...inner } = declared;
+  return { schema: { type: 'object', properties: { result: inner }, required: ['result'] }, wrap: true };
+}
+
+/** The title of `tool` for MCP, if one was given. */
+export function titleOf(tool: AgentTool, override: McpToolOptions | undefined): string | undefined {
+  return override?.title ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.title;
+}
+
+/** Extra `_meta` of `tool` for MCP, if any. */
+export function metaOf(tool: AgentTool, override: McpToolOptions | undefined): Record<string, unknown> | undefined {
+  return override?.meta ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.meta;
+}
