@@ -10,9 +10,10 @@ export type EnumLike = Record<string, string | number> | readonly (string | numb
 
 /**
  * What a `type` thunk of `@ToolParam` may return: a class (a DTO, `String`, `Number`, `Date`…),
- * a one-element array of one for arrays (`() => [AddressDto]`), or an enum object.
+ * a one-element array of one for arrays (`() => [AddressDto]`), an enum object, or a
+ * one-element array of an enum object for arrays of enum values (`() => [Unit]`).
  */
-export type TypeHint = Constructor | [Constructor] | EnumLike;
+export type TypeHint = Constructor | [Constructor] | EnumLike | [Record<string, string | number>];
 
 /** Options of `@Tool`. */
 export interface ToolOptions extends ToolBehaviour {

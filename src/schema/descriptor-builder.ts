@@ -1,6 +1,6 @@
 import type { ToolBehaviour } from '../common/agent-tool';
 import type { ContextType } from '../common/execution-context';
-import type { JsonSchema } from '../common/json-schema';
+import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
 import type { ManifestMethod, ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolEmitter } from '../common/tool-emitter';
 import { ToolkitError } from '../errors';
@@ -249,7 +249,7 @@ function modelParam(
 
   let hint: unknown = options.type ? options.type() : undefined;
   let array = false;
-  if (Array.isArray(hint) && hint.length === 1 && typeof hint[0] === 'function') {
+  if (isArrayHint(hint)) {
     array = true;
     hint = hint[0];
   } else if (hint === undefined && designType === Array) {
@@ -276,7 +276,16 @@ function modelParam(
   if (array && !inferred) inferred = { type: 'array' };
 
   const schema: JsonSchema = { ...(manifest?.schema ?? inferred ?? {}), ...(options.schema ?? {}) };
-  if (options.integer) schema.type = 'integer';
+  if (options.integer) {
+    if (schema.type === 'array') schema.items = { ...(schema.items ?? {}), type: 'integer' };
+    else schema.type = 'integer';
+  }
+  // `days: number | undefined` reflects as Object under swc/esbuild-style transpilers (tsc says
+  // Number): a fragment such as `{ minimum: 1 }` still tells which type is meant.
+  if (schema.type === undefined) {
+    const implied = typeFromKeywords(schema);
+    if (implied) schema.type = implied;
+  }
   const description = options.description ?? manifest?.description ?? options.schema?.description;
   if (description) schema.description = description;
   else delete schema.description;
@@ -285,7 +294,8 @@ function modelParam(
     throw new ToolkitError(
       'INVALID_DEFINITION',
       `${owner} ${label}: its type cannot be seen by reflection (an interface, a union or any). Add ` +
-        "@ToolParam({ schema: { type: '…' } }) or a type thunk (type: () => MyDto), or use the toolwright-schema manifest.",
+        "@ToolParam({ schema: { type: '…' } }) or a type thunk (type: () => MyDto), or use the toolwright-schema manifest. " +
+        '(A parameter declared `x: T | undefined` reflects as Object under swc/esbuild; `x?: T` keeps its type.)',
     );
   }
   if (schema.type === 'array' && schema.items === undefined) {
@@ -305,6 +315,27 @@ function modelParam(
     ...(dto ? { dto } : {}),
     ...(date ? { date: true } : {}),
   };
+}
+
+/** `() => [AddressDto]`, `() => [String]`, `() => [Unit]` (an enum object): a one-element array of a type. */
+function isArrayHint(hint: unknown): hint is [unknown] {
+  if (!Array.isArray(hint) || hint.length !== 1) return false;
+  const [element] = hint as unknown[];
+  return typeof element === 'function' || (typeof element === 'object' && element !== null && !Array.isArray(element));
+}
+
+const KEYWORD_TYPES: readonly (readonly [JsonSchemaType, readonly string[]])[] = [
+  ['number', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
+  ['string', ['minLength', 'maxLength', 'pattern', 'format']],
+  ['array', ['items', 'minItems', 'maxItems', 'uniqueItems']],
+  ['object', ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties']],
+];
+
+/** The one JSON type that a fragment's keywords imply (`minimum` → number…), if exactly one. */
+function typeFromKeywords(schema: JsonSchema): JsonSchemaType | undefined {
+  if (schema.enum !== undefined || schema.const !== undefined || schema.anyOf || schema.oneOf || schema.allOf || schema.$ref) return undefined;
+  const implied = KEYWORD_TYPES.filter(([, keywords]) => keywords.some((k) => schema[k] !== undefined)).map(([type]) => type);
+  return implied.length === 1 ? implied[0] : undefined;
 }
 
 /** Freezes a JSON value and everything inside it. */

@@ -9,12 +9,18 @@ export const BUILTIN_TYPES: ReadonlySet<unknown> = new Set<unknown>([
   String, Number, Boolean, Object, Array, Date, Function, Promise, Map, Set, Symbol, BigInt, RegExp, Error,
 ]);
 
+function isReverseMapping(values: Record<string, string | number>, key: string): boolean {
+  const value = values[key];
+  return typeof value === 'string' && values[value] === Number(key);
+}
+
 /** The JSON Schema of an enum object or a list of allowed values. */
 export function enumSchema(values: EnumLike): JsonSchema {
   const list = Array.isArray(values)
     ? [...values]
     : Object.keys(values)
-        .filter((key) => !/^\d+$/.test(key)) // numeric enums map values back to keys
+        // a numeric enum also maps each value back to its key (`Level[1] === 'Low'`, `E[-1] === 'A'`)
+        .filter((key) => !isReverseMapping(values as Record<string, string | number>, key))
         .map((key) => (values as Record<string, string | number>)[key]);
   const types = new Set(list.map((v) => typeof v));
   const schema: JsonSchema = { enum: list };

@@ -138,7 +138,7 @@ export class Toolkit extends ToolView {
     if (existing) {
       existing.description = description;
       existing.activeByDefault = active;
-    } else this.groups.set(name, { name, description, activeByDefault: active });
+    } else this.addGroup(name, description, active);
     if (active !== this.state.activeGroups.has(name)) {
       if (active) this.state.activeGroups.add(name);
       else this.state.activeGroups.delete(name);
@@ -249,18 +249,42 @@ export class Toolkit extends ToolView {
     }
   }
 
+  /**
+   * A new group: on (when `active`) in the toolkit's view and in every open session, since none
+   * of them could have switched it off yet. Tells nobody: the caller does.
+   */
+  private addGroup(name: string, description: string, active: boolean): void {
+    this.groups.set(name, { name, description, activeByDefault: active });
+    if (active) for (const state of this.states) state.activeGroups.add(name);
+  }
+
+  /** Registers all targets or, on any definition error, nothing (container bindings it made are undone). */
   private registerAll(targets: readonly ToolTarget[], options: RegisterOptions): AgentTool[] {
-    const entries = targets.flatMap((target) => this.entriesFor(target, options));
-    const presetTools = Object.keys(options.presets ?? {}).filter((name) => !entries.some((e) => e.name === name));
-    if (presetTools.length) {
-      throw new ToolkitError(
-        'INVALID_DEFINITION',
-        `Presets name tool(s) ${presetTools.map((n) => `'${n}'`).join(', ')} that this registration does not register. ` +
-          `It registers: ${entries.map((e) => e.name).join(', ')}.`,
-      );
+    const bound: Constructor[] = [];
+    try {
+      const entries = targets.flatMap((target) => this.entriesFor(target, options, bound));
+      const presetTools = Object.keys(options.presets ?? {}).filter((name) => !entries.some((e) => e.name === name));
+      if (presetTools.length) {
+        throw new ToolkitError(
+          'INVALID_DEFINITION',
+          `Presets name tool(s) ${presetTools.map((n) => `'${n}'`).join(', ')} that this registration does not register. ` +
+            `It registers: ${entries.map((e) => e.name).join(', ') || '(nothing)'}.`,
+        );
+      }
+      this.addEntries(entries);
+      return entries.map((e) => e.tool);
+    } catch (error) {
+      for (const ctor of bound) this.unbindQuietly(ctor);
+      throw error;
     }
-    this.addEntries(entries);
-    return entries.map((e) => e.tool);
+  }
+
+  private unbindQuietly(ctor: Constructor): void {
+    try {
+      this.container.unbind(ctor as Parameters<Container['unbind']>[0]);
+    } catch {
+      // the binding is the toolkit's own; if Inversify refuses to drop it, resolving it again still works
+    }
   }
 
   private addEntries(entries: readonly ToolEntry[]): void {
@@ -278,9 +302,10 @@ export class Toolkit extends ToolView {
       seen.set(entry.name, entry);
     }
     for (const entry of entries) {
-      if (entry.group !== undefined && !this.groups.has(entry.group)) this.createToolGroup(entry.group, '', true);
       if (isAsyncTool(entry.target)) entry.target.setCallback((result) => this.asyncCompleted(entry, result));
     }
+    // groups named by the tools are created (on) silently: the one change notification follows
+    for (const entry of entries) if (entry.group !== undefined && !this.groups.has(entry.group)) this.addGroup(entry.group, '', true);
     this.registry.add(entries);
     this.registryChanged();
   }
@@ -297,11 +322,11 @@ export class Toolkit extends ToolView {
     listener?.(result);
   }
 
-  private entriesFor(target: ToolTarget, options: RegisterOptions): ToolEntry[] {
+  private entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[]): ToolEntry[] {
     if (typeof target === 'function') {
       const ctor = target as Constructor;
       const descriptors = buildToolDescriptors(ctor, this.manifest);
-      const instance = this.resolveService(ctor);
+      const instance = this.resolveService(ctor, bound);
       return descriptors.map((d) => this.methodEntry(d, instance, options));
     }
     if (typeof target === 'object' && target !== null) {
@@ -318,10 +343,14 @@ export class Toolkit extends ToolView {
     );
   }
 
-  private resolveService(ctor: Constructor): object {
+  /** The service instance from the container; a class the user did not bind is bound as a singleton (and listed in `bound`). */
+  private resolveService(ctor: Constructor, bound: Constructor[]): object {
     const id = ctor as Parameters<Container['isBound']>[0];
     try {
-      if (!this.container.isBound(id)) this.container.bind(ctor).toSelf().inSingletonScope();
+      if (!this.container.isBound(id)) {
+        this.container.bind(ctor).toSelf().inSingletonScope();
+        bound.push(ctor);
+      }
       return this.container.get(id) as object;
     } catch (e) {
       throw new ToolkitError(
