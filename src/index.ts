@@ -51,6 +51,7 @@ export type {
 } from './common';
 export { Tool, ToolParam, ToolService } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
+export { loadManifest, parseManifest } from './schema/manifest-loader';
 export { Toolkit } from './toolkit/toolkit';
 export type { ToolkitOptions } from './toolkit/toolkit';
 export { ToolkitSession } from './toolkit/session';

@@ -275,7 +275,11 @@ function modelParam(
   if (inferred && array) inferred = { type: 'array', items: inferred };
   if (array && !inferred) inferred = { type: 'array' };
 
-  const schema: JsonSchema = { ...(manifest?.schema ?? inferred ?? {}), ...(options.schema ?? {}) };
+  // Explicit decorator options (enum, type thunks, DTO classes with their class-validator
+  // constraints) win over the manifest, which wins over what reflection saw.
+  const explicit = options.enum !== undefined || options.type !== undefined || dto !== undefined;
+  const base = explicit ? inferred : (manifest?.schema ?? inferred);
+  const schema: JsonSchema = { ...(base ?? {}), ...(options.schema ?? {}) };
   if (options.integer) {
     if (schema.type === 'array') schema.items = { ...(schema.items ?? {}), type: 'integer' };
     else schema.type = 'integer';
