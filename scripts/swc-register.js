@@ -1,11 +1,16 @@
 'use strict';
-// Lets `node -r ./scripts/swc-register.js file.ts` run the TypeScript sources directly (samples,
-// child-process test fixtures): swc strips the types and emits legacy decorators with metadata,
-// as jest.config.ts does. Only .ts files are transformed; ESM-only dependencies (inversify) load
-// through Node's own require(esm).
-const { transformSync } = require('@swc/core');
-const Module = require('node:module');
+/**
+ * Runs TypeScript sources in plain Node (CommonJS) by compiling each `.ts` file with swc when it
+ * is required: legacy decorators with metadata, as in jest.config.ts. Only `.ts` files outside
+ * node_modules are transformed; inversify (ESM-only) loads through Node's own require(esm).
+ *
+ *   node -r ./scripts/swc-register.js samples/mcp-server.ts
+ *
+ * It writes nothing to stdout (stdio MCP servers use stdout for the protocol).
+ */
 const fs = require('node:fs');
+const path = require('node:path');
+const swc = require('@swc/core');
 
 const options = {
   jsc: {
@@ -15,10 +20,24 @@ const options = {
   },
   module: { type: 'commonjs' },
   sourceMaps: 'inline',
+  swcrc: false,
+  configFile: false,
 };
 
-Module._extensions['.ts'] = function compileTs(module, filename) {
+const nodeModules = `${path.sep}node_modules${path.sep}`;
+const previous = require.extensions['.ts'];
+
+require.extensions['.ts'] = function compileTs(module, filename) {
+  if (filename.includes(nodeModules)) {
+    if (previous) return previous(module, filename);
+    throw new Error(`swc-register: refusing to compile ${filename} (inside node_modules)`);
+  }
   const source = fs.readFileSync(filename, 'utf8');
-  const { code } = transformSync(source, { ...options, filename });
+  const { code } = swc.transformSync(source, { ...options, filename });
   module._compile(code, filename);
 };
+
+// Error stack traces point into the .ts sources.
+if (!process.execArgv.includes('--enable-source-maps') && typeof process.setSourceMapsEnabled === 'function') {
+  process.setSourceMapsEnabled(true);
+}
