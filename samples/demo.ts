@@ -35,6 +35,14 @@ function scriptedModel(): ScriptedProvider {
       { name: 'set_feature_flag', arguments: { flag: 'beta-search', enabled: true } },
     ]),
     ScriptedProvider.reply('Done: beta-search is on for your Team plan (12 seats).'),
+    // conversation 4: a service typed in plain TypeScript, schemas from the build-time manifest
+    ScriptedProvider.toolCall('save_note', { title: 'Pack an umbrella for London', priority: 'urgent' }),
+    ScriptedProvider.toolCalls([
+      { name: 'save_note', arguments: { title: 'Pack an umbrella for London', priority: 'high', tags: ['travel'] } },
+      { name: 'save_note', arguments: { title: 'Water the plants', tags: null } },
+    ]),
+    ScriptedProvider.toolCall('list_notes', {}),
+    ScriptedProvider.reply('Saved two notes; the umbrella one is marked high priority.'),
   ]);
 }
 
@@ -121,6 +129,10 @@ async function main(): Promise<void> {
   say(dim(`  other sessions still see: ${toolkit.session('someone-else').getActiveTools().map((t) => t.name).join(', ')}`));
 
   await conversation('3 · the same request, now allowed', 'Turn on beta-search for our tenant, and tell me my plan.', loop);
+  const note = session.getToolSchemas().find((t) => t.name === 'save_note')!;
+  say();
+  say(dim(`save_note schema from the manifest: ${JSON.stringify(note.parameters.properties)}`));
+  await conversation('4 · plain TypeScript types via the build-time manifest', 'Remind me to pack an umbrella for London, and to water the plants.', loop);
   subscription.unsubscribe();
 }
 

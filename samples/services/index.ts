@@ -4,3 +4,5 @@ export { WeatherService, ForecastRequest, ForecastWindow } from './weather.servi
 export { EmailService, outbox } from './email.service';
 export { AccountService } from './account.service';
 export { AdminService } from './admin.service';
+export { NotesService } from './notes.service';
+export type { Note, Priority } from './notes.service';
