@@ -1,5 +1,7 @@
 import { ScriptedProvider, ToolExecutionContext, runToolLoop, type LLMProvider, type Message, type ToolEvent } from '../src';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { AnthropicProvider } from '../src/providers/anthropic';
 import { OpenAIProvider } from '../src/providers/openai';
 import { createSampleToolkit } from './create-toolkit';
 import { UserContext, outbox } from './services';
@@ -46,8 +48,14 @@ function scriptedModel(): ScriptedProvider {
   ]);
 }
 
-function realModel(): { provider: LLMProvider; model: string } {
-  return { provider: new OpenAIProvider(new OpenAI()), model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini' };
+/** A real model instead of the script: `npm start -- --openai` or `npm start -- --anthropic`. */
+function realModel(vendor: 'openai' | 'anthropic'): { provider: LLMProvider; model: string } {
+  if (vendor === 'openai') {
+    if (!process.env.OPENAI_API_KEY) throw new Error('--openai needs OPENAI_API_KEY in the environment');
+    return { provider: new OpenAIProvider(new OpenAI()), model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini' };
+  }
+  if (!process.env.ANTHROPIC_API_KEY) throw new Error('--anthropic needs ANTHROPIC_API_KEY in the environment');
+  return { provider: new AnthropicProvider(new Anthropic()), model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5' };
 }
 
 function printEvent(event: ToolEvent): void {
@@ -89,16 +97,15 @@ async function conversation(title: string, prompt: string, run: (messages: Messa
 }
 
 async function main(): Promise<void> {
-  const useOpenAI = process.argv.includes('--openai');
-  if (useOpenAI && !process.env.OPENAI_API_KEY) throw new Error('--openai needs OPENAI_API_KEY in the environment');
-  const { provider, model } = useOpenAI ? realModel() : { provider: scriptedModel(), model: 'scripted' };
+  const vendor = process.argv.includes('--openai') ? 'openai' : process.argv.includes('--anthropic') ? 'anthropic' : undefined;
+  const { provider, model } = vendor ? realModel(vendor) : { provider: scriptedModel(), model: 'scripted' };
 
   const toolkit = createSampleToolkit();
   const session = toolkit.session('ada-session');
   const ada = ToolExecutionContext.builder().register(new UserContext('u-42', 'Ada', 'acme')).build();
   const subscription = toolkit.events$.subscribe(printEvent);
 
-  say(bold('toolwright demo') + dim(` — model: ${useOpenAI ? model : 'scripted (no API key needed)'}`));
+  say(bold('toolwright demo') + dim(` — model: ${vendor ? `${vendor} ${model}` : 'scripted (no API key needed)'}`));
   say(dim(`tools offered: ${session.getToolSchemas().map((t) => t.name).join(', ')}`));
   say(dim(`send_email parameters the model sees: ${Object.keys(session.getToolSchemas().find((t) => t.name === 'send_email')!.parameters.properties).join(', ')} (apiKey is a hidden preset)`));
 
