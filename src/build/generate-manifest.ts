@@ -8,6 +8,7 @@ import { classifyParam, unwrapTypeNode } from './classify-param';
 import { DEFAULT_COMPILER_OPTIONS, formatDiagnostics, generatorCompilerOptions, loadProject } from './compiler-options';
 import { expandGlobs, isTypeScriptSource, NoMatchError } from './expand-globs';
 import { normalizeSchema } from './normalize-schema';
+import { canonicalManifest } from './serialize-manifest';
 import { createSchemaReader, type SchemaReader } from './schema-generator';
 import { createSchemaProgram, virtualNames, virtualSourceText } from './schema-program';
 import {
@@ -283,7 +284,7 @@ function checkImports(virtualSource: ts.SourceFile, classes: readonly ScannedCla
         'Fix: check that the file compiles and that the class is exported; pass the project\'s tsconfig with --project so imports resolve as in your build.',
     });
   }
-  if (problems.length > 0) throw definitionError(`toolwright-schema cannot read the types of the tool classes:\n${formatProblems(problems)}`);
+  if (problems.length > 0) throw definitionError(`cannot read the types of the tool classes:\n${formatProblems(problems)}`);
 }
 
 /**
@@ -321,7 +322,7 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
   problems.push(...checkDuplicates(scanned, cwd));
   if (problems.length > 0) {
     throw definitionError(
-      `toolwright-schema cannot generate the manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${formatProblems(problems)}`,
+      `cannot generate the manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${formatProblems(problems)}`,
     );
   }
 
@@ -332,7 +333,7 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
   if (virtualSource === undefined) throw definitionError('internal error: the virtual module was not loaded');
   const syntaxErrors = program.getSyntacticDiagnostics(virtualSource);
   if (syntaxErrors.length > 0) {
-    throw definitionError(`internal error: toolwright-schema wrote an invalid virtual module:\n${formatDiagnostics(syntaxErrors, cwd)}`);
+    throw definitionError(`internal error: the generator wrote an invalid virtual module:\n${formatDiagnostics(syntaxErrors, cwd)}`);
   }
   const checker = program.getTypeChecker();
   checkImports(virtualSource, scanned, checker, cwd);
@@ -358,5 +359,5 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
     options.onProgress?.({ file: displayPath(file, cwd), index: fileIndex + 1, total: files.length, tools });
   });
 
-  return { version: 1, generator: 'toolwright-schema', classes };
+  return canonicalManifest({ version: 1, generator: 'toolwright-schema', classes });
 }
