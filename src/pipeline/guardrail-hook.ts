@@ -1,0 +1,140 @@
+import { errorResult } from '../common/results';
+import type { ToolResult } from '../common/tool-types';
+import type { BeforeHookDecision, HookContext, ToolHook } from '../toolkit/hooks';
+
+/**
+ * What an argument guardrail decides: nothing (the call goes on), block it with a reason the
+ * model can act on, replace the arguments, or pass every string argument through `redact`.
+ */
+export type ArgumentVerdict =
+  | void
+  | undefined
+  | { block: string }
+  | { rewrite: Record<string, unknown> }
+  | { redact: (text: string) => string };
+
+/**
+ * What a result guardrail decides: nothing, withhold the result (the model gets an error result
+ * with the reason), pass every text of the result through `redact`, or replace the result.
+ */
+export type ResultVerdict =
+  | void
+  | undefined
+  | { block: string }
+  | { redact: (text: string) => string }
+  | { replace: ToolResult };
+
+/** A named check of a call's arguments; the name appears in the messages the model gets. */
+export interface ArgumentGuardrail {
+  /** Names the guardrail in messages. */
+  readonly name: string;
+  /** Looks at the call (`ctx.arguments` holds the arguments as rewritten by earlier guardrails). */
+  check(ctx: HookContext): ArgumentVerdict | Promise<ArgumentVerdict>;
+}
+
+/** A named check of a call's result. */
+export interface ResultGuardrail {
+  /** Names the guardrail in messages. */
+  readonly name: string;
+  /** Looks at the result (as changed by earlier guardrails). */
+  check(result: ToolResult, ctx: HookContext): ResultVerdict | Promise<ResultVerdict>;
+}
+
+/** Options of {@link createGuardrailHook}. */
+export interface GuardrailHookOptions {
+  /** Checks of the arguments, in order; the first block wins. A bare function is named `input[i]`. */
+  input?: readonly (ArgumentGuardrail | ArgumentGuardrail['check'])[];
+  /** Checks of the result, in order; the first block wins. A bare function is named `output[i]`. */
+  output?: readonly (ResultGuardrail | ResultGuardrail['check'])[];
+  /** The hook's name in errors (default `'guardrails'`). */
+  name?: string;
+}
+
+/** The code of the error result a blocking result guardrail produces: the tool ran, its result was withheld. */
+export const RESULT_WITHHELD = 'RESULT_WITHHELD';
+
+function named<G extends { name: string }>(guard: G | G[keyof G], kind: string, index: number): G {
+  if (typeof guard === 'function') {
+    const fn = guard as (...args: never[]) => unknown;
+    return { name: fn.name || `${kind}[${index}]`, check: fn } as unknown as G;
+  }
+  return guard as G;
+}
+
+function mapStrings(value: unknown, map: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return map(value);
+  if (typeof value !== 'object' || value === null || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((v: unknown) => mapStrings(v, map, depth + 1));
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, map, depth + 1)]));
+}
+
+function redactResult(result: ToolResult, map: (text: string) => string): ToolResult {
+  const copy: ToolResult = { ...result, forLLM: map(result.forLLM) };
+  if (result.forUser !== undefined) copy.forUser = map(result.forUser);
+  if (result.error) copy.error = { ...result.error, message: map(result.error.message) };
+  if (result.data !== undefined) copy.data = mapStrings(result.data, map);
+  return copy;
+}
+
+/**
+ * A hook that runs guardrails over the arguments of each call (before the tool runs) and over
+ * its result (after). An argument guardrail that blocks denies the call (`DENIED`, the tool does
+ * not run); one that rewrites or redacts changes the arguments the tool gets (they are validated
+ * again). A result guardrail that blocks turns the result into an error result with code
+ * `RESULT_WITHHELD` (the tool did run: the message says so, so the model does not blindly
+ * retry); one that redacts or replaces changes what the model and the user get.
+ *
+ * A guardrail that throws stops the call with a `HOOK_FAILED` result (fail closed).
+ *
+ * @example
+ * toolkit.use(createGuardrailHook({
+ *   input: [{
+ *     name: 'no-production',
+ *     check: (ctx) => String(ctx.arguments.host ?? '').endsWith('.prod')
+ *       ? { block: 'production hosts are off limits; use a staging host (*.staging)' } : undefined,
+ *   }],
+ *   output: [{
+ *     name: 'no-card-numbers',
+ *     check: () => ({ redact: (text) => text.replace(/\b(?:\d[ -]?){13,16}\b/g, '[CARD]') }),
+ *   }],
+ * }));
+ */
+export function createGuardrailHook(options: GuardrailHookOptions): ToolHook {
+  const input = (options.input ?? []).map((g, i) => named<ArgumentGuardrail>(g, 'input', i));
+  const output = (options.output ?? []).map((g, i) => named<ResultGuardrail>(g, 'output', i));
+  const hook: ToolHook = { name: options.name ?? 'guardrails' };
+  if (input.length) {
+    hook.before = async (ctx): Promise<BeforeHookDecision> => {
+      let args: Record<string, unknown> = ctx.arguments;
+      let changed = false;
+      for (const guard of input) {
+        const verdict = await guard.check(changed ? { ...ctx, arguments: args } : ctx);
+        if (!verdict) continue;
+        if ('block' in verdict) return { action: 'deny', reason: `guardrail '${guard.name}' blocked it: ${verdict.block}` };
+        args = 'rewrite' in verdict ? { ...verdict.rewrite } : (mapStrings(args, verdict.redact) as Record<string, unknown>);
+        changed = true;
+      }
+      return changed ? { action: 'rewrite', arguments: args } : undefined;
+    };
+  }
+  if (output.length) {
+    hook.after = async (ctx, original) => {
+      let result = original;
+      for (const guard of output) {
+        const verdict = await guard.check(result, ctx);
+        if (!verdict) continue;
+        if ('block' in verdict) {
+          return errorResult(
+            `Tool '${ctx.tool.name}' ran, but guardrail '${guard.name}' withheld its result: ${verdict.block}`,
+            RESULT_WITHHELD,
+          );
+        }
+        result = 'replace' in verdict ? verdict.replace : redactResult(result, verdict.redact);
+      }
+      return result === original ? undefined : result;
+    };
+  }
+  return hook;
+}

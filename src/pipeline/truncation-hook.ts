@@ -1,0 +1,60 @@
+import type { ToolResult } from '../common/tool-types';
+import { truncateText } from '../executor/convert';
+import type { HookContext, ToolHook } from '../toolkit/hooks';
+import { ToolkitError } from '../errors';
+
+/** A limit, or a function choosing one per call (`undefined`: leave the result as it is). */
+export type ResultCharLimit = number | ((ctx: HookContext, result: ToolResult) => number | undefined);
+
+/** Options of {@link createTruncationHook}. */
+export interface TruncationHookOptions {
+  /** The longest `forLLM` text the model gets: a number, or per call (per session, per tool, per result). */
+  maxResultChars: ResultCharLimit;
+  /** Also cut `forUser` to the same limit (default `false`: users see the full text). */
+  includeUserText?: boolean;
+  /** The hook's name in errors (default `'truncation'`). */
+  name?: string;
+}
+
+function checkLimit(limit: number, source: string): number {
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new ToolkitError('INVALID_DEFINITION', `${source}: maxResultChars must be a whole number >= 0, got ${String(limit)}.`);
+  }
+  return limit;
+}
+
+/**
+ * A hook that cuts long results: the text keeps its head and its tail, with a note in between
+ * saying how many characters were cut (the same cut as the toolkit's own `maxResultChars`).
+ * Use it for limits the per-tool / per-toolkit option cannot express: per session, per model
+ * context window, or only for some results.
+ *
+ * @throws ToolkitError `INVALID_DEFINITION` when a fixed limit is not a whole number >= 0; a
+ *   function returning such a limit turns the call into a `HOOK_FAILED` result.
+ *
+ * @example
+ * // sessions of the small model get at most 2,000 characters per result
+ * toolkit.use(createTruncationHook({
+ *   maxResultChars: (ctx) => (smallModelSessions.has(ctx.sessionId ?? '') ? 2_000 : undefined),
+ * }));
+ */
+export function createTruncationHook(options: TruncationHookOptions): ToolHook {
+  const name = options.name ?? 'truncation';
+  const fixed = typeof options.maxResultChars === 'number' ? checkLimit(options.maxResultChars, `createTruncationHook('${name}')`) : undefined;
+  const choose = typeof options.maxResultChars === 'function' ? options.maxResultChars : undefined;
+  return {
+    name,
+    after(ctx, result) {
+      const chosen = fixed ?? choose?.(ctx, result);
+      if (chosen === undefined) return undefined;
+      const max = checkLimit(chosen, `Hook '${name}'`);
+      const cutLLM = result.forLLM.length > max;
+      const cutUser = options.includeUserText === true && result.forUser !== undefined && result.forUser.length > max;
+      if (!cutLLM && !cutUser) return undefined;
+      const copy: ToolResult = { ...result };
+      if (cutLLM) copy.forLLM = truncateText(result.forLLM, max);
+      if (cutUser) copy.forUser = truncateText(result.forUser!, max);
+      return copy;
+    },
+  };
+}
