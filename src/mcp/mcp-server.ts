@@ -4,6 +4,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  EmptyResultSchema,
   ListToolsRequestSchema,
   type CallToolRequest,
   type CallToolResult,
@@ -67,6 +68,14 @@ export interface McpServerOptions {
   tools?: Readonly<Record<string, McpToolOptions>>;
   /** Call-level context objects for every call, or a factory that sees the request. */
   context?: ToolExecutionContext | ((request: McpRequestInfo) => ToolExecutionContext | undefined);
+  /**
+   * After a call sent progress, ping the client (and await the pong, at most 1 s) before the
+   * response. The SDK client handles notifications a microtask later than responses, so progress
+   * that reaches it in the same stdio chunk as the response is dropped; the ping round trip puts
+   * the response in a later chunk. Default: on, except on HTTP transports (their SSE client
+   * reads events one by one).
+   */
+  progressBarrier?: boolean;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
   serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'>;
 }
@@ -122,11 +131,13 @@ class ToolkitMcpServer implements McpServerHandle {
   private listCache?: ListCache;
   private readonly shapes = new WeakMap<AgentTool, OutputShape | null>();
   private closed = false;
+  private barrier: boolean;
 
   constructor(
     private readonly toolkit: Toolkit,
     private readonly options: McpServerOptions,
   ) {
+    this.barrier = options.progressBarrier ?? true;
     this.server = new Server(
       { name: options.name, version: options.version, ...(options.title !== undefined ? { title: options.title } : {}) },
       {
@@ -151,6 +162,7 @@ class ToolkitMcpServer implements McpServerHandle {
   }
 
   async connect(transport: Transport): Promise<void> {
+    if (this.options.progressBarrier === undefined) this.barrier = typeof (transport as { handleRequest?: unknown }).handleRequest !== 'function';
     await this.server.connect(transport);
     if (!this.options.sessions) this.resolveView(undefined);
   }
@@ -278,7 +290,10 @@ class ToolkitMcpServer implements McpServerHandle {
       }
       const result = await view.callTool({ id: String(extra.requestId), name, arguments: args ?? {} }, options);
       // progress must reach the client before the response, which drops late progress
-      if (pending) await Promise.all(pending);
+      if (pending) {
+        await Promise.all(pending);
+        if (this.barrier) await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 1_000 }).catch(() => undefined);
+      }
       if (result.isError) return toCallToolResult(result, undefined, name);
       const tool = this.toolkit.getTool(name);
       return toCallToolResult(result, tool ? this.shapeOf(tool) : undefined, name);

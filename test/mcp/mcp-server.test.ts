@@ -1,5 +1,5 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { Toolkit, userResult, type AgentTool } from '../../src';
+import { Toolkit, ToolExecutionContext, userResult, type AgentTool } from '../../src';
 import { createMcpServer, toCallToolResult } from '../../src/mcp';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';
@@ -86,7 +86,6 @@ describe('createMcpServer', () => {
       execute: (_args, ctx) => ({ caller: ctx.context.get(Caller)?.name ?? 'nobody' }),
     };
     toolkit.registerTool(whoami);
-    const { ToolExecutionContext } = await import('../../src');
     const { client } = await connectInMemory(toolkit, closer, {
       tools: { whoami: { title: 'Who am I', outputSchema: { type: 'object', properties: { caller: { type: 'string' } }, required: ['caller'] } } },
       context: () => ToolExecutionContext.of(new Caller('mcp-client')),

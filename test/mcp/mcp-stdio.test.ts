@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describeConformance } from './conformance';
+import { Closer, TestClient, textOf } from './helpers';
+
+/**
+ * A real child process: `node test/mcp/fixtures/stdio-server.js` compiles the TypeScript sources
+ * on the fly (scripts/swc-register.js) and serves the test toolkit over stdio with sessions on.
+ * stdio is one connection per process and startup compiles the sources (~1-2 s), so one child
+ * serves the whole file: its state (groups, abort count) carries over and tests restore what
+ * they change. The progress test here is the regression test of `progressBarrier`: without it
+ * the SDK client drops progress that shares a stdout chunk with the response.
+ */
+const SERVER = join(__dirname, 'fixtures', 'stdio-server.js');
+const closer = new Closer();
+let shared: TestClient | undefined;
+let stderr = '';
+
+beforeAll(async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe', cwd: join(__dirname, '..', '..') });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  shared = closer.add(new TestClient());
+  await shared.connect(transport);
+}, 20_000);
+
+afterAll(() => closer.closeAll());
+
+describe('serveMcpStdio in a child process (official StdioClientTransport)', () => {
+  describeConformance(async () => shared!);
+
+  test('the child writes nothing but protocol to stdout and reports its server info', async () => {
+    expect(shared!.client.getServerVersion()).toMatchObject({ name: 'toolwright-test', version: '0.0.0' });
+    expect(shared!.client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true } });
+    expect(textOf(await shared!.call('echo', { text: 'still alive' }))).toBe('echo: still alive');
+    expect(stderr).not.toMatch(/Error/);
+  });
+});
