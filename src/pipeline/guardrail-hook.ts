@@ -97,7 +97,7 @@ function redactResult(result: ToolResult, map: (text: string) => string): ToolRe
  *   }],
  *   output: [{
  *     name: 'no-card-numbers',
- *     check: () => ({ redact: (text) => text.replace(/\b(?:\d[ -]?){13,16}\b/g, '[CARD]') }),
+ *     check: () => ({ redact: (text) => text.replace(/\b\d{4}(?:[ -]?\d{4}){3}\b/g, '[CARD]') }),
  *   }],
  * }));
  */
