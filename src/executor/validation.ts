@@ -8,9 +8,13 @@ import type { Constructor } from '../metadata/records';
 /** A compiled argument validator. */
 export type ArgumentValidator = ValidateFunction;
 
-/** Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion. */
+/**
+ * Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion.
+ * Schemas are checked against the meta-schema once, at registration (`schemaProblems`), so
+ * `compile` skips that check: otherwise each toolkit's first call compiles the meta-schema (~45 ms).
+ */
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true });
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true, validateSchema: false });
   (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
   return ajv;
 }
@@ -125,20 +129,66 @@ export async function prepareDtos(
   return problems;
 }
 
-/** Removes `null` values of optional properties (a strict-mode model sends every property). */
+/**
+ * Removes `null` values of optional properties (a strict-mode model sends every property).
+ * `value` itself (the executor's own copy of the arguments) is changed in place; nested objects
+ * and arrays that need a change are copied first, so a caller's objects are never mutated.
+ */
 export function stripNullOptionals(schema: JsonSchema, value: Record<string, unknown>): void {
+  const properties = schema.properties;
+  if (!properties) return;
   const required = schema.required ?? [];
   for (const key of Object.keys(value)) {
+    const property = properties[key];
+    // `properties.constructor`, `properties.__proto__`… are inherited, not parameters
+    if (property === undefined || !Object.prototype.hasOwnProperty.call(properties, key)) continue;
     const v = value[key];
-    const property = schema.properties?.[key];
     if (v === null) {
-      if (!required.includes(key) && property && !allowsNull(property)) delete value[key];
-    } else if (property && typeof v === 'object') {
-      if (Array.isArray(v)) {
-        if (property.items?.properties) for (const item of v) if (item && typeof item === 'object' && !Array.isArray(item)) stripNullOptionals(property.items, item as Record<string, unknown>);
-      } else if (property.properties) stripNullOptionals(property, v as Record<string, unknown>);
+      if (!required.includes(key) && !allowsNull(property)) delete value[key];
+    } else if (typeof v === 'object') {
+      const stripped = stripNested(property, v);
+      if (stripped !== v) setOwn(value, key, stripped);
     }
   }
+}
+
+/** Copy-on-write: `value`, or a copy without the `null`s of optional properties at any depth. */
+function stripNested(schema: JsonSchema, value: object): unknown {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (!items?.properties) return value;
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
+      const stripped = stripNested(items, item);
+      if (stripped !== item) (copy ??= value.slice())[i] = stripped;
+    }
+    return copy ?? value;
+  }
+  const properties = schema.properties;
+  if (!properties) return value;
+  const required = schema.required ?? [];
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const property = properties[key];
+    if (property === undefined || !Object.prototype.hasOwnProperty.call(properties, key)) continue;
+    const v = record[key];
+    if (v === null) {
+      if (!required.includes(key) && !allowsNull(property)) delete (copy ??= { ...record })[key];
+    } else if (typeof v === 'object') {
+      const stripped = stripNested(property, v);
+      if (stripped !== v) setOwn((copy ??= { ...record }), key, stripped);
+    }
+  }
+  return copy ?? value;
+}
+
+/** `target[key] = value` that defines a data property even for `__proto__`. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function allowsNull(schema: JsonSchema): boolean {

@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import type { ToolBehaviour } from '../common/agent-tool';
 import type { ContextType } from '../common/execution-context';
 import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
@@ -23,7 +24,7 @@ export interface ModelParamDescriptor {
   readonly schema: JsonSchema;
   /** Set when the argument must become a class instance (class-transformer + class-validator). */
   readonly dto?: { readonly type: Constructor; readonly array: boolean };
-  /** Set when the argument must become a `Date`. */
+  /** Set when the argument (or each item, for arrays) must become a `Date`. */
   readonly date?: boolean;
 }
 
@@ -302,6 +303,14 @@ function modelParam(
         '(A parameter declared `x: T | undefined` reflects as Object under swc/esbuild; `x?: T` keeps its type.)',
     );
   }
+  const problems = schemaProblems(schema);
+  if (problems !== undefined) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `${owner} ${label}: its schema is not a valid JSON Schema (${problems}). Fix the @ToolParam schema fragment` +
+        `${manifest?.schema ? ' or regenerate the manifest with toolwright-schema' : ''}.`,
+    );
+  }
   if (schema.type === 'array' && schema.items === undefined) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
@@ -309,7 +318,7 @@ function modelParam(
         "(or a DTO class), or schema: { items: { type: '…' } }, or use the toolwright-schema manifest.",
     );
   }
-  const date = !array && (elementType === Date || (manifest?.schema?.format === 'date-time' && designType === Date));
+  const date = elementType === Date || (manifest?.schema?.format === 'date-time' && designType === Date);
   return {
     kind: 'model',
     index,
@@ -340,6 +349,18 @@ function typeFromKeywords(schema: JsonSchema): JsonSchemaType | undefined {
   if (schema.enum !== undefined || schema.const !== undefined || schema.anyOf || schema.oneOf || schema.allOf || schema.$ref) return undefined;
   const implied = KEYWORD_TYPES.filter(([, keywords]) => keywords.some((k) => schema[k] !== undefined)).map(([type]) => type);
   return implied.length === 1 ? implied[0] : undefined;
+}
+
+let metaValidator: Ajv | undefined;
+
+/**
+ * Why `schema` is not a valid JSON Schema (draft-07 meta-schema), or `undefined` when it is.
+ * One shared validator: its meta-schema is compiled once per process, not once per toolkit, and
+ * it keeps no reference to the schemas it checks.
+ */
+export function schemaProblems(schema: JsonSchema): string | undefined {
+  const ajv = (metaValidator ??= new Ajv({ strict: false }));
+  return ajv.validateSchema(schema) ? undefined : ajv.errorsText(ajv.errors, { dataVar: 'schema' });
 }
 
 /** Freezes a JSON value and everything inside it. */

@@ -207,10 +207,13 @@ function applyConstraint(schema: JsonSchema, meta: ValidationMetadata): void {
       schema.minimum = -180;
       schema.maximum = 180;
       break;
-    case 'matches':
-      if (c[0] instanceof RegExp) schema.pattern = c[0].source;
-      else if (typeof c[0] === 'string') schema.pattern = c[0];
+    case 'matches': {
+      // JSON Schema patterns have no flags: a RegExp with i/m/s/y (or string modifiers) cannot be
+      // expressed, so the schema leaves it to class-validator rather than reject valid values
+      const [pattern, modifiers] = c[0] instanceof RegExp ? [c[0].source, c[0].flags] : [c[0], c[1]];
+      if (typeof pattern === 'string' && !/[imsy]/.test(typeof modifiers === 'string' ? modifiers : '')) schema.pattern = pattern;
       break;
+    }
     default:
       if (meta.name !== undefined && FORMATS[meta.name]) {
         schema.type = 'string';

@@ -38,7 +38,7 @@ export class MethodTool implements AgentTool {
     switch (param.kind) {
       case 'model': {
         const value = args[param.name];
-        return param.date && typeof value === 'string' ? new Date(value) : value;
+        return param.date ? toDates(value) : value;
       }
       case 'signal':
         return ctx.signal;
@@ -59,4 +59,10 @@ export class MethodTool implements AgentTool {
       }
     }
   }
+}
+
+/** Validated date-time text (or an array of it) as `Date`s. */
+function toDates(value: unknown): unknown {
+  if (typeof value === 'string') return new Date(value);
+  return Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? new Date(v) : v)) : value;
 }

@@ -11,7 +11,7 @@ import { DeadlineScheduler } from '../executor/deadlines';
 import { createAjv, hasOptionalProperties } from '../executor/validation';
 import { ToolkitError, describeThrown } from '../errors';
 import type { Constructor } from '../metadata/records';
-import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, type ToolDescriptor } from '../schema/descriptor-builder';
+import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { ActivationState, type GroupRecord } from './activation';
 import type { ToolEvent } from './events';
 import type { ToolHook } from './hooks';
@@ -411,8 +411,9 @@ export class Toolkit extends ToolView {
     if (tool.parameters.type !== 'object') {
       throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters must be a JSON Schema with type 'object' at the root.`, { tool: tool.name });
     }
-    if (!this.viewHost.core.ajv.validateSchema(tool.parameters)) {
-      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters is not a valid JSON Schema: ${this.viewHost.core.ajv.errorsText()}.`, { tool: tool.name });
+    const problems = schemaProblems(tool.parameters);
+    if (problems !== undefined) {
+      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters is not a valid JSON Schema: ${problems}.`, { tool: tool.name });
     }
     const properties = tool.parameters.properties ?? {};
     const presets = this.presetsFor(tool.name, options, Object.keys(properties), owner);

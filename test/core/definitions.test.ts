@@ -532,6 +532,22 @@ describe('definition-time errors', () => {
     expect(error.message).toContain('class Plain');
   });
 
+  it('INVALID_DEFINITION at registration (not at the first call) for a schema fragment that is not JSON Schema', () => {
+    class BadFragment {
+      @Tool({ description: 'd' })
+      run(@ToolParam({ name: 'days', schema: { type: 'integer', minimum: 'one' as unknown as number } }) days: number) {
+        return days;
+      }
+    }
+    const toolkit = newToolkit();
+    const error = definitionError(() => toolkit.registerTool(BadFragment), 'INVALID_DEFINITION');
+    expect(error.message).toBe(
+      "BadFragment.run parameter 'days' (#0): its schema is not a valid JSON Schema (schema/minimum must be number). " +
+        'Fix the @ToolParam schema fragment.',
+    );
+    expect(toolkit.getAllTools()).toEqual([]);
+  });
+
   it('INVALID_DEFINITION for two parameters with one name and for a class without @Tool methods', () => {
     class SameName {
       @Tool({ description: 'd' })
