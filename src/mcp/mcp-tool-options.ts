@@ -64,14 +64,21 @@ function typesOf(schema: JsonSchema): readonly string[] | undefined {
   return Array.isArray(schema.type) ? schema.type : undefined;
 }
 
+/** A manifest `returns` that is toolwright's own `ToolResult` (a tool returning `toolResult(…)`): text, not structured output. */
+function isToolResultSchema(schema: JsonSchema): boolean {
+  const properties = schema.properties;
+  return properties !== undefined && 'forLLM' in properties && 'isError' in properties;
+}
+
 /**
- * The output shape of `tool`, or `undefined` when its result is plain text: void, `null` and
- * string return types declare no structured output.
+ * The output shape of `tool`, or `undefined` when its result is plain text: void, `null`,
+ * string and `ToolResult` return types declare no structured output.
  */
 export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefined): OutputShape | undefined {
   const own = (tool as McpAgentTool)[MCP_TOOL_OPTIONS];
   const declared = override?.outputSchema ?? own?.outputSchema ?? manifestReturns(tool);
   if (declared === undefined || declared === false) return undefined;
+  if (declared === manifestReturns(tool) && isToolResultSchema(declared)) return undefined;
   const types = typesOf(declared);
   if (types && types.every((t) => t === 'string' || t === 'null')) return undefined;
   if (types && types.length === 1 && types[0] === 'object' && !declared.anyOf && !declared.oneOf) {

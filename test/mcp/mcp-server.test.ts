@@ -1,6 +1,7 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit, ToolExecutionContext, userResult, type AgentTool } from '../../src';
 import { createMcpServer, toCallToolResult } from '../../src/mcp';
+import { outputShapeOf } from '../../src/mcp/mcp-tool-options';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';
 import { Closer, connectInMemory, textOf } from './helpers';
@@ -132,5 +133,28 @@ describe('createMcpServer', () => {
     expect(toCallToolResult({ forLLM: 'x', silent: false, isError: false, async: false, data: { at: new Date(0) } }, shape, 't').structuredContent).toEqual({
       at: '1970-01-01T00:00:00.000Z',
     });
+  });
+});
+
+describe('output shapes', () => {
+  const tool = (returns?: unknown): AgentTool =>
+    Object.assign({ name: 't', description: 'd', parameters: { type: 'object' as const, properties: {} }, execute: () => '' }, returns ? { descriptor: { returns } } : {});
+
+  test('object schemas are served as is, others wrapped as { result }, text-like ones declare nothing', () => {
+    const object = { type: 'object', properties: { a: { type: 'number' } }, $schema: 'http://json-schema.org/draft-07/schema#' };
+    expect(outputShapeOf(tool(object), undefined)).toEqual({ schema: { type: 'object', properties: { a: { type: 'number' } } }, wrap: false });
+    expect(outputShapeOf(tool({ type: 'array', items: { type: 'string' } }), undefined)).toEqual({
+      schema: { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] },
+      wrap: true,
+    });
+    expect(outputShapeOf(tool({ type: 'string' }), undefined)).toBeUndefined();
+    expect(outputShapeOf(tool({ type: ['string', 'null'] }), undefined)).toBeUndefined();
+    expect(outputShapeOf(tool(), undefined)).toBeUndefined();
+    // a method returning toolResult(...)/userResult(...): the manifest describes ToolResult itself
+    const toolResultSchema = { type: 'object', properties: { forLLM: { type: 'string' }, isError: { type: 'boolean' } } };
+    expect(outputShapeOf(tool(toolResultSchema), undefined)).toBeUndefined();
+    // explicit options win over the manifest, false turns it off
+    expect(outputShapeOf(tool(object), { outputSchema: false })).toBeUndefined();
+    expect(outputShapeOf(tool(object), { outputSchema: { type: 'integer' } })?.wrap).toBe(true);
   });
 });
