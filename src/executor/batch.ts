@@ -1,59 +1,84 @@
+import { errorResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
+import { describeThrown } from '../errors';
 
 /** How a batch runs. */
 export interface BatchPlan {
   /** Run calls in parallel (false: one after the other, in order). */
   parallel: boolean;
-  /** Most calls running at once. */
+  /** Most calls running at once (at least 1). */
   maxConcurrency: number;
   /** True for calls whose tool is marked `concurrency: 'sequential'`. */
   isSequential(call: ToolCall): boolean;
-  /** Runs one call; never rejects. */
+  /** Runs one call; should never reject (a rejection becomes an `EXECUTION_FAILED` result). */
   run(call: ToolCall): Promise<ToolResult>;
 }
 
 /**
- * Runs a batch of calls and returns their results in call order. Parallel calls share
- * `maxConcurrency` slots (granted first come, first served); sequential tools also wait for
- * the previous sequential call, so they run one at a time in call order without holding back
- * the parallel ones.
+ * Runs a batch of calls and returns their results in call order.
+ *
+ * Slots are granted in call order, up to `maxConcurrency` at once; a call frees its slot the
+ * moment it answers, however it answers, so a failing call never holds back its siblings.
+ * Calls of `concurrency: 'sequential'` tools additionally wait for the previous sequential call
+ * (a lane: one at a time, in call order) without holding back the parallel calls behind them.
+ * With `parallel: false` (or `maxConcurrency` 1) every call runs after the previous one.
+ *
+ * @example
+ * const results = await runBatch(calls, { parallel: true, maxConcurrency: 5, isSequential: () => false, run });
  */
-export async function runBatch(calls: readonly ToolCall[], plan: BatchPlan): Promise<ToolResult[]> {
-  if (!plan.parallel || plan.maxConcurrency <= 1) {
-    const results: ToolResult[] = [];
-    for (const call of calls) results.push(await plan.run(call));
-    return results;
-  }
-  let inFlight = 0;
-  const waiting: (() => void)[] = [];
-  const acquire = (): Promise<void> | undefined => {
-    if (inFlight < plan.maxConcurrency) {
-      inFlight++;
-      return undefined;
-    }
-    return new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else inFlight--;
-  };
-  const slot = async (call: ToolCall): Promise<ToolResult> => {
-    const wait = acquire();
-    if (wait) await wait;
-    try {
-      return await plan.run(call);
-    } finally {
-      release();
-    }
-  };
-  let lane: Promise<unknown> = Promise.resolve();
-  return Promise.all(
-    calls.map((call) => {
-      if (!plan.isSequential(call)) return slot(call);
-      const result = lane.then(() => slot(call));
-      lane = result;
-      return result;
-    }),
-  );
+export function runBatch(calls: readonly ToolCall[], plan: BatchPlan): Promise<ToolResult[]> {
+  const count = calls.length;
+  if (count === 0) return Promise.resolve([]);
+  const cap = plan.parallel ? Math.max(1, Math.floor(plan.maxConcurrency) || 1) : 1;
+  const results = new Array<ToolResult>(count);
+  // Parallel calls and sequential calls, each in call order.
+  const open: number[] = [];
+  const lane: number[] = [];
+  for (let i = 0; i < count; i++) (cap > 1 && plan.isSequential(calls[i]) ? lane : open).push(i);
+  let nextOpen = 0;
+  let nextLane = 0;
+  let laneBusy = false;
+  let running = 0;
+  let remaining = count;
+
+  return new Promise<ToolResult[]>((resolve) => {
+    const finish = (index: number, sequential: boolean, result: ToolResult) => {
+      results[index] = result;
+      running--;
+      if (sequential) laneBusy = false;
+      if (--remaining === 0) resolve(results);
+      else pump();
+    };
+    const start = (index: number, sequential: boolean) => {
+      running++;
+      const call = calls[index];
+      let pending: Promise<ToolResult>;
+      try {
+        pending = plan.run(call);
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (result) => finish(index, sequential, result),
+        (error: unknown) => finish(index, sequential, { ...errorResult(`Tool '${String(call.name)}' failed: ${describeThrown(error)}`), toolCallId: call.id, name: String(call.name) }),
+      );
+    };
+    // Grants free slots to the earliest waiting call (the lane's head counts only when the lane is idle).
+    const pump = () => {
+      while (running < cap) {
+        const o = nextOpen < open.length ? open[nextOpen] : count;
+        const l = !laneBusy && nextLane < lane.length ? lane[nextLane] : count;
+        if (o === count && l === count) return;
+        if (l < o) {
+          nextLane++;
+          laneBusy = true;
+          start(l, true);
+        } else {
+          nextOpen++;
+          start(o, false);
+        }
+      }
+    };
+    pump();
+  });
 }

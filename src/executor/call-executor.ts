@@ -1,19 +1,26 @@
 import type { Ajv } from 'ajv';
 import type { Container } from 'inversify';
 import type { Subject } from 'rxjs';
-import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
-import { isContextualTool } from '../common/agent-tool';
+import type { ContextResolver, ContextualTool } from '../common/agent-tool';
+import { isAsyncTool } from '../common/agent-tool';
 import type { ContextKey, ToolExecutionContext } from '../common/execution-context';
 import { errorResult } from '../common/results';
-import type { ToolCall, ToolProgress, ToolResult, ToolResultError } from '../common/tool-types';
+import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
-import type { CallFailedEvent, ToolEvent } from '../toolkit/events';
-import type { HookContext, ToolHook } from '../toolkit/hooks';
+import type { CallFailedEvent, ToolCallEventBase, ToolEvent } from '../toolkit/events';
+import type { BeforeHookDecision, HookContext, ToolHook } from '../toolkit/hooks';
 import { isContainerPreset } from '../toolkit/presets';
 import type { Registry, ToolEntry } from '../toolkit/registry';
-import { isThenable, settle, toToolResult, truncateText } from './convert';
+import { describeAbort, unwatchAbort, watchAbort, type AbortWatcher } from './abort-watch';
+import { AsyncCompletion, type AsyncSink } from './async-completion';
+import { Attempt, AttemptState, type AttemptHost } from './attempt';
+import { isPending, isThenable, toToolResult, truncateText } from './convert';
 import type { DeadlineScheduler } from './deadlines';
+import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
+import { redactText, redactValue } from './redact';
 import { describeAjvErrors, prepareDtos, stripNullOptionals } from './validation';
+
+export type { ResolvedExecution } from './execution-settings';
 
 /** Progress as delivered to a caller's `onProgress`: tagged with the call. */
 export interface CallProgress extends ToolProgress {
@@ -23,35 +30,42 @@ export interface CallProgress extends ToolProgress {
   tool: string;
 }
 
-/** Options of `callTool` / `callTools`. */
+/**
+ * Options of `callTool` / `callTools`.
+ *
+ * @example
+ * const controller = new AbortController();
+ * await toolkit.callTools(calls, {
+ *   signal: controller.signal,
+ *   onProgress: (p) => ui.progress(p.callId, p.message),
+ *   onAsyncComplete: (r) => followUps.push({ role: 'tool', toolCallId: r.toolCallId, content: r.forLLM }),
+ * });
+ */
 export interface CallOptions {
   /** Call-level context objects (highest priority in the chain). */
   context?: ToolExecutionContext;
   /** Agent-level context objects (`runToolLoop` passes its `context` here). */
   agentContext?: ToolExecutionContext;
-  /** Aborts running tools; aborted calls resolve with an `ABORTED` result. */
+  /**
+   * Aborts the call(s): a running tool's injected `AbortSignal` fires with the signal's reason,
+   * a pending retry backoff stops, and the call resolves at once with an `ABORTED` result. A
+   * signal that is already aborted answers `ABORTED` without running anything.
+   */
   signal?: AbortSignal;
-  /** Receives each progress report of the call(s). */
+  /** Receives each progress report of the call(s), in order, tagged with the call id. */
   onProgress?: (progress: CallProgress) => void;
-  /** Receives the completion of async tools started by the call(s). */
+  /**
+   * Receives the completion of calls that answered with an async result (an `AsyncTool`'s
+   * callback, or `AsyncCompletion` of a decorated tool); `toolCallId` is the call id.
+   */
   onAsyncComplete?: (result: ToolResult) => void;
   /** The session of the call (set by session views). */
   sessionId?: string;
 }
 
-/** Retry and timeout settings after merging tool over toolkit. */
-export interface ResolvedExecution {
-  timeoutMs: number;
-  maxAttempts: number;
-  initialBackoffMs: number;
-  backoffMultiplier: number;
-  maxBackoffMs: number;
-  jitter: number;
-  retryOn?: (error: unknown, attempt: number) => boolean;
-}
-
 /** What decides whether a tool is enabled for a call. */
 export interface AvailabilityView {
+  /** True when `entry` may be called in this view. */
   isEnabled(entry: ToolEntry): boolean;
   /** Why `entry` is not enabled, for the model. */
   whyDisabled(entry: ToolEntry): string;
@@ -70,11 +84,13 @@ export interface ExecutorCore {
   readonly container: Container;
   readonly context: ToolExecutionContext;
   readonly maxResultChars?: number;
-  readonly asyncListeners: Map<string, (result: ToolResult) => void>;
+  /** Calls of `AsyncTool`s waiting for their completion callback, by {@link asyncKey}. */
+  readonly asyncListeners: Map<string, AsyncSink>;
 }
 
 class ChainResolver implements ContextResolver {
   constructor(
+    private readonly run: CallRun,
     private readonly call: ToolExecutionContext | undefined,
     private readonly agent: ToolExecutionContext | undefined,
     private readonly toolkit: ToolExecutionContext,
@@ -82,18 +98,13 @@ class ChainResolver implements ContextResolver {
   ) {}
 
   get<T>(key: ContextKey<T>): T | undefined {
+    if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
     const value = this.call?.get(key) ?? this.agent?.get(key) ?? this.toolkit.get(key);
     if (value !== undefined) return value;
     const id = key as Parameters<Container['isBound']>[0];
     return this.container.isBound(id) ? (this.container.get(id) as T) : undefined;
   }
 }
-
-type Outcome =
-  | { kind: 'ok'; value: unknown }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'timeout' }
-  | { kind: 'aborted'; reason: string };
 
 const levenshtein = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -119,79 +130,190 @@ export function closeNames(name: string, candidates: readonly string[]): string[
     .map(({ c }) => c);
 }
 
-function abortReason(signal: AbortSignal): string {
-  return describeThrown(signal.reason ?? 'aborted');
-}
-
-function redact(text: string, secrets: readonly string[] | undefined): string {
-  if (!secrets) return text;
-  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join('[REDACTED]');
-  return text;
+/** @internal The key of a waiting `AsyncTool` call in {@link ExecutorCore.asyncListeners}. */
+export function asyncKey(tool: string, callId: string): string {
+  return `${tool}\u0000${callId}`;
 }
 
 /**
- * Runs one call from the model's raw arguments to a {@link ToolResult}. Never rejects: every
- * fault becomes an error result with a message a model can act on.
+ * @internal Routes an `AsyncTool`'s completion callback to the call it names (`toolCallId`): the
+ * call emits `async_completed` and tells its caller's `onAsyncComplete`. A completion for a call
+ * the toolkit is not waiting for (made before a restart, or by another process) is still
+ * surfaced as an `async_completed` event; a second completion of the same call is dropped.
  */
-export class CallRun {
-  private readonly startedAt = Date.now();
-  private secrets?: string[];
-  private entry?: ToolEntry;
-  private resolver?: ChainResolver;
+export function completeAsyncToolCall(core: ExecutorCore, tool: string, produced: ToolResult): void {
+  const callId = typeof produced.toolCallId === 'string' ? produced.toolCallId : '';
+  const waiting = core.asyncListeners.get(asyncKey(tool, callId));
+  if (waiting !== undefined) {
+    waiting.deliverAsync(produced, false);
+    return;
+  }
+  if (core.events.observed) {
+    const result: ToolResult = { ...produced, async: false, toolCallId: callId, name: tool };
+    core.events.next({ type: 'async_completed', callId, tool, timestamp: Date.now(), result });
+  }
+}
+
+function safePredicate(predicate: (error: unknown, attempt: number) => boolean, error: unknown, attempt: number): boolean {
+  try {
+    return predicate(error, attempt) === true;
+  } catch {
+    return false;
+  }
+}
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** True when a parsed argument object holds a `null` or a nested value (where a `null` may hide). */
+function mayHoldNull(args: Record<string, unknown>): boolean {
+  for (const key in args) {
+    const value = args[key];
+    if (value === null || typeof value === 'object') return true;
+  }
+  return false;
+}
+
+/** Per-entry merged settings (only for tools with their own `timeoutMs` / `retry`). */
+const settingsCache = new WeakMap<ToolEntry, ResolvedExecution>();
+
+const enum End {
+  Normal = 0,
+  TimedOut = 1,
+  Aborted = 2,
+}
+
+const enum AsyncState {
+  /** The call cannot complete asynchronously (no AsyncTool, no AsyncCompletion handed out). */
+  Untracked = 0,
+  /** It may: waiting for the call's own answer. */
+  Pending = 1,
+  /** The call answered with an async result: waiting for the completion. */
+  Armed = 2,
+  /** Completed, or the answer was not async. */
+  Closed = 3,
+}
+
+/**
+ * Runs one call from the model's raw arguments to a {@link ToolResult}: parse, `null` → absent,
+ * validation, DTO transform, hooks, presets, then attempts (each with its own lazily created
+ * `AbortController` and a timeout on the shared {@link DeadlineScheduler}) with retries, progress,
+ * and events. Never rejects: every fault becomes an error result with a message a model can act
+ * on. Synchronous tools without hooks or DTOs run without a single `await`.
+ *
+ * @internal Use `toolkit.callTool()`.
+ */
+export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
+  private readonly startedAt: number;
+  private entry: ToolEntry | undefined = undefined;
+  private args: Record<string, unknown> | undefined = undefined;
+  private settings: ResolvedExecution | undefined = undefined;
+  private secrets: string[] | undefined = undefined;
+  private chain: ChainResolver | undefined = undefined;
   private attempts = 0;
+  private current: Attempt | undefined = undefined;
+  private done = false;
+  private final: ToolResult | undefined = undefined;
+  private endKind = End.Normal;
+  private abortText = '';
+  private cause: unknown = undefined;
+  private hasCause = false;
+  private asyncState = AsyncState.Untracked;
+  private asyncEarly: { value: unknown; failed: boolean } | undefined = undefined;
+  private asyncHandle: AsyncCompletion | undefined = undefined;
+  private asyncToolKey: string | undefined = undefined;
+  private resolveEarly: ((result: ToolResult) => void) | undefined = undefined;
+  private backoffTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private backoffDone: (() => void) | undefined = undefined;
 
   constructor(
     private readonly core: ExecutorCore,
     private readonly view: AvailabilityView,
     private readonly call: ToolCall,
     private readonly options: CallOptions,
-  ) {}
+  ) {
+    this.startedAt = Date.now();
+  }
 
+  /** Runs the call; resolves with its result (never rejects). */
   run(): Promise<ToolResult> {
+    let produced: ToolResult | Promise<ToolResult>;
     try {
-      const result = this.start();
-      return isThenable(result) ? (result as Promise<ToolResult>).catch((e: unknown) => this.internalFailure(e)) : Promise.resolve(result);
-    } catch (e) {
-      return Promise.resolve(this.internalFailure(e));
+      produced = this.start();
+    } catch (error) {
+      return Promise.resolve(this.internalFailure(error));
     }
+    if (!(produced instanceof Promise)) return Promise.resolve(produced);
+    const signal = this.options.signal;
+    if (signal === undefined) return produced.then(undefined, (error: unknown) => this.internalFailure(error));
+    const pending = produced;
+    return new Promise<ToolResult>((resolve) => {
+      this.resolveEarly = resolve;
+      watchAbort(signal, this);
+      pending.then(
+        (result) => {
+          unwatchAbort(signal, this);
+          resolve(result);
+        },
+        (error: unknown) => {
+          unwatchAbort(signal, this);
+          resolve(this.internalFailure(error));
+        },
+      );
+      if (signal.aborted) this.onCallerAbort();
+    });
   }
 
-  private internalFailure(error: unknown): ToolResult {
-    return this.fail('EXECUTION_FAILED', `Tool '${this.call.name}' failed: ${describeThrown(error)}`, error);
+  /** @internal The caller's signal aborted while the call was pending. */
+  onCallerAbort(): void {
+    const signal = this.options.signal!;
+    unwatchAbort(signal, this);
+    if (this.done) return;
+    this.cancelBackoff();
+    this.current?.abortByCaller(signal.reason);
+    const result = this.aborted(describeAbort(signal));
+    const resolve = this.resolveEarly;
+    this.resolveEarly = undefined;
+    resolve?.(result);
   }
+
+  // ------------------------------------------------------------------ before the tool runs
 
   private start(): ToolResult | Promise<ToolResult> {
-    const { call, core } = this;
-    const entry = core.registry.get(call.name);
-    if (!entry) {
-      const close = closeNames(String(call.name), this.view.enabledNames());
-      return this.fail(
-        'UNKNOWN_TOOL',
-        `Unknown tool '${String(call.name)}'.${close.length ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : ''}` +
-          ` Available tools: ${this.view.enabledNames().slice(0, 20).join(', ') || '(none)'}.`,
-      );
-    }
-    this.entry = entry;
+    const entry = this.core.registry.get(this.call.name);
+    if (entry !== undefined) this.entry = entry;
+    const signal = this.options.signal;
+    if (signal !== undefined && signal.aborted) return this.aborted(describeAbort(signal));
+    if (entry === undefined) return this.unknownTool();
     if (!this.view.isEnabled(entry)) return this.fail('TOOL_DISABLED', this.view.whyDisabled(entry));
-
     const args = this.parseArguments(entry);
-    if (!args) return this.lastFailure!;
-    if (entry.dtos) return this.prepare(entry, args);
+    if (args === undefined) return this.final!;
+    if (entry.dtos !== undefined) return this.prepare(entry, args);
     return this.proceed(entry, args);
   }
 
-  private lastFailure?: ToolResult;
+  private unknownTool(): ToolResult {
+    const name = String(this.call.name);
+    const enabled = this.view.enabledNames();
+    const close = closeNames(name, enabled);
+    return this.fail(
+      'UNKNOWN_TOOL',
+      `Unknown tool '${name}'.${close.length ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : ''}` +
+        ` Available tools: ${enabled.slice(0, 20).join(', ') || '(none)'}.`,
+    );
+  }
 
   private parseArguments(entry: ToolEntry): Record<string, unknown> | undefined {
     const raw = this.call.arguments;
     let args: unknown;
     if (typeof raw === 'string') {
-      if (raw.trim() === '') args = {};
-      else {
-        try {
-          args = JSON.parse(raw);
-        } catch (e) {
-          this.lastFailure = this.fail(
+      try {
+        args = JSON.parse(raw);
+      } catch (e) {
+        if (raw.trim() === '') args = {};
+        else {
+          this.fail(
             'MALFORMED_ARGUMENTS',
             `Arguments for tool '${entry.name}' are not valid JSON (${describeThrown(e)}). ` +
               `Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.`,
@@ -201,363 +323,445 @@ export class CallRun {
       }
     } else args = raw;
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      this.lastFailure = this.fail(
+      this.fail(
         'MALFORMED_ARGUMENTS',
         `Arguments for tool '${entry.name}' must be a JSON object, got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}.`,
       );
       return undefined;
     }
-    let object = args as Record<string, unknown>;
-    if (typeof raw !== 'string') object = { ...object };
-    if (entry.stripNulls) stripNullOptionals(entry.schema, object);
+    // An object argument belongs to the caller: work on a copy.
+    const object = typeof raw === 'string' ? (args as Record<string, unknown>) : { ...(args as Record<string, unknown>) };
+    if (entry.stripNulls && mayHoldNull(object)) stripNullOptionals(entry.schema, object);
     return this.validate(entry, object) ? object : undefined;
   }
 
   private validate(entry: ToolEntry, args: Record<string, unknown>): boolean {
-    const validator = (entry.validator ??= this.core.ajv.compile(entry.schema));
-    const valid = validator(args);
-    const hidden = entry.presets?.filter((p) => Object.prototype.hasOwnProperty.call(args, p.name)) ?? [];
-    if (valid && hidden.length === 0) return true;
+    const validator = entry.validator ?? (entry.validator = this.core.ajv.compile(entry.schema));
+    const valid = validator(args) as boolean;
+    const presets = entry.presets;
+    if (valid && presets === undefined) return true;
     const problems = valid ? [] : describeAjvErrors(validator.errors ?? [], args);
-    for (const { name } of hidden) {
-      const line = `'${name}': is not a parameter of this tool (remove it)`;
-      if (!problems.includes(line)) problems.push(line);
+    if (presets !== undefined) {
+      for (const { name } of presets) {
+        if (!hasOwn(args, name)) continue;
+        const line = `'${name}': is not a parameter of this tool (remove it)`;
+        if (!problems.includes(line)) problems.push(line);
+      }
     }
-    this.lastFailure = this.invalid(entry, problems);
-    return false;
-  }
-
-  private invalid(entry: ToolEntry, problems: string[]): ToolResult {
-    return this.fail(
+    if (problems.length === 0) return true;
+    this.fail(
       'INVALID_ARGUMENTS',
       `Invalid arguments for tool '${entry.name}':\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call the tool again.`,
     );
+    return false;
   }
 
   private async prepare(entry: ToolEntry, args: Record<string, unknown>): Promise<ToolResult> {
     const problems = await prepareDtos(args, entry.dtos!);
-    if (problems.length) return this.invalid(entry, problems);
+    if (this.done) return this.final!;
+    if (problems.length) {
+      return this.fail(
+        'INVALID_ARGUMENTS',
+        `Invalid arguments for tool '${entry.name}':\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call the tool again.`,
+      );
+    }
     return this.proceed(entry, args);
   }
 
-  private context(): ChainResolver {
-    return (this.resolver ??= new ChainResolver(this.options.context, this.options.agentContext, this.core.context, this.core.container));
-  }
-
   private proceed(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
-    if (this.core.hooks.length > 0) return this.withHooks(entry, args);
+    this.args = args;
+    if (this.core.hooks.length > 0) return this.withHooks(entry);
     this.emitStarted(entry, args);
-    return this.execute(entry, args);
+    const result = this.execute(entry);
+    return result instanceof Promise ? result.then((r) => this.conclude(r)) : this.conclude(result);
   }
 
-  private async withHooks(entry: ToolEntry, args: Record<string, unknown>): Promise<ToolResult> {
-    let current = args;
-    const hookContext = (): HookContext => ({
-      call: this.call,
-      tool: entry.tool,
-      arguments: current,
-      context: this.context(),
-      ...(this.options.sessionId !== undefined ? { sessionId: this.options.sessionId } : {}),
-    });
-    for (const hook of this.core.hooks) {
+  private hookContext(entry: ToolEntry): HookContext {
+    const context: HookContext = { call: this.call, tool: entry.tool, arguments: this.args!, context: this.resolver() };
+    return this.options.sessionId !== undefined ? { ...context, sessionId: this.options.sessionId } : context;
+  }
+
+  private async withHooks(entry: ToolEntry): Promise<ToolResult> {
+    const hooks = this.core.hooks;
+    for (const hook of hooks) {
       if (!hook.before) continue;
-      let decision;
+      let decision: BeforeHookDecision;
       try {
-        decision = await hook.before(hookContext());
+        decision = await hook.before(this.hookContext(entry));
       } catch (e) {
         return this.fail('HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${describeThrown(e)}`, e);
       }
+      if (this.done) return this.final!;
       if (!decision) continue;
-      if (decision.action === 'deny') {
-        return this.fail('DENIED', `Tool '${entry.name}' was denied: ${decision.reason}`);
-      }
-      if (decision.action === 'respond') return this.finish(entry, decision.result, true);
+      if (decision.action === 'deny') return this.fail('DENIED', `Tool '${entry.name}' was denied: ${decision.reason}`);
+      if (decision.action === 'respond') return this.conclude(this.shape(entry, decision.result));
       if (decision.action === 'rewrite') {
         const rewritten = { ...decision.arguments };
         if (entry.stripNulls) stripNullOptionals(entry.schema, rewritten);
-        if (!this.validate(entry, rewritten)) return this.lastFailure!;
-        current = rewritten;
+        if (!this.validate(entry, rewritten)) return this.final!;
+        this.args = rewritten;
       }
     }
-    this.emitStarted(entry, current);
-    let result = await this.execute(entry, current);
-    for (const hook of this.core.hooks) {
+    this.emitStarted(entry, this.args!);
+    let result = await this.execute(entry);
+    if (this.done) return this.final!;
+    for (const hook of hooks) {
       if (!hook.after) continue;
       try {
-        const replacement = await hook.after(hookContext(), result);
-        if (replacement) result = this.finish(entry, replacement, false);
+        const replacement = await hook.after(this.hookContext(entry), result);
+        if (this.done) return this.final!;
+        if (replacement) result = this.shape(entry, replacement);
       } catch (e) {
         return this.fail('HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describeThrown(e)}`, e);
       }
     }
-    return result;
+    return this.conclude(result);
   }
 
-  private emitStarted(entry: ToolEntry, args: Record<string, unknown>): void {
-    if (!this.core.events.observed) return;
-    this.core.events.next({ type: 'call_started', ...this.eventBase(entry.name), arguments: { ...args } });
+  // ------------------------------------------------------------------ attempts
+
+  private settingsFor(entry: ToolEntry): ResolvedExecution {
+    const { timeoutMs, retry } = entry.behaviour;
+    if (timeoutMs === undefined && retry === undefined) return this.core.defaults;
+    let settings = settingsCache.get(entry);
+    if (settings === undefined) {
+      settings = resolveExecution(this.core.defaults, timeoutMs === undefined ? retry : { ...retry, timeoutMs });
+      settingsCache.set(entry, settings);
+    }
+    return settings;
   }
 
-  private eventBase(tool: string): { callId: string; tool: string; sessionId?: string; timestamp: number } {
-    return this.options.sessionId !== undefined
-      ? { callId: this.call.id, tool, sessionId: this.options.sessionId, timestamp: Date.now() }
-      : { callId: this.call.id, tool, timestamp: Date.now() };
+  private execute(entry: ToolEntry): ToolResult | Promise<ToolResult> {
+    this.settings = this.settingsFor(entry);
+    if (isAsyncTool(entry.target)) {
+      this.asyncToolKey = asyncKey(entry.name, this.call.id);
+      this.core.asyncListeners.set(this.asyncToolKey, this);
+      if (this.asyncState === AsyncState.Untracked) this.asyncState = AsyncState.Pending;
+    }
+    return this.runAttempt(entry, 1, this.startedAt);
   }
 
-  private resolvePresets(entry: ToolEntry, args: Record<string, unknown>, ctx: ToolCallContext): Record<string, unknown> | Promise<Record<string, unknown>> {
-    const merged = { ...args };
-    const pending: Promise<void>[] = [];
+  private runAttempt(entry: ToolEntry, n: number, startedAt: number): ToolResult | Promise<ToolResult> {
+    const attempt = new Attempt(this, this.call.id, entry.name, n, this.options.sessionId, startedAt);
+    this.current = attempt;
+    this.attempts = n;
+    let value: unknown;
+    try {
+      value = entry.presets === undefined ? this.invokeTarget(entry, this.args!, attempt) : this.invokeWithPresets(entry, attempt);
+    } catch (error) {
+      attempt.end(AttemptState.Threw, error);
+      return this.afterAttempt(entry, attempt);
+    }
+    if (!isPending(value)) {
+      attempt.end(AttemptState.Succeeded, value);
+      return this.afterAttempt(entry, attempt);
+    }
+    return attempt.wait(value, this.settings!.timeoutMs, this.core.deadlines).then(() => this.afterAttempt(entry, attempt));
+  }
+
+  private invokeTarget(entry: ToolEntry, args: Record<string, unknown>, attempt: Attempt): unknown {
+    const target = entry.target;
+    if (entry.contextual) {
+      const { context, agentContext } = this.options;
+      (target as ContextualTool).setContext(context ?? agentContext ?? this.core.context, attempt);
+    }
+    return target.execute(args, attempt);
+  }
+
+  private invokeWithPresets(entry: ToolEntry, attempt: Attempt): unknown {
+    const merged = this.resolvePresets(entry, attempt);
+    if (!(merged instanceof Promise)) return this.invokeTarget(entry, merged, attempt);
+    // Preset resolution (a secret store…) counts against the attempt's timeout; a timed-out or
+    // aborted attempt never reaches the tool.
+    return merged.then((full) => (attempt.live ? this.invokeTarget(entry, full, attempt) : undefined));
+  }
+
+  private resolvePresets(entry: ToolEntry, attempt: Attempt): Record<string, unknown> | Promise<Record<string, unknown>> {
+    const merged = { ...this.args };
+    let pending: Promise<void>[] | undefined;
     for (const { name, value } of entry.presets!) {
       let resolved: unknown = value;
-      if (typeof value === 'function') resolved = (value as (c: ToolCallContext) => unknown)(ctx);
+      if (typeof value === 'function') resolved = (value as (ctx: Attempt) => unknown)(attempt);
       else if (isContainerPreset(value)) resolved = this.core.container.get(value.token as Parameters<Container['get']>[0]);
-      if (isThenable(resolved)) pending.push(Promise.resolve(resolved).then((v) => this.setPreset(merged, name, v)));
+      if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => this.setPreset(merged, name, v)));
       else this.setPreset(merged, name, resolved);
     }
-    return pending.length ? Promise.all(pending).then(() => merged) : merged;
+    return pending === undefined ? merged : Promise.all(pending).then(() => merged);
   }
 
   private setPreset(target: Record<string, unknown>, name: string, value: unknown): void {
     target[name] = value;
-    if (typeof value === 'string' && value.length >= 4) (this.secrets ??= []).push(value);
-  }
-
-  private execute(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
-    const outcome = this.attempt(entry, args, 1);
-    return isThenable(outcome) ? (outcome as Promise<Outcome>).then((o) => this.settleOutcome(entry, args, o, 1)) : this.settleOutcome(entry, args, outcome as Outcome, 1);
-  }
-
-  private settings(entry: ToolEntry): ResolvedExecution {
-    const { timeoutMs, retry } = entry.behaviour;
-    if (timeoutMs === undefined && retry === undefined) return this.core.defaults;
-    return { ...this.core.defaults, ...(retry ?? {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
-  }
-
-  private attempt(entry: ToolEntry, args: Record<string, unknown>, attempt: number): Outcome | Promise<Outcome> {
-    this.attempts = attempt;
-    const callerSignal = this.options.signal;
-    if (callerSignal?.aborted) return { kind: 'aborted', reason: abortReason(callerSignal) };
-    const controller = new AbortController();
-    const emit = (progress: ToolProgress | string) => this.progress(entry, typeof progress === 'string' ? { message: progress } : progress);
-    const ctx: ToolCallContext = {
-      callId: this.call.id,
-      toolName: entry.name,
-      signal: controller.signal,
-      attempt,
-      context: this.context(),
-      emit,
-      ...(this.options.sessionId !== undefined ? { sessionId: this.options.sessionId } : {}),
-    };
-    if (entry.presets) {
-      const withPresets = this.resolvePresets(entry, args, ctx);
-      if (isThenable(withPresets)) {
-        return (withPresets as Promise<Record<string, unknown>>).then(
-          (full) => this.invoke(entry, full, ctx, controller, callerSignal),
-          (error: unknown) => ({ kind: 'error', error }) as Outcome,
-        );
-      }
-      return this.invoke(entry, withPresets as Record<string, unknown>, ctx, controller, callerSignal);
-    }
-    return this.invoke(entry, args, ctx, controller, callerSignal);
-  }
-
-  private invoke(
-    entry: ToolEntry,
-    args: Record<string, unknown>,
-    ctx: ToolCallContext,
-    controller: AbortController,
-    callerSignal: AbortSignal | undefined,
-  ): Outcome | Promise<Outcome> {
-    let value: unknown;
-    try {
-      if (entry.contextual && isContextualTool(entry.target)) {
-        const { context } = this.options;
-        entry.target.setContext(context ?? this.options.agentContext ?? this.core.context, ctx);
-      }
-      value = settle(entry.target.execute(args, ctx), ctx.emit);
-    } catch (error) {
-      return { kind: 'error', error };
-    }
-    if (!isThenable(value)) return { kind: 'ok', value };
-    const timeoutMs = this.settings(entry).timeoutMs;
-    return new Promise<Outcome>((resolve) => {
-      let settled = false;
-      const finish = (outcome: Outcome) => {
-        if (settled) return;
-        settled = true;
-        deadline?.cancel();
-        callerSignal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      const onAbort = () => {
-        const reason = abortReason(callerSignal!);
-        controller.abort(callerSignal!.reason);
-        finish({ kind: 'aborted', reason });
-      };
-      const deadline =
-        timeoutMs > 0
-          ? this.core.deadlines.schedule(timeoutMs, () => {
-              controller.abort(new ToolkitError('TIMEOUT', `Tool '${entry.name}' timed out after ${timeoutMs} ms`));
-              finish({ kind: 'timeout' });
-            })
-          : undefined;
-      callerSignal?.addEventListener('abort', onAbort, { once: true });
-      (value as PromiseLike<unknown>).then(
-        (v) => finish({ kind: 'ok', value: v }),
-        (error: unknown) => finish({ kind: 'error', error }),
-      );
-    });
-  }
-
-  private settleOutcome(entry: ToolEntry, args: Record<string, unknown>, outcome: Outcome, attempt: number): ToolResult | Promise<ToolResult> {
-    switch (outcome.kind) {
-      case 'ok':
-        return this.finish(entry, toToolResult(outcome.value), true);
-      case 'aborted':
-        this.emitAborted(entry, outcome.reason);
-        return this.result(entry, errorResult(`Tool '${entry.name}' was aborted: ${outcome.reason}`, 'ABORTED'));
-      case 'timeout':
-      case 'error':
-        return this.retryOrFail(entry, args, outcome, attempt);
+    // Short strings would redact ordinary words; numbers and booleans cannot be told apart from data.
+    if (typeof value === 'string' && value.length >= 4) {
+      const secrets = (this.secrets ??= []);
+      if (!secrets.includes(value)) secrets.push(value);
     }
   }
 
-  private retryOrFail(entry: ToolEntry, args: Record<string, unknown>, outcome: Outcome & { kind: 'timeout' | 'error' }, attempt: number): ToolResult | Promise<ToolResult> {
-    const settings = this.settings(entry);
-    const error = outcome.kind === 'timeout' ? new ToolkitError('TIMEOUT', `timed out after ${settings.timeoutMs} ms`) : outcome.error;
-    const code: ToolkitErrorCode = outcome.kind === 'timeout' ? 'TIMEOUT' : ToolkitError.is(error, 'CONTEXT_MISSING') ? 'CONTEXT_MISSING' : 'EXECUTION_FAILED';
-    const message =
-      outcome.kind === 'timeout'
-        ? `Tool '${entry.name}' timed out after ${settings.timeoutMs} ms.`
-        : code === 'CONTEXT_MISSING'
-          ? describeThrown(error)
-          : `Tool '${entry.name}' failed: ${describeThrown(error)}`;
-    const retryable = code !== 'CONTEXT_MISSING' && attempt < settings.maxAttempts && !this.options.signal?.aborted && (settings.retryOn ? safePredicate(settings.retryOn, error, attempt) : true);
-    if (retryable || settings.maxAttempts > 1) this.emitAttemptFailed(entry, attempt, code, message);
-    if (!retryable) {
-      if (outcome.kind === 'timeout') {
-        this.emitTimedOut(entry, settings.timeoutMs);
-        return this.result(entry, errorResult(redact(message, this.secrets), 'TIMEOUT'));
-      }
-      return this.fail(code, message, error);
+  private afterAttempt(entry: ToolEntry, attempt: Attempt): ToolResult | Promise<ToolResult> {
+    if (this.done) return this.final!;
+    switch (attempt.state) {
+      case AttemptState.Succeeded:
+        return this.success(entry, attempt.value);
+      case AttemptState.Aborted:
+        return this.aborted(this.abortText || 'the caller cancelled the call');
+      default:
+        return this.attemptFailed(entry, attempt);
     }
-    const base = Math.min(settings.maxBackoffMs, settings.initialBackoffMs * Math.pow(settings.backoffMultiplier, attempt - 1));
-    const delay = Math.max(0, Math.round(base * (1 + (settings.jitter > 0 ? (Math.random() * 2 - 1) * settings.jitter : 0))));
-    this.emitRetry(entry, attempt + 1, delay);
-    return this.sleep(delay).then((aborted) => {
-      if (aborted) {
-        const reason = abortReason(this.options.signal!);
-        this.emitAborted(entry, reason);
-        return this.result(entry, errorResult(`Tool '${entry.name}' was aborted: ${reason}`, 'ABORTED'));
-      }
-      const next = this.attempt(entry, args, attempt + 1);
-      return isThenable(next) ? (next as Promise<Outcome>).then((o) => this.settleOutcome(entry, args, o, attempt + 1)) : this.settleOutcome(entry, args, next as Outcome, attempt + 1);
-    });
   }
 
-  /** Waits `ms`; resolves `true` early when the caller aborts. */
-  private sleep(ms: number): Promise<boolean> {
-    const signal = this.options.signal;
-    return new Promise((resolve) => {
-      const onAbort = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(false);
+  private attemptFailed(entry: ToolEntry, attempt: Attempt): ToolResult | Promise<ToolResult> {
+    const settings = this.settings!;
+    const n = attempt.attempt;
+    const timedOut = attempt.state === AttemptState.TimedOut;
+    const error = attempt.value;
+    const code: ToolkitErrorCode = timedOut ? 'TIMEOUT' : ToolkitError.is(error, 'CONTEXT_MISSING') ? 'CONTEXT_MISSING' : 'EXECUTION_FAILED';
+    const message = timedOut
+      ? `Tool '${entry.name}' timed out after ${settings.timeoutMs} ms`
+      : code === 'CONTEXT_MISSING'
+        ? describeThrown(error)
+        : `Tool '${entry.name}' failed: ${describeThrown(error)}`;
+    this.emitAttemptFailed(attempt, code, message);
+    const retry =
+      code !== 'CONTEXT_MISSING' && n < settings.maxAttempts && (settings.retryOn === undefined || safePredicate(settings.retryOn, error, n));
+    if (!retry) {
+      const after = n > 1 ? ` (after ${n} attempts)` : '';
+      if (timedOut) {
+        this.endKind = End.TimedOut;
+        return this.errorAnswer('TIMEOUT', `${message}${after}. Its work was cancelled; try again, or with a smaller request.`);
+      }
+      this.cause = error;
+      this.hasCause = true;
+      return this.errorAnswer(code, `${message}${after}`);
+    }
+    const delay = backoffDelay(settings, n);
+    this.emitRetry(n + 1, delay);
+    return this.backoff(delay).then(() => (this.done ? this.final! : this.runAttempt(entry, n + 1, Date.now())));
+  }
+
+  /** Waits `ms` before a retry; the caller's abort ends the wait at once (see `cancelBackoff`). */
+  private backoff(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.backoffDone = resolve;
+      this.backoffTimer = setTimeout(() => {
+        this.backoffTimer = undefined;
+        this.backoffDone = undefined;
+        resolve();
       }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private progress(entry: ToolEntry, progress: ToolProgress): void {
-    const safe = this.secrets && progress.message ? { ...progress, message: redact(progress.message, this.secrets) } : progress;
-    if (this.core.events.observed) this.core.events.next({ type: 'call_progress', ...this.eventBase(entry.name), progress: safe });
-    this.options.onProgress?.({ ...safe, callId: this.call.id, tool: entry.name });
+  private cancelBackoff(): void {
+    if (this.backoffTimer === undefined) return;
+    clearTimeout(this.backoffTimer);
+    this.backoffTimer = undefined;
+    const done = this.backoffDone;
+    this.backoffDone = undefined;
+    done?.();
   }
 
-  private finish(entry: ToolEntry, produced: ToolResult, emit: boolean): ToolResult {
-    let forLLM = produced.forLLM;
-    let forUser = produced.forUser;
-    if (this.secrets) {
-      forLLM = redact(forLLM, this.secrets);
-      if (forUser !== undefined) forUser = redact(forUser, this.secrets);
+  // ------------------------------------------------------------------ AttemptHost
+
+  /** @internal */
+  resolver(): ContextResolver {
+    return (this.chain ??= new ChainResolver(this, this.options.context, this.options.agentContext, this.core.context, this.core.container));
+  }
+
+  /** @internal */
+  progress(progress: ToolProgress, attempt: number): void {
+    if (this.done) return;
+    const safe = this.secrets !== undefined ? (redactValue(progress, this.secrets) as ToolProgress) : progress;
+    if (this.core.events.observed) this.core.events.next({ type: 'call_progress', ...this.eventBase(), progress: safe, attempt });
+    const onProgress = this.options.onProgress;
+    if (onProgress !== undefined) onProgress({ ...safe, callId: this.call.id, tool: this.toolName() });
+  }
+
+  /** @internal */
+  timeoutReason(): unknown {
+    const name = this.toolName();
+    return new ToolkitError('TIMEOUT', `Tool '${name}' timed out after ${this.settings?.timeoutMs ?? 0} ms`, { tool: name });
+  }
+
+  // ------------------------------------------------------------------ results
+
+  private toolName(): string {
+    return this.entry !== undefined ? this.entry.name : String(this.call.name);
+  }
+
+  private success(entry: ToolEntry, value: unknown): ToolResult {
+    if (typeof value !== 'string') return this.shape(entry, toToolResult(value));
+    let text = value;
+    if (this.secrets !== undefined) text = redactText(text, this.secrets);
+    const max = entry.behaviour.maxResultChars ?? this.core.maxResultChars;
+    if (max !== undefined && text.length > max) text = truncateText(text, max);
+    return { forLLM: text, silent: false, isError: false, async: false, toolCallId: this.call.id, name: entry.name };
+  }
+
+  /** A copy of `produced` answering this call: preset values redacted, `maxResultChars` applied. */
+  private shape(entry: ToolEntry, produced: ToolResult): ToolResult {
+    const result: ToolResult = { ...produced, toolCallId: this.call.id, name: entry.name };
+    const secrets = this.secrets;
+    if (secrets !== undefined) {
+      result.forLLM = redactText(result.forLLM, secrets);
+      if (result.forUser !== undefined) result.forUser = redactText(result.forUser, secrets);
+      if (result.data !== undefined) result.data = redactValue(result.data, secrets);
+      if (result.error !== undefined) result.error = { code: result.error.code, message: redactText(result.error.message, secrets) };
     }
     const max = entry.behaviour.maxResultChars ?? this.core.maxResultChars;
-    if (max !== undefined && forLLM.length > max) forLLM = truncateText(forLLM, max);
-    const result: ToolResult = { ...produced, forLLM, toolCallId: this.call.id, name: entry.name };
-    if (forUser !== undefined) result.forUser = forUser;
-    if (result.async) this.watchAsync(entry);
-    if (emit && this.core.events.observed) {
-      if (result.isError) {
-        this.core.events.next({
-          type: 'call_failed',
-          ...this.eventBase(entry.name),
-          error: result.error ?? { code: 'EXECUTION_FAILED', message: result.forLLM },
-          attempts: this.attempts,
-          durationMs: Date.now() - this.startedAt,
-        });
-      } else {
-        this.core.events.next({ type: 'call_succeeded', ...this.eventBase(entry.name), result, attempts: this.attempts, durationMs: Date.now() - this.startedAt });
-      }
-    }
+    if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
     return result;
   }
 
-  private watchAsync(entry: ToolEntry): void {
-    const listener = this.options.onAsyncComplete;
-    if (listener) this.core.asyncListeners.set(`${entry.name}\u0000${this.call.id}`, listener);
-  }
-
-  private result(entry: ToolEntry | undefined, produced: ToolResult): ToolResult {
-    return { ...produced, toolCallId: this.call.id, name: entry?.name ?? String(this.call.name) };
+  private errorAnswer(code: string, message: string): ToolResult {
+    const text = this.secrets !== undefined ? redactText(message, this.secrets) : message;
+    return {
+      forLLM: text,
+      silent: false,
+      isError: true,
+      async: false,
+      error: { code, message: text },
+      toolCallId: this.call.id,
+      name: this.toolName(),
+    };
   }
 
   private fail(code: ToolkitErrorCode, message: string, cause?: unknown): ToolResult {
-    const safe = redact(message, this.secrets);
-    const result = this.result(this.entry, errorResult(safe, code));
-    if (this.core.events.observed) {
-      const event: CallFailedEvent = {
-        type: 'call_failed',
-        ...this.eventBase(result.name!),
-        error: { code, message: safe },
-        attempts: this.attempts,
-        durationMs: Date.now() - this.startedAt,
-      };
-      if (cause !== undefined) event.cause = this.secrets && cause instanceof Error ? new Error(redact(cause.message, this.secrets)) : cause;
-      this.core.events.next(event);
+    if (this.done) return this.final!;
+    if (cause !== undefined) {
+      this.cause = cause;
+      this.hasCause = true;
     }
+    return this.conclude(this.errorAnswer(code, message));
+  }
+
+  private aborted(reason: string): ToolResult {
+    if (this.done) return this.final!;
+    this.endKind = End.Aborted;
+    this.abortText = reason;
+    return this.conclude(this.errorAnswer('ABORTED', `Tool '${this.toolName()}' was aborted: ${reason}`));
+  }
+
+  private internalFailure(error: unknown): ToolResult {
+    return this.fail('EXECUTION_FAILED', `Tool '${this.toolName()}' failed: ${describeThrown(error)}`, error);
+  }
+
+  /** The one place a call ends: records the answer, emits the terminal event, arms async completion. */
+  private conclude(result: ToolResult): ToolResult {
+    if (this.done) return this.final!;
+    this.done = true;
+    this.final = result;
+    this.current = undefined;
+    if (this.core.events.observed) this.emitTerminal(result);
+    if (this.asyncState !== AsyncState.Untracked) this.settleAsync(result);
     return result;
   }
 
-  private emitAttemptFailed(entry: ToolEntry, attempt: number, code: string, message: string): void {
+  // ------------------------------------------------------------------ async completion
+
+  /** @internal The call's {@link AsyncCompletion} (what the context chain injects for that type). */
+  asyncCompletion(): AsyncCompletion {
+    let handle = this.asyncHandle;
+    if (handle === undefined) {
+      handle = this.asyncHandle = new AsyncCompletion(this, this.call.id, this.toolName());
+      if (this.asyncState === AsyncState.Untracked) {
+        this.asyncState = AsyncState.Pending;
+        if (this.done) this.settleAsync(this.final!);
+      }
+    }
+    return handle;
+  }
+
+  /** @internal */
+  deliverAsync(value: unknown, failed: boolean): boolean {
+    if (this.asyncState === AsyncState.Armed) {
+      this.deliverNow(value, failed);
+      return true;
+    }
+    if (this.asyncState !== AsyncState.Pending || this.asyncEarly !== undefined) return false;
+    this.asyncEarly = { value, failed };
+    return true;
+  }
+
+  private settleAsync(result: ToolResult): void {
+    if (result.async && !result.isError) {
+      this.asyncState = AsyncState.Armed;
+      const early = this.asyncEarly;
+      if (early !== undefined) {
+        this.asyncEarly = undefined;
+        this.deliverNow(early.value, early.failed);
+      }
+      return;
+    }
+    this.asyncState = AsyncState.Closed;
+    this.asyncEarly = undefined;
+    this.untrackAsyncTool();
+  }
+
+  private deliverNow(value: unknown, failed: boolean): void {
+    this.asyncState = AsyncState.Closed;
+    this.untrackAsyncTool();
+    const entry = this.entry!;
+    const produced = failed ? errorResult(`Tool '${entry.name}' failed in the background: ${describeThrown(value)}`) : toToolResult(value);
+    const result = this.shape(entry, produced);
+    result.async = false;
+    if (this.core.events.observed) {
+      this.core.events.next({ type: 'async_completed', ...this.eventBase(), result });
+    }
+    this.options.onAsyncComplete?.(result);
+  }
+
+  private untrackAsyncTool(): void {
+    const key = this.asyncToolKey;
+    if (key === undefined) return;
+    this.asyncToolKey = undefined;
+    if (this.core.asyncListeners.get(key) === this) this.core.asyncListeners.delete(key);
+  }
+
+  // ------------------------------------------------------------------ events
+
+  private eventBase(): ToolCallEventBase {
+    const base: ToolCallEventBase = { callId: this.call.id, tool: this.toolName(), timestamp: Date.now() };
+    if (this.options.sessionId !== undefined) base.sessionId = this.options.sessionId;
+    return base;
+  }
+
+  private emitStarted(entry: ToolEntry, args: Record<string, unknown>): void {
+    if (this.core.events.observed) this.core.events.next({ type: 'call_started', ...this.eventBase(), arguments: { ...args } });
+  }
+
+  private emitAttemptFailed(attempt: Attempt, code: string, message: string): void {
     if (!this.core.events.observed) return;
-    const error: ToolResultError = { code, message: redact(message, this.secrets) };
-    this.core.events.next({ type: 'attempt_failed', ...this.eventBase(entry.name), attempt, error, durationMs: Date.now() - this.startedAt });
+    const text = this.secrets !== undefined ? redactText(message, this.secrets) : message;
+    this.core.events.next({
+      type: 'attempt_failed',
+      ...this.eventBase(),
+      attempt: attempt.attempt,
+      error: { code, message: text },
+      durationMs: Date.now() - attempt.startedAt,
+    });
   }
 
-  private emitRetry(entry: ToolEntry, attempt: number, delayMs: number): void {
-    if (this.core.events.observed) this.core.events.next({ type: 'retry_scheduled', ...this.eventBase(entry.name), attempt, delayMs });
+  private emitRetry(attempt: number, delayMs: number): void {
+    if (this.core.events.observed) this.core.events.next({ type: 'retry_scheduled', ...this.eventBase(), attempt, delayMs });
   }
 
-  private emitTimedOut(entry: ToolEntry, timeoutMs: number): void {
-    if (this.core.events.observed) {
-      this.core.events.next({ type: 'call_timed_out', ...this.eventBase(entry.name), timeoutMs, attempts: this.attempts, durationMs: Date.now() - this.startedAt });
+  private emitTerminal(result: ToolResult): void {
+    const events = this.core.events;
+    const durationMs = Date.now() - this.startedAt;
+    const attempts = this.attempts;
+    if (!result.isError) {
+      events.next({ type: 'call_succeeded', ...this.eventBase(), result, attempts, durationMs });
+      return;
     }
-  }
-
-  private emitAborted(entry: ToolEntry, reason: string): void {
-    if (this.core.events.observed) {
-      this.core.events.next({ type: 'call_aborted', ...this.eventBase(entry.name), reason, durationMs: Date.now() - this.startedAt });
+    const error = result.error ?? { code: 'EXECUTION_FAILED', message: result.forLLM };
+    if (this.endKind === End.TimedOut && error.code === 'TIMEOUT') {
+      events.next({ type: 'call_timed_out', ...this.eventBase(), timeoutMs: this.settings?.timeoutMs ?? 0, attempts, durationMs });
+    } else if (this.endKind === End.Aborted && error.code === 'ABORTED') {
+      events.next({ type: 'call_aborted', ...this.eventBase(), reason: this.abortText, attempts, durationMs });
+    } else {
+      const event: CallFailedEvent = { type: 'call_failed', ...this.eventBase(), error, attempts, durationMs };
+      if (this.hasCause) event.cause = this.secrets !== undefined ? redactValue(this.cause, this.secrets) : this.cause;
+      events.next(event);
     }
-  }
-}
-
-function safePredicate(predicate: (error: unknown, attempt: number) => boolean, error: unknown, attempt: number): boolean {
-  try {
-    return predicate(error, attempt);
-  } catch {
-    return false;
   }
 }

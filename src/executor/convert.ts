@@ -1,4 +1,4 @@
-import { isObservable, lastValueFrom } from 'rxjs';
+import { isObservable, type Observable } from 'rxjs';
 import { isToolResult, toolResult } from '../common/results';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 
@@ -23,31 +23,83 @@ function isAsyncIterator(value: unknown): value is AsyncGenerator<unknown, unkno
   );
 }
 
-function toProgress(value: unknown): ToolProgress {
+/** True when `value` still has to be settled (a thenable, an Observable or an async generator). */
+export function isPending(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value === 'function' && isThenable(value);
+  return isThenable(value) || isObservable(value) || isAsyncIterator(value);
+}
+
+/** Progress of a yielded value: a string is a message, a number is progress, an object as is. */
+export function toProgress(value: unknown): ToolProgress {
   if (typeof value === 'string') return { message: value };
   if (typeof value === 'number') return { progress: value };
   if (typeof value === 'object' && value !== null) return value as ToolProgress;
   return { data: value };
 }
 
+/** The attempt a value is settled for: it may end early (timeout, abort) and then stops the work. */
+export interface SettleScope {
+  /** False once the attempt ended; a draining generator stops pulling. */
+  readonly live: boolean;
+  /** Runs `cleanup` when the attempt ends (at once if it already has). */
+  onEnd(cleanup: () => void): void;
+  /** Receives a yielded value of an async generator as progress. */
+  report(progress: ToolProgress): void;
+}
+
 /**
- * Settles what a tool returned: awaits Promises, takes the last value of an Observable, and
- * drains an async generator (each yield is progress, the return value is the result).
+ * Settles what a tool returned: awaits Promises, takes the last value of an Observable
+ * (unsubscribing when the attempt ends first), and drains an async generator (each yield is
+ * progress, the return value is the result; the generator is `return()`ed when the attempt ends
+ * first). Nested forms (a Promise of an Observable…) settle too.
+ */
+export function settleValue(value: unknown, scope: SettleScope): Promise<unknown> {
+  try {
+    if (isThenable(value)) return Promise.resolve(value).then((v) => (isPending(v) ? settleValue(v, scope) : v));
+    if (isObservable(value)) return lastOf(value, scope);
+    if (isAsyncIterator(value)) return drain(value, scope);
+    return Promise.resolve(value);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function lastOf(source: Observable<unknown>, scope: SettleScope): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let last: unknown;
+    const subscription = source.subscribe({
+      next: (v) => {
+        last = v;
+      },
+      error: reject,
+      complete: () => resolve(last),
+    });
+    scope.onEnd(() => subscription.unsubscribe());
+  });
+}
+
+async function drain(generator: AsyncGenerator<unknown, unknown>, scope: SettleScope): Promise<unknown> {
+  scope.onEnd(() => {
+    // Finishes the generator (its finally blocks run); queued behind a pending next() if any.
+    generator.return(undefined).then(undefined, () => undefined);
+  });
+  while (scope.live) {
+    const step = await generator.next();
+    if (!scope.live) break;
+    if (step.done) return isPending(step.value) ? settleValue(step.value, scope) : step.value;
+    scope.report(toProgress(step.value));
+  }
+  return undefined;
+}
+
+/**
+ * Settles what a tool returned without a scope (no early end): awaits Promises, takes the last
+ * value of an Observable, drains an async generator into `onProgress`.
  * Returns a plain value, or a Promise of one.
  */
 export function settle(value: unknown, onProgress: (progress: ToolProgress) => void): unknown {
-  if (isThenable(value)) return Promise.resolve(value).then((v) => settle(v, onProgress));
-  if (isObservable(value)) return lastValueFrom(value, { defaultValue: undefined });
-  if (isAsyncIterator(value)) return drain(value, onProgress);
-  return value;
-}
-
-async function drain(generator: AsyncGenerator<unknown, unknown>, onProgress: (p: ToolProgress) => void): Promise<unknown> {
-  for (;;) {
-    const step = await generator.next();
-    if (step.done) return step.value;
-    onProgress(toProgress(step.value));
-  }
+  if (!isPending(value)) return value;
+  return settleValue(value, { live: true, onEnd: () => undefined, report: onProgress });
 }
 
 function stringify(value: unknown): string {

@@ -12,69 +12,99 @@ export interface ToolCallEventBase {
   timestamp: number;
 }
 
-/** A call passed validation and is about to run. `arguments` are the model's (never preset values). */
+/**
+ * A call passed validation (and the `before` hooks) and its first attempt is about to run.
+ * `arguments` are the model's (after `null` → absent and hook rewrites), never preset values.
+ */
 export interface CallStartedEvent extends ToolCallEventBase {
   type: 'call_started';
+  /** The validated model arguments. */
   arguments: Record<string, unknown>;
 }
 
-/** A running tool reported progress. */
+/** A running tool reported progress (`ToolEmitter.emit`, `ctx.emit`, or an async generator's yield). */
 export interface CallProgressEvent extends ToolCallEventBase {
   type: 'call_progress';
+  /** What the tool reported (preset values redacted). */
   progress: ToolProgress;
+  /** The attempt that reported it (1 unless retried). */
+  attempt: number;
 }
 
-/** One attempt failed (a retry may follow). */
+/** One attempt threw or timed out. A `retry_scheduled` follows when another attempt will run. */
 export interface AttemptFailedEvent extends ToolCallEventBase {
   type: 'attempt_failed';
+  /** The attempt that failed (1-based). */
   attempt: number;
+  /** Why it failed (`EXECUTION_FAILED`, `TIMEOUT`, `CONTEXT_MISSING`). */
   error: ToolResultError;
+  /** How long the attempt ran. */
   durationMs: number;
 }
 
-/** Another attempt will run after `delayMs`. */
+/** Another attempt will run after `delayMs` (exponential backoff with jitter). */
 export interface RetryScheduledEvent extends ToolCallEventBase {
   type: 'retry_scheduled';
+  /** The attempt that will run (2, 3…). */
   attempt: number;
+  /** The backoff before it. */
   delayMs: number;
 }
 
-/** The call produced a result. */
+/** Terminal: the call produced a result (`async: true` when it goes on in the background). */
 export interface CallSucceededEvent extends ToolCallEventBase {
   type: 'call_succeeded';
+  /** The result the caller gets (preset values redacted). */
   result: ToolResult;
+  /** Attempts made, the successful one included. */
   attempts: number;
+  /** From the call to its result. */
   durationMs: number;
 }
 
-/** The call failed (unknown tool, disabled, invalid arguments, thrown error, denied…). */
+/** Terminal: the call failed (unknown tool, disabled, invalid arguments, thrown error, denied…). */
 export interface CallFailedEvent extends ToolCallEventBase {
   type: 'call_failed';
+  /** The error the caller's result carries. */
   error: ToolResultError;
-  /** What the tool threw, when it threw (redacted of preset values when it is an Error). */
+  /** What the tool threw, when it threw (preset values redacted; Errors are copied without their stack). */
   cause?: unknown;
+  /** Attempts made (0 when the tool never ran). */
   attempts: number;
+  /** From the call to its result. */
   durationMs: number;
 }
 
-/** The call ran out of time; the tool's signal was aborted. */
+/** Terminal: the last attempt ran out of time; the tool's signal was aborted. */
 export interface CallTimedOutEvent extends ToolCallEventBase {
   type: 'call_timed_out';
+  /** The per-attempt timeout that expired. */
   timeoutMs: number;
+  /** Attempts made. */
   attempts: number;
+  /** From the call to its result. */
   durationMs: number;
 }
 
-/** The caller aborted the call. */
+/** Terminal: the caller's signal aborted the call (or was aborted before it started). */
 export interface CallAbortedEvent extends ToolCallEventBase {
   type: 'call_aborted';
+  /** The signal's reason, as text. */
   reason: string;
+  /** Attempts started (0 when the tool never ran). */
+  attempts: number;
+  /** From the call to its result. */
   durationMs: number;
 }
 
-/** An async tool completed its background work. */
+/**
+ * A call that answered with an async result completed its background work (an `AsyncTool`'s
+ * callback, or `AsyncCompletion.complete()`/`fail()` of a decorated tool). Comes after the call's
+ * terminal event; the caller's `onAsyncComplete` receives the same `result`.
+ */
 export interface AsyncCompletedEvent extends ToolCallEventBase {
   type: 'async_completed';
+  /** The completion (`async: false`, `toolCallId` = the call id, preset values redacted). */
   result: ToolResult;
 }
 
@@ -96,6 +126,14 @@ export interface GroupsChangedEvent {
 
 /**
  * Everything `toolkit.events$` emits, discriminated by `type`. Events never carry preset values.
+ *
+ * Each call emits, in order: `call_started` (unless it failed before running), any number of
+ * `call_progress`, for each failed attempt `attempt_failed` (then `retry_scheduled` when another
+ * attempt follows), and exactly one terminal event: `call_succeeded`, `call_failed`,
+ * `call_timed_out` or `call_aborted`. An async result may later add `async_completed`.
+ *
+ * @example
+ * toolkit.events$.pipe(filter((e) => e.type === 'call_timed_out')).subscribe((e) => metrics.timeout(e.tool));
  */
 export type ToolEvent =
   | CallStartedEvent

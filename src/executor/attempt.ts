@@ -1,0 +1,162 @@
+import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
+import type { ToolProgress } from '../common/tool-types';
+import { settleValue, type SettleScope } from './convert';
+import type { DeadlineScheduler, DeadlineTarget, Deadline } from './deadlines';
+
+/** Where an attempt stands. */
+export enum AttemptState {
+  Running = 0,
+  Succeeded = 1,
+  Threw = 2,
+  TimedOut = 3,
+  Aborted = 4,
+}
+
+/** @internal What an attempt needs from its call. */
+export interface AttemptHost {
+  /** The context chain of the call (created on first use). */
+  resolver(): ContextResolver;
+  /** Reports progress of a live attempt. */
+  progress(progress: ToolProgress, attempt: number): void;
+  /** The error a timed-out attempt's signal is aborted with. */
+  timeoutReason(): unknown;
+}
+
+/**
+ * @internal One attempt of a call, and the {@link ToolCallContext} the tool sees. The tool's
+ * `AbortController` is created only when the tool reads `signal` (creating one costs more than
+ * the rest of a call); a timeout or caller abort that came first leaves the new signal aborted.
+ */
+export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
+  /** How the attempt ended (`Running` until then). */
+  state: AttemptState = AttemptState.Running;
+  /** The settled return value (`Succeeded`), what was thrown (`Threw`), or the timeout error (`TimedOut`). */
+  value: unknown = undefined;
+  readonly sessionId?: string;
+  #host: AttemptHost;
+  #controller: AbortController | undefined = undefined;
+  #aborted = false;
+  #abortReason: unknown = undefined;
+  #deadline: Deadline | undefined = undefined;
+  #resolve: (() => void) | undefined = undefined;
+  #cleanups: (() => void)[] | undefined = undefined;
+  #emit: ((progress: ToolProgress | string) => void) | undefined = undefined;
+
+  constructor(
+    host: AttemptHost,
+    /** The id of the call being answered. */
+    readonly callId: string,
+    /** The tool's name. */
+    readonly toolName: string,
+    /** 1 for the first attempt, then 2, 3… */
+    readonly attempt: number,
+    sessionId: string | undefined,
+    /** When the attempt started (ms since the epoch). */
+    readonly startedAt: number,
+  ) {
+    this.#host = host;
+    if (sessionId !== undefined) this.sessionId = sessionId;
+  }
+
+  /** Fires on timeout or when the caller aborts. */
+  get signal(): AbortSignal {
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = this.#controller = new AbortController();
+      if (this.#aborted) controller.abort(this.#abortReason);
+    }
+    return controller.signal;
+  }
+
+  /** Context objects along the call > agent > toolkit chain. */
+  get context(): ContextResolver {
+    return this.#host.resolver();
+  }
+
+  /** Streams progress to `events$` and the caller's `onProgress` (a bound function: safe to destructure). */
+  get emit(): (progress: ToolProgress | string) => void {
+    return (this.#emit ??= (progress) => this.report(typeof progress === 'string' ? { message: progress } : progress));
+  }
+
+  /** False once the attempt ended. */
+  get live(): boolean {
+    return this.state === AttemptState.Running;
+  }
+
+  /** Progress of this attempt; dropped once it ended. */
+  report(progress: ToolProgress): void {
+    if (this.state === AttemptState.Running) this.#host.progress(progress, this.attempt);
+  }
+
+  /** Runs `cleanup` when the attempt ends (at once when it already has). */
+  onEnd(cleanup: () => void): void {
+    if (this.state !== AttemptState.Running) cleanup();
+    else (this.#cleanups ??= []).push(cleanup);
+  }
+
+  /**
+   * Waits for a pending return value, under an optional timeout.
+   * Resolves when the attempt ended, however it ended (never rejects).
+   */
+  wait(value: unknown, timeoutMs: number, deadlines: DeadlineScheduler): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.state !== AttemptState.Running) {
+        resolve();
+        return;
+      }
+      this.#resolve = resolve;
+      if (timeoutMs > 0) this.#deadline = deadlines.schedule(timeoutMs, this);
+      settleValue(value, this).then(
+        (settled) => this.end(AttemptState.Succeeded, settled),
+        (error: unknown) => this.end(AttemptState.Threw, error),
+      );
+    });
+  }
+
+  /** The deadline passed: end as timed out and fire the tool's signal. */
+  onDeadline(): void {
+    this.#deadline = undefined;
+    const reason = this.#host.timeoutReason();
+    if (this.end(AttemptState.TimedOut, reason)) this.abortSignal(reason);
+  }
+
+  /** The caller aborted: end as aborted and fire the tool's signal with the caller's reason. */
+  abortByCaller(reason: unknown): void {
+    if (this.end(AttemptState.Aborted, undefined)) this.abortSignal(reason);
+  }
+
+  /** Ends the attempt (first call wins); returns whether this call ended it. */
+  end(state: AttemptState, value: unknown): boolean {
+    if (this.state !== AttemptState.Running) return false;
+    this.state = state;
+    this.value = value;
+    const deadline = this.#deadline;
+    if (deadline !== undefined) {
+      this.#deadline = undefined;
+      deadline.cancel();
+    }
+    const cleanups = this.#cleanups;
+    if (cleanups !== undefined) {
+      this.#cleanups = undefined;
+      for (const cleanup of cleanups) {
+        try {
+          cleanup();
+        } catch {
+          // a failing unsubscribe must not keep the call from answering
+        }
+      }
+    }
+    const resolve = this.#resolve;
+    if (resolve !== undefined) {
+      this.#resolve = undefined;
+      resolve();
+    }
+    return true;
+  }
+
+  private abortSignal(reason: unknown): void {
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+}

@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import type { Subscription } from 'rxjs';
+import type { AgentTool, ToolBehaviour, ToolCallContext, ToolEvent, ToolkitOptions } from '../../src';
+import { Toolkit } from '../../src';
+import type { ExecutorCore } from '../../src/executor/call-executor';
+
+/** The executor core of a toolkit (scheduler, async waiters) for white-box assertions. */
+export function internals(toolkit: Toolkit): ExecutorCore {
+  return (toolkit as unknown as { host: { core: ExecutorCore } }).host.core;
+}
+
+/** Records every event of `toolkit.events$` until `stop()`. */
+export function recordEvents(toolkit: Toolkit): { events: ToolEvent[]; of<T extends ToolEvent['type']>(type: T): Extract<ToolEvent, { type: T }>[]; stop(): void } {
+  const events: ToolEvent[] = [];
+  const subscription: Subscription = toolkit.events$.subscribe((e) => events.push(e));
+  return {
+    events,
+    of: <T extends ToolEvent['type']>(type: T) => events.filter((e): e is Extract<ToolEvent, { type: T }> => e.type === type),
+    stop: () => subscription.unsubscribe(),
+  };
+}
+
+/** The call events of one call id, as `type` strings. */
+export function typesOf(events: readonly ToolEvent[], callId?: string): string[] {
+  return events.filter((e) => 'callId' in e && (callId === undefined || e.callId === callId)).map((e) => e.type);
+}
+
+/** A promise with its resolve/reject. */
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/** A promise settled from outside. */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A plain AgentTool with a free-form object schema. */
+export function agentTool(
+  name: string,
+  execute: (args: Record<string, unknown>, ctx: ToolCallContext) => unknown,
+  behaviour?: ToolBehaviour,
+  properties: Record<string, object> = {},
+): AgentTool {
+  return {
+    name,
+    description: `Test tool ${name}`,
+    parameters: { type: 'object', properties },
+    ...(behaviour ? { behaviour } : {}),
+    execute,
+  };
+}
+
+/** A toolkit with the given tools registered. */
+export function toolkitWith(tools: AgentTool[], options: ToolkitOptions = {}): Toolkit {
+  const toolkit = new Toolkit(options);
+  for (const tool of tools) toolkit.registerTool(tool);
+  return toolkit;
+}
+
+/** Lets every queued promise callback run (no timers involved). */
+export async function flushPromises(rounds = 10): Promise<void> {
+  for (let i = 0; i < rounds; i++) await Promise.resolve();
+}
+
+/** Jest fake timers that leave the microtask machinery real. */
+export function useFakeTime(): void {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+}
+
+/** Active Node resources of `type` (e.g. 'Timeout'). */
+export function activeResources(type: string): number {
+  return process.getActiveResourcesInfo().filter((r) => r === type).length;
+}
