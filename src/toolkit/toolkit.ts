@@ -6,7 +6,8 @@ import { ToolExecutionContext } from '../common/execution-context';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions, ToolResult } from '../common/tool-types';
-import type { ExecutorCore, ResolvedExecution } from '../executor/call-executor';
+import { completeAsyncToolCall, type ExecutorCore } from '../executor/call-executor';
+import { DEFAULT_EXECUTION, resolveExecution } from '../executor/execution-settings';
 import { DeadlineScheduler } from '../executor/deadlines';
 import { createAjv, hasOptionalProperties } from '../executor/validation';
 import { ToolkitError, describeThrown } from '../errors';
@@ -42,15 +43,6 @@ export interface ToolkitOptions {
   /** Sessions idle longer than this are dropped (default: never). */
   sessionTtlMs?: number;
 }
-
-const DEFAULT_EXECUTION: ResolvedExecution = {
-  timeoutMs: 0,
-  maxAttempts: 1,
-  initialBackoffMs: 200,
-  backoffMultiplier: 2,
-  maxBackoffMs: 30_000,
-  jitter: 0,
-};
 
 function isAgentToolObject(value: object): value is AgentTool {
   const v = value as Partial<AgentTool>;
@@ -93,7 +85,7 @@ export class Toolkit extends ToolView {
         hooks: [],
         events: eventsSubject,
         deadlines: new DeadlineScheduler(),
-        defaults: { ...DEFAULT_EXECUTION, ...(options.execution ?? {}) },
+        defaults: resolveExecution(DEFAULT_EXECUTION, options.execution),
         container,
         context: options.context ?? ToolExecutionContext.EMPTY,
         asyncListeners: new Map(),
@@ -311,15 +303,7 @@ export class Toolkit extends ToolView {
   }
 
   private asyncCompleted(entry: ToolEntry, produced: ToolResult): void {
-    const callId = produced.toolCallId ?? '';
-    const result: ToolResult = { ...produced, async: false, name: entry.name, toolCallId: callId };
-    const key = `${entry.name}\u0000${callId}`;
-    const listener = this.viewHost.core.asyncListeners.get(key);
-    this.viewHost.core.asyncListeners.delete(key);
-    if (this.eventsSubject.observed) {
-      this.eventsSubject.next({ type: 'async_completed', callId, tool: entry.name, timestamp: Date.now(), result });
-    }
-    listener?.(result);
+    completeAsyncToolCall(this.viewHost.core, entry.name, produced);
   }
 
   private entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[]): ToolEntry[] {
