@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Subscription } from 'rxjs';
-import type { AgentTool, ToolBehaviour, ToolCallContext, ToolEvent, ToolkitOptions } from '../../src';
+import type { AgentTool, JsonSchema, ToolBehaviour, ToolCallContext, ToolEvent, ToolkitOptions } from '../../src';
 import { Toolkit } from '../../src';
 import type { ExecutorCore } from '../../src/executor/call-executor';
 
@@ -48,7 +48,7 @@ export function agentTool(
   name: string,
   execute: (args: Record<string, unknown>, ctx: ToolCallContext) => unknown,
   behaviour?: ToolBehaviour,
-  properties: Record<string, object> = {},
+  properties: Record<string, JsonSchema> = {},
 ): AgentTool {
   return {
     name,
@@ -79,4 +79,19 @@ export function useFakeTime(): void {
 /** Active Node resources of `type` (e.g. 'Timeout'). */
 export function activeResources(type: string): number {
   return process.getActiveResourcesInfo().filter((r) => r === type).length;
+}
+
+/**
+ * A full garbage collection, without starting Node with --expose-gc: the flag is switched on at
+ * run time and `gc` is taken from a fresh V8 context.
+ */
+export function collectGarbage(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const v8 = require('node:v8') as typeof import('node:v8');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const vm = require('node:vm') as typeof import('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  gc();
 }
