@@ -83,6 +83,7 @@ export type {
 } from './toolkit/events';
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';
+export { AsyncCompletion } from './executor/async-completion';
 export { lowerToolSchemas, restoreArguments } from './schema/lowering';
 export type {
   ProviderName,
