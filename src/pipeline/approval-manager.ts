@@ -13,6 +13,9 @@ import type { ToolView } from '../toolkit/tool-view';
  * A call waiting for a person's decision. Plain JSON (no functions, no class instances beyond
  * what the arguments hold): it survives `serialize()` / `restore()` across a process restart.
  * It never holds preset values: the arguments are the model's, as validated.
+ *
+ * @example
+ * for (const p of approvals.pending()) ui.ask(`${p.toolName}(${JSON.stringify(p.arguments)}): ${p.reason}`, p.id);
  */
 export interface PendingApproval {
   /** The approval's id (`approve(id)`, `reject(id)`); the model is told it too. */
@@ -31,10 +34,21 @@ export interface PendingApproval {
   readonly createdAt: number;
 }
 
-/** What the `when` predicate of an {@link ApprovalPolicy} returns: `true` or a reason to hold the call. */
+/**
+ * What the `when` predicate of an {@link ApprovalPolicy} returns: `true` or a reason to hold the
+ * call; `false`, `undefined` or `''` let it run.
+ *
+ * @example
+ * const when = (ctx: HookContext): ApprovalRequirement => (Number(ctx.arguments.amount) > 1000 ? 'amount above 1,000' : false);
+ */
 export type ApprovalRequirement = boolean | string | undefined | void;
 
-/** Which calls need a person's approval. A call needs it when any rule matches. */
+/**
+ * Which calls need a person's approval. A call needs it when any rule matches.
+ *
+ * @example
+ * const policy: ApprovalPolicy = { tools: ['send_payment'], minRisk: 'high', when: (ctx) => ctx.tool.behaviour?.annotations?.destructive };
+ */
 export interface ApprovalPolicy {
   /** Tools that always need approval, by name. */
   tools?: readonly string[];
@@ -44,7 +58,12 @@ export interface ApprovalPolicy {
   when?: (ctx: HookContext) => ApprovalRequirement | Promise<ApprovalRequirement>;
 }
 
-/** Options of {@link ApprovalManager} and {@link createApprovalHook}. */
+/**
+ * Options of {@link ApprovalManager} and {@link createApprovalHook}: the policy plus naming and clock.
+ *
+ * @example
+ * new ApprovalManager({ minRisk: 'medium', generateId: () => `appr_${ulid()}` });
+ */
 export interface ApprovalManagerOptions extends ApprovalPolicy {
   /** The hook's name in errors (default `'approval'`). */
   name?: string;
@@ -54,10 +73,21 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
   now?: () => number;
 }
 
-/** Where an approved call runs: a toolkit (the call's session is looked up in it) or a given view. */
+/**
+ * Where an approved call runs: a toolkit (the call's session is looked up in it) or a given view.
+ *
+ * @example
+ * await approvals.approve(id, { toolkit });                        // in the call's own session
+ * await approvals.approve(id, { view: toolkit.session('s-1') });  // in this view
+ */
 export type ApprovalTarget = { toolkit: Toolkit; view?: undefined } | { view: ToolView; toolkit?: undefined };
 
-/** Options of {@link ApprovalManager.approve}. */
+/**
+ * Options of {@link ApprovalManager.approve}.
+ *
+ * @example
+ * await approvals.approve(id, { toolkit, remember: 'session', context: ToolExecutionContext.of(user), signal });
+ */
 export type ApproveOptions = ApprovalTarget & {
   /** `'session'`: later calls of the same tool in the same session run without asking. */
   remember?: 'session';
@@ -71,13 +101,23 @@ export type ApproveOptions = ApprovalTarget & {
   onProgress?: CallOptions['onProgress'];
 };
 
-/** Options of {@link ApprovalManager.reject}. */
+/**
+ * Options of {@link ApprovalManager.reject}.
+ *
+ * @example
+ * approvals.reject(id, 'no deletions in this conversation', { remember: 'session' });
+ */
 export interface RejectOptions {
   /** `'session'`: later calls of the same tool in the same session are rejected without asking. */
   remember?: 'session';
 }
 
-/** A decision remembered for a session (`approve(id, { remember: 'session' })`). */
+/**
+ * A decision remembered for a session (`approve(id, { remember: 'session' })`).
+ *
+ * @example
+ * approvals.remembered(); // [{ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }]
+ */
 export interface RememberedDecision {
   /** The session it applies to (absent: calls made without a session). */
   readonly sessionId?: string;
@@ -89,7 +129,12 @@ export interface RememberedDecision {
   readonly reason?: string;
 }
 
-/** A decision taken by `approve` / `reject`, as `decisions$` emits it. */
+/**
+ * A decision taken by `approve` / `reject`, as `decisions$` emits it.
+ *
+ * @example
+ * approvals.decisions$.subscribe((d) => conversation.addToolResult(d.result));
+ */
 export interface ApprovalDecision {
   /** The approval decided. */
   readonly approval: PendingApproval;
@@ -101,7 +146,12 @@ export interface ApprovalDecision {
   readonly decidedAt: number;
 }
 
-/** The serialised state of an {@link ApprovalManager} (`JSON.parse(manager.serialize())`). */
+/**
+ * The serialised state of an {@link ApprovalManager} (`JSON.parse(manager.serialize())`).
+ *
+ * @example
+ * approvals.pending$.subscribe(() => fs.writeFileSync('approvals.json', approvals.serialize()));
+ */
 export interface SerializedApprovals {
   /** Format version. */
   version: 1;
@@ -113,7 +163,12 @@ export interface SerializedApprovals {
   decided: { id: string; decision: 'approved' | 'rejected' }[];
 }
 
-/** The `data` of a pending-approval result. */
+/**
+ * The `data` of a pending-approval result.
+ *
+ * @example
+ * if (isPendingApprovalResult(result)) ui.highlight(result.data.approvalId);
+ */
 export interface PendingApprovalData {
   /** The id to approve or reject. */
   approvalId: string;
@@ -122,6 +177,10 @@ export interface PendingApprovalData {
 /**
  * The code of the `ToolkitError` thrown by `approve` / `reject` for an id that is unknown or
  * already decided. (Until the core lists it in `ToolkitErrorCode`, it is cast.)
+ *
+ * @example
+ * try { await approvals.approve(id, { toolkit }); }
+ * catch (e) { if (ToolkitError.is(e) && e.code === APPROVAL_NOT_PENDING) ui.say('Someone already decided.'); }
  */
 export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING';
 

@@ -5,6 +5,9 @@ import type { BeforeHookDecision, HookContext, ToolHook } from '../toolkit/hooks
 /**
  * What an argument guardrail decides: nothing (the call goes on), block it with a reason the
  * model can act on, replace the arguments, or pass every string argument through `redact`.
+ *
+ * @example
+ * const verdict: ArgumentVerdict = { block: 'limit must be at most 100; ask for fewer rows' };
  */
 export type ArgumentVerdict =
   | void
@@ -16,6 +19,9 @@ export type ArgumentVerdict =
 /**
  * What a result guardrail decides: nothing, withhold the result (the model gets an error result
  * with the reason), pass every text of the result through `redact`, or replace the result.
+ *
+ * @example
+ * const verdict: ResultVerdict = { redact: (text) => text.replace(/\b\d{3}-\d{2}-\d{4}\b/g, '[SSN]') };
  */
 export type ResultVerdict =
   | void
@@ -24,7 +30,15 @@ export type ResultVerdict =
   | { redact: (text: string) => string }
   | { replace: ToolResult };
 
-/** A named check of a call's arguments; the name appears in the messages the model gets. */
+/**
+ * A named check of a call's arguments; the name appears in the messages the model gets.
+ *
+ * @example
+ * const maxRows: ArgumentGuardrail = {
+ *   name: 'max-rows',
+ *   check: (ctx) => (Number(ctx.arguments.limit) > 100 ? { block: 'limit must be at most 100' } : undefined),
+ * };
+ */
 export interface ArgumentGuardrail {
   /** Names the guardrail in messages. */
   readonly name: string;
@@ -32,7 +46,15 @@ export interface ArgumentGuardrail {
   check(ctx: HookContext): ArgumentVerdict | Promise<ArgumentVerdict>;
 }
 
-/** A named check of a call's result. */
+/**
+ * A named check of a call's result.
+ *
+ * @example
+ * const noStackTraces: ResultGuardrail = {
+ *   name: 'no-stack-traces',
+ *   check: (result) => (/\n\s+at /.test(result.forLLM) ? { block: 'the tool returned an internal stack trace' } : undefined),
+ * };
+ */
 export interface ResultGuardrail {
   /** Names the guardrail in messages. */
   readonly name: string;
@@ -40,7 +62,12 @@ export interface ResultGuardrail {
   check(result: ToolResult, ctx: HookContext): ResultVerdict | Promise<ResultVerdict>;
 }
 
-/** Options of {@link createGuardrailHook}. */
+/**
+ * Options of {@link createGuardrailHook}.
+ *
+ * @example
+ * createGuardrailHook({ name: 'sql-guard', input: [maxRows], output: [noStackTraces] });
+ */
 export interface GuardrailHookOptions {
   /** Checks of the arguments, in order; the first block wins. A bare function is named `input[i]`. */
   input?: readonly (ArgumentGuardrail | ArgumentGuardrail['check'])[];
@@ -50,7 +77,12 @@ export interface GuardrailHookOptions {
   name?: string;
 }
 
-/** The code of the error result a blocking result guardrail produces: the tool ran, its result was withheld. */
+/**
+ * The code of the error result a blocking result guardrail produces: the tool ran, its result was withheld.
+ *
+ * @example
+ * if (result.error?.code === RESULT_WITHHELD) audit.flag(result.toolCallId);
+ */
 export const RESULT_WITHHELD = 'RESULT_WITHHELD';
 
 function named<G extends { name: string }>(guard: G | G[keyof G], kind: string, index: number): G {

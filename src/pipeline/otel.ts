@@ -4,10 +4,21 @@ import type { AgentTool } from '../common/agent-tool';
 import { truncateText } from '../executor/convert';
 import type { ToolEvent } from '../toolkit/events';
 
-/** The tracer name used when no tracer is given. */
+/**
+ * The tracer name used when no tracer is given.
+ *
+ * @example
+ * const tracer = trace.getTracer(TOOLWRIGHT_TRACER_NAME); // the tracer instrumentToolkit uses by default
+ */
 export const TOOLWRIGHT_TRACER_NAME = 'toolwright';
 
-/** What {@link instrumentToolkit} needs of a toolkit: its events (and its tools, for descriptions). */
+/**
+ * What {@link instrumentToolkit} needs of a toolkit: its events (and its tools, for descriptions).
+ * A `Toolkit` is one.
+ *
+ * @example
+ * const target: InstrumentableToolkit = toolkit;
+ */
 export interface InstrumentableToolkit {
   /** The toolkit's call events (sessions share them). */
   readonly events$: Observable<ToolEvent>;
@@ -15,7 +26,12 @@ export interface InstrumentableToolkit {
   getTool?(name: string): AgentTool | undefined;
 }
 
-/** Options of {@link instrumentToolkit}. */
+/**
+ * Options of {@link instrumentToolkit}.
+ *
+ * @example
+ * const options: ToolTracingOptions = { tracer: provider.getTracer('agent'), captureArguments: true, maxAttributeChars: 1_000 };
+ */
 export interface ToolTracingOptions {
   /** The tracer (default: `trace.getTracer('toolwright')` of the global tracer provider). */
   tracer?: Tracer;
@@ -32,7 +48,12 @@ export interface ToolTracingOptions {
   maxAttributeChars?: number;
 }
 
-/** Attribute names of the OpenTelemetry GenAI semantic conventions used on tool spans. */
+/**
+ * Attribute names of the OpenTelemetry GenAI semantic conventions used on tool spans.
+ *
+ * @example
+ * exporter.getFinishedSpans().filter((s) => s.attributes[GEN_AI_ATTRIBUTES.toolName] === 'get_weather');
+ */
 export const GEN_AI_ATTRIBUTES = Object.freeze({
   operationName: 'gen_ai.operation.name',
   toolName: 'gen_ai.tool.name',

@@ -3,7 +3,12 @@ import type { HookContext, ToolHook } from '../toolkit/hooks';
 import { isThenable } from '../executor/convert';
 import { createRedactor } from './redactor';
 
-/** Options of {@link createRedactionHook}. */
+/**
+ * Options of {@link createRedactionHook}.
+ *
+ * @example
+ * createRedactionHook({ patterns: Object.values(SECRET_PATTERNS), replacement: '***', data: false });
+ */
 export interface RedactionHookOptions {
   /** Matches of these are scrubbed (e.g. `Object.values(SECRET_PATTERNS)`); the `g` flag is added when missing. */
   patterns?: readonly RegExp[];

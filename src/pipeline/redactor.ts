@@ -1,6 +1,11 @@
 import type { ToolResult } from '../common/tool-types';
 
-/** What replaces a redacted match unless configured otherwise (the executor uses the same text for presets). */
+/**
+ * What replaces a redacted match unless configured otherwise (the executor uses the same text for presets).
+ *
+ * @example
+ * createRedactor({ patterns: [SECRET_PATTERNS.email] }).text('ada@example.com') === DEFAULT_REDACTION; // true
+ */
 export const DEFAULT_REDACTION = '[REDACTED]';
 
 /** Secrets shorter than this are ignored: redacting `'a'` would shred every text. */
@@ -33,7 +38,12 @@ export const SECRET_PATTERNS = Object.freeze({
   privateKey: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
 });
 
-/** Options of {@link createRedactor}. */
+/**
+ * Options of {@link createRedactor}.
+ *
+ * @example
+ * createRedactor({ patterns: [/\bacct-\d{8}\b/g], secrets: [config.dbPassword], replacement: '<secret>' });
+ */
 export interface RedactorOptions {
   /** Matches of these are replaced (the `g` flag is added when missing). */
   patterns?: readonly RegExp[];
@@ -46,6 +56,10 @@ export interface RedactorOptions {
 /**
  * Scrubs configured patterns and literal secrets from text, from JSON-like values and from
  * tool results. Pure and synchronous; reuse one per configuration.
+ *
+ * @example
+ * const redactor = createRedactor({ patterns: [SECRET_PATTERNS.email] });
+ * logger.info(redactor.value(event));
  */
 export interface Redactor {
   /** `text` with every match replaced. */

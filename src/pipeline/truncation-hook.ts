@@ -3,10 +3,20 @@ import { truncateText } from '../executor/convert';
 import type { HookContext, ToolHook } from '../toolkit/hooks';
 import { ToolkitError } from '../errors';
 
-/** A limit, or a function choosing one per call (`undefined`: leave the result as it is). */
+/**
+ * A limit, or a function choosing one per call (`undefined`: leave the result as it is).
+ *
+ * @example
+ * const limit: ResultCharLimit = (ctx, result) => (result.isError ? undefined : ctx.tool.name === 'fetch_page' ? 8_000 : 2_000);
+ */
 export type ResultCharLimit = number | ((ctx: HookContext, result: ToolResult) => number | undefined);
 
-/** Options of {@link createTruncationHook}. */
+/**
+ * Options of {@link createTruncationHook}.
+ *
+ * @example
+ * createTruncationHook({ maxResultChars: 4_000, includeUserText: false });
+ */
 export interface TruncationHookOptions {
   /** The longest `forLLM` text the model gets: a number, or per call (per session, per tool, per result). */
   maxResultChars: ResultCharLimit;
