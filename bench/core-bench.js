@@ -109,4 +109,46 @@ const row = (what, value, bar) => rows.push({ what, value, bar });
   row('activeTools$ emission after toggling 10,000 tools (median)', `${times[5].toFixed(2)} ms`, '≤ 5 ms');
 }
 
+{
+  // The run-time cost of a manifest for 1,000 tools: JSON text → parsed, checked manifest →
+  // registration merging it, against the same registration without a manifest.
+  const { parseManifest } = require('../dist/index.js');
+  const instances = decoratedClasses(1_000, 10);
+  const classes = {};
+  for (const instance of instances) {
+    const methods = {};
+    for (let m = 0; m < 10; m++) {
+      methods[`method${m}`] = {
+        description: `Method ${m}`,
+        params: [
+          { name: 'city', index: 0, optional: false, kind: 'model', description: 'City name', schema: { type: 'string', description: 'City name' } },
+          { name: 'days', index: 1, optional: true, kind: 'model', schema: { type: 'integer', minimum: 1, maximum: 14 } },
+        ],
+      };
+    }
+    classes[instance.constructor.name] = { file: 'bench.ts', methods };
+  }
+  const text = JSON.stringify({ version: 1, generator: 'toolwright-schema', classes });
+  const time = (fn) => {
+    const start = process.hrtime.bigint();
+    fn();
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const withManifest = [];
+  const without = [];
+  for (let i = 0; i < 5; i++) {
+    withManifest.push(time(() => {
+      const toolkit = new Toolkit({ manifest: parseManifest(JSON.parse(text)) });
+      for (const instance of instances) toolkit.registerTool(instance);
+    }));
+    without.push(time(() => {
+      const toolkit = new Toolkit();
+      for (const instance of instances) toolkit.registerTool(instance);
+    }));
+  }
+  withManifest.sort((a, b) => a - b);
+  without.sort((a, b) => a - b);
+  row('manifest for 1,000 tools: parse + register (median)', `${withManifest[2].toFixed(1)} ms (${(withManifest[2] - without[2]).toFixed(1)} ms over no manifest)`, '≤ 20 ms');
+}
+
 console.table(rows);
