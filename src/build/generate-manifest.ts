@@ -5,12 +5,11 @@ import type { JsonSchema } from '../common/json-schema';
 import type { ManifestClass, ManifestMethod, ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
 import { classifyParam, unwrapTypeNode } from './classify-param';
-import { DEFAULT_COMPILER_OPTIONS, formatDiagnostics, generatorCompilerOptions, loadProject } from './compiler-options';
+import { DEFAULT_COMPILER_OPTIONS, generatorCompilerOptions, loadProject } from './compiler-options';
 import { expandGlobs, isTypeScriptSource, NoMatchError } from './expand-globs';
 import { normalizeSchema } from './normalize-schema';
 import { canonicalManifest } from './serialize-manifest';
 import { createSchemaReader, type SchemaReader } from './schema-generator';
-import { createSchemaProgram, virtualNames, virtualSourceText } from './schema-program';
 import {
   displayPath,
   formatProblems,
@@ -48,8 +47,6 @@ export interface GenerateManifestOptions {
   /** Called after each source file is analysed (the CLI prints a progress line on a TTY). */
   readonly onProgress?: (progress: GenerateProgress) => void;
 }
-
-const VIRTUAL_FILE = '__toolwright_schema__.cts';
 
 function definitionError(message: string, cause?: unknown): ToolkitError {
   return new ToolkitError('INVALID_DEFINITION', message, cause === undefined ? {} : { cause });
@@ -166,7 +163,6 @@ function analyseParam(
   method: ScannedMethod,
   param: ScannedParam,
   imports: ImportBindings,
-  virtualName: string,
   descriptions: ReadonlyMap<string, string>,
 ): ManifestParam {
   const classification = classifyParam(param, analysis.checker, imports);
@@ -180,7 +176,7 @@ function analyseParam(
   if (classification.kind === 'model') {
     let schema: JsonSchema;
     try {
-      schema = analysis.reader.schemaOf(virtualName) ?? {};
+      schema = analysis.reader.schemaOf(declaredType(analysis.checker, param.node)) ?? {};
     } catch (error) {
       const typeText = param.node.type?.getText() ?? 'its inferred type';
       throw definitionError(
@@ -201,27 +197,51 @@ function analyseParam(
   return entry;
 }
 
-function analyseReturns(analysis: Analysis, virtualName: string): JsonSchema | undefined {
-  const type = analysis.reader.typeOf(virtualName);
+/**
+ * The type a parameter is declared with: without the `| undefined` that `?` or a default
+ * adds (optionality is recorded separately), so an optional enum keeps its enum identity.
+ */
+function declaredType(checker: ts.TypeChecker, node: ts.ParameterDeclaration): ts.Type {
+  return node.type !== undefined ? checker.getTypeFromTypeNode(node.type) : checker.getTypeAtLocation(node);
+}
+
+/** The value a tool call resolves to: the awaited return type, Observables unwrapped (as the toolkit does). */
+function resultType(checker: ts.TypeChecker, method: ts.MethodDeclaration): ts.Type | undefined {
+  const signature = checker.getSignatureFromDeclaration(method);
+  if (signature === undefined) return undefined;
+  const returned = checker.getReturnTypeOfSignature(signature);
+  let type = checker.getAwaitedType(returned) ?? returned;
+  const isObservable =
+    (type.flags & ts.TypeFlags.Object) !== 0 &&
+    ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0 &&
+    type.getProperty('subscribe') !== undefined &&
+    type.getProperty('pipe') !== undefined;
+  if (isObservable) {
+    const [value] = checker.getTypeArguments(type as ts.TypeReference);
+    if (value !== undefined) type = checker.getAwaitedType(value) ?? value;
+  }
+  return type;
+}
+
+function analyseReturns(analysis: Analysis, method: ts.MethodDeclaration): JsonSchema | undefined {
+  const type = resultType(analysis.checker, method);
   if (type === undefined || isEmptyReturn(type)) return undefined;
   try {
-    const schema = analysis.reader.schemaOf(virtualName);
+    const schema = analysis.reader.schemaOf(type);
     return schema === undefined || Object.keys(schema).length === 0 ? undefined : schema;
   } catch {
     return undefined; // a return type JSON Schema cannot express (functions, symbols…) is simply left out
   }
 }
 
-function analyseClass(analysis: Analysis, cls: ScannedClass, classIndex: number, imports: ImportBindings): ManifestClass {
+function analyseClass(analysis: Analysis, cls: ScannedClass, imports: ImportBindings): ManifestClass {
   const methods: Record<string, ManifestMethod> = {};
-  cls.methods.forEach((method, methodIndex) => {
+  cls.methods.forEach((method) => {
     const descriptions = paramDescriptions(method.node);
-    const params = method.params.map((param) =>
-      analyseParam(analysis, cls, method, param, imports, virtualNames.param(classIndex, methodIndex, param.index), descriptions),
-    );
+    const params = method.params.map((param) => analyseParam(analysis, cls, method, param, imports, descriptions));
     const description = methodDescription(method.node);
     const entry: ManifestMethod = description !== undefined ? { description, params } : { params };
-    const returns = analyseReturns(analysis, virtualNames.returns(classIndex, methodIndex));
+    const returns = analyseReturns(analysis, method.node);
     if (returns !== undefined) entry.returns = returns;
     methods[method.name] = entry;
   });
@@ -255,43 +275,10 @@ function checkDuplicates(classes: readonly ScannedClass[], cwd: string): ScanPro
 }
 
 /**
- * Checks that every import of the virtual module reaches its class. (A full type check of the
- * virtual module would say the same, at the cost of a second pass over every signature.) An
- * unresolved import would otherwise turn every schema of the class into `{}` without a word.
- */
-function checkImports(virtualSource: ts.SourceFile, classes: readonly ScannedClass[], checker: ts.TypeChecker, cwd: string): void {
-  const problems: ScanProblem[] = [];
-  let classIndex = 0;
-  for (const statement of virtualSource.statements) {
-    if (!ts.isImportDeclaration(statement) || statement.importClause === undefined) continue;
-    const cls = classes[classIndex];
-    classIndex += 1;
-    if (cls === undefined) break;
-    const clause = statement.importClause;
-    const bindings = clause.namedBindings;
-    const localName = clause.name ?? (bindings !== undefined && ts.isNamedImports(bindings) ? bindings.elements[0]?.name : undefined);
-    const local = localName === undefined ? undefined : checker.getSymbolAtLocation(localName);
-    const target = local === undefined ? undefined : checker.getAliasedSymbol(local);
-    if (target !== undefined && (target.flags & ts.SymbolFlags.Class) !== 0) continue;
-    const sf = cls.node.getSourceFile();
-    const { line, character } = sf.getLineAndCharacterOfPosition(cls.node.getStart(sf));
-    problems.push({
-      fileName: displayPath(cls.fileName, cwd),
-      line: line + 1,
-      column: character + 1,
-      message:
-        `the compiler cannot import class ${cls.name} from its file, so its types are unknown. ` +
-        'Fix: check that the file compiles and that the class is exported; pass the project\'s tsconfig with --project so imports resolve as in your build.',
-    });
-  }
-  if (problems.length > 0) throw definitionError(`cannot read the types of the tool classes:\n${formatProblems(problems)}`);
-}
-
-/**
  * Generates the build-time tool manifest (SPEC §8) from TypeScript sources: every `@Tool`
  * method of every exported class, keyed by class and method name, with exact parameter
  * names, optionality, JSON Schemas, JSDoc descriptions and injected-parameter markers.
- * One TypeScript Program is built for all files.
+ * One TypeScript Program is built for all files; typescript-json-schema writes the schemas.
  *
  * @example
  * const manifest = generateManifest({ files: ['src/services/*.ts'], project: 'tsconfig.json' });
@@ -308,14 +295,16 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
   const compilerOptions = generatorCompilerOptions(project?.options ?? DEFAULT_COMPILER_OPTIONS);
   const ambient = (project?.fileNames ?? []).filter((f) => !isTypeScriptSource(f) && /\.d\.[cm]?ts$/.test(f));
 
-  // Syntactic scan first: it decides what the virtual module declares.
+  // A syntactic scan first: definition problems are reported before the costly Program is built.
   const target = compilerOptions.target ?? ts.ScriptTarget.ES2022;
   const scanned: ScannedClass[] = [];
   const problems: ScanProblem[] = [];
+  const toolFiles = new Set<string>();
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
-    if (!text.includes('Tool')) continue;
+    if (!text.includes('Tool')) continue; // cheap filter: no decorator can be named without it
     const result = scanSourceFile(ts.createSourceFile(file, text, target, true), displayPath(file, cwd));
+    if (result.classes.length > 0) toolFiles.add(file);
     scanned.push(...result.classes);
     problems.push(...result.problems);
   }
@@ -326,33 +315,19 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
     );
   }
 
-  const virtualFileName = path.join(cwd, VIRTUAL_FILE);
-  const virtualText = virtualSourceText(scanned, cwd);
-  const program = createSchemaProgram({ rootNames: [...ambient, ...files], compilerOptions, virtualFileName, virtualText });
-  const virtualSource = program.getSourceFile(virtualFileName);
-  if (virtualSource === undefined) throw definitionError('internal error: the virtual module was not loaded');
-  const syntaxErrors = program.getSyntacticDiagnostics(virtualSource);
-  if (syntaxErrors.length > 0) {
-    throw definitionError(`internal error: the generator wrote an invalid virtual module:\n${formatDiagnostics(syntaxErrors, cwd)}`);
-  }
-  const checker = program.getTypeChecker();
-  checkImports(virtualSource, scanned, checker, cwd);
-  const analysis: Analysis = { cwd, checker, reader: createSchemaReader(program, virtualSource) };
-
-  // Analyse the Program's own nodes (the checker only knows those), in the prescan's order.
+  // ONE Program for every file; types are read from the checker, schemas from typescript-json-schema.
+  const program = ts.createProgram({ rootNames: [...ambient, ...files], options: compilerOptions });
+  const analysis: Analysis = { cwd, checker: program.getTypeChecker(), reader: createSchemaReader(program) };
   const classes: Record<string, ManifestClass> = {};
-  const classIndex = new Map(scanned.map((cls, i) => [`${cls.fileName}\0${cls.name}`, i]));
-  const scannedFiles = [...new Set(scanned.map((cls) => cls.fileName))];
   files.forEach((file, fileIndex) => {
     let tools = 0;
-    if (scannedFiles.includes(file)) {
+    if (toolFiles.has(file)) {
       const sourceFile = program.getSourceFile(file);
       if (sourceFile === undefined) throw definitionError(`internal error: ${displayPath(file, cwd)} is not in the program`);
+      // Scanned again on the Program's own nodes: the checker only knows those.
       const { classes: found, imports } = scanSourceFile(sourceFile, displayPath(file, cwd));
       for (const cls of found) {
-        const index = classIndex.get(`${file}\0${cls.name}`);
-        if (index === undefined) continue;
-        classes[cls.name] = analyseClass(analysis, cls, index, imports);
+        classes[cls.name] = analyseClass(analysis, cls, imports);
         tools += cls.methods.length;
       }
     }

@@ -29,7 +29,6 @@ export interface ScannedParam {
 export interface ScannedMethod {
   readonly name: string;
   readonly node: ts.MethodDeclaration;
-  readonly isStatic: boolean;
   readonly params: readonly ScannedParam[];
 }
 
@@ -41,8 +40,6 @@ export interface ScannedClass {
   readonly exportName: string;
   readonly fileName: string;
   readonly node: ts.ClassDeclaration;
-  /** True when the class has type parameters (its members are read through `InstanceType`). */
-  readonly generic: boolean;
   readonly methods: readonly ScannedMethod[];
 }
 
@@ -202,7 +199,8 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
       problem(
         node.name ?? node,
         `class ${className} has @Tool methods but is not exported${topLevel ? '' : ' from the top level of its module'}. ` +
-          `Fix: declare it at the top level and export it (\`export class ${className}\`) so toolwright-schema can read its types.`,
+          `Fix: declare it at the top level and export it (\`export class ${className}\`): a tool class is registered from ` +
+          'other modules (`toolkit.registerTool(…)`), and the manifest describes exported classes only.',
       );
       return;
     }
@@ -216,7 +214,6 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
       exportName,
       fileName: sourceFile.fileName,
       node,
-      generic: (node.typeParameters?.length ?? 0) > 0,
       methods,
     });
   };
@@ -266,7 +263,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
       index += 1;
     }
     if (!ok) return undefined;
-    return { name, node: method, isStatic: hasModifier(method, ts.SyntaxKind.StaticKeyword), params };
+    return { name, node: method, params };
   };
 
   visit(sourceFile);

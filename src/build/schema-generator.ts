@@ -1,8 +1,7 @@
 import * as ts from 'typescript';
-import { getDefaultArgs, JsonSchemaGenerator, type Args, type SymbolRef } from 'typescript-json-schema';
+import { getDefaultArgs, JsonSchemaGenerator, type Args } from 'typescript-json-schema';
 import type { JsonSchema } from '../common/json-schema';
 import { normalizeSchema } from './normalize-schema';
-import { VIRTUAL_PROPERTY } from './schema-program';
 
 /** typescript-json-schema settings: exact, inlined schemas with `required` and no extra props. */
 const GENERATOR_ARGS: Args = {
@@ -15,8 +14,7 @@ const GENERATOR_ARGS: Args = {
   topRef: false,
   titles: false,
   excludePrivate: true,
-  // A full type check would cost seconds and fail on unrelated errors; the caller checks the
-  // virtual module's diagnostics instead.
+  // Never type-check the whole Program: it would cost seconds and fail on unrelated errors.
   ignoreErrors: true,
 };
 
@@ -27,15 +25,13 @@ interface GeneratorInternals {
   parseCommentsIntoDefinition?: (symbol: ts.Symbol, definition: Record<string, unknown>, other: Record<string, unknown>) => void;
 }
 
-/** Reads JSON Schemas of the virtual module's interfaces. */
+/** Turns checker types into manifest-ready JSON Schemas with typescript-json-schema. */
 export interface SchemaReader {
   /**
-   * The normalised schema of property `v` of the named virtual interface (a fresh copy the
-   * caller may change); throws when the type cannot be expressed.
+   * The normalised schema of a type (a fresh copy the caller may change); throws the
+   * generator's error when JSON Schema cannot express the type.
    */
-  schemaOf(interfaceName: string): JsonSchema | undefined;
-  /** The type of property `v` of the named virtual interface. */
-  typeOf(interfaceName: string): ts.Type | undefined;
+  schemaOf(type: ts.Type): JsonSchema | undefined;
   /** The validation keywords and description written as JSDoc on `symbol` (a type alias). */
   annotationsOf(symbol: ts.Symbol): Record<string, unknown>;
 }
@@ -61,60 +57,35 @@ function patchStringIndexes(generator: JsonSchemaGenerator, checker: ts.TypeChec
 }
 
 /**
- * Creates a typescript-json-schema generator that knows only the virtual module's interfaces.
- * `buildGenerator()` would also walk every declaration of every file in the Program (lib,
- * `@types`, dependencies) to index symbols by name; that walk costs more than building the
- * Program and is not needed, since every schema starts from a virtual interface. (The only
- * feature it feeds is abstract-class `oneOf` expansion, which tool parameters do not want.)
+ * Creates a typescript-json-schema generator over the Program's checker that is fed the
+ * parameter and return types directly. `buildGenerator()` would first walk every declaration
+ * of every file (lib, `@types`, dependencies) to index named types, which costs more than
+ * building the Program; nothing here looks types up by name. (That index only feeds
+ * abstract-class `oneOf` expansion, which tool parameters do not want.)
  */
-export function createSchemaReader(program: ts.Program, virtualSource: ts.SourceFile): SchemaReader {
+export function createSchemaReader(program: ts.Program): SchemaReader {
   const checker = program.getTypeChecker();
-  const symbols: SymbolRef[] = [];
-  const allSymbols: Record<string, ts.Type> = {};
-  const userSymbols: Record<string, ts.Symbol> = {};
-  const propertyTypeNodes = new Map<string, ts.TypeNode>();
-  for (const statement of virtualSource.statements) {
-    if (!ts.isInterfaceDeclaration(statement)) continue;
-    const member = statement.members[0];
-    if (member !== undefined && ts.isPropertySignature(member) && member.type !== undefined) {
-      propertyTypeNodes.set(statement.name.text, member.type);
-    }
-    const symbol = checker.getSymbolAtLocation(statement.name);
-    if (symbol === undefined) continue;
-    const name = statement.name.text;
-    symbols.push({ name, typeName: name, fullyQualifiedName: checker.getFullyQualifiedName(symbol), symbol });
-    allSymbols[name] = checker.getTypeAtLocation(statement);
-    userSymbols[name] = symbol;
-  }
-  const generator = new JsonSchemaGenerator(symbols, allSymbols, userSymbols, {}, checker, GENERATOR_ARGS);
+  // The generator keeps this object: entries added later are visible to getSchemaForSymbol.
+  const types: Record<string, ts.Type> = {};
+  const generator = new JsonSchemaGenerator([], types, {}, {}, checker, GENERATOR_ARGS);
   patchStringIndexes(generator, checker);
   const internals = generator as unknown as GeneratorInternals;
-  // The schema of `v` depends on its type alone (the property has no JSDoc and its type node
-  // names no alias), and the checker interns types: parameters of one type share one schema.
-  const byType = new Map<ts.Type, { schema?: JsonSchema; error?: unknown }>();
-  const typeOf = (interfaceName: string): ts.Type | undefined => {
-    const node = propertyTypeNodes.get(interfaceName);
-    return node === undefined ? undefined : checker.getTypeFromTypeNode(node);
-  };
-  const generate = (interfaceName: string): JsonSchema | undefined => {
-    const wrapper = generator.getSchemaForSymbol(interfaceName, false) as { properties?: Record<string, unknown> };
-    const property = wrapper.properties?.[VIRTUAL_PROPERTY];
-    // Read right after the call: the generator resets its definitions per schema.
-    return property === undefined ? undefined : normalizeSchema(property, generator.ReffedDefinitions);
-  };
+  // The checker interns types, so parameters of one type share one generated schema.
+  const cache = new Map<ts.Type, { schema?: JsonSchema; error?: unknown }>();
   return {
-    typeOf,
-    schemaOf(interfaceName) {
-      const type = typeOf(interfaceName);
-      if (type === undefined) return generate(interfaceName);
-      let entry = byType.get(type);
+    schemaOf(type) {
+      let entry = cache.get(type);
       if (entry === undefined) {
+        const name = `__toolwright_type_${cache.size}`;
+        types[name] = type;
         try {
-          entry = { schema: generate(interfaceName) };
+          const schema = generator.getSchemaForSymbol(name, false);
+          // Read right after the call: the generator resets its definitions per schema.
+          entry = { schema: normalizeSchema(schema, generator.ReffedDefinitions) };
         } catch (error) {
           entry = { error };
         }
-        byType.set(type, entry);
+        cache.set(type, entry);
       }
       if (entry.error !== undefined) throw entry.error;
       return entry.schema === undefined ? undefined : structuredClone(entry.schema);

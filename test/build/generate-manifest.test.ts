@@ -85,7 +85,7 @@ describe('golden manifest', () => {
     expect(manifest.generator).toBe('toolwright-schema');
     const classNames = Object.keys(manifest.classes);
     expect(classNames).toEqual([...classNames].sort());
-    expect(classNames).toEqual(['AliasedService', 'CrmService', 'GenericStore', 'PackageService', 'WeatherService']);
+    expect(classNames).toEqual(['AliasedService', 'CrmService', 'GenericStore', 'GenericWriter', 'PackageService', 'WeatherService']);
     for (const cls of Object.values(manifest.classes)) {
       const methods = Object.keys(cls.methods);
       expect(methods).toEqual([...methods].sort());
@@ -158,7 +158,14 @@ describe('parameters', () => {
       default: 'celsius',
     });
     expect(schema('CrmService', 'search', 'sort')).toMatchObject({ type: 'string', enum: ['asc', 'desc'] });
-    expect(schema('CrmService', 'createContact', 'priority')).toMatchObject({ type: 'string', enum: ['high', 'low', 'normal'], default: 'normal' });
+    // An enum keeps its identity (declaration order, its JSDoc) even as an optional parameter.
+    expect(schema('CrmService', 'createContact', 'priority')).toEqual({
+      type: 'string',
+      description: 'String enum.',
+      enum: ['low', 'normal', 'high'],
+      default: 'normal',
+    });
+    expect(param('CrmService', 'createContact', 'priority').description).toBe('Follow-up priority');
     expect(schema('CrmService', 'search', 'level')).toMatchObject({ type: 'number', enum: [0, 1, 2, 3] });
   });
 
@@ -275,6 +282,14 @@ describe('tool discovery', () => {
   it('covers static methods, generic classes and `export { X }` classes, and skips undecorated methods', () => {
     expect(method('CrmService', 'count')).toEqual({ description: 'Count contacts (static tool).', params: [], returns: { type: 'number' } });
     expect(method('GenericStore', 'get').params).toHaveLength(1);
+    // A type parameter is described by its constraint.
+    expect(schema('GenericWriter', 'put', 'item')).toEqual({
+      type: 'object',
+      description: 'the item',
+      properties: { id: { type: 'string' }, size: { type: 'number' } },
+      required: ['id'],
+      additionalProperties: false,
+    });
     expect(manifest.classes.WeatherService?.methods.helper).toBeUndefined();
     expect(manifest.classes.PlainHelper).toBeUndefined();
   });
