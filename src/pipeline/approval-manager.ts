@@ -445,8 +445,8 @@ export class ApprovalManager {
     }
     if (!this.when) return undefined;
     const verdict = await this.when(ctx);
-    if (typeof verdict === 'string' && verdict.trim() !== '') return verdict;
-    return verdict === true || typeof verdict === 'string' ? `the approval policy requires it for tool '${name}'` : undefined;
+    if (typeof verdict === 'string') return verdict.trim() !== '' ? verdict : undefined;
+    return verdict === true ? `the approval policy requires it for tool '${name}'` : undefined;
   }
 
   private hold(ctx: HookContext, reason: string): ToolResult {

@@ -103,6 +103,14 @@ describe('ApprovalManager: holding calls', () => {
     expect(held.forLLM).toContain('it touches system configuration');
   });
 
+  it('a predicate returning true holds with a generic reason; false, undefined and an empty string let the call run', async () => {
+    const verdicts = [true, false, undefined, ''];
+    const { toolkit, approvals } = setup({ when: (ctx) => verdicts[Number(ctx.arguments.path)] });
+    const results = await toolkit.callTools(verdicts.map((_, i) => toolCall('read_file', { path: String(i) })));
+    expect(results.map(isPendingApprovalResult)).toEqual([true, false, false, false]);
+    expect(approvals.pending()[0].reason).toBe("the approval policy requires it for tool 'read_file'");
+  });
+
   it('records the session of a held call', async () => {
     const { toolkit, approvals } = setup();
     await toolkit.session('s-1').callTool(toolCall('delete_file', { path: 'x' }));
