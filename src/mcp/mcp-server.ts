@@ -4,10 +4,11 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
-  EmptyResultSchema,
+  ErrorCode,
   ListToolsRequestSchema,
-  type CallToolRequest,
+  McpError,
   type CallToolResult,
+  type JSONRPCRequest,
   type ListToolsResult,
   type ServerNotification,
   type ServerRequest,
@@ -17,13 +18,15 @@ import {
 import type { Subscription } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolExecutionContext } from '../common/execution-context';
-import type { CallOptions, CallProgress } from '../executor/call-executor';
+import type { ToolResult } from '../common/tool-types';
+import type { CallOptions } from '../executor/call-executor';
 import type { McpToolDefinition } from '../schema/lowering';
 import type { ToolkitSession } from '../toolkit/session';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
 import { errorCallResult, toCallToolResult } from './call-result';
 import { metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
+import { ProgressRelay } from './progress-relay';
 
 /** What a `context` factory of {@link McpServerOptions} learns about the request. */
 export interface McpRequestInfo {
@@ -76,6 +79,14 @@ export interface McpServerOptions {
    * reads events one by one).
    */
   progressBarrier?: boolean;
+  /**
+   * Register `tools/call` with `setRequestHandler(CallToolRequestSchema)`, so the SDK parses each
+   * request twice and each result once with its zod schemas. Default `false`: toolwright answers
+   * `tools/call` from the server's `fallbackRequestHandler` and checks what it reads itself
+   * (`name` a string, `arguments` an object, `_meta.progressToken`); its results are valid by
+   * construction. Those zod passes cost more than the toolkit's whole call.
+   */
+  sdkValidation?: boolean;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
   serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'>;
 }
@@ -149,7 +160,18 @@ class ToolkitMcpServer implements McpServerHandle {
       },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.listTools(extra));
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request, extra));
+    if (options.sdkValidation) {
+      this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+        const token = request.params._meta?.progressToken;
+        return this.callTool(request.params.name, request.params.arguments ?? {}, token, extra);
+      });
+    } else {
+      const fallback = this.server.fallbackRequestHandler;
+      this.server.fallbackRequestHandler = (request, extra) => {
+        if (request.method === 'tools/call') return this.fastCall(request, extra);
+        return fallback ? fallback(request, extra) : Promise.reject(new McpError(ErrorCode.MethodNotFound, 'Method not found'));
+      };
+    }
     const previousOnClose = this.server.onclose;
     this.server.onclose = () => {
       previousOnClose?.();
@@ -264,8 +286,22 @@ class ToolkitMcpServer implements McpServerHandle {
     });
   }
 
-  private async callTool(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
-    const { name, arguments: args, _meta } = request.params;
+  /** tools/call without the SDK's zod passes: toolwright checks what it reads itself. */
+  private fastCall(request: JSONRPCRequest, extra: Extra): Promise<CallToolResult> {
+    const params = request.params as Record<string, unknown> | undefined;
+    const name = params?.name;
+    if (typeof name !== 'string') return Promise.reject(new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.'));
+    const args = params!.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      return Promise.reject(new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.arguments must be an object.'));
+    }
+    const meta = params!._meta;
+    const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
+    return this.callTool(name, (args as Record<string, unknown> | undefined) ?? {}, typeof token === 'string' || typeof token === 'number' ? token : undefined, extra);
+  }
+
+  private callTool(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra): Promise<CallToolResult> {
+    const failed = (e: unknown) => errorCallResult(`Tool '${name}' failed: ${e instanceof Error ? e.message : String(e)}`);
     try {
       const view = this.current ?? this.resolveView(extra.sessionId);
       const options: CallOptions = { signal: extra.signal };
@@ -273,33 +309,24 @@ class ToolkitMcpServer implements McpServerHandle {
         const context = this.contextFor(extra);
         if (context) options.context = context;
       }
-      const token = _meta?.progressToken;
-      let pending: Promise<void>[] | undefined;
-      if (token !== undefined) {
-        let last: number | undefined;
-        options.onProgress = (report: CallProgress) => {
-          const own = report.progress;
-          const useOwn = typeof own === 'number' && Number.isFinite(own) && (last === undefined || own > last);
-          const progress = useOwn ? own : last === undefined ? 1 : last + 1;
-          last = progress;
-          const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken: token, progress };
-          if (useOwn && typeof report.total === 'number') params.total = report.total;
-          if (report.message !== undefined) params.message = report.message;
-          (pending ??= []).push(extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined));
-        };
-      }
-      const result = await view.callTool({ id: String(extra.requestId), name, arguments: args ?? {} }, options);
+      const relay = token !== undefined ? new ProgressRelay(token, extra) : undefined;
+      if (relay) options.onProgress = relay.report;
+      const call = view.callTool({ id: String(extra.requestId), name, arguments: args }, options);
+      if (!relay) return call.then((result) => this.toResult(name, result), failed);
       // progress must reach the client before the response, which drops late progress
-      if (pending) {
-        await Promise.all(pending);
-        if (this.barrier) await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 1_000 }).catch(() => undefined);
-      }
-      if (result.isError) return toCallToolResult(result, undefined, name);
-      const tool = this.toolkit.getTool(name);
-      return toCallToolResult(result, tool ? this.shapeOf(tool) : undefined, name);
+      return call.then(async (result) => {
+        await relay.flush(this.barrier);
+        return this.toResult(name, result);
+      }, failed);
     } catch (e) {
-      return errorCallResult(`Tool '${name}' failed: ${e instanceof Error ? e.message : String(e)}`);
+      return Promise.resolve(failed(e));
     }
+  }
+
+  private toResult(name: string, result: ToolResult): CallToolResult {
+    if (result.isError) return toCallToolResult(result, undefined, name);
+    const tool = this.toolkit.getTool(name);
+    return toCallToolResult(result, tool ? this.shapeOf(tool) : undefined, name);
   }
 }
 

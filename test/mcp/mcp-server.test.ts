@@ -1,4 +1,4 @@
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, ListPromptsResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit, ToolExecutionContext, userResult, type AgentTool } from '../../src';
 import { createMcpServer, toCallToolResult } from '../../src/mcp';
 import { outputShapeOf } from '../../src/mcp/mcp-tool-options';
@@ -17,7 +17,23 @@ describe('createMcpServer over the in-memory transport (sessions)', () => {
   describeConformance(async () => (await connectInMemory(createTestToolkit().toolkit, closer, { sessions: true })).client);
 });
 
+describe('createMcpServer over the in-memory transport (sdkValidation: tools/call via setRequestHandler)', () => {
+  describeConformance(async () => (await connectInMemory(createTestToolkit().toolkit, closer, { sdkValidation: true })).client);
+});
+
 describe('createMcpServer', () => {
+  test('malformed tools/call requests are JSON-RPC InvalidParams errors; other unknown methods MethodNotFound', async () => {
+    const { client } = await connectInMemory(createTestToolkit().toolkit, closer);
+    await expect(client.client.request({ method: 'tools/call', params: { arguments: {} } } as never, CallToolResultSchema)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    await expect(client.client.request({ method: 'tools/call', params: { name: 'echo', arguments: [1] } } as never, CallToolResultSchema)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    await expect(client.client.request({ method: 'prompts/list' }, ListPromptsResultSchema)).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    expect(textOf(await client.call('echo', { text: 'still fine' }))).toBe('echo: still fine');
+  });
+
   test('list_changed follows host-side group toggles and registrations, once per change', async () => {
     const { toolkit } = createTestToolkit();
     const { client } = await connectInMemory(toolkit, closer);
