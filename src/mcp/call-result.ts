@@ -29,7 +29,12 @@ function toJson(value: unknown): unknown {
 /**
  * A toolkit {@link ToolResult} as an MCP `tools/call` result: `forLLM` as text content, `forUser`
  * (when it differs) as a second text block for the user's eyes only, errors as `isError`, and
- * the structured value as `structuredContent` when the tool declares an output schema.
+ * the structured value as `structuredContent` when the tool declares an output schema (a value
+ * that cannot be served under that schema becomes an `isError` result saying so).
+ *
+ * @example
+ * toCallToolResult(toolResult('3', 3), { schema: { type: 'object', properties: { result: { type: 'number' } } }, wrap: true }, 'add');
+ * // { content: [{ type: 'text', text: '3' }], structuredContent: { result: 3 } }
  */
 export function toCallToolResult(result: ToolResult, shape: OutputShape | undefined, toolName: string): CallToolResult {
   const content: TextContent[] = [{ type: 'text', text: result.forLLM }];
@@ -56,7 +61,7 @@ export function toCallToolResult(result: ToolResult, shape: OutputShape | undefi
   };
 }
 
-/** An `isError` result carrying `message`. */
+/** @internal An `isError` result carrying `message`. */
 export function errorCallResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }

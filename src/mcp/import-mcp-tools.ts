@@ -29,7 +29,12 @@ export interface McpImportOptions {
   followListChanged?: boolean;
 }
 
-/** A remote tool that could not be imported, and why. */
+/**
+ * A remote tool that could not be imported, and why.
+ *
+ * @example
+ * for (const { name, reason } of imported.skipped) console.error(`skipped ${name}: ${reason}`);
+ */
 export interface McpImportSkipped {
   /** The remote tool's name. */
   readonly name: string;

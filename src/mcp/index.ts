@@ -2,6 +2,7 @@
  * `toolwright/mcp`: serve a toolkit to any MCP client, and import any MCP server's tools into a
  * toolkit. Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.x).
  */
+import './require-sdk';
 export { createMcpServer } from './mcp-server';
 export type { McpServerHandle, McpServerOptions, McpRequestInfo } from './mcp-server';
 export { serveMcpStdio } from './mcp-stdio';
@@ -11,7 +12,7 @@ export type { McpHttpHandler, McpHttpOptions, McpHttpServeOptions, McpHttpServer
 export { importMcpTools } from './import-mcp-tools';
 export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './import-mcp-tools';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
-export type { McpToolOptions, McpAgentTool } from './mcp-tool-options';
+export type { McpToolOptions, McpAgentTool, OutputShape } from './mcp-tool-options';
 export { fromCallToolResult } from './remote-result';
 export { toCallToolResult } from './call-result';
 export { portableToolName } from './tool-names';

@@ -36,6 +36,10 @@ export interface McpHttpOptions extends McpServerOptions {
  * A `(req, res)` request handler serving MCP over Streamable HTTP, one SDK `Server` per MCP
  * session. Mount it on any node:http-compatible app; a body already parsed (`req.body`, e.g.
  * by `express.json()`) is used as is.
+ *
+ * @example
+ * const mcp = createMcpHttpHandler(toolkit, { name: 'app', version: '1.0.0' });
+ * http.createServer((req, res) => (req.url === '/mcp' ? mcp(req, res) : res.end())).listen(3000);
  */
 export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void;
@@ -150,7 +154,14 @@ export interface McpHttpServeOptions extends McpHttpOptions {
   path?: string;
 }
 
-/** A running Streamable HTTP MCP server. */
+/**
+ * A running Streamable HTTP MCP server.
+ *
+ * @example
+ * const server = await serveMcpHttp(toolkit, { name: 'app', version: '1.0.0' });
+ * console.error(`MCP endpoint: ${server.url.href} (${server.handler.sessionCount} sessions)`);
+ * await server.close();
+ */
 export interface McpHttpServer {
   /** The endpoint's URL, e.g. `http://127.0.0.1:41234/mcp`. */
   readonly url: URL;

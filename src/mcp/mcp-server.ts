@@ -28,7 +28,13 @@ import { errorCallResult, toCallToolResult } from './call-result';
 import { metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
 import { ProgressRelay } from './progress-relay';
 
-/** What a `context` factory of {@link McpServerOptions} learns about the request. */
+/**
+ * What a `context` factory of {@link McpServerOptions} learns about the request.
+ *
+ * @example
+ * createMcpServer(toolkit, { name: 'app', version: '1.0.0',
+ *   context: ({ authInfo }) => ToolExecutionContext.of(new UserContext(authInfo?.clientId ?? 'anonymous')) });
+ */
 export interface McpRequestInfo {
   /** The MCP session (Streamable HTTP), if any. */
   readonly sessionId?: string;

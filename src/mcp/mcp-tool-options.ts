@@ -32,7 +32,12 @@ export interface McpToolOptions {
   meta?: Record<string, unknown>;
 }
 
-/** An {@link AgentTool} that carries {@link McpToolOptions} under {@link MCP_TOOL_OPTIONS}. */
+/**
+ * An {@link AgentTool} that carries {@link McpToolOptions} under {@link MCP_TOOL_OPTIONS}.
+ *
+ * @example
+ * const tool: McpAgentTool = { ...echo, [MCP_TOOL_OPTIONS]: { title: 'Echo' } };
+ */
 export type McpAgentTool = AgentTool & { readonly [MCP_TOOL_OPTIONS]?: McpToolOptions };
 
 /**
@@ -46,7 +51,13 @@ export function withMcpOptions<T extends AgentTool>(tool: T, options: McpToolOpt
   return tool as T & { readonly [MCP_TOOL_OPTIONS]: McpToolOptions };
 }
 
-/** How a tool's structured result is served: the output schema, and whether values are wrapped as `{ result }`. */
+/**
+ * How a tool's structured result is served: the output schema, and whether values are wrapped
+ * as `{ result }` (MCP output schemas have an object root).
+ *
+ * @example
+ * const shape: OutputShape = { schema: { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] }, wrap: true };
+ */
 export interface OutputShape {
   readonly schema: ObjectJsonSchema;
   readonly wrap: boolean;
