@@ -215,7 +215,8 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
 
   let onDisk: string | undefined;
   try {
-    onDisk = fs.readFileSync(outPath, 'utf8');
+    // A checkout with CRLF line endings holds the same manifest.
+    onDisk = fs.readFileSync(outPath, 'utf8').replace(/\r\n/g, '\n');
   } catch {
     onDisk = undefined;
   }

@@ -137,9 +137,10 @@ interface Analysis {
 }
 
 /**
- * Adds what the `Parameters<…>` indirection loses: the JSDoc tags of a type alias of a
- * primitive (`/** @minimum 1 *\/ type Days = number`), and `integer` for an alias named so.
- * Keywords the schema already has win.
+ * Adds what a checker type cannot carry: an alias of a primitive (`type Days = number`) leaves
+ * no alias symbol on its type, so its JSDoc tags (`@minimum 1`) and the `integer` name would be
+ * lost on a parameter declared with it. (typescript-json-schema reads them itself for object
+ * properties.) Keywords the schema already has win.
  */
 function applyAliasAnnotations(analysis: Analysis, param: ScannedParam, schema: JsonSchema): JsonSchema {
   const typeNode = unwrapTypeNode(param.node.type);
@@ -303,7 +304,9 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
     if (!text.includes('Tool')) continue; // cheap filter: no decorator can be named without it
-    const result = scanSourceFile(ts.createSourceFile(file, text, target, true), displayPath(file, cwd));
+    // No JSDoc parsing here: the scan needs none, and it is a good part of the parse.
+    const sourceFile = ts.createSourceFile(file, text, { languageVersion: target, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true);
+    const result = scanSourceFile(sourceFile, displayPath(file, cwd));
     if (result.classes.length > 0) toolFiles.add(file);
     scanned.push(...result.classes);
     problems.push(...result.problems);

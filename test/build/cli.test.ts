@@ -148,7 +148,8 @@ describe('generating and checking', () => {
     expect(manifest.classes.Counter?.methods.increment?.params[0]?.schema).toEqual({ type: 'number', description: 'step' });
   });
 
-  it('--check exits 0 and stays quiet off a TTY when the manifest is up to date; a rerun leaves the file untouched', () => {
+  it('--check exits 0 and stays quiet off a TTY when the manifest is up to date (CRLF too); a rerun leaves the file untouched', () => {
+    fs.writeFileSync(outPath(), fs.readFileSync(outPath(), 'utf8').replace(/\n/g, '\r\n'));
     const before = fs.statSync(outPath()).mtimeMs;
     const check = run(['src/**/*.ts', '-o', out, '--check'], { cwd: dir });
     expect(check).toEqual({ code: 0, stdout: '', stderr: '' });
