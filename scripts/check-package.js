@@ -52,7 +52,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   if (r.forLLM !== 'sunny in Paris' || e.error.code !== 'INVALID_ARGUMENTS') throw new Error('unexpected ' + JSON.stringify([r, e]));
   if (toolkit.toProviderDefs('openai', { strict: true }).length !== 2) throw new Error('defs');
   if (typeof ToolkitError.is !== 'function') throw new Error('ToolkitError');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/build']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build']) await import(sub);
   process.stdout.write('ok\\n');
 })().catch((e) => { console.error(e); process.exit(1); });
 `;

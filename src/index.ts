@@ -101,3 +101,25 @@ export type {
 } from './schema/lowering';
 export { runToolLoop, ScriptedProvider } from './loop';
 export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';
+export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
+export type {
+  PendingApproval,
+  PendingApprovalData,
+  ApprovalPolicy,
+  ApprovalRequirement,
+  ApprovalManagerOptions,
+  ApprovalTarget,
+  ApproveOptions,
+  RejectOptions,
+  RememberedDecision,
+  ApprovalDecision,
+  SerializedApprovals,
+} from './pipeline/approval-manager';
+export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';
+export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './pipeline/guardrail-hook';
+export { createTruncationHook } from './pipeline/truncation-hook';
+export type { TruncationHookOptions, ResultCharLimit } from './pipeline/truncation-hook';
+export { createRedactionHook } from './pipeline/redaction-hook';
+export type { RedactionHookOptions } from './pipeline/redaction-hook';
+export { createRedactor, SECRET_PATTERNS, DEFAULT_REDACTION } from './pipeline/redactor';
+export type { Redactor, RedactorOptions } from './pipeline/redactor';

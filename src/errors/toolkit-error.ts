@@ -31,6 +31,8 @@ export type ToolkitErrorCode =
   | 'HOOK_FAILED'
   | 'APPROVAL_PENDING'
   | 'APPROVAL_REJECTED'
+  | 'APPROVAL_NOT_PENDING'
+  | 'RESULT_WITHHELD'
   | 'PROVIDER_FAILED';
 
 /** Options of a {@link ToolkitError}. */

@@ -182,7 +182,7 @@ export interface PendingApprovalData {
  * try { await approvals.approve(id, { toolkit }); }
  * catch (e) { if (ToolkitError.is(e) && e.code === APPROVAL_NOT_PENDING) ui.say('Someone already decided.'); }
  */
-export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING';
+export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING' satisfies ToolkitErrorCode;
 
 const RISK_RANK: Readonly<Record<ToolRisk, number>> = { low: 0, medium: 1, high: 2 };
 const DECIDED_MEMORY = 10_000;
@@ -203,7 +203,7 @@ function rememberKey(sessionId: string | undefined, toolName: string): string {
 }
 
 function notPending(message: string): ToolkitError {
-  return new ToolkitError(APPROVAL_NOT_PENDING as string as ToolkitErrorCode, message);
+  return new ToolkitError(APPROVAL_NOT_PENDING, message);
 }
 
 /**
