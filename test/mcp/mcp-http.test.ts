@@ -37,7 +37,13 @@ function raw(url: URL, init: { method: string; headers?: Record<string, string>;
 }
 
 describe('serveMcpHttp: Streamable HTTP on 127.0.0.1, port 0', () => {
-  describeConformance(async () => connectHttp((await serve()).http.url));
+  // one server for the suite: each test's client gets its own MCP session and toolkit session
+  let shared: McpHttpServer;
+  beforeAll(async () => {
+    shared = await serveMcpHttp(createTestToolkit().toolkit, { name: 'toolwright-test', version: '0.0.0' });
+  });
+  afterAll(() => shared.close());
+  describeConformance(() => connectHttp(shared.url));
 });
 
 describe('serveMcpHttp', () => {
