@@ -57,6 +57,23 @@ function patchStringIndexes(generator: JsonSchemaGenerator, checker: ts.TypeChec
 }
 
 /**
+ * Runs `fn` with `console.warn`/`console.error` silenced. typescript-json-schema prints notes
+ * such as "initializer is expression for property x" (it then leaves out that `default`);
+ * they are not actionable and would break the CLI's promise to be quiet off a TTY.
+ */
+function quietly<T>(fn: () => T): T {
+  const { warn, error } = console;
+  console.warn = () => undefined;
+  console.error = () => undefined;
+  try {
+    return fn();
+  } finally {
+    console.warn = warn;
+    console.error = error;
+  }
+}
+
+/**
  * Creates a typescript-json-schema generator over the Program's checker that is fed the
  * parameter and return types directly. `buildGenerator()` would first walk every declaration
  * of every file (lib, `@types`, dependencies) to index named types, which costs more than
@@ -79,7 +96,7 @@ export function createSchemaReader(program: ts.Program): SchemaReader {
         const name = `__toolwright_type_${cache.size}`;
         types[name] = type;
         try {
-          const schema = generator.getSchemaForSymbol(name, false);
+          const schema = quietly(() => generator.getSchemaForSymbol(name, false));
           // Read right after the call: the generator resets its definitions per schema.
           entry = { schema: normalizeSchema(schema, generator.ReffedDefinitions) };
         } catch (error) {

@@ -12,9 +12,16 @@ const FIXTURES = 'test/build/fixtures/*.ts';
 
 let manifest: ToolManifest;
 let text: string;
+let consoleCalls = 0;
 
 beforeAll(() => {
-  manifest = generateManifest({ files: [FIXTURES], cwd: ROOT });
+  const spies = [jest.spyOn(console, 'warn'), jest.spyOn(console, 'error'), jest.spyOn(console, 'log')];
+  try {
+    manifest = generateManifest({ files: [FIXTURES], cwd: ROOT });
+  } finally {
+    consoleCalls = spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    for (const spy of spies) spy.mockRestore();
+  }
   text = serializeManifest(manifest);
 });
 
@@ -85,13 +92,17 @@ describe('golden manifest', () => {
     expect(manifest.generator).toBe('toolwright-schema');
     const classNames = Object.keys(manifest.classes);
     expect(classNames).toEqual([...classNames].sort());
-    expect(classNames).toEqual(['AliasedService', 'CrmService', 'GenericStore', 'GenericWriter', 'PackageService', 'WeatherService']);
+    expect(classNames).toEqual(['AliasedService', 'CrmService', 'GenericStore', 'GenericWriter', 'PackageService', 'ReminderService', 'WeatherService']);
     for (const cls of Object.values(manifest.classes)) {
       const methods = Object.keys(cls.methods);
       expect(methods).toEqual([...methods].sort());
     }
     expect(text.endsWith('}\n')).toBe(true);
     expect(text).toContain('\n  "classes": {\n    "AliasedService": {');
+  });
+
+  it('prints nothing while generating (typescript-json-schema notes are silenced)', () => {
+    expect(consoleCalls).toBe(0);
   });
 
   it('is deterministic: serialising the parsed file again gives the same text', () => {
@@ -234,6 +245,13 @@ describe('parameters', () => {
     expect(note.kind).toBe('model');
     expect(note.schema).toMatchObject({ type: 'object', required: ['text'], additionalProperties: false });
     expect(Object.keys(note.schema?.properties ?? {})).toEqual(['text', 'pinned']);
+  });
+
+  it('turns literal DTO field initialisers into defaults and skips other initialisers', () => {
+    expect(schema('ReminderService', 'schedule', 'reminder').properties).toEqual({
+      at: { type: 'string', description: 'When to remind.', format: 'date-time' },
+      repeat: { type: 'string', description: 'How often.', enum: ['daily', 'never'], default: 'never' },
+    });
   });
 
   it('names a destructured parameter from its @ToolParam({ name }) literal', () => {
