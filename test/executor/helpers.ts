@@ -76,22 +76,36 @@ export function useFakeTime(): void {
   jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
 }
 
-/** Active Node resources of `type` (e.g. 'Timeout'). */
-export function activeResources(type: string): number {
-  return process.getActiveResourcesInfo().filter((r) => r === type).length;
-}
-
 /**
- * A full garbage collection, without starting Node with --expose-gc: the flag is switched on at
- * run time and `gc` is taken from a fresh V8 context.
+ * Tracks the real timers created through the global `setTimeout` from now on (Jest keeps its own
+ * references, so its timers are not counted): `outstanding()` is how many neither fired nor were
+ * cleared.
  */
-export function collectGarbage(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const v8 = require('node:v8') as typeof import('node:v8');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const vm = require('node:vm') as typeof import('node:vm');
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as () => void;
-  gc();
-  gc();
+export function trackTimers(): { outstanding(): number; created(): number; restore(): void } {
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const live = new Set<unknown>();
+  let created = 0;
+  const tracked = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    created++;
+    const handle = realSet(() => {
+      live.delete(handle);
+      callback(...args);
+    }, ms);
+    live.add(handle);
+    return handle;
+  };
+  globalThis.setTimeout = tracked as unknown as typeof setTimeout;
+  globalThis.clearTimeout = ((handle: Parameters<typeof clearTimeout>[0]) => {
+    live.delete(handle);
+    realClear(handle);
+  }) as typeof clearTimeout;
+  return {
+    outstanding: () => live.size,
+    created: () => created,
+    restore: () => {
+      globalThis.setTimeout = realSet;
+      globalThis.clearTimeout = realClear;
+    },
+  };
 }

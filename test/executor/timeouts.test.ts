@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { getEventListeners } from 'node:events';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Observable } from 'rxjs';
 import { Tool, ToolEmitter, ToolkitError, ToolParam, type ToolResult } from '../../src';
-import { activeResources, agentTool, collectGarbage, internals, recordEvents, toolkitWith, typesOf, useFakeTime } from './helpers';
+import { agentTool, internals, recordEvents, toolkitWith, trackTimers, typesOf, useFakeTime } from './helpers';
 
 const hang = () => new Promise<never>(() => undefined);
 
@@ -230,35 +232,62 @@ describe('timeouts on real time', () => {
     expect(elapsed).toBeLessThan(1000);
   });
 
-  it('a soak of 1,000 timed-out calls leaves no deadline, timer, handle or caller-signal listener behind, and the heap returns to baseline', async () => {
-    const toolkit = toolkitWith([agentTool('hang', (_args, ctx) => (ctx.signal, hang()), { timeoutMs: 50 })], { maxConcurrency: 1000 });
-    const caller = new AbortController();
-    const { deadlines } = internals(toolkit);
-    const timersBefore = activeResources('Timeout');
-    // warm up (JIT, Ajv compile, lazily created structures), then take the baseline
-    await toolkit.callTools(Array.from({ length: 100 }, (_, i) => ({ id: `w${i}`, name: 'hang', arguments: {} })), { signal: caller.signal });
-    collectGarbage();
-    const heapBefore = process.memoryUsage().heapUsed;
+  it('a soak of 1,000 timed-out calls leaves no deadline, timer or caller-signal listener behind', async () => {
+    const timers = trackTimers();
+    try {
+      const toolkit = toolkitWith([agentTool('hang', (_args, ctx) => (ctx.signal, hang()), { timeoutMs: 50 })], { maxConcurrency: 1000 });
+      const caller = new AbortController();
+      const { deadlines } = internals(toolkit);
+      const calls = Array.from({ length: 1000 }, (_, i) => ({ id: `h${i}`, name: 'hang', arguments: {} }));
+      const t0 = performance.now();
+      const results = await toolkit.callTools(calls, { signal: caller.signal });
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(results.every((r) => r.error?.code === 'TIMEOUT')).toBe(true);
+      expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
+      expect([deadlines.pending, deadlines.retained, deadlines.armed]).toEqual([0, 0, false]);
+      expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+      expect(timers.created()).toBeGreaterThan(0); // the deadline timer went through the tracker…
+      expect(timers.outstanding()).toBe(0); // …and is gone
+    } finally {
+      timers.restore();
+    }
+  });
 
-    const calls = Array.from({ length: 1000 }, (_, i) => ({ id: `h${i}`, name: 'hang', arguments: {} }));
-    const t0 = performance.now();
-    const results = await toolkit.callTools(calls, { signal: caller.signal });
-    expect(performance.now() - t0).toBeLessThan(1000);
-    expect(results.every((r) => r.error?.code === 'TIMEOUT')).toBe(true);
-    expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
-
-    expect(deadlines.pending).toBe(0);
-    expect(deadlines.retained).toBe(0);
-    expect(deadlines.armed).toBe(false);
-    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
-    expect(activeResources('Timeout')).toBeLessThanOrEqual(timersBefore);
-    // What remains of timed-out calls (their never-settling promises included) is garbage: after
-    // 3,000 of them the heap is back at its baseline. A retained call costs about 3 KB, so 3,000
-    // retained calls would add ~9 MB; run-to-run noise of a full GC here is under 1 MB.
-    results.length = 0;
-    for (let round = 0; round < 2; round++) await toolkit.callTools(calls, { signal: caller.signal });
-    collectGarbage();
-    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(3 * 1024 * 1024);
-    expect([deadlines.pending, deadlines.retained, getEventListeners(caller.signal, 'abort').length]).toEqual([0, 0, 0]);
+  it('outside Jest: 3,000 timed-out calls leave no active resource, the heap returns to baseline, the process exits by itself', async () => {
+    const root = path.resolve(__dirname, '../..');
+    const child = await runNode(['--expose-gc', '-r', path.join(root, 'scripts/swc-register.js'), path.join(__dirname, 'fixtures/soak-child.ts')], root);
+    expect(child.stderr).toBe('');
+    expect(child.code).toBe(0);
+    const report = JSON.parse(child.stdout) as {
+      calls: number;
+      timeouts: number;
+      elapsedMs: number[];
+      heapBefore: number;
+      heapAfter: number;
+      resourcesBefore: string[];
+      resourcesAfter: string[];
+      callerListeners: number;
+      deadlines: { pending: number; retained: number; armed: boolean };
+      finishedAt: number;
+    };
+    expect(report.timeouts).toBe(report.calls);
+    expect(report.elapsedMs.every((ms) => ms < 1000)).toBe(true);
+    expect(report.resourcesAfter).toEqual(report.resourcesBefore);
+    expect(report.callerListeners).toBe(0);
+    expect(report.deadlines).toEqual({ pending: 0, retained: 0, armed: false });
+    // A retained call costs ~3 KB: 3,000 leaked calls would add ~9 MB.
+    expect(report.heapAfter - report.heapBefore).toBeLessThan(2 * 1024 * 1024);
+    // Nothing kept the event loop alive after the last call (a leftover 50 ms timer or a listener would).
+    expect(child.exitedAt - report.finishedAt).toBeLessThan(1000);
   });
 });
+
+/** Runs `node args…` and collects its output and when it exited. */
+function runNode(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, args, { cwd, timeout: 15_000 }, (error, stdout, stderr) => {
+      if (error && error.killed) reject(new Error(`soak child did not exit by itself within 15 s:\n${stderr}`));
+      else resolve({ code: child.exitCode, stdout, stderr, exitedAt: Date.now() });
+    });
+  });
+}
