@@ -74,9 +74,8 @@ export function dtoSchema(type: Constructor): JsonSchema {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const [property, metas] of byProperty) {
-      const optional = metas.some(
-        (m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION && m.name === 'isOptional',
-      );
+      // @IsOptional() and @ValidateIf(…) both let class-validator accept a missing value
+      const optional = metas.some((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
       properties[property] = propertySchema(type, property, metas);
       if (!optional) required.push(property);
     }

@@ -64,6 +64,8 @@ export class Toolkit extends ToolView {
   private readonly hooks: ToolHook[];
   private readonly eventsSubject: Subject<ToolEvent>;
   private readonly sessions = new Map<string, ToolkitSession>();
+  /** No session expires before this (a lower bound; `Infinity` when none has a TTL). */
+  private nextExpiry = Infinity;
   private readonly states = new Set<ActivationState>();
   private readonly skills: SkillRegistry;
   private readonly viewHost: ViewHost & { core: ExecutorCore };
@@ -203,6 +205,7 @@ export class Toolkit extends ToolView {
       this.states.add(state);
     }
     session.touch(options.ttlMs ?? this.sessionTtlMs);
+    if (session.expiresAt < this.nextExpiry) this.nextExpiry = session.expiresAt;
     return session;
   }
 
@@ -220,9 +223,16 @@ export class Toolkit extends ToolView {
     session.stateForHost.complete();
   }
 
+  /** Closes expired sessions; a no-op (no scan) until the earliest expiry is due. */
   private sweepSessions(): void {
     const now = Date.now();
-    for (const [id, session] of this.sessions) if (session.expiresAt <= now) this.closeSession(id);
+    if (now < this.nextExpiry) return;
+    let next = Infinity;
+    for (const [id, session] of this.sessions) {
+      if (session.expiresAt <= now) this.closeSession(id);
+      else if (session.expiresAt < next) next = session.expiresAt;
+    }
+    this.nextExpiry = next;
   }
 
   private viewChanged(state: ActivationState): void {

@@ -24,6 +24,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { Tool, ToolParam, type JsonSchema } from '../../src';
@@ -79,6 +80,7 @@ class MiscDto {
   @Equals('v1') version!: string;
   @IsDate() @Type(() => Date) when!: Date;
   @IsOptional() @IsEnum(Signed) sign?: Signed;
+  @ValidateIf((o: MiscDto) => o.amount > 100) @IsString() reason?: string;
 }
 
 /** A DTO that contains itself: recursion stops with a permissive object. */
@@ -231,6 +233,8 @@ describe('canonical schemas', () => {
         version: { type: 'string', const: 'v1' },
         when: { type: 'string', format: 'date-time' },
         sign: { type: 'number', enum: [-1, 0, 1] },
+        // @ValidateIf makes it conditional: not required in the schema, class-validator decides
+        reason: { type: 'string' },
       },
       required: ['id', 'slug', 'anyCase', 'handle', 'amount', 'version', 'when'],
       additionalProperties: false,
@@ -293,6 +297,10 @@ describe('values reach the method in their declared types', () => {
     const [, miscValue] = result.data as [unknown, MiscDto];
     expect(miscValue).toBeInstanceOf(MiscDto);
     expect(miscValue.when).toBeInstanceOf(Date);
+
+    const big = await call(toolkit, 'dtos', { contact, misc: { ...misc, amount: 500 } });
+    expect(big.forLLM).toBe("Invalid arguments for tool 'dtos':\n- 'misc.reason': reason must be a string\nFix these and call the tool again.");
+    expect((await call(toolkit, 'dtos', { contact, misc: { ...misc, amount: 500, reason: 'bulk' } })).isError).toBe(false);
   });
 
   it('reports a class-validator-only constraint (no schema form) after the schema passed', async () => {

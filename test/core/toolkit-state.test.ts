@@ -334,6 +334,30 @@ describe('sessions', () => {
     expect((await call(b, 'always', {})).forLLM).toBe('here');
   });
 
+  it('expire after their TTL; a lookup extends it', () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    try {
+      const toolkit = newToolkit({ sessionTtlMs: 1_000 });
+      const a = toolkit.session('a');
+      toolkit.session('b', { ttlMs: 5_000 });
+      toolkit.session('forever', { ttlMs: Infinity });
+      let completed = false;
+      a.activeTools$.subscribe({ complete: () => (completed = true) });
+      jest.setSystemTime(1_000_900);
+      expect(toolkit.session('a')).toBe(a); // extends a to 1_001_900
+      jest.setSystemTime(1_001_500);
+      expect(toolkit.getSessionIds()).toEqual(['a', 'b', 'forever']);
+      jest.setSystemTime(1_001_900);
+      expect(toolkit.getSessionIds()).toEqual(['b', 'forever']);
+      expect(completed).toBe(true);
+      expect(toolkit.session('a')).not.toBe(a);
+      jest.setSystemTime(1_010_000);
+      expect(toolkit.getSessionIds()).toEqual(['forever']);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('tag calls and events with the session id; close() completes its activeTools$', async () => {
     const toolkit = setup();
     const session = toolkit.session('s-9');
