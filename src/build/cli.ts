@@ -199,6 +199,8 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
 
   let manifest: ToolManifest;
   try {
+    // Building the Program is most of the time; say so before the per-file lines arrive.
+    if (tty) stderr(`${NAME}: compiling ${files !== undefined ? `${files.length} file${files.length === 1 ? '' : 's'}` : args.project ?? ''}…\n`);
     manifest = generateManifest({
       cwd,
       ...(files !== undefined ? { files } : {}),

@@ -129,6 +129,7 @@ describe('generating and checking', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      'toolwright-schema: compiling 3 files…',
       'toolwright-schema: [1/3] src/greeter.ts (1 tool)',
       'toolwright-schema: [2/3] src/nested/counter.ts (1 tool)',
       'toolwright-schema: [3/3] src/plain.ts',
