@@ -32,6 +32,22 @@ export class ToolExecutionContext {
     return builder.build();
   }
 
+  /**
+   * One context from several levels, lowest priority first: a key registered at a later level
+   * wins. Undefined levels are skipped; a single level is returned as it is.
+   *
+   * @example
+   * const merged = ToolExecutionContext.merge(toolkitContext, agentContext, callContext);
+   */
+  static merge(...levels: (ToolExecutionContext | undefined)[]): ToolExecutionContext {
+    const present = levels.filter((level): level is ToolExecutionContext => level !== undefined && level.size > 0);
+    if (present.length === 0) return ToolExecutionContext.EMPTY;
+    if (present.length === 1) return present[0];
+    const values = new Map<ContextKey, unknown>();
+    for (const level of present) for (const [key, value] of level.values) values.set(key, value);
+    return new ToolExecutionContext(values);
+  }
+
   /** @internal */
   static fromMap(values: ReadonlyMap<ContextKey, unknown>): ToolExecutionContext {
     return new ToolExecutionContext(values);
