@@ -303,7 +303,8 @@ function modelParam(
         '(A parameter declared `x: T | undefined` reflects as Object under swc/esbuild; `x?: T` keeps its type.)',
     );
   }
-  const problems = schemaProblems(schema);
+  // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
+  const problems = options.schema !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
   if (problems !== undefined) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
@@ -352,15 +353,22 @@ function typeFromKeywords(schema: JsonSchema): JsonSchemaType | undefined {
 }
 
 let metaValidator: Ajv | undefined;
+const checkedSchemas = new Map<string, string | undefined>();
 
 /**
  * Why `schema` is not a valid JSON Schema (draft-07 meta-schema), or `undefined` when it is.
  * One shared validator: its meta-schema is compiled once per process, not once per toolkit, and
- * it keeps no reference to the schemas it checks.
+ * it keeps no reference to the schemas it checks. Verdicts are remembered by the schema's JSON
+ * text (bounded), since many parameters share a shape.
  */
 export function schemaProblems(schema: JsonSchema): string | undefined {
+  const key = JSON.stringify(schema);
+  if (checkedSchemas.has(key)) return checkedSchemas.get(key);
   const ajv = (metaValidator ??= new Ajv({ strict: false }));
-  return ajv.validateSchema(schema) ? undefined : ajv.errorsText(ajv.errors, { dataVar: 'schema' });
+  const verdict = ajv.validateSchema(schema) ? undefined : ajv.errorsText(ajv.errors, { dataVar: 'schema' });
+  if (checkedSchemas.size >= 4096) checkedSchemas.clear();
+  checkedSchemas.set(key, verdict);
+  return verdict;
 }
 
 /** Freezes a JSON value and everything inside it. */
