@@ -176,7 +176,7 @@ describe('property-based: hostile argument payloads', () => {
         await callChecked('get_weather', args);
         expectNoPollution();
       }),
-      { numRuns: 2000 },
+      { numRuns: 1500 },
     );
     // about 1 payload in 10 is valid: far more than 20 succeed unless valid calls are rejected
     expect(outcomes.ok).toBeGreaterThan(20);
@@ -190,7 +190,7 @@ describe('property-based: hostile argument payloads', () => {
         await callChecked('save_contact', args);
         expectNoPollution();
       }),
-      { numRuns: 1000 },
+      { numRuns: 800 },
     );
     // about 1 payload in 8 is valid
     expect(outcomes.ok).toBeGreaterThan(20);

@@ -63,12 +63,15 @@ export function newToolkit(options: ToolkitOptions = {}): Toolkit {
  */
 export function expectAllSchemasMetaValid(): void {
   const failures: string[] = [];
+  let checked = 0;
   for (const toolkit of tracked.splice(0)) {
     for (const tool of toolkit.getAllTools()) {
+      checked++;
       for (const problem of metaSchemaProblems(tool.parameters)) failures.push(`${tool.name}: ${problem}`);
     }
   }
   expect(failures).toEqual([]);
+  expect(checked).toBeGreaterThan(0);
 }
 
 /** Runs `fn` and returns the ToolkitError it throws, checking its code. */
