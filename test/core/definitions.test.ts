@@ -412,6 +412,24 @@ describe('definition-time errors', () => {
     expect(toolkit.getAllTools()).toEqual([]);
   });
 
+  it('REFLECT_METADATA_MISSING names the import to add when reflect-metadata was not loaded', () => {
+    class Fine {
+      @Tool({ description: 'd' })
+      run() {
+        return 1;
+      }
+    }
+    const reflect = Reflect as unknown as Record<string, unknown>;
+    const getMetadata = reflect.getMetadata;
+    delete reflect.getMetadata;
+    try {
+      const error = definitionError(() => newToolkit().registerTool(Fine), 'REFLECT_METADATA_MISSING');
+      expect(error.message).toContain("import 'reflect-metadata'");
+    } finally {
+      reflect.getMetadata = getMetadata;
+    }
+  });
+
   it('a manifest supplies what missing decorator metadata cannot (names, schemas, description)', async () => {
     class FromManifest {
       greet(name: string, times?: number) {
