@@ -63,7 +63,11 @@ export type { RegisterOptions, ToolTarget } from './toolkit/registration';
 export { fromContainer } from './toolkit/presets';
 export type { PresetValue, PresetResolver, PresetMap, ContainerPreset } from './toolkit/presets';
 export { defineSkill } from './toolkit/skills';
-export type { SkillDefinition } from './toolkit/skills';
+export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillStepInput, SkillOptions } from './toolkit/skills';
+export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tools';
+export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
+export type { ToolAvailability } from './toolkit/activation';
+export type { RenderPromptOptions } from './toolkit/render-prompt';
 export type { ToolHook, HookContext, BeforeHookDecision } from './toolkit/hooks';
 export type {
   ToolEvent,
@@ -80,6 +84,7 @@ export type {
   AsyncCompletedEvent,
   ToolsChangedEvent,
   GroupsChangedEvent,
+  SkillChangedEvent,
 } from './toolkit/events';
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';

@@ -16,6 +16,7 @@ export type ToolkitErrorCode =
   | 'INVALID_DEFINITION'
   | 'UNKNOWN_GROUP'
   | 'UNKNOWN_SKILL'
+  | 'MISSING_REQUIRED_TOOLS'
   | 'MANIFEST_MISMATCH'
   | 'SERVICE_RESOLUTION_FAILED'
   // call time
@@ -33,7 +34,11 @@ export type ToolkitErrorCode =
   | 'APPROVAL_REJECTED'
   | 'APPROVAL_NOT_PENDING'
   | 'RESULT_WITHHELD'
-  | 'PROVIDER_FAILED';
+  | 'PROVIDER_FAILED'
+  // skills and sessions (thrown by activateSkill / session methods, or carried by results)
+  | 'SKILL_FAILED'
+  | 'SKILL_LIMIT_EXCEEDED'
+  | 'SESSION_CLOSED';
 
 /** Options of a {@link ToolkitError}. */
 export interface ToolkitErrorOptions {

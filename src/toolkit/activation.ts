@@ -1,8 +1,8 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
 import type { AvailabilityView } from '../executor/call-executor';
-import type { Registry, ToolEntry } from './registry';
+import type { Registry, ToolEntry, ToolSource } from './registry';
 
 /** @internal A group as the toolkit knows it. */
 export interface GroupRecord {
@@ -12,112 +12,332 @@ export interface GroupRecord {
   activeByDefault: boolean;
 }
 
-/** @internal The skill scope of a view: only these tools (plus global ones) are enabled. */
-export interface SkillScope {
+/**
+ * Why one tool is enabled in a view: the result of combining the toolkit's tools with the
+ * view's active groups and skill.
+ *
+ * - `global`: one of the toolkit's own meta tools (`list_skills`, `invoke_skill`,
+ *   `equip_tool_groups`); enabled in every view, also while a skill is active. No `owner`.
+ * - `component`: a registered tool enabled by its group (`owner` is the group) or always on
+ *   because it has no group (no `owner`).
+ * - `skill`: enabled because the active skill lists it (`owner` is the skill).
+ *
+ * @example
+ * session.getAvailability();
+ * // [{ name: 'web_search', source: 'skill', owner: 'research' },
+ * //  { name: 'delete_user', source: 'component', owner: 'admin' },
+ * //  { name: 'invoke_skill', source: 'global' }]
+ */
+export interface ToolAvailability {
+  /** The tool's name. */
   readonly name: string;
-  readonly tools: ReadonlySet<string>;
+  /** What enables it. */
+  readonly source: ToolSource;
+  /** The group (`component`) or skill (`skill`) that enables it. */
+  readonly owner?: string;
 }
 
 /**
- * @internal Which tools one view (the toolkit, or one session) has enabled: its active groups
- * and skill, with the enabled list and provider definitions cached until the registry or the
- * state changes.
+ * @internal The skill layer of a view: while a skill is active, its tools plus the groups
+ * switched on during the skill are enabled, and the base groups underneath wait untouched.
  */
-export class ActivationState implements AvailabilityView {
-  private cacheKey = -1;
-  private enabled: ToolEntry[] = [];
-  private enabledSet = new Set<ToolEntry>();
-  private tools?: AgentTool[];
-  private schemas?: ToolSchema[];
-  private names?: string[];
-  private readonly defsCache = new Map<string, unknown>();
-  private subject?: BehaviorSubject<AgentTool[]>;
-  private version = 0;
+export interface SkillLayer {
+  readonly name: string;
+  /** The tools the skill enables (its `tools`, `requiredTools` and step tools). */
+  readonly scope: ReadonlySet<string>;
+  /** Groups switched on while the skill is active; dropped with the layer. */
+  readonly groups: ReadonlySet<string>;
+  /** Which activation made the layer (a failed `onActivate` undoes only its own). */
+  readonly activation: number;
+}
+
+/** @internal The availability of one (registry version, groups, skill) combination, shared by every view in it. */
+interface Computed {
+  readonly registryVersion: number;
+  readonly enabled: ReadonlyMap<ToolEntry, ToolAvailability>;
+  readonly entries: readonly ToolEntry[];
+  readonly availability: readonly ToolAvailability[];
+  names?: readonly string[];
+  schemas?: readonly ToolSchema[];
+  readonly defs: Map<string, unknown>;
+}
+
+const EMPTY_GROUPS: ReadonlySet<string> = new Set<string>();
+const groupKeys = new WeakMap<ReadonlySet<string>, string>();
+
+/** A canonical text key of a group set, memoised per (immutable) set. */
+function keyOfGroups(groups: ReadonlySet<string>): string {
+  let key = groupKeys.get(groups);
+  if (key === undefined) groupKeys.set(groups, (key = JSON.stringify([...groups].sort())));
+  return key;
+}
+
+/** A new immutable set: `groups` with `name` on or off (the same set when nothing changes). */
+export function toggled(groups: ReadonlySet<string>, name: string, on: boolean): ReadonlySet<string> {
+  if (groups.has(name) === on) return groups;
+  const next = new Set(groups);
+  if (on) next.add(name);
+  else next.delete(name);
+  return next;
+}
+
+/**
+ * @internal Computes what a (groups, skill) combination enables and shares the result (the
+ * enabled set, schemas, provider definitions) between every view in that combination, so a
+ * thousand sessions with the same toggles cost one computation and one copy. Forgets everything
+ * when the registry changes; keeps at most `limit` combinations (a view keeps its own reference,
+ * so an evicted combination only stops being shared).
+ */
+export class AvailabilityCache {
+  private registryVersion = -1;
+  private readonly byKey = new Map<string, Computed>();
 
   constructor(
     private readonly registry: Registry,
-    private readonly groups: ReadonlyMap<string, GroupRecord>,
-    readonly activeGroups: Set<string>,
-    public skill: SkillScope | undefined,
-    readonly sessionId?: string,
+    private readonly limit = 512,
   ) {}
 
-  private refresh(): void {
-    const key = this.registry.version * 1_000_003 + this.version;
-    if (key === this.cacheKey) return;
-    this.cacheKey = key;
-    const enabled: ToolEntry[] = [];
-    for (const entry of this.registry.entries()) if (this.compute(entry)) enabled.push(entry);
-    this.enabled = enabled;
-    this.enabledSet = new Set(enabled);
+  get(groups: ReadonlySet<string>, skill: SkillLayer | undefined): Computed {
+    if (this.registryVersion !== this.registry.version) {
+      this.byKey.clear();
+      this.registryVersion = this.registry.version;
+    }
+    const key = skill === undefined ? `g${keyOfGroups(groups)}` : `s${JSON.stringify(skill.name)}${keyOfGroups(skill.groups)}`;
+    let computed = this.byKey.get(key);
+    if (computed === undefined) {
+      computed = this.compute(groups, skill);
+      if (this.byKey.size >= this.limit) this.byKey.delete(this.byKey.keys().next().value!);
+      this.byKey.set(key, computed);
+    }
+    return computed;
+  }
+
+  private compute(groups: ReadonlySet<string>, skill: SkillLayer | undefined): Computed {
+    const enabled = new Map<ToolEntry, ToolAvailability>();
+    const entries: ToolEntry[] = [];
+    const availability: ToolAvailability[] = [];
+    for (const entry of this.registry.entries()) {
+      const found = availabilityOf(entry, groups, skill);
+      if (found === undefined) continue;
+      enabled.set(entry, found);
+      entries.push(entry);
+      availability.push(found);
+    }
+    return {
+      registryVersion: this.registry.version,
+      enabled,
+      entries: Object.freeze(entries),
+      availability: Object.freeze(availability),
+      defs: new Map(),
+    };
+  }
+}
+
+/** The one rule that says whether (and why) a tool is enabled. */
+function availabilityOf(entry: ToolEntry, groups: ReadonlySet<string>, skill: SkillLayer | undefined): ToolAvailability | undefined {
+  const name = entry.name;
+  if (entry.source === 'global') return Object.freeze({ name, source: 'global' });
+  const group = entry.group;
+  if (skill !== undefined) {
+    if (skill.scope.has(name)) return Object.freeze({ name, source: 'skill', owner: skill.name });
+    if (group !== undefined && skill.groups.has(group)) return Object.freeze({ name, source: 'component', owner: group });
+    return undefined;
+  }
+  if (group === undefined) return Object.freeze({ name, source: 'component' });
+  return groups.has(group) ? Object.freeze({ name, source: 'component', owner: group }) : undefined;
+}
+
+/** @internal The Observables of a view, made on first subscription. */
+interface Reactive {
+  readonly changes: BehaviorSubject<number>;
+  /** `changes` read-only (piping a Subject itself would make a Subject again). */
+  readonly source: Observable<number>;
+  tools$?: Observable<AgentTool[]>;
+  availability$?: Observable<readonly ToolAvailability[]>;
+  skill$?: Observable<string | undefined>;
+}
+
+/**
+ * @internal Which tools one view (the toolkit, or one session) has enabled: its base groups, its
+ * skill layer, and the computed availability (shared through the {@link AvailabilityCache}).
+ * Deliberately small: a session that never subscribed or called holds a few references.
+ */
+export class ActivationState implements AvailabilityView {
+  /** The base groups (immutable; replaced on change, shared until then). */
+  private base: ReadonlySet<string>;
+  private layer: SkillLayer | undefined = undefined;
+  private computed: Computed | undefined = undefined;
+  private stale = true;
+  private tools: AgentTool[] | undefined = undefined;
+  private reactive: Reactive | undefined = undefined;
+  /** Set once the view is closed (a session that expired or was closed). */
+  closed = false;
+  /** The skill hooks of this view run one after the other, in the order of the changes. */
+  hookChain: Promise<void> | undefined = undefined;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly cache: AvailabilityCache,
+    private readonly groupRecords: ReadonlyMap<string, GroupRecord>,
+    base: ReadonlySet<string>,
+    readonly sessionId?: string,
+  ) {
+    this.base = base;
+  }
+
+  // ------------------------------------------------------------------ groups and skill
+
+  /** The base groups, whatever the skill layer says. */
+  get baseGroups(): ReadonlySet<string> {
+    return this.base;
+  }
+
+  set baseGroups(groups: ReadonlySet<string>) {
+    this.base = groups;
+  }
+
+  /** The groups in effect: the skill layer's while a skill is active, else the base groups. */
+  get activeGroups(): ReadonlySet<string> {
+    return this.layer !== undefined ? this.layer.groups : this.base;
+  }
+
+  /** Switches groups on or off where they take effect (the skill layer while one is active). Returns whether anything changed. */
+  setGroups(names: readonly string[], on: boolean): boolean {
+    let groups = this.activeGroups;
+    for (const name of names) groups = toggled(groups, name, on);
+    if (groups === this.activeGroups) return false;
+    if (this.layer !== undefined) this.layer = { ...this.layer, groups };
+    else this.base = groups;
+    return true;
+  }
+
+  /** The active skill layer. */
+  get skill(): SkillLayer | undefined {
+    return this.layer;
+  }
+
+  set skill(layer: SkillLayer | undefined) {
+    this.layer = layer;
+  }
+
+  // ------------------------------------------------------------------ availability
+
+  private current(): Computed {
+    const computed = this.computed;
+    if (computed !== undefined && !this.stale && computed.registryVersion === this.registry.version) return computed;
+    this.stale = false;
     this.tools = undefined;
-    this.schemas = undefined;
-    this.names = undefined;
-    this.defsCache.clear();
+    return (this.computed = this.cache.get(this.base, this.layer));
   }
 
-  private compute(entry: ToolEntry): boolean {
-    if (entry.source === 'global') return true;
-    if (this.skill) return this.skill.tools.has(entry.name);
-    return entry.group === undefined || this.activeGroups.has(entry.group);
-  }
-
+  /** O(1): one version check and one Map lookup. */
   isEnabled(entry: ToolEntry): boolean {
-    this.refresh();
-    return this.enabledSet.has(entry);
+    return this.current().enabled.has(entry);
   }
 
   whyDisabled(entry: ToolEntry): string {
-    if (this.skill && !this.skill.tools.has(entry.name)) {
-      return `Tool '${entry.name}' is disabled: skill '${this.skill.name}' is active and does not include it.`;
+    const layer = this.layer;
+    if (layer !== undefined && !layer.scope.has(entry.name)) {
+      return `Tool '${entry.name}' is disabled: skill '${layer.name}' is active and does not include it.`;
     }
     return `Tool '${entry.name}' is disabled: its group '${entry.group ?? ''}' is not active.`;
   }
 
+  /** Names of the enabled tools (frozen, shared). */
   enabledNames(): string[] {
-    this.refresh();
-    return (this.names ??= this.enabled.map((e) => e.name));
+    const computed = this.current();
+    return (computed.names ??= Object.freeze(computed.entries.map((e) => e.name))) as string[];
   }
 
+  /** The enabled tools: this view's own array (a new one after each change). */
   activeTools(): AgentTool[] {
-    this.refresh();
-    return (this.tools ??= this.enabled.map((e) => e.tool));
+    const computed = this.current();
+    return (this.tools ??= computed.entries.map((e) => e.tool));
   }
 
+  /** Each enabled tool with its source (frozen, shared). */
+  availability(): readonly ToolAvailability[] {
+    return this.current().availability;
+  }
+
+  /** How `name` is enabled here, or `undefined` when it is not. */
+  availabilityOf(entry: ToolEntry): ToolAvailability | undefined {
+    return this.current().enabled.get(entry);
+  }
+
+  /** The enabled tools' schemas (frozen, shared). */
   toolSchemas(): ToolSchema[] {
-    this.refresh();
-    return (this.schemas ??= this.enabled.map((e) => e.definition));
+    const computed = this.current();
+    return (computed.schemas ??= Object.freeze(computed.entries.map((e) => e.definition))) as ToolSchema[];
   }
 
-  /** Cached provider definitions, recomputed only after a change. */
+  /** Cached provider definitions (shared), recomputed only after a change. */
   cachedDefs<T>(key: string, make: () => T): T {
-    this.refresh();
-    let defs = this.defsCache.get(key) as T | undefined;
-    if (defs === undefined) this.defsCache.set(key, (defs = make()));
+    const computed = this.current();
+    let defs = computed.defs.get(key) as T | undefined;
+    if (defs === undefined) {
+      defs = make();
+      if (Array.isArray(defs)) Object.freeze(defs);
+      computed.defs.set(key, defs);
+    }
     return defs;
   }
 
-  get activeTools$(): Observable<AgentTool[]> {
-    return (this.subject ??= new BehaviorSubject(this.activeTools())).asObservable();
-  }
-
-  /** True when someone watches this view's tool list. */
-  get watched(): boolean {
-    return this.subject?.observed ?? false;
-  }
-
-  /** Marks the state changed and tells subscribers. Returns the new enabled names when they changed. */
-  changed(): void {
-    this.version++;
-    if (this.subject) this.subject.next(this.activeTools());
-  }
-
-  /** Groups known to the toolkit with this view's on/off state. */
+  /** Groups known to the toolkit with this view's on/off state (in effect). */
   groupStates(): { name: string; description: string; active: boolean }[] {
-    return [...this.groups.values()].map((g) => ({ name: g.name, description: g.description, active: this.activeGroups.has(g.name) }));
+    const active = this.activeGroups;
+    return [...this.groupRecords.values()].map((g) => ({ name: g.name, description: g.description, active: active.has(g.name) }));
   }
 
+  // ------------------------------------------------------------------ reactivity
+
+  private rx(): Reactive {
+    if (this.reactive === undefined) {
+      const changes = new BehaviorSubject(0);
+      this.reactive = { changes, source: changes.asObservable() };
+    }
+    return this.reactive;
+  }
+
+  /** The enabled tools: the current list at once, then a new list on every change. */
+  get activeTools$(): Observable<AgentTool[]> {
+    const rx = this.rx();
+    return (rx.tools$ ??= rx.source.pipe(map(() => this.activeTools())));
+  }
+
+  /** The availability: the current one at once, then on every change. */
+  get availability$(): Observable<readonly ToolAvailability[]> {
+    const rx = this.rx();
+    return (rx.availability$ ??= rx.source.pipe(map(() => this.availability())));
+  }
+
+  /** The active skill's name (or `undefined`): the current one at once, then each change. */
+  get activeSkill$(): Observable<string | undefined> {
+    const rx = this.rx();
+    return (rx.skill$ ??= rx.source.pipe(
+      map(() => this.layer?.name),
+      distinctUntilChanged(),
+    ));
+  }
+
+  /** True when someone watches this view. */
+  get watched(): boolean {
+    return this.reactive?.changes.observed ?? false;
+  }
+
+  /** Marks the state changed and tells subscribers (synchronously). */
+  changed(): void {
+    this.stale = true;
+    this.tools = undefined;
+    const rx = this.reactive;
+    if (rx !== undefined) rx.changes.next(rx.changes.value + 1);
+  }
+
+  /** Closes the view: its Observables complete. */
   complete(): void {
-    this.subject?.complete();
+    this.closed = true;
+    this.reactive?.changes.complete();
   }
 }
+
+export { EMPTY_GROUPS };

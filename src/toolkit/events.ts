@@ -125,6 +125,23 @@ export interface GroupsChangedEvent {
 }
 
 /**
+ * A skill was activated or deactivated in a view (the toolkit's, or one session's). Switching
+ * from one skill to another is one event with both names.
+ *
+ * @example
+ * toolkit.events$.pipe(filter((e) => e.type === 'skill_changed')).subscribe((e) => log(e.sessionId, e.previous, '->', e.skill));
+ */
+export interface SkillChangedEvent {
+  type: 'skill_changed';
+  sessionId?: string;
+  /** The skill now active (absent: none). */
+  skill?: string;
+  /** The skill active before (absent: none). */
+  previous?: string;
+  timestamp: number;
+}
+
+/**
  * Everything `toolkit.events$` emits, discriminated by `type`. Events never carry preset values.
  *
  * Each call emits, in order: `call_started` (unless it failed before running), any number of
@@ -146,7 +163,8 @@ export type ToolEvent =
   | CallAbortedEvent
   | AsyncCompletedEvent
   | ToolsChangedEvent
-  | GroupsChangedEvent;
+  | GroupsChangedEvent
+  | SkillChangedEvent;
 
 /** The `type` of a {@link ToolEvent}. */
 export type ToolEventType = ToolEvent['type'];

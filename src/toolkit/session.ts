@@ -1,24 +1,55 @@
+import { errorResult } from '../common/results';
+import type { ToolCall, ToolResult } from '../common/tool-types';
+import type { CallOptions } from '../executor/call-executor';
 import type { ActivationState } from './activation';
+import { closedError } from './skills';
 import { ToolView, type ViewHost } from './tool-view';
 
-/** Options of `toolkit.session(id, options)`. */
+/**
+ * Options of `toolkit.session(id, options)`.
+ *
+ * @example
+ * toolkit.session(conversationId, { ttlMs: 30 * 60_000 });
+ */
 export interface SessionOptions {
-  /** Drop the session after this long without a `toolkit.session(id)` lookup (default: the toolkit's `sessionTtlMs`, or never). */
+  /**
+   * Close the session after this long without use (a `toolkit.session(id)` lookup, a call, a
+   * group toggle or a skill change through it). Default: the session's earlier `ttlMs`, else the
+   * toolkit's `sessionTtlMs`, else never. `Infinity` means never.
+   */
   ttlMs?: number;
 }
 
 /**
- * One session's view of a toolkit: its own active groups and skill, the toolkit's tools, hooks
- * and events. Concurrent sessions never see each other's toggles. Cheap: a set of group names
- * and a few caches.
+ * One session's view of a toolkit: its own active groups and skill; the toolkit's tools, hooks
+ * and events. Concurrent sessions never see each other's toggles: every state change is
+ * synchronous and lands in this session's state alone, and calls check availability against it.
+ *
+ * Cheap: a session holds its group set (shared with the toolkit until it toggles one), its skill
+ * and a reference to the availability it shares with every view in the same state; caches and
+ * Observables are made on first use.
+ *
+ * Closed sessions (`close()`, or expired) keep their last state for reading, but toggles and
+ * skill changes throw `SESSION_CLOSED` and calls answer with a `SESSION_CLOSED` error result;
+ * `toolkit.session(id)` then starts a new session.
+ *
+ * @example
+ * const session = toolkit.session('conversation-42', { ttlMs: 15 * 60_000 });
+ * session.updateToolGroups(['admin'], true);       // this conversation only
+ * await session.activateSkill('research');
+ * const defs = session.toProviderDefs('openai');
+ * const results = await session.callTools(calls);   // events carry sessionId 'conversation-42'
+ * session.close();
  */
 export class ToolkitSession extends ToolView {
-  /** @internal */
+  /** @internal When the session expires (ms since the epoch; `Infinity`: never). */
   expiresAt = Infinity;
+  private ttlMs: number | undefined;
 
   /** @internal */
-  constructor(host: ViewHost, state: ActivationState, private readonly onClose: () => void) {
+  constructor(host: ViewHost, state: ActivationState, ttlMs: number | undefined) {
     super(host, state);
+    this.ttlMs = ttlMs;
   }
 
   /** @internal */
@@ -26,9 +57,12 @@ export class ToolkitSession extends ToolView {
     return this.state;
   }
 
-  /** @internal */
-  touch(ttlMs: number | undefined): void {
-    this.expiresAt = ttlMs === undefined ? Infinity : Date.now() + ttlMs;
+  /** @internal Sets a new TTL (when given) and restarts it. */
+  touch(ttlMs?: number): void {
+    if (ttlMs !== undefined) this.ttlMs = ttlMs;
+    const ttl = this.ttlMs;
+    if (ttl !== undefined && ttl !== Infinity) this.expiresAt = Date.now() + Math.max(0, ttl);
+    else if (ttlMs !== undefined) this.expiresAt = Infinity;
   }
 
   /** The session's id. */
@@ -36,8 +70,45 @@ export class ToolkitSession extends ToolView {
     return this.state.sessionId!;
   }
 
-  /** Ends the session: its `activeTools$` completes and the toolkit forgets its state. */
+  /** True once the session was closed (by `close()` or because it expired). */
+  get closed(): boolean {
+    return this.state.closed;
+  }
+
+  /**
+   * Ends the session: its `activeTools$`, `availability$` and `activeSkill$` complete and the
+   * toolkit forgets it. Idempotent.
+   */
   close(): void {
-    this.onClose();
+    this.host.closeSession(this);
+  }
+
+  /** {@inheritDoc ToolView.callTool} Answers `SESSION_CLOSED` once the session is closed. */
+  override callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
+    if (this.state.closed) {
+      const error = closedError(this.state.sessionId);
+      return Promise.resolve({ ...errorResult(error.message, error.code), toolCallId: call.id, name: String(call.name) });
+    }
+    if (this.ttlMs !== undefined) this.touch();
+    return super.callTool(call, options);
+  }
+
+  /** {@inheritDoc ToolView.updateToolGroups} */
+  override updateToolGroups(names: readonly string[], active: boolean): void {
+    if (this.state.closed) throw closedError(this.state.sessionId);
+    if (this.ttlMs !== undefined) this.touch();
+    super.updateToolGroups(names, active);
+  }
+
+  /** {@inheritDoc ToolView.activateSkill} */
+  override activateSkill(name: string): Promise<void> {
+    if (this.ttlMs !== undefined && !this.state.closed) this.touch();
+    return super.activateSkill(name);
+  }
+
+  /** {@inheritDoc ToolView.deactivateSkill} */
+  override deactivateSkill(): Promise<void> {
+    if (this.ttlMs !== undefined && !this.state.closed) this.touch();
+    return super.deactivateSkill();
   }
 }

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
 import { runBatch } from '../executor/batch';
-import { CallRun, type CallOptions, type ExecutorCore } from '../executor/call-executor';
+import type { AvailabilityView, CallOptions, ExecutorCore } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import {
   lowerToolSchemas,
@@ -11,7 +11,10 @@ import {
   type ProviderName,
   type ProviderToolDefinitionMap,
 } from '../schema/lowering';
-import type { ActivationState } from './activation';
+import type { ActivationState, ToolAvailability } from './activation';
+import type { RenderPromptOptions } from './render-prompt';
+import type { ToolkitSession } from './session';
+import type { SkillFrame } from './skill-run';
 
 /** A group and whether it is on in this view. */
 export interface ToolGroupState {
@@ -25,10 +28,14 @@ export interface ViewHost {
   readonly core: ExecutorCore;
   readonly parallel: boolean;
   readonly maxConcurrency: number;
-  /** Called after a view changed its groups or skill. */
+  /** Called after a view changed its groups. */
   viewChanged(state: ActivationState): void;
-  activateSkill(state: ActivationState, name: string): Promise<void>;
-  deactivateSkill(state: ActivationState): Promise<void>;
+  activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
+  deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
+  /** Runs a call of a view (meta tools are bound to the view). */
+  dispatch(view: ToolView, state: ActivationState, availability: AvailabilityView, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
+  renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
+  closeSession(session: ToolkitSession): void;
 }
 
 /**
@@ -47,14 +54,50 @@ export abstract class ToolView {
     return this.state.sessionId;
   }
 
-  /** The enabled tools (active groups, ungrouped tools, the active skill's scope). */
+  /**
+   * The enabled tools (see {@link getAvailability} for why each is enabled). A new array after
+   * every change; the same array until then.
+   *
+   * @example
+   * session.getActiveTools().map((t) => t.name); // ['get_weather', 'list_skills', 'invoke_skill']
+   */
   getActiveTools(): AgentTool[] {
     return this.state.activeTools();
   }
 
-  /** The enabled tools as an Observable: the current list at once, then every change. */
+  /**
+   * The enabled tools as an Observable, derived from the availability: the current list at
+   * once, then a new list synchronously on every change (group toggle, skill, registration).
+   *
+   * @example
+   * const sub = session.activeTools$.subscribe((tools) => mcp.sendToolListChanged());
+   */
   get activeTools$(): Observable<AgentTool[]> {
     return this.state.activeTools$;
+  }
+
+  /**
+   * The one computed model of what is enabled in this view, and why: each enabled tool with its
+   * source (`global` meta tool, `component` enabled by its group `owner` or always on, `skill`
+   * enabled by the active skill `owner`), in registration order. Frozen and shared between views
+   * in the same state; recomputed only after a change.
+   *
+   * @example
+   * session.getAvailability();
+   * // [{ name: 'web_search', source: 'skill', owner: 'research' }, { name: 'invoke_skill', source: 'global' }]
+   */
+  getAvailability(): readonly ToolAvailability[] {
+    return this.state.availability();
+  }
+
+  /**
+   * {@link getAvailability} as an Observable: the current availability at once, then each change.
+   *
+   * @example
+   * toolkit.availability$.subscribe((list) => audit.log(list.filter((a) => a.source === 'skill')));
+   */
+  get availability$(): Observable<readonly ToolAvailability[]> {
+    return this.state.availability$;
   }
 
   /** `{ name, description, parameters }` of each enabled tool (presets never appear). */
@@ -67,15 +110,23 @@ export abstract class ToolView {
     return this.state.groupStates();
   }
 
-  /** The names of the active groups. */
+  /**
+   * The names of the groups in effect: the base groups, or while a skill is active the groups
+   * switched on during it.
+   */
   getActiveGroups(): string[] {
     return [...this.state.activeGroups];
   }
 
   /**
-   * Switches groups on or off in this view.
+   * Switches groups on or off in this view. While a skill is active, the toggle belongs to the
+   * skill: a group switched on adds its tools to the skill's scope, and every toggle made during
+   * the skill ends with it (`deactivateSkill()` restores the groups as they were before).
    *
-   * @throws ToolkitError `UNKNOWN_GROUP` when a name is not a group.
+   * @throws ToolkitError `UNKNOWN_GROUP` when a name is not a group; `SESSION_CLOSED` on a closed session.
+   *
+   * @example
+   * session.updateToolGroups(['admin'], true);
    */
   updateToolGroups(names: readonly string[], active: boolean): void {
     const known = new Set(this.state.groupStates().map((g) => g.name));
@@ -86,14 +137,7 @@ export abstract class ToolView {
         `Unknown tool group(s): ${unknown.map((n) => `'${n}'`).join(', ')}. Known groups: ${[...known].join(', ') || '(none)'}; create one with toolkit.createToolGroup(name, description, active).`,
       );
     }
-    let changed = false;
-    for (const name of names) {
-      if (active === this.state.activeGroups.has(name)) continue;
-      if (active) this.state.activeGroups.add(name);
-      else this.state.activeGroups.delete(name);
-      changed = true;
-    }
-    if (changed) this.host.viewChanged(this.state);
+    if (this.state.setGroups(names, active)) this.host.viewChanged(this.state);
   }
 
   /**
@@ -119,8 +163,9 @@ export abstract class ToolView {
    * const result = await toolkit.callTool({ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' });
    */
   callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
-    const withSession = this.state.sessionId !== undefined && options.sessionId === undefined ? { ...options, sessionId: this.state.sessionId } : options;
-    return new CallRun(this.host.core, this.state, call, withSession).run();
+    const state = this.state;
+    const withSession = state.sessionId !== undefined && options.sessionId === undefined ? { ...options, sessionId: state.sessionId } : options;
+    return this.host.dispatch(this, state, state, call, withSession);
   }
 
   /** Runs a batch (in parallel up to `maxConcurrency`, sequential tools in order); results in call order. */
@@ -134,22 +179,62 @@ export abstract class ToolView {
     });
   }
 
-  /** The active skill's name in this view. */
+  /** The active skill's name in this view (the snapshot beside {@link activeSkill$}). */
   get activeSkill(): string | undefined {
     return this.state.skill?.name;
   }
 
   /**
-   * Activates a skill in this view: only its tools (plus global tools) stay enabled.
+   * The active skill's name (or `undefined`) as an Observable: the current value at once, then
+   * each change, synchronously (like a `BehaviorSubject`, read-only).
    *
-   * @throws ToolkitError `UNKNOWN_SKILL`
+   * @example
+   * session.activeSkill$.subscribe((skill) => ui.showMode(skill ?? 'general'));
    */
-  activateSkill(name: string): Promise<void> {
-    return this.host.activateSkill(this.state, name);
+  get activeSkill$(): Observable<string | undefined> {
+    return this.state.activeSkill$;
   }
 
-  /** Deactivates the active skill, restoring the previous tool set. */
+  /**
+   * Activates a skill in this view: only its tools (plus the global meta tools) stay enabled,
+   * until `deactivateSkill()`. The view changes at once (subscribers see it before this returns);
+   * the Promise resolves once the hooks ran (the previous skill's `onDeactivate`, then
+   * `onActivate`). Activating another skill replaces the active one; activating the active skill
+   * again changes nothing.
+   *
+   * @throws ToolkitError (the Promise rejects) `UNKNOWN_SKILL`, `MISSING_REQUIRED_TOOLS`,
+   *   `SESSION_CLOSED`; `SKILL_FAILED` when a hook threw (a failed `onActivate` deactivates the skill again).
+   *
+   * @example
+   * await session.activateSkill('research');
+   * session.getActiveTools().map((t) => t.name); // ['web_search', 'fetch_page', 'list_skills', 'invoke_skill']
+   */
+  activateSkill(name: string): Promise<void> {
+    return this.host.activateSkill(this, this.state, name);
+  }
+
+  /**
+   * Deactivates the active skill and restores exactly the view it replaced: the groups as they
+   * were before the skill (toggles made during it are dropped with it). A no-op without a skill.
+   *
+   * @throws ToolkitError (the Promise rejects) `SKILL_FAILED` when `onDeactivate` threw (the skill is deactivated anyway); `SESSION_CLOSED`.
+   *
+   * @example
+   * await session.deactivateSkill();
+   */
   deactivateSkill(): Promise<void> {
-    return this.host.deactivateSkill(this.state);
+    return this.host.deactivateSkill(this, this.state);
+  }
+
+  /**
+   * Renders this view for a system prompt (Markdown): the active skill's instructions, the
+   * enabled tools, the groups with their state and the skills. Sections with nothing to say are
+   * left out.
+   *
+   * @example
+   * const messages = [{ role: 'system', content: `You are a helpful agent.\n\n${session.renderPrompt()}` }];
+   */
+  renderPrompt(options: RenderPromptOptions = {}): string {
+    return this.host.renderPrompt(this.state, options);
   }
 }

@@ -13,15 +13,17 @@ import { createAjv, hasOptionalProperties } from '../executor/validation';
 import { ToolkitError, describeThrown } from '../errors';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
-import { ActivationState, type GroupRecord } from './activation';
+import { ActivationState, AvailabilityCache, EMPTY_GROUPS, toggled, type GroupRecord } from './activation';
 import type { ToolEvent } from './events';
 import type { ToolHook } from './hooks';
 import { MethodTool } from './method-tool';
 import type { PresetValue } from './presets';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
 import { Registry, type ToolEntry, type ToolSource } from './registry';
+import { MetaTools, type EquipToolGroupsOptions } from './meta-tools';
+import { renderPrompt, type RenderPromptOptions } from './render-prompt';
 import { ToolkitSession, type SessionOptions } from './session';
-import { SkillRegistry, type SkillDefinition } from './skills';
+import { SkillRegistry, resolveSkillOptions, type SkillDefinition, type SkillOptions } from './skills';
 import { ToolView, type ViewHost } from './tool-view';
 
 /** Options of `new Toolkit(...)`; all optional. */
@@ -40,8 +42,19 @@ export interface ToolkitOptions {
   execution?: ExecutionOptions;
   /** Default `maxResultChars` of every tool. */
   maxResultChars?: number;
-  /** Sessions idle longer than this are dropped (default: never). */
+  /**
+   * Sessions unused longer than this are closed (default: never). Use means a
+   * `toolkit.session(id)` lookup, a call, a group toggle or a skill change through the session.
+   */
   sessionTtlMs?: number;
+  /** Limits of executable skills: composition depth (default 3), tool calls per run (25), timeout (60 s). */
+  skills?: SkillOptions;
+  /**
+   * Offer the `equip_tool_groups` meta tool, which lets the model switch tool groups on and off
+   * in its own view (`true`: every group; or `{ groups }` to limit it). Off by default; see
+   * {@link Toolkit.enableEquipToolGroups}.
+   */
+  equipToolGroups?: boolean | EquipToolGroupsOptions;
 }
 
 function isAgentToolObject(value: object): value is AgentTool {
@@ -66,8 +79,9 @@ export class Toolkit extends ToolView {
   private readonly sessions = new Map<string, ToolkitSession>();
   /** No session expires before this (a lower bound; `Infinity` when none has a TTL). */
   private nextExpiry = Infinity;
-  private readonly states = new Set<ActivationState>();
+  private readonly availability: AvailabilityCache;
   private readonly skills: SkillRegistry;
+  private readonly meta: MetaTools;
   private readonly viewHost: ViewHost & { core: ExecutorCore };
   private readonly manifest?: ToolManifest;
   private readonly sessionTtlMs?: number;
@@ -77,7 +91,8 @@ export class Toolkit extends ToolView {
   constructor(options: ToolkitOptions = {}) {
     const registry = new Registry();
     const groups = new Map<string, GroupRecord>();
-    const state = new ActivationState(registry, groups, new Set(), undefined);
+    const availability = new AvailabilityCache(registry);
+    const state = new ActivationState(registry, availability, groups, EMPTY_GROUPS);
     const container = options.container ?? new Container();
     const eventsSubject = new Subject<ToolEvent>();
     const host: ViewHost & { core: ExecutorCore } = {
@@ -96,8 +111,11 @@ export class Toolkit extends ToolView {
       parallel: options.parallel ?? true,
       maxConcurrency: Math.max(1, options.maxConcurrency ?? 5),
       viewChanged: (s) => this.viewChanged(s),
-      activateSkill: (s, name) => this.skills.activate(s, name),
-      deactivateSkill: (s) => this.skills.deactivate(s),
+      activateSkill: (view, s, name) => this.skills.activate(view, s, name),
+      deactivateSkill: (view, s) => this.skills.deactivate(view, s),
+      dispatch: (view, s, available, call, callOptions, frame) => this.meta.dispatch(view, s, available, call, callOptions, frame),
+      renderPrompt: (s, renderOptions) => this.renderPromptOf(s, renderOptions),
+      closeSession: (session) => this.closeSession(session),
     };
     super(host, state);
     this.viewHost = host;
@@ -108,14 +126,35 @@ export class Toolkit extends ToolView {
     this.container = container;
     if (options.manifest) this.manifest = options.manifest;
     if (options.sessionTtlMs !== undefined) this.sessionTtlMs = options.sessionTtlMs;
-    this.states.add(state);
+    this.availability = availability;
     this.skills = new SkillRegistry({
-      registerGlobal: (tools) => this.addEntries(tools.map((t) => this.agentEntry(t, {}, 'global'))),
-      changed: (s) => this.viewChanged(s),
-      view: (s) => (s === this.state ? this : this.sessions.get(s.sessionId!)!),
+      hasTool: (name) => registry.has(name),
+      toolNames: () => [...registry.entries()].filter((e) => e.source !== 'global').map((e) => e.name),
+      skillsChanged: () => {
+        this.meta.skillsChanged();
+        this.registryChanged();
+      },
+      skillChanged: (s, previous) => this.skillChanged(s, previous),
     });
-    this.skills.activateFor = (sessionId, name) =>
-      sessionId === undefined ? this.activateSkill(name) : this.session(sessionId).activateSkill(name);
+    this.meta = new MetaTools({
+      core: host.core,
+      skills: this.skills,
+      limits: resolveSkillOptions(options.skills),
+      parallel: host.parallel,
+      maxConcurrency: host.maxConcurrency,
+      entryFor: (tool) => this.agentEntry(tool, {}, 'global'),
+      putEntries: (entries) => registry.add(entries),
+      removeEntry: (name) => void registry.remove(name),
+      groups: () => this.groups.values(),
+      viewFor: (sessionId) => {
+        if (sessionId === undefined) return { view: this, state: this.state };
+        const session = this.session(sessionId);
+        return { view: session, state: session.stateForHost };
+      },
+      activate: (view, s, name) => this.skills.activate(view, s, name),
+    });
+    const equip = options.equipToolGroups;
+    if (equip) this.enableEquipToolGroups(equip === true ? {} : equip);
   }
 
   /** Every call event, progress report and change, as a typed discriminated union. */
@@ -129,15 +168,18 @@ export class Toolkit extends ToolView {
    */
   createToolGroup(name: string, description = '', active = true): void {
     const existing = this.groups.get(name);
+    const described = existing === undefined || existing.description !== description;
     if (existing) {
       existing.description = description;
       existing.activeByDefault = active;
     } else this.addGroup(name, description, active);
-    if (active !== this.state.activeGroups.has(name)) {
-      if (active) this.state.activeGroups.add(name);
-      else this.state.activeGroups.delete(name);
+    const listed = described && this.meta.groupsChanged();
+    const base = this.state.baseGroups;
+    if (active !== base.has(name)) {
+      this.state.baseGroups = toggled(base, name, active);
       this.viewChanged(this.state);
     }
+    if (listed) this.registryChanged();
   }
 
   /**
@@ -181,45 +223,112 @@ export class Toolkit extends ToolView {
     return this;
   }
 
-  /** Registers a skill (see `defineSkill`). */
+  /**
+   * Registers a skill (see {@link defineSkill}). The first one brings the `list_skills` and
+   * `invoke_skill` meta tools (global: enabled in every view, also under a skill).
+   *
+   * @throws ToolkitError `INVALID_DEFINITION` (a malformed skill, or a name taken),
+   *   `MISSING_REQUIRED_TOOLS` (a `requiredTools` entry is not registered), `DUPLICATE_TOOL`
+   *   (one of your tools already uses a meta tool's name).
+   *
+   * @example
+   * toolkit.registerTool(SearchService);
+   * toolkit.registerSkill(defineSkill({ name: 'research', description: 'Look things up',
+   *   tools: ['web_search'], requiredTools: ['web_search'], instructions: 'Cite sources.' }));
+   */
   registerSkill(skill: SkillDefinition): void {
-    this.skills.register(skill, (name) => this.registry.has(name));
+    this.skills.register(skill);
   }
 
-  /** The registered skills. */
+  /**
+   * The registered skills, in registration order.
+   *
+   * @example
+   * toolkit.getSkills().map((s) => s.name); // ['research', 'deploy']
+   */
   getSkills(): SkillDefinition[] {
     return this.skills.list();
   }
 
   /**
-   * The view of one session: its own active groups and skill (starting from the toolkit's
-   * current groups), sharing tools, hooks and events with the toolkit.
+   * A registered skill by name.
+   *
+   * @example
+   * toolkit.getSkill('research')?.instructions;
+   */
+  getSkill(name: string): SkillDefinition | undefined {
+    return this.skills.get(name)?.skill;
+  }
+
+  /**
+   * Offers the opt-in `equip_tool_groups` meta tool: the model switches groups on (`add`) or off
+   * (`remove`) in the view it calls from (its session), or lists them (no arguments). Limit it
+   * with `{ groups }` so that groups such as `admin` stay out of the model's reach. Calling it
+   * again updates the options. Same as `new Toolkit({ equipToolGroups })`.
+   *
+   * @throws ToolkitError `DUPLICATE_TOOL` when a tool of yours is already named `equip_tool_groups`.
+   *
+   * @example
+   * toolkit.enableEquipToolGroups({ groups: ['weather', 'email'] });
+   * await session.callTool({ id: 'c1', name: 'equip_tool_groups', arguments: { add: ['email'] } });
+   */
+  enableEquipToolGroups(options: EquipToolGroupsOptions = {}): void {
+    this.meta.enableEquip(options);
+    this.registryChanged();
+  }
+
+  /**
+   * Withdraws `equip_tool_groups`; returns whether it was offered. Groups it switched stay as they are.
+   *
+   * @example
+   * toolkit.disableEquipToolGroups();
+   */
+  disableEquipToolGroups(): boolean {
+    const removed = this.meta.disableEquip();
+    if (removed) this.registryChanged();
+    return removed;
+  }
+
+  /**
+   * The view of one session, made on first lookup: its own active groups and skill (starting
+   * from the toolkit's current base groups, with no skill), sharing tools, hooks and events with
+   * the toolkit. Each lookup restarts the session's TTL (and `ttlMs` replaces it).
+   *
+   * @example
+   * const session = toolkit.session(req.conversationId, { ttlMs: 30 * 60_000 });
+   * await session.callTools(calls);
    */
   session(id: string, options: SessionOptions = {}): ToolkitSession {
     this.sweepSessions();
     let session = this.sessions.get(id);
     if (!session) {
-      const state = new ActivationState(this.registry, this.groups, new Set(this.state.activeGroups), undefined, id);
-      session = new ToolkitSession(this.viewHost, state, () => this.closeSession(id));
+      const state = new ActivationState(this.registry, this.availability, this.groups, this.state.baseGroups, id);
+      session = new ToolkitSession(this.viewHost, state, options.ttlMs ?? this.sessionTtlMs);
       this.sessions.set(id, session);
-      this.states.add(state);
-    }
-    session.touch(options.ttlMs ?? this.sessionTtlMs);
+      session.touch();
+    } else session.touch(options.ttlMs);
     if (session.expiresAt < this.nextExpiry) this.nextExpiry = session.expiresAt;
     return session;
   }
 
-  /** The ids of the open sessions. */
+  /**
+   * The ids of the open sessions (expired ones are closed first).
+   *
+   * @example
+   * toolkit.getSessionIds().length;
+   */
   getSessionIds(): string[] {
     this.sweepSessions();
     return [...this.sessions.keys()];
   }
 
-  private closeSession(id: string): void {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    this.states.delete(session.stateForHost);
+  /** The number of open sessions (expired ones may still be counted until the next lookup). */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private closeSession(session: ToolkitSession): void {
+    if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
     session.stateForHost.complete();
   }
 
@@ -228,8 +337,8 @@ export class Toolkit extends ToolView {
     const now = Date.now();
     if (now < this.nextExpiry) return;
     let next = Infinity;
-    for (const [id, session] of this.sessions) {
-      if (session.expiresAt <= now) this.closeSession(id);
+    for (const session of this.sessions.values()) {
+      if (session.expiresAt <= now) this.closeSession(session);
       else if (session.expiresAt < next) next = session.expiresAt;
     }
     this.nextExpiry = next;
@@ -240,14 +349,40 @@ export class Toolkit extends ToolView {
     if (this.eventsSubject.observed) {
       const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
       this.eventsSubject.next({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] });
-      this.eventsSubject.next({ type: 'tools_changed', ...base, tools: state.enabledNames() });
+      this.eventsSubject.next({ type: 'tools_changed', ...base, tools: [...state.enabledNames()] });
     }
   }
 
-  private registryChanged(): void {
-    for (const state of this.states) state.changed();
+  private skillChanged(state: ActivationState, previous: string | undefined): void {
+    state.changed();
     if (this.eventsSubject.observed) {
-      this.eventsSubject.next({ type: 'tools_changed', timestamp: Date.now(), tools: this.state.enabledNames() });
+      const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
+      const skill = state.skill?.name;
+      this.eventsSubject.next({ type: 'skill_changed', ...base, ...(skill !== undefined ? { skill } : {}), ...(previous !== undefined ? { previous } : {}) });
+      this.eventsSubject.next({ type: 'tools_changed', ...base, tools: [...state.enabledNames()] });
+    }
+  }
+
+  private renderPromptOf(state: ActivationState, options: RenderPromptOptions): string {
+    const skill = state.skill;
+    return renderPrompt(
+      {
+        activeSkill: skill !== undefined ? this.skills.get(skill.name)?.skill : undefined,
+        tools: state.activeTools(),
+        availability: state.availability(),
+        groups: state.groupStates(),
+        skills: this.skills.list(),
+        equipTool: this.meta.equipEnabled && this.registry.has('equip_tool_groups') ? 'equip_tool_groups' : undefined,
+      },
+      options,
+    );
+  }
+
+  private registryChanged(): void {
+    this.state.changed();
+    for (const session of this.sessions.values()) session.stateForHost.changed();
+    if (this.eventsSubject.observed) {
+      this.eventsSubject.next({ type: 'tools_changed', timestamp: Date.now(), tools: [...this.state.enabledNames()] });
     }
   }
 
@@ -257,7 +392,17 @@ export class Toolkit extends ToolView {
    */
   private addGroup(name: string, description: string, active: boolean): void {
     this.groups.set(name, { name, description, activeByDefault: active });
-    if (active) for (const state of this.states) state.activeGroups.add(name);
+    if (!active) return;
+    // views that shared one group set keep sharing one (the new one)
+    const remap = new Map<ReadonlySet<string>, ReadonlySet<string>>();
+    const add = (state: ActivationState): void => {
+      const base = state.baseGroups;
+      let next = remap.get(base);
+      if (next === undefined) remap.set(base, (next = toggled(base, name, true)));
+      state.baseGroups = next;
+    };
+    add(this.state);
+    for (const session of this.sessions.values()) add(session.stateForHost);
   }
 
   /** Registers all targets or, on any definition error, nothing (container bindings it made are undone). */
@@ -307,7 +452,14 @@ export class Toolkit extends ToolView {
       if (isAsyncTool(entry.target)) entry.target.setCallback((result) => this.asyncCompleted(entry, result));
     }
     // groups named by the tools are created (on) silently: the one change notification follows
-    for (const entry of entries) if (entry.group !== undefined && !this.groups.has(entry.group)) this.addGroup(entry.group, '', true);
+    let created = false;
+    for (const entry of entries) {
+      if (entry.group !== undefined && !this.groups.has(entry.group)) {
+        this.addGroup(entry.group, '', true);
+        created = true;
+      }
+    }
+    if (created) this.meta.groupsChanged();
     this.registry.add(entries);
     this.registryChanged();
   }

@@ -111,7 +111,7 @@ describe('the event union', () => {
     ]);
     const recorder = recordEvents(toolkit);
     await toolkit.callTools(['ok', 'flaky', 'boom'].map((name) => ({ id: `id-${name}`, name, arguments: {} })));
-    const callEvents = recorder.events.filter((e): e is Exclude<ToolEvent, { type: 'tools_changed' | 'groups_changed' }> => 'callId' in e);
+    const callEvents = recorder.events.filter((e): e is Exclude<ToolEvent, { type: 'tools_changed' | 'groups_changed' | 'skill_changed' }> => 'callId' in e);
     expect(callEvents.length).toBeGreaterThanOrEqual(9);
     for (const event of callEvents) {
       expect(event.callId).toBe(`id-${event.tool}`);
@@ -150,6 +150,8 @@ function describeEvent(event: ToolEvent): string {
       return `tools: ${event.tools.join(',')}`;
     case 'groups_changed':
       return `groups: ${event.activeGroups.join(',')}`;
+    case 'skill_changed':
+      return `skill: ${event.previous ?? '-'} -> ${event.skill ?? '-'}`;
     default: {
       const unreachable: never = event;
       return unreachable;

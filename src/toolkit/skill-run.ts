@@ -1,0 +1,296 @@
+import { Observable, isObservable } from 'rxjs';
+import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
+import { errorResult } from '../common/results';
+import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
+import { runBatch } from '../executor/batch';
+import type { AvailabilityView, CallOptions } from '../executor/call-executor';
+import { isThenable } from '../executor/convert';
+import { describeThrown } from '../errors';
+import type { ActivationState } from './activation';
+import type { Registry, ToolEntry } from './registry';
+import type { SkillCallOptions, SkillContext, SkillRecord, SkillStep } from './skills';
+import type { ToolView } from './tool-view';
+
+/** @internal Where a skill run was invoked from: how deep in other runs, and which. */
+export interface SkillFrame {
+  readonly depth: number;
+  /** The skills from the outermost run to this one. */
+  readonly chain: readonly string[];
+}
+
+/** @internal The view a routed call came through and the options it came with. */
+export interface CallBinding {
+  readonly view: ToolView;
+  readonly state: ActivationState;
+  readonly options: CallOptions;
+  /** Set for calls made by a skill run. */
+  readonly frame: SkillFrame | undefined;
+}
+
+/** @internal What a run needs from the toolkit. */
+export interface SkillRunHost {
+  readonly registry: Registry;
+  readonly parallel: boolean;
+  readonly maxConcurrency: number;
+  /** Runs a call (routing meta tools) against `availability`. */
+  dispatch(view: ToolView, state: ActivationState, availability: AvailabilityView, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
+}
+
+/**
+ * @internal What a skill run may call: its scope and the global meta tools, whatever the
+ * calling view has switched on.
+ */
+class ScopeAvailability implements AvailabilityView {
+  constructor(
+    private readonly record: SkillRecord,
+    private readonly registry: Registry,
+  ) {}
+
+  isEnabled(entry: ToolEntry): boolean {
+    return entry.source === 'global' || this.record.scope.has(entry.name);
+  }
+
+  whyDisabled(entry: ToolEntry): string {
+    return `Tool '${entry.name}' is not available to skill '${this.record.skill.name}': list it in the skill's tools to call it from the skill.`;
+  }
+
+  enabledNames(): string[] {
+    const names: string[] = [];
+    for (const entry of this.registry.entries()) if (this.isEnabled(entry)) names.push(entry.name);
+    return names;
+  }
+}
+
+function isAsyncIterator(value: unknown): value is AsyncGenerator<unknown, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncGenerator)[Symbol.asyncIterator] === 'function' &&
+    typeof (value as AsyncGenerator).next === 'function'
+  );
+}
+
+/** True for what `ctx.callTool` answers when an approval hook held the call (or the tool went async). */
+function isPendingResult(result: ToolResult): boolean {
+  return result.async && !result.isError;
+}
+
+function approvalIdOf(result: ToolResult): string | undefined {
+  const data = result.data as { approvalId?: unknown } | undefined;
+  return typeof data === 'object' && data !== null && typeof data.approvalId === 'string' ? data.approvalId : undefined;
+}
+
+/**
+ * @internal One run of an executable skill: the {@link SkillContext} its code sees. Counts tool
+ * calls against the cap (the call over the cap stops the run: its signal fires and the run's
+ * result becomes `SKILL_LIMIT_EXCEEDED`, whatever the code returns), and runs every call through
+ * the toolkit in the invoking call's session and context.
+ */
+export class SkillRun implements SkillContext {
+  private calls = 0;
+  private ended = false;
+  private failure: ToolResult | undefined = undefined;
+  private readonly controller = new AbortController();
+  private readonly availability: ScopeAvailability;
+  private readonly binding: CallBinding;
+  /** @internal */
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly host: SkillRunHost,
+    private readonly record: SkillRecord,
+    private readonly attempt: ToolCallContext,
+    outer: CallBinding,
+    frame: SkillFrame,
+    private readonly maxToolCalls: number,
+  ) {
+    this.availability = new ScopeAvailability(record, host.registry);
+    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame };
+    this.signal = AbortSignal.any([attempt.signal, this.controller.signal]);
+  }
+
+  get skill(): string {
+    return this.record.skill.name;
+  }
+
+  get callId(): string {
+    return this.attempt.callId;
+  }
+
+  get sessionId(): string | undefined {
+    return this.attempt.sessionId;
+  }
+
+  get depth(): number {
+    return this.binding.frame!.depth;
+  }
+
+  get toolCalls(): number {
+    return this.calls;
+  }
+
+  get context(): ContextResolver {
+    return this.attempt.context;
+  }
+
+  /** Bound: safe to destructure. */
+  readonly emit = (progress: ToolProgress | string): void => {
+    if (!this.ended) this.attempt.emit(progress);
+  };
+
+  callTool(name: string, args: Record<string, unknown> | string = {}, options: SkillCallOptions = {}): Promise<ToolResult> {
+    const id = `${this.attempt.callId}.${this.calls + 1}`;
+    const refused = this.refuse(id, name);
+    if (refused !== undefined) return Promise.resolve(refused);
+    this.calls++;
+    const { view, state, frame } = this.binding;
+    return this.host.dispatch(view, state, this.availability, { id, name, arguments: args }, this.optionsFor(options), frame);
+  }
+
+  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
+    const registry = this.host.registry;
+    return runBatch(
+      calls.map((c) => ({ id: '', name: c.name, arguments: c.arguments ?? {} })),
+      {
+        parallel: this.host.parallel,
+        maxConcurrency: this.host.maxConcurrency,
+        isSequential: (call) => registry.get(call.name)?.behaviour.concurrency === 'sequential',
+        run: (call) => this.callTool(call.name, call.arguments, options),
+      },
+    );
+  }
+
+  invokeSkill(name: string, params?: Record<string, unknown>, options: SkillCallOptions = {}): Promise<ToolResult> {
+    return this.callTool('invoke_skill', params === undefined ? { name } : { name, parameters: params }, options);
+  }
+
+  /** Runs the skill's code; resolves to what the `invoke_skill` call answers (or rejects with what it threw). */
+  execute(params: Record<string, unknown>): unknown {
+    const skill = this.record.skill;
+    let produced: unknown;
+    try {
+      produced = skill.run !== undefined ? skill.run(params, this) : runSteps(skill.name, skill.steps!, params, this);
+    } catch (error) {
+      return this.threw(error);
+    }
+    if (isThenable(produced)) {
+      return Promise.resolve(produced).then(
+        (value) => (isObservable(value) || isAsyncIterator(value) ? this.guard(value) : this.finish(value)),
+        (error: unknown) => this.threw(error),
+      );
+    }
+    return isObservable(produced) || isAsyncIterator(produced) ? this.guard(produced) : this.finish(produced);
+  }
+
+  /** The run's answer: its value, unless it went over its cap. */
+  private finish(value: unknown): unknown {
+    this.ended = true;
+    return this.failure ?? value;
+  }
+
+  private threw(error: unknown): unknown {
+    this.ended = true;
+    if (this.failure !== undefined) return this.failure;
+    throw new Error(`skill '${this.record.skill.name}': ${describeThrown(error)}`, { cause: error });
+  }
+
+  /** Streams (Observables, async generators) settle in the executor; the cap still decides the last value. */
+  private guard(value: Observable<unknown> | AsyncGenerator<unknown, unknown>): unknown {
+    if (isObservable(value)) {
+      return new Observable<unknown>((subscriber) =>
+        value.subscribe({
+          next: (v) => subscriber.next(v),
+          error: (e: unknown) => {
+            this.ended = true;
+            if (this.failure !== undefined) {
+              subscriber.next(this.failure);
+              subscriber.complete();
+            } else subscriber.error(e);
+          },
+          complete: () => {
+            this.ended = true;
+            if (this.failure !== undefined) subscriber.next(this.failure);
+            subscriber.complete();
+          },
+        }),
+      );
+    }
+    return guarded(value, () => this.failure, () => (this.ended = true));
+  }
+
+  private refuse(id: string, name: string): ToolResult | undefined {
+    const skill = this.record.skill.name;
+    if (this.ended) {
+      return { ...errorResult(`Skill '${skill}' has finished; its context cannot call tools any more.`, 'ABORTED'), toolCallId: id, name };
+    }
+    if (this.failure !== undefined) return { ...this.failure, toolCallId: id, name };
+    if (this.calls < this.maxToolCalls) return undefined;
+    const failure = errorResult(
+      `Skill '${skill}' was stopped: it tried to make more than ${this.maxToolCalls} tool calls (its limit). ` +
+        'Invoke it with a smaller request, or raise maxToolCalls in its definition.',
+      'SKILL_LIMIT_EXCEEDED',
+    );
+    this.failure = failure;
+    this.controller.abort(new Error(failure.forLLM));
+    return { ...failure, toolCallId: id, name };
+  }
+
+  private optionsFor(options: SkillCallOptions): CallOptions {
+    const outer = this.binding.options;
+    const signal = options.signal !== undefined ? AbortSignal.any([this.signal, options.signal]) : this.signal;
+    const callOptions: CallOptions = { signal };
+    if (outer.context !== undefined) callOptions.context = outer.context;
+    if (outer.agentContext !== undefined) callOptions.agentContext = outer.agentContext;
+    const sessionId = this.binding.state.sessionId;
+    if (sessionId !== undefined) callOptions.sessionId = sessionId;
+    return callOptions;
+  }
+}
+
+/** Passes a generator's yields and return value through, unless `failure()` has an answer by the end. */
+async function* guarded(
+  source: AsyncGenerator<unknown, unknown>,
+  failure: () => ToolResult | undefined,
+  end: () => void,
+): AsyncGenerator<unknown, unknown> {
+  try {
+    const last: unknown = yield* source;
+    return failure() ?? last;
+  } finally {
+    end();
+  }
+}
+
+/** Runs declarative steps in order; stops at the first failed or held step. */
+async function runSteps(skill: string, steps: readonly SkillStep[], params: Record<string, unknown>, ctx: SkillContext): Promise<ToolResult> {
+  const results: ToolResult[] = [];
+  const total = steps.length;
+  for (let i = 0; i < total; i++) {
+    const step = steps[i];
+    ctx.emit({ progress: i, total, message: `step ${i + 1}/${total}: ${step.tool}` });
+    const input = { params, results: [...results], ...(i > 0 ? { previous: results[i - 1] } : {}) };
+    const args = typeof step.arguments === 'function' ? await step.arguments(input) : (step.arguments ?? {});
+    const result = await ctx.callTool(step.tool, args);
+    results.push(result);
+    const where = `step ${i + 1}/${total} ('${step.tool}')`;
+    if (isPendingResult(result)) {
+      const approvalId = approvalIdOf(result);
+      return errorResult(
+        approvalId !== undefined
+          ? `Skill '${skill}' stopped at ${where}: the call needs a person's approval (approval id '${approvalId}'). ` +
+              'The remaining steps did not run; invoke the skill again once the call is approved.'
+          : `Skill '${skill}' stopped at ${where}: the tool answered asynchronously; the remaining steps did not run.`,
+        approvalId !== undefined ? 'APPROVAL_PENDING' : 'SKILL_FAILED',
+      );
+    }
+    if (result.isError) {
+      return errorResult(`Skill '${skill}' failed at ${where}: ${result.forLLM}`, 'SKILL_FAILED');
+    }
+  }
+  ctx.emit({ progress: total, total, message: 'done' });
+  const last = results[total - 1];
+  const answer: ToolResult = { forLLM: last.forLLM, silent: last.silent, isError: false, async: false };
+  if (last.forUser !== undefined) answer.forUser = last.forUser;
+  if (last.data !== undefined) answer.data = last.data;
+  return answer;
+}
