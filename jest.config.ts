@@ -1,3 +1,6 @@
+/** @jest-config-loader ts-node
+ * @jest-config-loader-options {"transpileOnly": true, "compilerOptions": {"module": "commonjs", "moduleResolution": "node10"}}
+ */
 import type { Config } from 'jest';
 
 const swc = {
