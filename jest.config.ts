@@ -3,22 +3,15 @@
  */
 import type { Config } from 'jest';
 
-const swc = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
-
-/** Jest runs the TypeScript sources through swc; inversify (ESM-only) is transformed to CommonJS too. */
+/**
+ * Jest runs the TypeScript sources through swc with the options of `.swcrc` (legacy decorators with
+ * metadata, CommonJS); inversify (ESM-only) is transformed to CommonJS too.
+ */
 const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.(t|j)s$': ['@swc/jest', swc] },
+  transform: { '^.+\\.(t|j)s$': '@swc/jest' },
   transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
   testTimeout: 20_000,
 };

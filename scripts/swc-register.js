@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Runs TypeScript sources in plain Node (CommonJS) by compiling each `.ts` file with swc when it
- * is required: legacy decorators with metadata, as in jest.config.ts. Only `.ts` files outside
+ * is required, with the project's `.swcrc` (legacy decorators with metadata), as Jest does. Only `.ts` files outside
  * node_modules are transformed; inversify (ESM-only) loads through Node's own require(esm).
  *
  *   node -r ./scripts/swc-register.js samples/mcp-server.ts
@@ -12,18 +12,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const swc = require('@swc/core');
 
-const options = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-  swcrc: false,
-  configFile: false,
-};
 
+const root = path.resolve(__dirname, '..');
 const nodeModules = `${path.sep}node_modules${path.sep}`;
 const previous = require.extensions['.ts'];
 
@@ -33,7 +23,7 @@ require.extensions['.ts'] = function compileTs(module, filename) {
     throw new Error(`swc-register: refusing to compile ${filename} (inside node_modules)`);
   }
   const source = fs.readFileSync(filename, 'utf8');
-  const { code } = swc.transformSync(source, { ...options, filename });
+  const { code } = swc.transformSync(source, { filename, cwd: root, swcrc: true });
   module._compile(code, filename);
 };
 
