@@ -1,6 +1,6 @@
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
-import type { ToolProgress } from '../common/tool-types';
-import { settleValue, type SettleScope } from './convert';
+import type { ToolProgress, ToolResult } from '../common/tool-types';
+import { isPending, settleValue, type SettleScope } from './convert';
 import type { DeadlineScheduler, DeadlineTarget, Deadline } from './deadlines';
 
 /** Where an attempt stands. */
@@ -20,6 +20,8 @@ export interface AttemptHost {
   progress(progress: ToolProgress, attempt: number): void;
   /** The error a timed-out attempt's signal is aborted with. */
   timeoutReason(): unknown;
+  /** What the call does once a waited-for attempt ended (must not throw). */
+  attemptEnded(attempt: Attempt): ToolResult | Promise<ToolResult>;
 }
 
 /**
@@ -32,13 +34,14 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   state: AttemptState = AttemptState.Running;
   /** The settled return value (`Succeeded`), what was thrown (`Threw`), or the timeout error (`TimedOut`). */
   value: unknown = undefined;
-  readonly sessionId?: string;
+  /** The session the call belongs to, if any (always set, so every attempt has one shape). */
+  readonly sessionId: string | undefined;
   #host: AttemptHost;
   #controller: AbortController | undefined = undefined;
   #aborted = false;
   #abortReason: unknown = undefined;
   #deadline: Deadline | undefined = undefined;
-  #resolve: (() => void) | undefined = undefined;
+  #resolve: ((result: ToolResult | Promise<ToolResult>) => void) | undefined = undefined;
   #cleanups: (() => void)[] | undefined = undefined;
   #emit: ((progress: ToolProgress | string) => void) | undefined = undefined;
 
@@ -51,11 +54,11 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
     /** 1 for the first attempt, then 2, 3… */
     readonly attempt: number,
     sessionId: string | undefined,
-    /** When the attempt started (ms since the epoch). */
+    /** When the attempt started (ms since the epoch); -1 for the first attempt (it starts with the call). */
     readonly startedAt: number,
   ) {
     this.#host = host;
-    if (sessionId !== undefined) this.sessionId = sessionId;
+    this.sessionId = sessionId;
   }
 
   /** Fires on timeout or when the caller aborts. */
@@ -95,22 +98,28 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   }
 
   /**
-   * Waits for a pending return value, under an optional timeout.
-   * Resolves when the attempt ended, however it ended (never rejects).
+   * Waits for a pending return value under an optional timeout. Resolves, once the attempt ended
+   * however it ended (settled, threw, timed out, aborted), with what the host makes of it
+   * (`attemptEnded`); never rejects. One Promise per attempt: the host continues from `end()`
+   * instead of chaining further Promises.
    */
-  wait(value: unknown, timeoutMs: number, deadlines: DeadlineScheduler): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (this.state !== AttemptState.Running) {
-        resolve();
-        return;
-      }
+  wait(value: unknown, timeoutMs: number, deadlines: DeadlineScheduler): Promise<ToolResult> {
+    return new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
       if (timeoutMs > 0) this.#deadline = deadlines.schedule(timeoutMs, this);
-      settleValue(value, this).then(
-        (settled) => this.end(AttemptState.Succeeded, settled),
+      (value instanceof Promise ? (value as Promise<unknown>) : settleValue(value, this)).then(
+        (settled) => (isPending(settled) ? this.settleNested(settled) : this.end(AttemptState.Succeeded, settled)),
         (error: unknown) => this.end(AttemptState.Threw, error),
       );
     });
+  }
+
+  /** A Promise that resolved to an Observable or async generator. */
+  private settleNested(value: unknown): void {
+    settleValue(value, this).then(
+      (settled) => this.end(AttemptState.Succeeded, settled),
+      (error: unknown) => this.end(AttemptState.Threw, error),
+    );
   }
 
   /** The deadline passed: end as timed out and fire the tool's signal. */
@@ -149,7 +158,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
     const resolve = this.#resolve;
     if (resolve !== undefined) {
       this.#resolve = undefined;
-      resolve();
+      resolve(this.#host.attemptEnded(this));
     }
     return true;
   }

@@ -205,7 +205,13 @@ const enum AsyncState {
  * @internal Use `toolkit.callTool()`.
  */
 export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
-  private readonly startedAt: number;
+  /**
+   * When the call started, or -1 until a clock reading is needed: reading the clock costs as much
+   * as a tenth of a synchronous call on some VMs, so it is read at the start only when `events$`
+   * is observed, and otherwise when the call first goes asynchronous (a call that answers in the
+   * same tick lasts 0 ms to the precision reported).
+   */
+  private startedAt: number;
   private entry: ToolEntry | undefined = undefined;
   private args: Record<string, unknown> | undefined = undefined;
   private settings: ResolvedExecution | undefined = undefined;
@@ -226,6 +232,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private resolveEarly: ((result: ToolResult) => void) | undefined = undefined;
   private backoffTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   private backoffDone: (() => void) | undefined = undefined;
+  /** Attempts conclude the call themselves (no `after` hooks to run first). */
+  private concludeInline = true;
 
   constructor(
     private readonly core: ExecutorCore,
@@ -233,7 +241,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     private readonly call: ToolCall,
     private readonly options: CallOptions,
   ) {
-    this.startedAt = Date.now();
+    this.startedAt = core.events.observed ? Date.now() : -1;
   }
 
   /** Runs the call; resolves with its result (never rejects). */
@@ -245,8 +253,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       return Promise.resolve(this.internalFailure(error));
     }
     if (!(produced instanceof Promise)) return Promise.resolve(produced);
+    if (this.startedAt < 0) this.startedAt = Date.now();
     const signal = this.options.signal;
-    if (signal === undefined) return produced.then(undefined, (error: unknown) => this.internalFailure(error));
+    // Every asynchronous path below resolves (never rejects): the result can go out as it is.
+    if (signal === undefined) return produced;
     const pending = produced;
     return new Promise<ToolResult>((resolve) => {
       this.resolveEarly = resolve;
@@ -270,9 +280,11 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const signal = this.options.signal!;
     unwatchAbort(signal, this);
     if (this.done) return;
-    this.cancelBackoff();
-    this.current?.abortByCaller(signal.reason);
+    const attempt = this.current;
+    // Conclude first: the attempt's end (and the tool's abort listeners) then find the call answered.
     const result = this.aborted(describeAbort(signal));
+    this.cancelBackoff();
+    attempt?.abortByCaller(signal.reason);
     const resolve = this.resolveEarly;
     this.resolveEarly = undefined;
     resolve?.(result);
@@ -289,7 +301,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     if (!this.view.isEnabled(entry)) return this.fail('TOOL_DISABLED', this.view.whyDisabled(entry));
     const args = this.parseArguments(entry);
     if (args === undefined) return this.final!;
-    if (entry.dtos !== undefined) return this.prepare(entry, args);
+    if (entry.dtos !== undefined) return this.prepare(entry, args).catch((error: unknown) => this.internalFailure(error));
     return this.proceed(entry, args);
   }
 
@@ -309,7 +321,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     let args: unknown;
     if (typeof raw === 'string') {
       try {
-        args = JSON.parse(raw);
+        // `{}` is what models send to parameterless tools: skip the parser for it
+        args = raw === '{}' ? {} : JSON.parse(raw);
       } catch (e) {
         if (raw.trim() === '') args = {};
         else {
@@ -370,10 +383,12 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private proceed(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
     this.args = args;
-    if (this.core.hooks.length > 0) return this.withHooks(entry);
+    if (this.core.hooks.length > 0) {
+      this.concludeInline = false;
+      return this.withHooks(entry).catch((error: unknown) => this.internalFailure(error));
+    }
     this.emitStarted(entry, args);
-    const result = this.execute(entry);
-    return result instanceof Promise ? result.then((r) => this.conclude(r)) : this.conclude(result);
+    return this.execute(entry);
   }
 
   private hookContext(entry: ToolEntry): HookContext {
@@ -438,7 +453,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       this.core.asyncListeners.set(this.asyncToolKey, this);
       if (this.asyncState === AsyncState.Untracked) this.asyncState = AsyncState.Pending;
     }
-    return this.runAttempt(entry, 1, this.startedAt);
+    return this.runAttempt(entry, 1, -1);
   }
 
   private runAttempt(entry: ToolEntry, n: number, startedAt: number): ToolResult | Promise<ToolResult> {
@@ -450,13 +465,24 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       value = entry.presets === undefined ? this.invokeTarget(entry, this.args!, attempt) : this.invokeWithPresets(entry, attempt);
     } catch (error) {
       attempt.end(AttemptState.Threw, error);
-      return this.afterAttempt(entry, attempt);
+      return this.attemptEnded(attempt);
     }
     if (!isPending(value)) {
       attempt.end(AttemptState.Succeeded, value);
-      return this.afterAttempt(entry, attempt);
+      return this.attemptEnded(attempt);
     }
-    return attempt.wait(value, this.settings!.timeoutMs, this.core.deadlines).then(() => this.afterAttempt(entry, attempt));
+    return attempt.wait(value, this.settings!.timeoutMs, this.core.deadlines);
+  }
+
+  /** @internal Where every attempt ends up: the answer (concluded unless hooks come first), a retry, or a failure. */
+  attemptEnded(attempt: Attempt): ToolResult | Promise<ToolResult> {
+    try {
+      const result = this.afterAttempt(this.entry!, attempt);
+      if (!this.concludeInline) return result;
+      return result instanceof Promise ? result.then((r) => this.conclude(r)) : this.conclude(result);
+    } catch (error) {
+      return this.internalFailure(error);
+    }
   }
 
   private invokeTarget(entry: ToolEntry, args: Record<string, unknown>, attempt: Attempt): unknown {
@@ -536,7 +562,14 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     }
     const delay = backoffDelay(settings, n);
     this.emitRetry(n + 1, delay);
-    return this.backoff(delay).then(() => (this.done ? this.final! : this.runAttempt(entry, n + 1, Date.now())));
+    return this.backoff(delay).then(() => {
+      if (this.done) return this.final!;
+      try {
+        return this.runAttempt(entry, n + 1, Date.now());
+      } catch (error) {
+        return this.internalFailure(error);
+      }
+    });
   }
 
   /** Waits `ms` before a retry; the caller's abort ends the wait at once (see `cancelBackoff`). */
@@ -719,6 +752,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   // ------------------------------------------------------------------ events
 
+  private elapsedSince(start: number): number {
+    return start < 0 ? 0 : Date.now() - start;
+  }
+
   private eventBase(): ToolCallEventBase {
     const base: ToolCallEventBase = { callId: this.call.id, tool: this.toolName(), timestamp: Date.now() };
     if (this.options.sessionId !== undefined) base.sessionId = this.options.sessionId;
@@ -737,7 +774,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       ...this.eventBase(),
       attempt: attempt.attempt,
       error: { code, message: text },
-      durationMs: Date.now() - attempt.startedAt,
+      durationMs: this.elapsedSince(attempt.startedAt < 0 ? this.startedAt : attempt.startedAt),
     });
   }
 
@@ -747,7 +784,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private emitTerminal(result: ToolResult): void {
     const events = this.core.events;
-    const durationMs = Date.now() - this.startedAt;
+    const durationMs = this.elapsedSince(this.startedAt);
     const attempts = this.attempts;
     if (!result.isError) {
       events.next({ type: 'call_succeeded', ...this.eventBase(), result, attempts, durationMs });
