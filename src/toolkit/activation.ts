@@ -275,11 +275,7 @@ export class ActivationState implements AvailabilityView {
   cachedDefs<T>(key: string, make: () => T): T {
     const computed = this.current();
     let defs = computed.defs.get(key) as T | undefined;
-    if (defs === undefined) {
-      defs = make();
-      if (Array.isArray(defs)) Object.freeze(defs);
-      computed.defs.set(key, defs);
-    }
+    if (defs === undefined) computed.defs.set(key, (defs = make()));
     return defs;
   }
 

@@ -141,7 +141,8 @@ export abstract class ToolView {
   }
 
   /**
-   * The enabled tools as a provider's definitions, cached until the enabled set changes.
+   * The enabled tools as a provider's definitions, cached until the enabled set changes (a
+   * frozen array, shared by the views in the same state: copy it to add your own).
    *
    * @throws ToolkitError `INVALID_NAME` / `INVALID_DEFINITION` when a tool cannot be expressed for the provider.
    */
@@ -151,9 +152,13 @@ export abstract class ToolView {
 
   /** The provider definitions together with the report of what the lowering changed per tool. */
   lowerTools<P extends ProviderName>(provider: P, options: LoweringOptions = {}): LoweringResult<ProviderToolDefinitionMap[P]> {
-    return this.state.cachedDefs(`${provider}|${options.strict === true}`, () =>
-      lowerToolSchemas(this.state.toolSchemas(), provider, options),
-    );
+    // shared by every view in the same state: frozen, so that no caller can change another's
+    return this.state.cachedDefs(`${provider}|${options.strict === true}`, () => {
+      const lowered = lowerToolSchemas(this.state.toolSchemas(), provider, options);
+      Object.freeze(lowered.definitions);
+      Object.freeze(lowered.report);
+      return Object.freeze(lowered);
+    });
   }
 
   /**
