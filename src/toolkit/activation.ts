@@ -72,14 +72,8 @@ function keyOfGroups(groups: ReadonlySet<string>): string {
   return key;
 }
 
-/** A new immutable set: `groups` with `name` on or off (the same set when nothing changes). */
-export function toggled(groups: ReadonlySet<string>, name: string, on: boolean): ReadonlySet<string> {
-  if (groups.has(name) === on) return groups;
-  const next = new Set(groups);
-  if (on) next.add(name);
-  else next.delete(name);
-  return next;
-}
+/** Most group sets whose transitions one toolkit remembers (beyond it, toggles still work, unshared). */
+const TRANSITION_LIMIT = 4096;
 
 /**
  * @internal Computes what a (groups, skill) combination enables and shares the result (the
@@ -91,11 +85,37 @@ export function toggled(groups: ReadonlySet<string>, name: string, on: boolean):
 export class AvailabilityCache {
   private registryVersion = -1;
   private readonly byKey = new Map<string, Computed>();
+  /** `set → ('+name' | '-name') → set`: views making the same toggles share one immutable set. */
+  private readonly transitions = new WeakMap<ReadonlySet<string>, Map<string, ReadonlySet<string>>>();
+  private remembered = 0;
 
   constructor(
     private readonly registry: Registry,
     private readonly limit = 512,
   ) {}
+
+  /**
+   * `groups` with `name` switched on or off, as an immutable set (`groups` itself when nothing
+   * changes). The same toggle of the same set gives the same set, so a thousand sessions that
+   * switched on the same group hold one set, and the availability key is computed once.
+   */
+  toggled(groups: ReadonlySet<string>, name: string, on: boolean): ReadonlySet<string> {
+    if (groups.has(name) === on) return groups;
+    const step = on ? `+${name}` : `-${name}`;
+    let memo = this.transitions.get(groups);
+    const known = memo?.get(step);
+    if (known !== undefined) return known;
+    const next = new Set(groups);
+    if (on) next.add(name);
+    else next.delete(name);
+    if (this.remembered < TRANSITION_LIMIT) {
+      this.remembered++;
+      if (memo === undefined) this.transitions.set(groups, (memo = new Map()));
+      memo.set(step, next);
+      this.transitions.set(next, new Map([[on ? `-${name}` : `+${name}`, groups]]));
+    }
+    return next;
+  }
 
   get(groups: ReadonlySet<string>, skill: SkillLayer | undefined): Computed {
     if (this.registryVersion !== this.registry.version) {
@@ -204,7 +224,7 @@ export class ActivationState implements AvailabilityView {
   /** Switches groups on or off where they take effect (the skill layer while one is active). Returns whether anything changed. */
   setGroups(names: readonly string[], on: boolean): boolean {
     let groups = this.activeGroups;
-    for (const name of names) groups = toggled(groups, name, on);
+    for (const name of names) groups = this.cache.toggled(groups, name, on);
     if (groups === this.activeGroups) return false;
     if (this.layer !== undefined) this.layer = { ...this.layer, groups };
     else this.base = groups;
@@ -277,6 +297,11 @@ export class ActivationState implements AvailabilityView {
     let defs = computed.defs.get(key) as T | undefined;
     if (defs === undefined) computed.defs.set(key, (defs = make()));
     return defs;
+  }
+
+  /** True when the toolkit has a group of that name. */
+  hasGroup(name: string): boolean {
+    return this.groupRecords.has(name);
   }
 
   /** Groups known to the toolkit with this view's on/off state (in effect). */

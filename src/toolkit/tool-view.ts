@@ -129,12 +129,12 @@ export abstract class ToolView {
    * session.updateToolGroups(['admin'], true);
    */
   updateToolGroups(names: readonly string[], active: boolean): void {
-    const known = new Set(this.state.groupStates().map((g) => g.name));
-    const unknown = names.filter((n) => !known.has(n));
+    const unknown = names.filter((n) => !this.state.hasGroup(n));
     if (unknown.length) {
+      const known = this.state.groupStates().map((g) => g.name);
       throw new ToolkitError(
         'UNKNOWN_GROUP',
-        `Unknown tool group(s): ${unknown.map((n) => `'${n}'`).join(', ')}. Known groups: ${[...known].join(', ') || '(none)'}; create one with toolkit.createToolGroup(name, description, active).`,
+        `Unknown tool group(s): ${unknown.map((n) => `'${n}'`).join(', ')}. Known groups: ${known.join(', ') || '(none)'}; create one with toolkit.createToolGroup(name, description, active).`,
       );
     }
     if (this.state.setGroups(names, active)) this.host.viewChanged(this.state);

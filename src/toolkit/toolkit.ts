@@ -13,7 +13,7 @@ import { createAjv, hasOptionalProperties } from '../executor/validation';
 import { ToolkitError, describeThrown } from '../errors';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
-import { ActivationState, AvailabilityCache, EMPTY_GROUPS, toggled, type GroupRecord } from './activation';
+import { ActivationState, AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './activation';
 import type { ToolEvent } from './events';
 import type { ToolHook } from './hooks';
 import { MethodTool } from './method-tool';
@@ -176,7 +176,7 @@ export class Toolkit extends ToolView {
     const listed = described && this.meta.groupsChanged();
     const base = this.state.baseGroups;
     if (active !== base.has(name)) {
-      this.state.baseGroups = toggled(base, name, active);
+      this.state.baseGroups = this.availability.toggled(base, name, active);
       this.viewChanged(this.state);
     }
     if (listed) this.registryChanged();
@@ -394,12 +394,8 @@ export class Toolkit extends ToolView {
     this.groups.set(name, { name, description, activeByDefault: active });
     if (!active) return;
     // views that shared one group set keep sharing one (the new one)
-    const remap = new Map<ReadonlySet<string>, ReadonlySet<string>>();
     const add = (state: ActivationState): void => {
-      const base = state.baseGroups;
-      let next = remap.get(base);
-      if (next === undefined) remap.set(base, (next = toggled(base, name, true)));
-      state.baseGroups = next;
+      state.baseGroups = this.availability.toggled(state.baseGroups, name, true);
     };
     add(this.state);
     for (const session of this.sessions.values()) add(session.stateForHost);
