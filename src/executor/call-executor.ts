@@ -184,6 +184,16 @@ const enum End {
   Aborted = 2,
 }
 
+/** Where a call that may complete in the background stands. */
+interface AsyncTrack {
+  state: AsyncState;
+  /** A completion that arrived before the call answered. */
+  early?: { value: unknown; failed: boolean };
+  handle?: AsyncCompletion;
+  /** The call's key in `asyncListeners` (AsyncTool calls). */
+  toolKey?: string;
+}
+
 const enum AsyncState {
   /** The call cannot complete asynchronously (no AsyncTool, no AsyncCompletion handed out). */
   Untracked = 0,
@@ -222,16 +232,12 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private done = false;
   private final: ToolResult | undefined = undefined;
   private endKind = End.Normal;
-  private abortText = '';
-  private cause: unknown = undefined;
-  private hasCause = false;
-  private asyncState = AsyncState.Untracked;
-  private asyncEarly: { value: unknown; failed: boolean } | undefined = undefined;
-  private asyncHandle: AsyncCompletion | undefined = undefined;
-  private asyncToolKey: string | undefined = undefined;
+  /** How the call failed, beyond its result (kept apart: most calls never need it). */
+  private failure: { abortText: string; cause?: unknown } | undefined = undefined;
+  /** Async completion state, for calls that may complete in the background. */
+  private asyncTrack: AsyncTrack | undefined = undefined;
   private resolveEarly: ((result: ToolResult) => void) | undefined = undefined;
-  private backoffTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  private backoffDone: (() => void) | undefined = undefined;
+  private backoffWait: { timer: ReturnType<typeof setTimeout>; done: () => void } | undefined = undefined;
   /** Attempts conclude the call themselves (no `after` hooks to run first). */
   private concludeInline = true;
 
@@ -343,8 +349,15 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       return undefined;
     }
     // An object argument belongs to the caller: work on a copy.
-    const object = typeof raw === 'string' ? (args as Record<string, unknown>) : { ...(args as Record<string, unknown>) };
-    if (entry.stripNulls && mayHoldNull(object)) stripNullOptionals(entry.schema, object);
+    let object: Record<string, unknown>;
+    if (typeof raw === 'string') {
+      object = args as Record<string, unknown>;
+      // JSON text without `null` holds no null at any depth
+      if (entry.stripNulls && raw.includes('null')) stripNullOptionals(entry.schema, object);
+    } else {
+      object = { ...(args as Record<string, unknown>) };
+      if (entry.stripNulls && mayHoldNull(object)) stripNullOptionals(entry.schema, object);
+    }
     return this.validate(entry, object) ? object : undefined;
   }
 
@@ -449,9 +462,9 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private execute(entry: ToolEntry): ToolResult | Promise<ToolResult> {
     this.settings = this.settingsFor(entry);
     if (isAsyncTool(entry.target)) {
-      this.asyncToolKey = asyncKey(entry.name, this.call.id);
-      this.core.asyncListeners.set(this.asyncToolKey, this);
-      if (this.asyncState === AsyncState.Untracked) this.asyncState = AsyncState.Pending;
+      const track = (this.asyncTrack ??= { state: AsyncState.Pending });
+      track.toolKey = asyncKey(entry.name, this.call.id);
+      this.core.asyncListeners.set(track.toolKey, this);
     }
     return this.runAttempt(entry, 1, -1);
   }
@@ -530,7 +543,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       case AttemptState.Succeeded:
         return this.success(entry, attempt.value);
       case AttemptState.Aborted:
-        return this.aborted(this.abortText || 'the caller cancelled the call');
+        return this.aborted(this.failure?.abortText || 'the caller cancelled the call');
       default:
         return this.attemptFailed(entry, attempt);
     }
@@ -556,8 +569,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
         this.endKind = End.TimedOut;
         return this.errorAnswer('TIMEOUT', `${message}${after}. Its work was cancelled; try again, or with a smaller request.`);
       }
-      this.cause = error;
-      this.hasCause = true;
+      this.failure = { abortText: '', cause: error };
       return this.errorAnswer(code, `${message}${after}`);
     }
     const delay = backoffDelay(settings, n);
@@ -575,22 +587,20 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   /** Waits `ms` before a retry; the caller's abort ends the wait at once (see `cancelBackoff`). */
   private backoff(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.backoffDone = resolve;
-      this.backoffTimer = setTimeout(() => {
-        this.backoffTimer = undefined;
-        this.backoffDone = undefined;
+      const timer = setTimeout(() => {
+        this.backoffWait = undefined;
         resolve();
       }, ms);
+      this.backoffWait = { timer, done: resolve };
     });
   }
 
   private cancelBackoff(): void {
-    if (this.backoffTimer === undefined) return;
-    clearTimeout(this.backoffTimer);
-    this.backoffTimer = undefined;
-    const done = this.backoffDone;
-    this.backoffDone = undefined;
-    done?.();
+    const wait = this.backoffWait;
+    if (wait === undefined) return;
+    this.backoffWait = undefined;
+    clearTimeout(wait.timer);
+    wait.done();
   }
 
   // ------------------------------------------------------------------ AttemptHost
@@ -660,17 +670,14 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private fail(code: ToolkitErrorCode, message: string, cause?: unknown): ToolResult {
     if (this.done) return this.final!;
-    if (cause !== undefined) {
-      this.cause = cause;
-      this.hasCause = true;
-    }
+    if (cause !== undefined) this.failure = { abortText: '', cause };
     return this.conclude(this.errorAnswer(code, message));
   }
 
   private aborted(reason: string): ToolResult {
     if (this.done) return this.final!;
     this.endKind = End.Aborted;
-    this.abortText = reason;
+    this.failure = { abortText: reason };
     return this.conclude(this.errorAnswer('ABORTED', `Tool '${this.toolName()}' was aborted: ${reason}`));
   }
 
@@ -685,7 +692,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     this.final = result;
     this.current = undefined;
     if (this.core.events.observed) this.emitTerminal(result);
-    if (this.asyncState !== AsyncState.Untracked) this.settleAsync(result);
+    if (this.asyncTrack !== undefined) this.settleAsync(this.asyncTrack, result);
     return result;
   }
 
@@ -693,60 +700,54 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   /** @internal The call's {@link AsyncCompletion} (what the context chain injects for that type). */
   asyncCompletion(): AsyncCompletion {
-    let handle = this.asyncHandle;
-    if (handle === undefined) {
-      handle = this.asyncHandle = new AsyncCompletion(this, this.call.id, this.toolName());
-      if (this.asyncState === AsyncState.Untracked) {
-        this.asyncState = AsyncState.Pending;
-        if (this.done) this.settleAsync(this.final!);
-      }
+    let track = this.asyncTrack;
+    if (track === undefined) {
+      track = this.asyncTrack = { state: AsyncState.Pending };
+      if (this.done) this.settleAsync(track, this.final!);
     }
-    return handle;
+    return (track.handle ??= new AsyncCompletion(this, this.call.id, this.toolName()));
   }
 
   /** @internal */
   deliverAsync(value: unknown, failed: boolean): boolean {
-    if (this.asyncState === AsyncState.Armed) {
-      this.deliverNow(value, failed);
+    const track = this.asyncTrack;
+    if (track === undefined) return false;
+    if (track.state === AsyncState.Armed) {
+      this.deliverNow(track, value, failed);
       return true;
     }
-    if (this.asyncState !== AsyncState.Pending || this.asyncEarly !== undefined) return false;
-    this.asyncEarly = { value, failed };
+    if (track.state !== AsyncState.Pending || track.early !== undefined) return false;
+    track.early = { value, failed };
     return true;
   }
 
-  private settleAsync(result: ToolResult): void {
+  private settleAsync(track: AsyncTrack, result: ToolResult): void {
+    const early = track.early;
+    track.early = undefined;
     if (result.async && !result.isError) {
-      this.asyncState = AsyncState.Armed;
-      const early = this.asyncEarly;
-      if (early !== undefined) {
-        this.asyncEarly = undefined;
-        this.deliverNow(early.value, early.failed);
-      }
+      track.state = AsyncState.Armed;
+      if (early !== undefined) this.deliverNow(track, early.value, early.failed);
       return;
     }
-    this.asyncState = AsyncState.Closed;
-    this.asyncEarly = undefined;
-    this.untrackAsyncTool();
+    track.state = AsyncState.Closed;
+    this.untrackAsyncTool(track);
   }
 
-  private deliverNow(value: unknown, failed: boolean): void {
-    this.asyncState = AsyncState.Closed;
-    this.untrackAsyncTool();
+  private deliverNow(track: AsyncTrack, value: unknown, failed: boolean): void {
+    track.state = AsyncState.Closed;
+    this.untrackAsyncTool(track);
     const entry = this.entry!;
     const produced = failed ? errorResult(`Tool '${entry.name}' failed in the background: ${describeThrown(value)}`) : toToolResult(value);
     const result = this.shape(entry, produced);
     result.async = false;
-    if (this.core.events.observed) {
-      this.core.events.next({ type: 'async_completed', ...this.eventBase(), result });
-    }
+    if (this.core.events.observed) this.core.events.next({ type: 'async_completed', ...this.eventBase(), result });
     this.options.onAsyncComplete?.(result);
   }
 
-  private untrackAsyncTool(): void {
-    const key = this.asyncToolKey;
+  private untrackAsyncTool(track: AsyncTrack): void {
+    const key = track.toolKey;
     if (key === undefined) return;
-    this.asyncToolKey = undefined;
+    track.toolKey = undefined;
     if (this.core.asyncListeners.get(key) === this) this.core.asyncListeners.delete(key);
   }
 
@@ -794,10 +795,11 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     if (this.endKind === End.TimedOut && error.code === 'TIMEOUT') {
       events.next({ type: 'call_timed_out', ...this.eventBase(), timeoutMs: this.settings?.timeoutMs ?? 0, attempts, durationMs });
     } else if (this.endKind === End.Aborted && error.code === 'ABORTED') {
-      events.next({ type: 'call_aborted', ...this.eventBase(), reason: this.abortText, attempts, durationMs });
+      events.next({ type: 'call_aborted', ...this.eventBase(), reason: this.failure?.abortText ?? '', attempts, durationMs });
     } else {
       const event: CallFailedEvent = { type: 'call_failed', ...this.eventBase(), error, attempts, durationMs };
-      if (this.hasCause) event.cause = this.secrets !== undefined ? redactValue(this.cause, this.secrets) : this.cause;
+      const failure = this.failure;
+      if (failure !== undefined && 'cause' in failure) event.cause = this.secrets !== undefined ? redactValue(failure.cause, this.secrets) : failure.cause;
       events.next(event);
     }
   }

@@ -92,16 +92,6 @@ async function drain(generator: AsyncGenerator<unknown, unknown>, scope: SettleS
   return undefined;
 }
 
-/**
- * Settles what a tool returned without a scope (no early end): awaits Promises, takes the last
- * value of an Observable, drains an async generator into `onProgress`.
- * Returns a plain value, or a Promise of one.
- */
-export function settle(value: unknown, onProgress: (progress: ToolProgress) => void): unknown {
-  if (!isPending(value)) return value;
-  return settleValue(value, { live: true, onEnd: () => undefined, report: onProgress });
-}
-
 function stringify(value: unknown): string {
   try {
     const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
