@@ -62,6 +62,7 @@ interface Computed {
   readonly defs: Map<string, unknown>;
 }
 
+/** @internal The empty group set (shared). */
 const EMPTY_GROUPS: ReadonlySet<string> = new Set<string>();
 const groupKeys = new WeakMap<ReadonlySet<string>, string>();
 

@@ -10,11 +10,26 @@ import { SkillRun, type CallBinding, type SkillFrame, type SkillRunHost } from '
 import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
 import type { ToolView } from './tool-view';
 
-/** The name of the opt-in meta tool that switches tool groups (see `Toolkit.enableEquipToolGroups`). */
+/**
+ * The name of the opt-in meta tool that switches tool groups (see `Toolkit.enableEquipToolGroups`).
+ *
+ * @example
+ * await session.callTool({ id: 'c1', name: EQUIP_TOOL_GROUPS, arguments: { add: ['email'], remove: ['weather'] } });
+ */
 export const EQUIP_TOOL_GROUPS = 'equip_tool_groups';
-/** The meta tool that lists the skills. */
+/**
+ * The name of the meta tool that lists the skills (offered once a skill is registered).
+ *
+ * @example
+ * const { data } = await session.callTool({ id: 'c1', name: LIST_SKILLS, arguments: {} });
+ */
 export const LIST_SKILLS = 'list_skills';
-/** The meta tool that activates or runs a skill. */
+/**
+ * The name of the meta tool that activates a scoping skill or runs an executable one.
+ *
+ * @example
+ * await session.callTool({ id: 'c1', name: INVOKE_SKILL, arguments: { name: 'convert', parameters: { eur: 10 } } });
+ */
 export const INVOKE_SKILL = 'invoke_skill';
 
 /**
@@ -29,7 +44,13 @@ export interface EquipToolGroupsOptions {
   groups?: readonly string[];
 }
 
-/** One skill as `list_skills` reports it in its `data`. */
+/**
+ * One skill as `list_skills` reports it in its result's `data` (an array of these).
+ *
+ * @example
+ * const skills = (await toolkit.callTool({ id: 'c', name: 'list_skills', arguments: {} })).data as SkillListing[];
+ * skills.filter((s) => s.executable).map((s) => s.name);
+ */
 export interface SkillListing {
   /** The skill's name. */
   name: string;

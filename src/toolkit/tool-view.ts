@@ -16,7 +16,12 @@ import type { RenderPromptOptions } from './render-prompt';
 import type { ToolkitSession } from './session';
 import type { SkillFrame } from './skill-run';
 
-/** A group and whether it is on in this view. */
+/**
+ * A group and whether it is on in this view.
+ *
+ * @example
+ * session.getToolGroups(); // [{ name: 'admin', description: 'Admin tools', active: false }]
+ */
 export interface ToolGroupState {
   name: string;
   description: string;
@@ -40,7 +45,15 @@ export interface ViewHost {
 
 /**
  * The per-view half of the toolkit API, shared by `Toolkit` (the default view) and
- * `ToolkitSession` (one session's view): what is enabled, the definitions, and calling tools.
+ * `ToolkitSession` (one session's view): what is enabled and why (groups, skill), the
+ * definitions, the system-prompt text, and calling tools. Meta tools called through a view
+ * (`invoke_skill`, `equip_tool_groups`, `list_skills`) act on that view.
+ *
+ * @example
+ * function serve(view: ToolView) {
+ *   return { tools: view.toProviderDefs('openai'), system: view.renderPrompt(), run: (calls: ToolCall[]) => view.callTools(calls) };
+ * }
+ * serve(toolkit.session('conversation-1'));
  */
 export abstract class ToolView {
   /** @internal */
