@@ -9,6 +9,7 @@ const benches = [
   ['core (heap, definitions, toggles)', 'core-bench.js'],
   ['executor (per-call overhead, batches)', 'executor-bench.js'],
   ['build-time schema generation', 'build-bench.js'],
+  ['sessions and skills', 'sessions-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
 ];
 
