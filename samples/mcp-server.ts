@@ -12,7 +12,6 @@
  */
 import { createSampleToolkit } from './create-toolkit';
 import { serveMcpHttp, serveMcpStdio } from '../src/mcp';
-import { equipGroupsTool } from './mcp/equip-groups-tool';
 
 const log = (line: string) => process.stderr.write(`[toolwright-mcp] ${line}\n`);
 
@@ -25,7 +24,7 @@ function option(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const toolkit = createSampleToolkit();
-  toolkit.registerTool(equipGroupsTool(toolkit));
+  toolkit.enableEquipToolGroups();
   const enable = option('--enable');
   if (enable) toolkit.updateToolGroups(enable.split(','), true);
 

@@ -25,7 +25,7 @@ test('the sample MCP server serves the sample services over stdio', async () => 
   expect(textOf(await client.call('get_weather', { city: 'Paris' }))).toMatch(/^Paris: /);
 
   const changed = client.nextListChanged();
-  await client.call('equip_tool_groups', { groups: ['admin'], active: true });
+  await client.call('equip_tool_groups', { add: ['admin'] });
   await changed;
   expect(await client.toolNames()).toContain('set_feature_flag');
   expect(stderr).toMatch(/serving \d+ tools on stdio/);
