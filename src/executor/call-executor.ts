@@ -492,7 +492,16 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     try {
       const result = this.afterAttempt(this.entry!, attempt);
       if (!this.concludeInline) return result;
-      return result instanceof Promise ? result.then((r) => this.conclude(r)) : this.conclude(result);
+      return result instanceof Promise ? result.then((r) => this.concludeSafely(r)) : this.conclude(result);
+    } catch (error) {
+      return this.internalFailure(error);
+    }
+  }
+
+  /** `conclude` where a throw (a caller's callback) must not turn into a rejection. */
+  private concludeSafely(result: ToolResult): ToolResult {
+    try {
+      return this.conclude(result);
     } catch (error) {
       return this.internalFailure(error);
     }
