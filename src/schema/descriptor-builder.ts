@@ -209,6 +209,13 @@ function buildParam(
     if (designType === ToolEmitter || manifest?.injected === 'emitter') return { kind: 'emitter', index };
     if (designType === AbortSignal || manifest?.injected === 'signal') return { kind: 'signal', index };
     if (manifest?.kind !== 'model' && isUserClass(designType)) {
+      if (hasValidationMetadata(designType)) {
+        throw new ToolkitError(
+          'UNRESOLVABLE_PARAMETER',
+          `${owner} ${label}: ${designType.name} carries class-validator decorators, so it looks like a DTO the model ` +
+            `should fill, but it has no @ToolParam and would be injected as a context object. Add @ToolParam({ name: '…' }).`,
+        );
+      }
       return { kind: 'context', index, type: designType, typeName: designType.name };
     }
     if (manifest?.injected === 'context') {

@@ -835,3 +835,19 @@ describe('tools without decorators', () => {
     expect((await call(toolkit, 'hello', { who: 'you' })).forLLM).toBe('hello you');
   });
 });
+
+describe('a DTO parameter without @ToolParam', () => {
+  it('is a definition-time error, not a context object that fails at call time', () => {
+    class OrderDto {
+      @IsString() sku!: string;
+    }
+    class Shop {
+      @Tool({ description: 'Order' })
+      order(dto: OrderDto): string {
+        return dto.sku;
+      }
+    }
+    const toolkit = newToolkit();
+    expect(() => toolkit.registerTool(Shop)).toThrow(/Shop\.order parameter #0: OrderDto carries class-validator decorators.*Add @ToolParam/);
+  });
+});
