@@ -3,7 +3,7 @@ import type { Container } from 'inversify';
 import type { Subject } from 'rxjs';
 import type { ContextResolver, ContextualTool } from '../common/agent-tool';
 import { isAsyncTool } from '../common/agent-tool';
-import type { ContextKey, ToolExecutionContext } from '../common/execution-context';
+import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { errorResult } from '../common/results';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
@@ -511,7 +511,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const target = entry.target;
     if (entry.contextual) {
       const { context, agentContext } = this.options;
-      (target as ContextualTool).setContext(context ?? agentContext ?? this.core.context, attempt);
+      (target as ContextualTool).setContext(ToolExecutionContext.merge(this.core.context, agentContext, context), attempt);
     }
     return target.execute(args, attempt);
   }

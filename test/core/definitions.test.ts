@@ -738,9 +738,7 @@ describe('tools without decorators', () => {
     expect(order).toEqual(['setContext:u:c-9', 'execute:u', 'setContext:-:c-10', 'execute:-']);
   });
 
-  // BUG (src/executor/call-executor.ts, CallRun.invoke, owned by issue 3): setContext receives only
-  // the highest level given (call ?? agent ?? toolkit), not the merged chain. Drop `.failing` once fixed.
-  it.failing('calls setContext of a ContextualTool before execute with the merged context chain', async () => {
+  it('calls setContext of a ContextualTool before execute with the merged context chain', async () => {
     const received: ToolExecutionContext[] = [];
     const tool: ContextualTool = {
       name: 'whoami',
