@@ -140,6 +140,32 @@ async function loopBaseline(service, n) {
   return (ms * 1000) / n;
 }
 
+// STACK.md measured "JSON.parse + Ajv + call" for the same scenario at 0.38 us on the reference
+// machine; timing it here tells how fast this machine is today, so the absolute bar can be read.
+const REFERENCE_PARSE_AJV_CALL_US = 0.38;
+
+function calibrate(service) {
+  const { Ajv } = require('ajv');
+  const validate = new Ajv().compile({
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 14 }, unit: { enum: ['celsius', 'fahrenheit'] } },
+    required: ['city'],
+    additionalProperties: false,
+  });
+  const runs = [];
+  for (let r = 0; r < RUNS; r++) {
+    let check = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < CALLS; i++) {
+      const args = JSON.parse(RAW);
+      if (validate(args)) check += service.getWeather(args.city, args.days, args.unit).length;
+    }
+    if (check === 0) throw new Error('no result');
+    runs.push(((performance.now() - t0) * 1000) / CALLS);
+  }
+  return median(runs);
+}
+
 async function benchOverhead() {
   const service = new WeatherService();
   const toolkit = new Toolkit();
@@ -156,7 +182,8 @@ async function benchOverhead() {
     base.push(await loopBaseline(service, CALLS));
     tw.push(await loopToolkit(toolkit, CALLS));
   }
-  return { toolkit: median(tw), baseline: median(base), ratio: median(tw.map((t, i) => t / base[i])), toolkitAll: tw, baselineAll: base };
+  const calibration = calibrate(service);
+  return { toolkit: median(tw), baseline: median(base), ratio: median(tw.map((t, i) => t / base[i])), toolkitAll: tw, baselineAll: base, calibration };
 }
 
 /** Runs one scenario in a fresh Node process (so that one scenario's heap and JIT state do not bias the other). */
@@ -198,6 +225,11 @@ async function main() {
   console.log('');
   console.log(`(a) runs, ms: toolwright ${batch.actualAll.map((x) => fmt(x, 1)).join(' ')} · ideal ${batch.idealAll.map((x) => fmt(x, 1)).join(' ')}`);
   console.log(`(b) runs, us: toolwright ${overhead.toolkitAll.map((x) => fmt(x, 3)).join(' ')} · baseline ${overhead.baselineAll.map((x) => fmt(x, 3)).join(' ')}`);
+  const speed = overhead.calibration / REFERENCE_PARSE_AJV_CALL_US;
+  console.log(
+    `machine speed: JSON.parse + Ajv + call takes ${fmt(overhead.calibration, 3)} us here vs ${REFERENCE_PARSE_AJV_CALL_US} us in STACK.md ` +
+      `(${fmt(speed)}x slower); (b) on the reference machine ≈ ${fmt(overhead.toolkit / speed, 3)} us/call`,
+  );
   const [load1] = require('node:os').loadavg();
   console.log(`load average (1 min) ${fmt(load1)} on ${require('node:os').cpus().length} CPUs: absolute times scale with load; the ratios much less`);
   if (!(okBatch && okMean && okRatio)) process.exitCode = 1;
