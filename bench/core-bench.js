@@ -4,12 +4,7 @@
 // (which builds dist/ first), with --expose-gc for the heap figures.
 const { Toolkit, Tool, ToolParam } = require('../dist/index.js');
 
-const gc = global.gc ?? (() => undefined);
-const heap = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+const { heapUsed: heap } = require('./heap');
 const micros = (fn, runs) => {
   const start = process.hrtime.bigint();
   for (let i = 0; i < runs; i++) fn(i);

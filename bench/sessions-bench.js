@@ -6,12 +6,7 @@
 const path = require('node:path');
 const { Toolkit, defineSkill } = require(process.env.TOOLWRIGHT_DIST ? path.resolve(process.env.TOOLWRIGHT_DIST) : '../dist/index.js');
 
-const gc = global.gc ?? (() => undefined);
-const heap = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+const { heapUsed: heap } = require('./heap');
 const SESSIONS = 10_000;
 
 function toolkitWithTools() {

@@ -14,7 +14,8 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-function isAsyncIterator(value: unknown): value is AsyncGenerator<unknown, unknown> {
+/** True for an async generator (or any async iterator with `next`). */
+export function isAsyncIterator(value: unknown): value is AsyncGenerator<unknown, unknown> {
   return (
     typeof value === 'object' &&
     value !== null &&

@@ -1,7 +1,7 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import type { JsonSchema } from '../common/json-schema';
+import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
 import type { Constructor, EnumLike } from '../metadata/records';
 
 /** Classes that reflection reports for built-in types; none of them is a DTO or a context. */
@@ -121,36 +121,42 @@ const FORMATS: Record<string, string> = {
   isFqdn: 'hostname',
 };
 
+/** Validators that only fix the JSON type. */
+const TYPES: Record<string, JsonSchemaType> = {
+  isString: 'string',
+  isNumber: 'number',
+  isInt: 'integer',
+  isBoolean: 'boolean',
+  isArray: 'array',
+  isObject: 'object',
+};
+
+/** Validators whose first constraint is the value of one numeric keyword. */
+const BOUNDS: Record<string, 'minimum' | 'maximum' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'multipleOf'> = {
+  min: 'minimum',
+  max: 'maximum',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  arrayMinSize: 'minItems',
+  arrayMaxSize: 'maxItems',
+  isDivisibleBy: 'multipleOf',
+};
+
 function applyConstraint(schema: JsonSchema, meta: ValidationMetadata): void {
   const c = meta.constraints ?? [];
+  const name = meta.name ?? '';
+  if (Object.prototype.hasOwnProperty.call(TYPES, name)) {
+    schema.type = TYPES[name];
+    return;
+  }
+  if (Object.prototype.hasOwnProperty.call(BOUNDS, name)) {
+    schema[BOUNDS[name]] = c[0] as number;
+    return;
+  }
   switch (meta.name) {
-    case 'isString':
-      schema.type = 'string';
-      break;
-    case 'isNumber':
-      schema.type = 'number';
-      break;
-    case 'isInt':
-      schema.type = 'integer';
-      break;
-    case 'isBoolean':
-      schema.type = 'boolean';
-      break;
     case 'isDate':
       schema.type = 'string';
       schema.format = 'date-time';
-      break;
-    case 'isArray':
-      schema.type = 'array';
-      break;
-    case 'isObject':
-      schema.type = 'object';
-      break;
-    case 'min':
-      schema.minimum = c[0] as number;
-      break;
-    case 'max':
-      schema.maximum = c[0] as number;
       break;
     case 'isPositive':
       schema.exclusiveMinimum = 0;
@@ -158,24 +164,12 @@ function applyConstraint(schema: JsonSchema, meta: ValidationMetadata): void {
     case 'isNegative':
       schema.exclusiveMaximum = 0;
       break;
-    case 'minLength':
-      schema.minLength = c[0] as number;
-      break;
-    case 'maxLength':
-      schema.maxLength = c[0] as number;
-      break;
     case 'isLength':
       schema.minLength = c[0] as number;
       if (typeof c[1] === 'number') schema.maxLength = c[1];
       break;
     case 'isNotEmpty':
       if (schema.type === 'string' || schema.type === undefined) schema.minLength = Math.max(1, schema.minLength ?? 0);
-      break;
-    case 'arrayMinSize':
-      schema.minItems = c[0] as number;
-      break;
-    case 'arrayMaxSize':
-      schema.maxItems = c[0] as number;
       break;
     case 'arrayNotEmpty':
       schema.minItems = Math.max(1, schema.minItems ?? 0);
@@ -188,9 +182,6 @@ function applyConstraint(schema: JsonSchema, meta: ValidationMetadata): void {
       break;
     case 'isEnum':
       Object.assign(schema, enumSchema(c[0] as EnumLike));
-      break;
-    case 'isDivisibleBy':
-      schema.multipleOf = c[0] as number;
       break;
     case 'equals':
       schema.const = c[0];

@@ -4,7 +4,7 @@ import { errorResult } from '../common/results';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { runBatch } from '../executor/batch';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
-import { isThenable } from '../executor/convert';
+import { isAsyncIterator, isThenable } from '../executor/convert';
 import { describeThrown } from '../errors';
 import type { ActivationState } from './activation';
 import type { Registry, ToolEntry } from './registry';
@@ -59,15 +59,6 @@ class ScopeAvailability implements AvailabilityView {
     for (const entry of this.registry.entries()) if (this.isEnabled(entry)) names.push(entry.name);
     return names;
   }
-}
-
-function isAsyncIterator(value: unknown): value is AsyncGenerator<unknown, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AsyncGenerator)[Symbol.asyncIterator] === 'function' &&
-    typeof (value as AsyncGenerator).next === 'function'
-  );
 }
 
 /** True for what `ctx.callTool` answers when an approval hook held the call (or the tool went async). */
