@@ -11,7 +11,7 @@ export class EmailService {
     @ToolParam({ name: 'to', description: 'Recipient address', schema: { format: 'email' } }) to: string,
     @ToolParam({ name: 'subject', description: 'Subject line', schema: { maxLength: 120 } }) subject: string,
     @ToolParam({ name: 'body', description: 'Plain-text body' }) body: string,
-    @ToolParam({ name: 'apiKey' }) apiKey: string, // hidden: bound as a preset, the model never sees it
+    @ToolParam({ name: 'apiKey', preset: true }) apiKey: string, // hidden: bound as a preset at registration
     user: UserContext,
   ) {
     if (!apiKey.startsWith('sk-')) throw new Error('the mail gateway rejected the API key');

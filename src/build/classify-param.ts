@@ -45,12 +45,13 @@ function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings):
 
 /**
  * Classifies one parameter of a `@Tool` method:
- * `@ToolParam` → model; else a declared type named `ToolEmitter` / `AbortSignal` → injected
+ * `@ToolParam({ preset: true })` → injected preset; other `@ToolParam` → model; else a declared type named `ToolEmitter` / `AbortSignal` → injected
  * emitter / signal; else a class type → injected context (by class); else model.
  * The type names are matched on the syntax first, so detection works even when the import of
  * `ToolEmitter` cannot be resolved.
  */
 export function classifyParam(param: ScannedParam, checker: ts.TypeChecker, imports: ImportBindings): ParamClassification {
+  if (param.preset) return { kind: 'injected', injected: 'preset' };
   if (param.hasToolParam) return { kind: 'model' };
   const typeNode = unwrapTypeNode(param.node.type);
   const syntacticName = referencedName(typeNode, imports);

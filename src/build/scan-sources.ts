@@ -21,6 +21,8 @@ export interface ScannedParam {
   readonly node: ts.ParameterDeclaration;
   /** True when the parameter carries `@ToolParam`. */
   readonly hasToolParam: boolean;
+  /** True for `@ToolParam({ preset: true })`: a hidden parameter a preset fills. */
+  readonly preset: boolean;
   /** True for `?` parameters and parameters with a default value. */
   readonly optional: boolean;
 }
@@ -110,8 +112,8 @@ function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
-/** The `name: '…'` string literal of a `@ToolParam({ name })` call, when written literally. */
-function toolParamLiteralName(decorator: ts.Decorator): string | undefined {
+/** The initializer of option `key` in a `@ToolParam({ … })` call, when the options are written literally. */
+function toolParamOption(decorator: ts.Decorator, key: string): ts.Expression | undefined {
   const call = decorator.expression;
   if (!ts.isCallExpression(call)) return undefined;
   const options = call.arguments[0];
@@ -120,13 +122,18 @@ function toolParamLiteralName(decorator: ts.Decorator): string | undefined {
     if (
       ts.isPropertyAssignment(property) &&
       (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) &&
-      property.name.text === 'name' &&
-      ts.isStringLiteralLike(property.initializer)
+      property.name.text === key
     ) {
-      return property.initializer.text;
+      return property.initializer;
     }
   }
   return undefined;
+}
+
+/** The `name: '…'` string literal of a `@ToolParam({ name })` call, when written literally. */
+function toolParamLiteralName(decorator: ts.Decorator): string | undefined {
+  const initializer = toolParamOption(decorator, 'name');
+  return initializer !== undefined && ts.isStringLiteralLike(initializer) ? initializer.text : undefined;
 }
 
 function memberName(name: ts.PropertyName): string | undefined {
@@ -258,6 +265,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
         name: paramName,
         node: param,
         hasToolParam: toolParam !== undefined,
+        preset: toolParam !== undefined && toolParamOption(toolParam, 'preset')?.kind === ts.SyntaxKind.TrueKeyword,
         optional: param.questionToken !== undefined || param.initializer !== undefined,
       });
       index += 1;

@@ -1,7 +1,7 @@
 import type { JsonSchema } from './json-schema';
 
-/** How a parameter the model never sees is filled. */
-export type InjectedKind = 'emitter' | 'signal' | 'context';
+/** How a parameter the model never sees is filled (`preset`: `@ToolParam({ preset: true })`, bound at registration). */
+export type InjectedKind = 'emitter' | 'signal' | 'context' | 'preset';
 
 /** One parameter of a tool method, as the build-time generator saw it. */
 export interface ManifestParam {

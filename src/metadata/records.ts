@@ -39,6 +39,11 @@ export interface ToolParamOptions {
   integer?: boolean;
   /** Allowed values (an enum object or a list). */
   enum?: EnumLike;
+  /**
+   * A hidden parameter (an API key, a tenant id): it never appears in any schema, and registering
+   * the tool without binding a preset for it is a definition-time error.
+   */
+  preset?: boolean;
 }
 
 /** Options of `@ToolService`. */

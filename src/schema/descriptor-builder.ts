@@ -26,6 +26,8 @@ export interface ModelParamDescriptor {
   readonly dto?: { readonly type: Constructor; readonly array: boolean };
   /** Set when the argument (or each item, for arrays) must become a `Date`. */
   readonly date?: boolean;
+  /** Set for `@ToolParam({ preset: true })`: never visible; registration must bind a preset. */
+  readonly preset?: boolean;
 }
 
 /** A parameter the toolkit fills by type. */
@@ -254,6 +256,8 @@ function modelParam(
     );
   }
   const required = options.required ?? (manifest ? !manifest.optional : true);
+  // A declared preset is never shown to a model: its schema does not matter.
+  if (options.preset === true) return { kind: 'model', index, name, required, schema: deepFreeze({}), preset: true };
 
   let hint: unknown = options.type ? options.type() : undefined;
   let array = false;

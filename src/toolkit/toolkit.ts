@@ -524,6 +524,15 @@ export class Toolkit extends ToolView {
     const modelParams = descriptor.params.filter((p) => p.kind === 'model');
     const presets = this.presetsFor(descriptor.name, options, modelParams.map((p) => p.name), owner);
     const hidden = new Set(presets?.map((p) => p.name));
+    const unbound = modelParams.filter((p) => p.preset === true && !hidden.has(p.name)).map((p) => p.name);
+    if (unbound.length) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner}: parameter(s) ${unbound.map((n) => `'${n}'`).join(', ')} are declared preset (@ToolParam({ preset: true })) but no preset ` +
+          `is bound. Register with .presetParameters({ ${descriptor.name}: { ${unbound[0]}: … } }) (a value, a function, or fromContainer(token)).`,
+        { tool: descriptor.name },
+      );
+    }
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const dtos: { name: string; type: Constructor; array: boolean }[] = [];

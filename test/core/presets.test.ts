@@ -236,3 +236,28 @@ describe('preset values never leak', () => {
     expect(progress).not.toContain(SECRET);
   });
 });
+
+describe('@ToolParam({ preset: true })', () => {
+  class Bulk {
+    @Tool({ name: 'bulk_export', description: 'Export' })
+    exportAll(@ToolParam({ name: 'format', enum: ['csv', 'json'] }) format: string, @ToolParam({ name: 'apiKey', preset: true }) apiKey: string): string {
+      return `${format}:${apiKey.length}`;
+    }
+  }
+
+  it('cannot be registered without a bound preset', () => {
+    const toolkit = newToolkit();
+    expect(() => toolkit.registerTool(Bulk)).toThrow(/Bulk\.exportAll: parameter\(s\) 'apiKey' are declared preset.*presetParameters\(\{ bulk_export: \{ apiKey: … \} \}\)/);
+    expect(toolkit.getTool('bulk_export')).toBeUndefined();
+  });
+
+  it('is hidden and filled from the preset once bound', async () => {
+    const toolkit = newToolkit();
+    toolkit.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: 'sk-bulk-secret' } }).apply();
+    expect(toolkit.getToolSchemas()[0].parameters.properties).toEqual({ format: { type: 'string', enum: ['csv', 'json'] } });
+    const result = await toolkit.callTool({ id: 'b1', name: 'bulk_export', arguments: '{"format":"csv"}' });
+    expect(result.forLLM).toBe('csv:14');
+    const sneaky = await toolkit.callTool({ id: 'b2', name: 'bulk_export', arguments: '{"format":"csv","apiKey":"mine"}' });
+    expect(sneaky.error?.code).toBe('INVALID_ARGUMENTS');
+  });
+});
