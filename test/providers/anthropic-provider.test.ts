@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { LLMResponse, Message } from '../../src/common';
 import { ToolkitError } from '../../src/errors';
 import { AnthropicProvider } from '../../src/providers/anthropic';
-import { WEATHER_TOOLS, WireServer } from './wire-server';
+import { WEATHER_TOOLS, WireServer, rejection } from './wire-server';
 
 let server: WireServer;
 let client: Anthropic;
@@ -169,15 +169,6 @@ describe('AnthropicProvider over the Messages API', () => {
 });
 
 describe('AnthropicProvider failures', () => {
-  async function rejection(promise: Promise<unknown>): Promise<ToolkitError> {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(ToolkitError.is(error)).toBe(true);
-    return error as ToolkitError;
-  }
-
   test('HTTP 400 rejects with PROVIDER_FAILED carrying the API error', async () => {
     server.reply({
       status: 400,

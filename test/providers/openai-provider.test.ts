@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { LLMResponse, Message } from '../../src/common';
 import { ToolkitError } from '../../src/errors';
 import { OpenAIProvider } from '../../src/providers/openai';
-import { WEATHER_TOOLS, WireServer } from './wire-server';
+import { WEATHER_TOOLS, WireServer, rejection } from './wire-server';
 
 let server: WireServer;
 let client: OpenAI;
@@ -331,15 +331,6 @@ describe('OpenAIProvider over the Responses API', () => {
 });
 
 describe('OpenAIProvider failures', () => {
-  async function rejection(promise: Promise<unknown>): Promise<ToolkitError> {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(ToolkitError.is(error)).toBe(true);
-    return error as ToolkitError;
-  }
-
   test('HTTP 500 rejects with PROVIDER_FAILED carrying the status and message', async () => {
     server.reply({ status: 500, json: { error: { message: 'The server had an error', type: 'server_error' } } });
     const error = await rejection(new OpenAIProvider(client).chat({ model: 'gpt-test', messages: [{ role: 'user', content: 'x' }], tools: [] }));
