@@ -227,6 +227,8 @@ function resultType(checker: ts.TypeChecker, method: ts.MethodDeclaration): ts.T
 function analyseReturns(analysis: Analysis, method: ts.MethodDeclaration): JsonSchema | undefined {
   const type = resultType(analysis.checker, method);
   if (type === undefined || isEmptyReturn(type)) return undefined;
+  // A ToolResult (toolResult(), userResult()…) is the envelope, not the tool's output.
+  if (type.getSymbol()?.getName() === 'ToolResult' || type.aliasSymbol?.getName() === 'ToolResult') return undefined;
   try {
     const schema = analysis.reader.schemaOf(type);
     return schema === undefined || Object.keys(schema).length === 0 ? undefined : schema;

@@ -114,7 +114,9 @@ export function toToolResult(value: unknown): ToolResult {
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = (cut: number) => `\n[… ${cut} characters truncated …]\n`;
-  const budget = Math.max(0, max - note(text.length).length);
+  // A limit too small for the note keeps just the head.
+  if (max < note(text.length).length + 2) return text.slice(0, Math.max(0, max));
+  const budget = max - note(text.length).length;
   const head = Math.ceil(budget * 0.7);
   const tail = budget - head;
   const cut = text.length - head - tail;

@@ -273,7 +273,7 @@ export class ActivationState implements AvailabilityView {
   /** The enabled tools: this view's own array (a new one after each change). */
   activeTools(): AgentTool[] {
     const computed = this.current();
-    return (this.tools ??= computed.entries.map((e) => e.tool));
+    return (this.tools ??= Object.freeze(computed.entries.map((e) => e.tool)) as AgentTool[]);
   }
 
   /** Each enabled tool with its source (frozen, shared). */

@@ -37,6 +37,14 @@ describe('the samples and their build-time manifest', () => {
     });
   });
 
+  it('marks the declared preset and leaves out ToolResult envelopes as output schemas', () => {
+    const manifest = loadManifest(SAMPLE_MANIFEST_PATH);
+    const sendEmail = manifest.classes.EmailService.methods.sendEmail;
+    expect(sendEmail.returns).toBeUndefined();
+    expect(sendEmail.params.find((p) => p.name === 'apiKey')).toMatchObject({ kind: 'injected', injected: 'preset' });
+    expect(manifest.classes.NotesService.methods.saveNote.returns).toMatchObject({ type: 'object' });
+  });
+
   it('validates with the exact schema: enum violations and wrong item types are rejected field by field', async () => {
     const toolkit = createSampleToolkit();
     const context = ToolExecutionContext.of(new UserContext('u-1', 'Ada', 'acme'));

@@ -58,7 +58,7 @@ describe('one availability model', () => {
     availability.unsubscribe();
   });
 
-  it('is computed once per state and shared (frozen) between views in the same state; lists handed out are still per view', () => {
+  it('is computed once per state and shared (frozen) between views in the same state; lists handed out are per view and frozen', () => {
     const toolkit = setup();
     const a = toolkit.session('a');
     const b = toolkit.session('b');
@@ -68,9 +68,9 @@ describe('one availability model', () => {
     expect(Object.isFrozen(a.getAvailability())).toBe(true);
     expect(Object.isFrozen(a.toProviderDefs('openai'))).toBe(true);
     expect(Object.isFrozen(a.getToolSchemas())).toBe(true);
-    // getActiveTools() is each view's own array: changing it cannot leak into another session
+    // getActiveTools() is each view's own array, frozen: it cannot be changed, in this view or another
     expect(a.getActiveTools()).not.toBe(b.getActiveTools());
-    a.getActiveTools().pop();
+    expect(() => a.getActiveTools().pop()).toThrow(TypeError);
     expect(names(b.getActiveTools())).toEqual(names(toolkit.getActiveTools()));
 
     a.updateToolGroups(['admin'], true);
