@@ -94,3 +94,9 @@ export function recordChain(prototype: object): ClassRecords[] {
   }
   return chain;
 }
+
+/** @internal The `@Tool` methods recorded on `target` itself (for a class: its static methods). */
+export function ownToolNames(target: object): string[] {
+  if (!Object.prototype.hasOwnProperty.call(target, RECORDS)) return [];
+  return [...(target as Record<symbol, ClassRecords>)[RECORDS].tools.keys()];
+}

@@ -6,6 +6,7 @@ import type { ManifestMethod, ManifestParam, ToolManifest } from '../common/mani
 import { ToolEmitter } from '../common/tool-emitter';
 import { ToolkitError } from '../errors';
 import {
+  ownToolNames,
   recordChain,
   type Constructor,
   type ToolMethodRecord,
@@ -102,6 +103,14 @@ function assertReflection(): void {
  */
 export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest): ToolDescriptor[] {
   assertReflection();
+  const statics = ownToolNames(ctor);
+  if (statics.length) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `${ctor.name}.${statics[0]}: @Tool is on a static method. Tools are instance methods (the instance comes ` +
+        'from the container, with its dependencies): drop `static`, or register an AgentTool object.',
+    );
+  }
   const prototype = ctor.prototype as object;
   const chain = recordChain(prototype);
   const service: ToolServiceOptions = chain.find((r) => r.service)?.service ?? {};

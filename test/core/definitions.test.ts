@@ -849,3 +849,20 @@ describe('a DTO parameter without @ToolParam', () => {
     expect(() => toolkit.registerTool(Shop)).toThrow(/Shop\.order parameter #0: OrderDto carries class-validator decorators.*Add @ToolParam/);
   });
 });
+
+describe('@Tool on a static method', () => {
+  it('is a definition-time error instead of being silently ignored', () => {
+    class Counter {
+      @Tool({ description: 'Count' })
+      static count(): number {
+        return 1;
+      }
+
+      @Tool({ description: 'Ping' })
+      ping(): string {
+        return 'pong';
+      }
+    }
+    expect(() => newToolkit().registerTool(Counter)).toThrow(/Counter\.count: @Tool is on a static method.*drop `static`/);
+  });
+});
