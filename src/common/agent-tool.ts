@@ -1,5 +1,5 @@
 import type { ContextKey, ToolExecutionContext } from './execution-context';
-import type { ObjectJsonSchema } from './json-schema';
+import type { JsonSchema, ObjectJsonSchema } from './json-schema';
 import type {
   RetryOptions,
   ToolAnnotations,
@@ -27,6 +27,10 @@ export interface ToolBehaviour {
   maxResultChars?: number;
   /** Free-form labels. */
   tags?: string[];
+  /** A human-readable title (MCP `title`). */
+  title?: string;
+  /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */
+  outputSchema?: JsonSchema;
 }
 
 /** Resolves context objects along the call > agent > toolkit chain. */

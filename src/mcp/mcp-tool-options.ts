@@ -87,7 +87,7 @@ function isToolResultSchema(schema: JsonSchema): boolean {
  */
 export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefined): OutputShape | undefined {
   const own = (tool as McpAgentTool)[MCP_TOOL_OPTIONS];
-  const declared = override?.outputSchema ?? own?.outputSchema ?? manifestReturns(tool);
+  const declared = override?.outputSchema ?? own?.outputSchema ?? tool.behaviour?.outputSchema ?? manifestReturns(tool);
   if (declared === undefined || declared === false) return undefined;
   if (declared === manifestReturns(tool) && isToolResultSchema(declared)) return undefined;
   const types = typesOf(declared);
@@ -102,7 +102,7 @@ export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefi
 
 /** The title of `tool` for MCP, if one was given. */
 export function titleOf(tool: AgentTool, override: McpToolOptions | undefined): string | undefined {
-  return override?.title ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.title;
+  return override?.title ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.title ?? tool.behaviour?.title;
 }
 
 /** Extra `_meta` of `tool` for MCP, if any. */
