@@ -99,6 +99,8 @@ class ChainResolver implements ContextResolver {
 
   get<T>(key: ContextKey<T>): T | undefined {
     if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
+    // The whole chain, merged (call over agent over toolkit), for tools that want every context object.
+    if ((key as unknown) === ToolExecutionContext) return ToolExecutionContext.merge(this.toolkit, this.agent, this.call) as T;
     const value = this.call?.get(key) ?? this.agent?.get(key) ?? this.toolkit.get(key);
     if (value !== undefined) return value;
     const id = key as Parameters<Container['isBound']>[0];

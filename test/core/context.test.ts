@@ -254,3 +254,27 @@ describe('ToolEmitter and AbortSignal', () => {
     expect(result.error?.code).toBe('ABORTED');
   });
 });
+
+describe('a ToolExecutionContext parameter', () => {
+  it('receives the merged chain: call over agent over toolkit', async () => {
+    class Tenant {
+      constructor(readonly id: string) {}
+    }
+    class Who {
+      constructor(readonly name: string) {}
+    }
+    class Inspect {
+      @Tool({ name: 'inspect', description: 'Inspect the context' })
+      inspect(context: ToolExecutionContext): string {
+        return `${context.get(Tenant)?.id}/${context.get(Who)?.name}/${context.size}`;
+      }
+    }
+    const toolkit = newToolkit({ context: ToolExecutionContext.of(new Tenant('t-1'), new Who('toolkit')) });
+    toolkit.registerTool(Inspect);
+    const result = await toolkit.callTool(
+      { id: 'i1', name: 'inspect', arguments: {} },
+      { agentContext: ToolExecutionContext.of(new Who('agent')), context: ToolExecutionContext.of(new Who('call')) },
+    );
+    expect(result.forLLM).toBe('t-1/call/2');
+  });
+});
