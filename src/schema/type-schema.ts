@@ -112,14 +112,19 @@ function propertySchema(owner: Constructor, property: string, metas: ValidationM
   return self;
 }
 
+/**
+ * class-validator checks whose JSON Schema format accepts the same strings. `@IsUrl` (which takes
+ * `example.com` without a scheme) and `@IsDateString` (which takes a bare date) have no such format:
+ * they become plain strings and class-validator alone decides.
+ */
 const FORMATS: Record<string, string> = {
   isEmail: 'email',
-  isUrl: 'uri',
   isUuid: 'uuid',
-  isDateString: 'date-time',
-  isISO8601: 'date-time',
   isFqdn: 'hostname',
 };
+
+/** class-validator checks that only say "a string". */
+const STRING_CHECKS = new Set(['isUrl', 'isDateString', 'isISO8601']);
 
 /** Validators that only fix the JSON type. */
 const TYPES: Record<string, JsonSchemaType> = {
@@ -147,6 +152,10 @@ function applyConstraint(schema: JsonSchema, meta: ValidationMetadata): void {
   const name = meta.name ?? '';
   if (Object.prototype.hasOwnProperty.call(TYPES, name)) {
     schema.type = TYPES[name];
+    return;
+  }
+  if (STRING_CHECKS.has(name)) {
+    schema.type = 'string';
     return;
   }
   if (Object.prototype.hasOwnProperty.call(BOUNDS, name)) {

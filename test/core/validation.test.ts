@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsDateString, IsEmail, IsInt, IsOptional, IsString, IsUrl, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Container } from 'inversify';
 import { Tool, ToolParam, type AgentTool } from '../../src';
 import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit, recordEvents } from './helpers';
@@ -333,5 +333,31 @@ describe('DTO arguments', () => {
     expect(recorder.events.map((e) => e.type)).toEqual(['call_started', 'call_succeeded', 'call_failed']);
     expect(recorder.events[0]).toMatchObject({ type: 'call_started', tool: 'get_weather', arguments: { city: 'Paris' } });
     expect(recorder.events[2]).toMatchObject({ type: 'call_failed', error: { code: 'INVALID_ARGUMENTS' }, attempts: 0 });
+  });
+});
+
+describe('class-validator checks without an exact JSON Schema format', () => {
+  it('accept what class-validator accepts (@IsUrl without scheme, @IsDateString with a bare date)', async () => {
+    class LinkDto {
+      @IsUrl() url!: string;
+      @IsDateString() on!: string;
+    }
+    class Links {
+      @Tool({ name: 'save_link', description: 'Save a link' })
+      save(@ToolParam({ name: 'link' }) link: LinkDto): string {
+        return `${link.url}@${link.on}`;
+      }
+    }
+    const toolkit = newToolkit();
+    toolkit.registerTool(Links);
+    expect(toolkit.getToolSchemas()[0].parameters.properties.link).toMatchObject({
+      properties: { url: { type: 'string' }, on: { type: 'string' } },
+    });
+    const ok = await toolkit.callTool({ id: 'l1', name: 'save_link', arguments: { link: { url: 'example.com', on: '2026-11-22' } } });
+    expect(ok.forLLM).toBe('example.com@2026-11-22');
+    const bad = await toolkit.callTool({ id: 'l2', name: 'save_link', arguments: { link: { url: 'not a url', on: 'soon' } } });
+    expect(bad.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(bad.forLLM).toContain("'link.url'");
+    expect(bad.forLLM).toContain("'link.on'");
   });
 });
