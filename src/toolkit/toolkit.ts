@@ -329,7 +329,10 @@ export class Toolkit extends ToolView {
 
   private closeSession(session: ToolkitSession): void {
     if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-    session.stateForHost.complete();
+    const state = session.stateForHost;
+    // A skill active at close still gets its onDeactivate (nobody is left to hear a failure).
+    if (!state.closed && state.skill !== undefined) void this.skills.deactivate(session, state).catch(() => undefined);
+    state.complete();
   }
 
   /** Closes expired sessions; a no-op (no scan) until the earliest expiry is due. */

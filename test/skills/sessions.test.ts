@@ -126,6 +126,22 @@ interface Model {
   layer: Set<string>;
 }
 
+describe('closing a session with an active skill', () => {
+  it('runs the skill onDeactivate, once', async () => {
+    const { toolkit } = setupToolkit();
+    const seen: (string | undefined)[] = [];
+    toolkit.registerSkill(
+      defineSkill({ name: 'researcher', description: 'Research', tools: ['web_search'], onDeactivate: (view) => void seen.push(view.sessionId) }),
+    );
+    const session = toolkit.session('closing');
+    await session.activateSkill('researcher');
+    session.close();
+    session.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['closing']);
+  });
+});
+
 describe('1,000 concurrent sessions', () => {
   it('toggle groups and skills at once (awaits, parallel batches, meta tools) with zero cross-talk, checked per session', async () => {
     const toolkit = new Toolkit({ container: new Container(), maxConcurrency: 4, equipToolGroups: true });
