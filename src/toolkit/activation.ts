@@ -54,7 +54,7 @@ export interface SkillLayer {
 /** @internal The availability of one (registry version, groups, skill) combination, shared by every view in it. */
 interface Computed {
   readonly registryVersion: number;
-  readonly enabled: ReadonlyMap<ToolEntry, ToolAvailability>;
+  readonly enabled: ReadonlySet<ToolEntry>;
   readonly entries: readonly ToolEntry[];
   readonly availability: readonly ToolAvailability[];
   names?: readonly string[];
@@ -134,13 +134,13 @@ export class AvailabilityCache {
   }
 
   private compute(groups: ReadonlySet<string>, skill: SkillLayer | undefined): Computed {
-    const enabled = new Map<ToolEntry, ToolAvailability>();
+    const enabled = new Set<ToolEntry>();
     const entries: ToolEntry[] = [];
     const availability: ToolAvailability[] = [];
     for (const entry of this.registry.entries()) {
       const found = availabilityOf(entry, groups, skill);
       if (found === undefined) continue;
-      enabled.set(entry, found);
+      enabled.add(entry);
       entries.push(entry);
       availability.push(found);
     }
@@ -281,11 +281,6 @@ export class ActivationState implements AvailabilityView {
     return this.current().availability;
   }
 
-  /** How `name` is enabled here, or `undefined` when it is not. */
-  availabilityOf(entry: ToolEntry): ToolAvailability | undefined {
-    return this.current().enabled.get(entry);
-  }
-
   /** The enabled tools' schemas (frozen, shared). */
   toolSchemas(): ToolSchema[] {
     const computed = this.current();
@@ -340,11 +335,6 @@ export class ActivationState implements AvailabilityView {
       map(() => this.layer?.name),
       distinctUntilChanged(),
     ));
-  }
-
-  /** True when someone watches this view. */
-  get watched(): boolean {
-    return this.reactive?.changes.observed ?? false;
   }
 
   /** Marks the state changed and tells subscribers (synchronously). */

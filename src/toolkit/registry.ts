@@ -58,8 +58,4 @@ export class Registry {
   entries(): IterableIterator<ToolEntry> {
     return this.byName.values();
   }
-
-  get size(): number {
-    return this.byName.size;
-  }
 }

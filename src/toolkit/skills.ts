@@ -335,10 +335,6 @@ export class SkillRegistry {
     return this.records.values();
   }
 
-  get size(): number {
-    return this.records.size;
-  }
-
   get(name: string): SkillRecord | undefined {
     return this.records.get(name);
   }
