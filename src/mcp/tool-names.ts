@@ -1,10 +1,8 @@
-/** The tool-name pattern every provider accepts (OpenAI's is the strictest). */
-export const PORTABLE_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
+/** OpenAI's limit, the shortest of `PROVIDER_NAME_RULES` (schema/lowering), whose characters these names also keep to. */
 const MAX = 64;
 
 /** A short, stable hash (FNV-1a, 32 bits, base 36) used to keep shortened names unique. */
-export function shortHash(text: string): string {
+function shortHash(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
