@@ -85,8 +85,6 @@ export interface MetaHost {
   groups(): Iterable<GroupRecord>;
   /** The view of a session (or the toolkit) for meta tools run outside a view (`tool.execute(...)` by hand). */
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
-  /** Activates a skill in a view. */
-  activate(view: ToolView, state: ActivationState, name: string): Promise<void>;
 }
 
 type MetaKind = typeof LIST_SKILLS | typeof INVOKE_SKILL | typeof EQUIP_TOOL_GROUPS;
@@ -359,7 +357,7 @@ export class MetaTools implements SkillRunHost {
           'SKILL_FAILED',
         );
       }
-      await this.host.activate(binding.view, binding.state, skill.name);
+      await this.host.skills.activate(binding.view, binding.state, skill.name);
       const tools = [...record.scope];
       return `Skill '${skill.name}' is active. Tools: ${tools.join(', ') || '(none)'}.${skill.instructions ? `\n\n${skill.instructions}` : ''}`;
     }

@@ -151,7 +151,6 @@ export class Toolkit extends ToolView {
         const session = this.session(sessionId);
         return { view: session, state: session.stateForHost };
       },
-      activate: (view, s, name) => this.skills.activate(view, s, name),
     });
     const equip = options.equipToolGroups;
     if (equip) this.enableEquipToolGroups(equip === true ? {} : equip);
