@@ -1,5 +1,6 @@
-import type { Message, ToolCall } from '../common';
+import type { Message, ToolCall, ToolSchema } from '../common';
 import { describeThrown, ToolkitError } from '../errors';
+import type { LoweringChange } from '../schema/lowering';
 
 /**
  * Shared pieces of the provider adapters. Nothing here loads a vendor SDK.
@@ -32,6 +33,33 @@ export function toolCallIdOf(message: Message, index: number, vendor: string): s
     `${vendor}: messages[${index}] is a "tool" message without toolCallId; every tool result must name ` +
       'the call it answers (ToolResult.toolCallId).',
   );
+}
+
+/**
+ * Lowers each canonical tool schema once per adapter (the toolkit hands out cached schema
+ * objects, so a WeakMap keyed by them lasts as long as the tool) and hands the lowering report
+ * to `onReport` the first time, when it is not empty.
+ */
+export function cachedLowering<T extends object>(
+  lower: (tool: ToolSchema) => { readonly lowered: T; readonly report: readonly LoweringChange[] },
+  onReport: ((report: readonly LoweringChange[]) => void) | undefined,
+): (tool: ToolSchema) => T {
+  const cache = new WeakMap<ToolSchema, T>();
+  return (tool) => {
+    let lowered = cache.get(tool);
+    if (lowered === undefined) {
+      const result = lower(tool);
+      lowered = result.lowered;
+      cache.set(tool, lowered);
+      if (result.report.length > 0) onReport?.(result.report);
+    }
+    return lowered;
+  };
+}
+
+/** A `PROVIDER_FAILED` error for a message whose role no adapter knows. */
+export function unknownRoleError(vendor: string, message: Message, index: number): ToolkitError {
+  return new ToolkitError('PROVIDER_FAILED', `${vendor}: messages[${index}] has an unknown role "${String(message.role)}".`);
 }
 
 /** Options merged into the request body: adapter defaults, then the request's own options. */

@@ -1,8 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ToolCall, ToolSchema } from '../../common';
-import { ToolkitError } from '../../errors';
 import { type AnthropicToolDefinition, type LoweringChange, lowerToolSchema } from '../../schema/lowering';
-import { argumentsObject, mergedOptions, providerError, toolCallIdOf } from '../provider-support';
+import { argumentsObject, cachedLowering, mergedOptions, providerError, toolCallIdOf, unknownRoleError } from '../provider-support';
 
 type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -48,8 +47,7 @@ export class AnthropicProvider implements LLMProvider {
   private readonly maxTokens: number;
   private readonly disableParallelToolUse: boolean;
   private readonly defaultOptions: Record<string, unknown> | undefined;
-  private readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
-  private readonly lowered = new WeakMap<ToolSchema, AnthropicToolDefinition>();
+  private readonly lower: (tool: ToolSchema) => AnthropicToolDefinition;
 
   constructor(
     private readonly client: Anthropic,
@@ -58,7 +56,10 @@ export class AnthropicProvider implements LLMProvider {
     this.maxTokens = options.maxTokens ?? 4096;
     this.disableParallelToolUse = options.disableParallelToolUse === true;
     this.defaultOptions = options.defaultOptions;
-    this.onLoweringReport = options.onLoweringReport;
+    this.lower = cachedLowering((tool) => {
+      const { definition, report } = lowerToolSchema(tool, 'anthropic');
+      return { lowered: definition, report };
+    }, options.onLoweringReport);
   }
 
   /**
@@ -105,17 +106,6 @@ export class AnthropicProvider implements LLMProvider {
     if (message.stop_reason) response.finishReason = message.stop_reason;
     if (message.usage) response.usage = usageOf(message.usage);
     return response;
-  }
-
-  private lower(tool: ToolSchema): AnthropicToolDefinition {
-    let definition = this.lowered.get(tool);
-    if (definition === undefined) {
-      const result = lowerToolSchema(tool, 'anthropic');
-      definition = result.definition;
-      this.lowered.set(tool, definition);
-      if (result.report.length > 0) this.onLoweringReport?.(result.report);
-    }
-    return definition;
   }
 }
 
@@ -180,7 +170,7 @@ export function toAnthropicMessages(messages: readonly Message[]): { system?: st
         break;
       }
       default:
-        throw new ToolkitError('PROVIDER_FAILED', `${VENDOR}: messages[${index}] has an unknown role "${String(message.role)}".`);
+        throw unknownRoleError(VENDOR, message, index);
     }
   });
   return system.length > 0 ? { system: system.join('\n\n'), messages: out } : { messages: out };

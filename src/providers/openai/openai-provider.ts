@@ -21,7 +21,15 @@ import {
   type OpenAIChatToolDefinition,
   type OpenAIResponsesToolDefinition,
 } from '../../schema/lowering';
-import { argumentsObject, argumentsText, mergedOptions, providerError, toolCallIdOf } from '../provider-support';
+import {
+  argumentsObject,
+  argumentsText,
+  cachedLowering,
+  mergedOptions,
+  providerError,
+  toolCallIdOf,
+  unknownRoleError,
+} from '../provider-support';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -76,9 +84,7 @@ export class OpenAIProvider implements LLMProvider {
   private readonly strict: boolean;
   private readonly defaultOptions: Record<string, unknown> | undefined;
   private readonly parallelToolCalls: boolean | undefined;
-  private readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
-  /** Lowered definitions per canonical schema object (the toolkit hands out cached schemas). */
-  private readonly lowered = new WeakMap<ToolSchema, LoweredTool>();
+  private readonly lower: (tool: ToolSchema) => LoweredTool;
 
   constructor(
     private readonly client: OpenAI,
@@ -88,7 +94,7 @@ export class OpenAIProvider implements LLMProvider {
     this.strict = options.strict === true;
     this.defaultOptions = options.defaultOptions;
     this.parallelToolCalls = options.parallelToolCalls;
-    this.onLoweringReport = options.onLoweringReport;
+    this.lower = cachedLowering((tool) => this.lowerTool(tool), options.onLoweringReport);
   }
 
   /**
@@ -106,23 +112,18 @@ export class OpenAIProvider implements LLMProvider {
       : this.viaChatCompletions(request, tools, restorers);
   }
 
-  private lower(tool: ToolSchema): LoweredTool {
-    let lowered = this.lowered.get(tool);
-    if (lowered === undefined) {
-      const options = { strict: this.strict };
-      const result =
-        this.api === 'responses'
-          ? lowerToolSchema(tool, 'openai-responses', options)
-          : lowerToolSchema(tool, 'openai', options);
-      lowered = {
-        chat: 'function' in result.definition ? result.definition : undefined,
-        responses: 'function' in result.definition ? undefined : result.definition,
-        restore: compileArgumentRestorer(tool.parameters, 'openai', options),
-      };
-      this.lowered.set(tool, lowered);
-      if (result.report.length > 0) this.onLoweringReport?.(result.report);
-    }
-    return lowered;
+  private lowerTool(tool: ToolSchema): { lowered: LoweredTool; report: readonly LoweringChange[] } {
+    const options = { strict: this.strict };
+    const result =
+      this.api === 'responses'
+        ? lowerToolSchema(tool, 'openai-responses', options)
+        : lowerToolSchema(tool, 'openai', options);
+    const lowered: LoweredTool = {
+      chat: 'function' in result.definition ? result.definition : undefined,
+      responses: 'function' in result.definition ? undefined : result.definition,
+      restore: compileArgumentRestorer(tool.parameters, 'openai', options),
+    };
+    return { lowered, report: result.report };
   }
 
   private toolsFields(count: number): Record<string, unknown> {
@@ -270,7 +271,7 @@ export function toChatMessages(messages: readonly Message[]): ChatCompletionMess
       case 'tool':
         return { role: 'tool', tool_call_id: toolCallIdOf(message, index, VENDOR), content: message.content };
       default:
-        throw new ToolkitError('PROVIDER_FAILED', `${VENDOR}: messages[${index}] has an unknown role "${String(message.role)}".`);
+        throw unknownRoleError(VENDOR, message, index);
     }
   });
 }
@@ -303,7 +304,7 @@ export function toResponsesInput(messages: readonly Message[]): ResponseInputIte
         input.push({ type: 'function_call_output', call_id: toolCallIdOf(message, index, VENDOR), output: message.content });
         break;
       default:
-        throw new ToolkitError('PROVIDER_FAILED', `${VENDOR}: messages[${index}] has an unknown role "${String(message.role)}".`);
+        throw unknownRoleError(VENDOR, message, index);
     }
   });
   return input;
