@@ -135,21 +135,7 @@ export async function prepareDtos(
  * and arrays that need a change are copied first, so a caller's objects are never mutated.
  */
 export function stripNullOptionals(schema: JsonSchema, value: Record<string, unknown>): void {
-  const properties = schema.properties;
-  if (!properties) return;
-  const required = schema.required ?? [];
-  for (const key of Object.keys(value)) {
-    const property = properties[key];
-    // `properties.constructor`, `properties.__proto__`… are inherited, not parameters
-    if (property === undefined || !Object.prototype.hasOwnProperty.call(properties, key)) continue;
-    const v = value[key];
-    if (v === null) {
-      if (!required.includes(key) && !allowsNull(property)) delete value[key];
-    } else if (typeof v === 'object') {
-      const stripped = stripNested(property, v);
-      if (stripped !== v) setOwn(value, key, stripped);
-    }
-  }
+  stripProperties(schema, value, value);
 }
 
 /** Copy-on-write: `value`, or a copy without the `null`s of optional properties at any depth. */
@@ -166,13 +152,21 @@ function stripNested(schema: JsonSchema, value: object): unknown {
     }
     return copy ?? value;
   }
+  return stripProperties(schema, value as Record<string, unknown>, undefined);
+}
+
+/**
+ * `record` without the `null`s of optional properties. Changes go to `target`: `record` itself
+ * (in place), or `undefined` for a copy made at the first change.
+ */
+function stripProperties(schema: JsonSchema, record: Record<string, unknown>, target: Record<string, unknown> | undefined): Record<string, unknown> {
   const properties = schema.properties;
-  if (!properties) return value;
+  if (!properties) return record;
   const required = schema.required ?? [];
-  const record = value as Record<string, unknown>;
-  let copy: Record<string, unknown> | undefined;
+  let copy = target;
   for (const key of Object.keys(record)) {
     const property = properties[key];
+    // `properties.constructor`, `properties.__proto__`… are inherited, not parameters
     if (property === undefined || !Object.prototype.hasOwnProperty.call(properties, key)) continue;
     const v = record[key];
     if (v === null) {
@@ -182,7 +176,7 @@ function stripNested(schema: JsonSchema, value: object): unknown {
       if (stripped !== v) setOwn((copy ??= { ...record }), key, stripped);
     }
   }
-  return copy ?? value;
+  return copy ?? record;
 }
 
 /** `target[key] = value` that defines a data property even for `__proto__`. */
