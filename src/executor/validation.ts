@@ -1,12 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { Constructor } from '../metadata/records';
-
-/** A compiled argument validator. */
-export type ArgumentValidator = ValidateFunction;
 
 /**
  * Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion.
