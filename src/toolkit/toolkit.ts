@@ -347,22 +347,21 @@ export class Toolkit extends ToolView {
   }
 
   private viewChanged(state: ActivationState): void {
-    state.changed();
-    if (this.eventsSubject.observed) {
-      const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
-      this.eventsSubject.next({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] });
-      this.eventsSubject.next({ type: 'tools_changed', ...base, tools: [...state.enabledNames()] });
-    }
+    this.announce(state, (base) => ({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] }));
   }
 
   private skillChanged(state: ActivationState, previous: string | undefined): void {
+    const skill = state.skill?.name;
+    this.announce(state, (base) => ({ type: 'skill_changed', ...base, ...(skill !== undefined ? { skill } : {}), ...(previous !== undefined ? { previous } : {}) }));
+  }
+
+  /** Tells the view's subscribers; for `events$` listeners, `event` then the view's `tools_changed`. */
+  private announce(state: ActivationState, event: (base: { timestamp: number; sessionId?: string }) => ToolEvent): void {
     state.changed();
-    if (this.eventsSubject.observed) {
-      const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
-      const skill = state.skill?.name;
-      this.eventsSubject.next({ type: 'skill_changed', ...base, ...(skill !== undefined ? { skill } : {}), ...(previous !== undefined ? { previous } : {}) });
-      this.eventsSubject.next({ type: 'tools_changed', ...base, tools: [...state.enabledNames()] });
-    }
+    if (!this.eventsSubject.observed) return;
+    const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
+    this.eventsSubject.next(event(base));
+    this.eventsSubject.next({ type: 'tools_changed', ...base, tools: [...state.enabledNames()] });
   }
 
   private renderPromptOf(state: ActivationState, options: RenderPromptOptions): string {
