@@ -103,3 +103,12 @@ export function providerError(vendor: string, operation: string, error: unknown,
   }
   return new ToolkitError('PROVIDER_FAILED', `${vendor} ${operation} failed: ${detail}`, { cause: error });
 }
+
+/** Runs one SDK request, its failure wrapped by {@link providerError}. */
+export async function sdkCall<T>(vendor: string, operation: string, signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    throw providerError(vendor, operation, error, signal);
+  }
+}

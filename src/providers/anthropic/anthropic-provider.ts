@@ -1,7 +1,7 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ToolCall, ToolSchema } from '../../common';
 import { type AnthropicToolDefinition, type LoweringChange, lowerToolSchema } from '../../schema/lowering';
-import { argumentsObject, cachedLowering, mergedOptions, providerError, toolCallIdOf, unknownRoleError } from '../provider-support';
+import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, unknownRoleError } from '../provider-support';
 
 type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -83,12 +83,9 @@ export class AnthropicProvider implements LLMProvider {
       messages,
       ...(tools.length > 0 ? { tools } : {}),
     } as Anthropic.MessageCreateParamsNonStreaming;
-    let message: Anthropic.Message;
-    try {
-      message = await this.client.messages.create(body, { signal: request.signal });
-    } catch (error) {
-      throw providerError(VENDOR, 'messages.create', error, request.signal);
-    }
+    const message: Anthropic.Message = await sdkCall(VENDOR, 'messages.create', request.signal, () =>
+      this.client.messages.create(body, { signal: request.signal }),
+    );
     const texts: string[] = [];
     const toolCalls: ToolCall[] = [];
     for (const block of message.content ?? []) {

@@ -3,10 +3,8 @@ import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
-  ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type {
-  FunctionTool,
   Response,
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
@@ -26,7 +24,7 @@ import {
   argumentsText,
   cachedLowering,
   mergedOptions,
-  providerError,
+  sdkCall,
   toolCallIdOf,
   unknownRoleError,
 } from '../provider-support';
@@ -55,8 +53,8 @@ export interface OpenAIProviderOptions {
 }
 
 interface LoweredTool {
-  readonly chat: OpenAIChatToolDefinition | undefined;
-  readonly responses: OpenAIResponsesToolDefinition | undefined;
+  /** The Chat Completions or the Responses form, after the provider's `api`. */
+  readonly definition: OpenAIChatToolDefinition | OpenAIResponsesToolDefinition;
   readonly restore: ArgumentRestorer;
 }
 
@@ -107,9 +105,24 @@ export class OpenAIProvider implements LLMProvider {
   async chat(request: LLMRequest): Promise<LLMResponse> {
     const tools = request.tools.map((tool) => this.lower(tool));
     const restorers = new Map(request.tools.map((tool, i) => [tool.name, tools[i].restore] as const));
+    // the fields both APIs take alike; each path adds its own form of the messages
+    const shared = {
+      ...(tools.length > 0 && this.parallelToolCalls !== undefined ? { parallel_tool_calls: this.parallelToolCalls } : {}),
+      ...mergedOptions(this.defaultOptions, request.options),
+      model: request.model,
+    };
+    const definitions = tools.length > 0 ? { tools: tools.map((t) => t.definition) } : {};
     return this.api === 'responses'
-      ? this.viaResponses(request, tools, restorers)
-      : this.viaChatCompletions(request, tools, restorers);
+      ? this.viaResponses(
+          { ...shared, input: toResponsesInput(request.messages), ...definitions } as ResponseCreateParamsNonStreaming,
+          request.signal,
+          restorers,
+        )
+      : this.viaChatCompletions(
+          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
+          request.signal,
+          restorers,
+        );
   }
 
   private lowerTool(tool: ToolSchema): { lowered: LoweredTool; report: readonly LoweringChange[] } {
@@ -119,15 +132,10 @@ export class OpenAIProvider implements LLMProvider {
         ? lowerToolSchema(tool, 'openai-responses', options)
         : lowerToolSchema(tool, 'openai', options);
     const lowered: LoweredTool = {
-      chat: 'function' in result.definition ? result.definition : undefined,
-      responses: 'function' in result.definition ? undefined : result.definition,
+      definition: result.definition,
       restore: compileArgumentRestorer(tool.parameters, 'openai', options),
     };
     return { lowered, report: result.report };
-  }
-
-  private toolsFields(count: number): Record<string, unknown> {
-    return count > 0 && this.parallelToolCalls !== undefined ? { parallel_tool_calls: this.parallelToolCalls } : {};
   }
 
   /** Arguments as the toolkit wants them: strict-mode `null`s for optionals removed. */
@@ -139,24 +147,13 @@ export class OpenAIProvider implements LLMProvider {
   }
 
   private async viaChatCompletions(
-    request: LLMRequest,
-    tools: readonly LoweredTool[],
+    body: ChatCompletionCreateParamsNonStreaming,
+    signal: AbortSignal | undefined,
     restorers: ReadonlyMap<string, ArgumentRestorer>,
   ): Promise<LLMResponse> {
-    const definitions = tools.flatMap((t) => (t.chat === undefined ? [] : [t.chat as ChatCompletionTool]));
-    const body = {
-      ...this.toolsFields(definitions.length),
-      ...mergedOptions(this.defaultOptions, request.options),
-      model: request.model,
-      messages: toChatMessages(request.messages),
-      ...(definitions.length > 0 ? { tools: definitions } : {}),
-    } as ChatCompletionCreateParamsNonStreaming;
-    let completion: ChatCompletion;
-    try {
-      completion = await this.client.chat.completions.create(body, { signal: request.signal });
-    } catch (error) {
-      throw providerError(VENDOR, 'chat.completions.create', error, request.signal);
-    }
+    const completion: ChatCompletion = await sdkCall(VENDOR, 'chat.completions.create', signal, () =>
+      this.client.chat.completions.create(body, { signal }),
+    );
     const choice = completion.choices?.[0];
     if (choice === undefined) {
       throw new ToolkitError('PROVIDER_FAILED', `${VENDOR} chat.completions.create returned no choices.`);
@@ -187,24 +184,11 @@ export class OpenAIProvider implements LLMProvider {
   }
 
   private async viaResponses(
-    request: LLMRequest,
-    tools: readonly LoweredTool[],
+    body: ResponseCreateParamsNonStreaming,
+    signal: AbortSignal | undefined,
     restorers: ReadonlyMap<string, ArgumentRestorer>,
   ): Promise<LLMResponse> {
-    const definitions = tools.flatMap((t) => (t.responses === undefined ? [] : [t.responses as FunctionTool]));
-    const body = {
-      ...this.toolsFields(definitions.length),
-      ...mergedOptions(this.defaultOptions, request.options),
-      model: request.model,
-      input: toResponsesInput(request.messages),
-      ...(definitions.length > 0 ? { tools: definitions } : {}),
-    } as ResponseCreateParamsNonStreaming;
-    let result: Response;
-    try {
-      result = await this.client.responses.create(body, { signal: request.signal });
-    } catch (error) {
-      throw providerError(VENDOR, 'responses.create', error, request.signal);
-    }
+    const result: Response = await sdkCall(VENDOR, 'responses.create', signal, () => this.client.responses.create(body, { signal }));
     if (result.status === 'failed' || result.error) {
       throw new ToolkitError(
         'PROVIDER_FAILED',
