@@ -377,22 +377,21 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       }
     }
     if (problems.length === 0) return true;
-    this.fail(
+    this.invalidArguments(entry, problems);
+    return false;
+  }
+
+  private invalidArguments(entry: ToolEntry, problems: readonly string[]): ToolResult {
+    return this.fail(
       'INVALID_ARGUMENTS',
       `Invalid arguments for tool '${entry.name}':\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call the tool again.`,
     );
-    return false;
   }
 
   private async prepare(entry: ToolEntry, args: Record<string, unknown>): Promise<ToolResult> {
     const problems = await prepareDtos(args, entry.dtos!);
     if (this.done) return this.final!;
-    if (problems.length) {
-      return this.fail(
-        'INVALID_ARGUMENTS',
-        `Invalid arguments for tool '${entry.name}':\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call the tool again.`,
-      );
-    }
+    if (problems.length) return this.invalidArguments(entry, problems);
     return this.proceed(entry, args);
   }
 
