@@ -1,12 +1,13 @@
 import type { ToolResult } from '../common/tool-types';
+import { REDACTED } from '../executor/redact';
 
 /**
- * What replaces a redacted match unless configured otherwise (the executor uses the same text for presets).
+ * What replaces a redacted match unless configured otherwise: the executor's own text for presets.
  *
  * @example
  * createRedactor({ patterns: [SECRET_PATTERNS.email] }).text('ada@example.com') === DEFAULT_REDACTION; // true
  */
-export const DEFAULT_REDACTION = '[REDACTED]';
+export const DEFAULT_REDACTION = REDACTED;
 
 /** Secrets shorter than this are ignored: redacting `'a'` would shred every text. */
 const MIN_SECRET_LENGTH = 4;
