@@ -44,6 +44,11 @@ export class Registry {
     return this.byName.has(name);
   }
 
+  /** True for a tool marked `concurrency: 'sequential'` (a batch runs those one at a time, in order). */
+  isSequential(name: string): boolean {
+    return this.byName.get(name)?.behaviour.concurrency === 'sequential';
+  }
+
   add(entries: readonly ToolEntry[]): void {
     for (const entry of entries) this.byName.set(entry.name, entry);
     this.version++;

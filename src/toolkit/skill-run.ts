@@ -145,7 +145,7 @@ export class SkillRun implements SkillContext {
       {
         parallel: this.host.parallel,
         maxConcurrency: this.host.maxConcurrency,
-        isSequential: (call) => registry.get(call.name)?.behaviour.concurrency === 'sequential',
+        isSequential: (call) => registry.isSequential(call.name),
         run: (call) => this.callTool(call.name, call.arguments, options),
       },
     );

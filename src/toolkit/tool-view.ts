@@ -192,7 +192,7 @@ export abstract class ToolView {
     return runBatch(calls, {
       parallel: this.host.parallel,
       maxConcurrency: this.host.maxConcurrency,
-      isSequential: (call) => registry.get(call.name)?.behaviour.concurrency === 'sequential',
+      isSequential: (call) => registry.isSequential(call.name),
       run: (call) => this.callTool(call, options),
     });
   }
