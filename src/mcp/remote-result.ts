@@ -9,7 +9,7 @@ function base64Bytes(data: string): number {
 }
 
 /** One content block as text a model can read; binary content is described, not inlined. */
-export function describeContent(block: ContentBlock): string {
+function describeContent(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
       return block.text;
