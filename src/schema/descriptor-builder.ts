@@ -14,7 +14,11 @@ import {
   type ToolParamRecord,
   type ToolServiceOptions,
 } from '../metadata/records';
+import { deepFreeze } from './lowering/schema-utils';
 import { builtinSchema, dtoSchema, enumSchema, hasValidationMetadata, isUserClass } from './type-schema';
+
+/** Re-exported for the toolkit, which freezes the schemas it assembles from descriptors. */
+export { deepFreeze };
 
 /** A parameter the model fills. */
 export interface ModelParamDescriptor {
@@ -389,13 +393,4 @@ export function schemaProblems(schema: JsonSchema): string | undefined {
   if (checkedSchemas.size >= 4096) checkedSchemas.clear();
   checkedSchemas.set(key, verdict);
   return verdict;
-}
-
-/** Freezes a JSON value and everything inside it. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }
