@@ -89,22 +89,28 @@ export interface ExecutorCore {
 }
 
 class ChainResolver implements ContextResolver {
+  private mergedChain: ToolExecutionContext | undefined = undefined;
+
   constructor(
     private readonly run: CallRun,
-    private readonly call: ToolExecutionContext | undefined,
-    private readonly agent: ToolExecutionContext | undefined,
-    private readonly toolkit: ToolExecutionContext,
-    private readonly container: Container,
+    private readonly options: CallOptions,
+    private readonly core: ExecutorCore,
   ) {}
+
+  /** The whole chain as one context (call over agent over toolkit), merged once per call. */
+  merged(): ToolExecutionContext {
+    return (this.mergedChain ??= ToolExecutionContext.merge(this.core.context, this.options.agentContext, this.options.context));
+  }
 
   get<T>(key: ContextKey<T>): T | undefined {
     if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
-    // The whole chain, merged (call over agent over toolkit), for tools that want every context object.
-    if ((key as unknown) === ToolExecutionContext) return ToolExecutionContext.merge(this.toolkit, this.agent, this.call) as T;
-    const value = this.call?.get(key) ?? this.agent?.get(key) ?? this.toolkit.get(key);
+    // For tools that want every context object.
+    if ((key as unknown) === ToolExecutionContext) return this.merged() as T;
+    const value = this.options.context?.get(key) ?? this.options.agentContext?.get(key) ?? this.core.context.get(key);
     if (value !== undefined) return value;
+    const container = this.core.container;
     const id = key as Parameters<Container['isBound']>[0];
-    return this.container.isBound(id) ? (this.container.get(id) as T) : undefined;
+    return container.isBound(id) ? (container.get(id) as T) : undefined;
   }
 }
 
@@ -510,10 +516,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private invokeTarget(entry: ToolEntry, args: Record<string, unknown>, attempt: Attempt): unknown {
     const target = entry.target;
-    if (entry.contextual) {
-      const { context, agentContext } = this.options;
-      (target as ContextualTool).setContext(ToolExecutionContext.merge(this.core.context, agentContext, context), attempt);
-    }
+    if (entry.contextual) (target as ContextualTool).setContext(this.resolver().merged(), attempt);
     return target.execute(args, attempt);
   }
 
@@ -616,8 +619,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   // ------------------------------------------------------------------ AttemptHost
 
   /** @internal */
-  resolver(): ContextResolver {
-    return (this.chain ??= new ChainResolver(this, this.options.context, this.options.agentContext, this.core.context, this.core.container));
+  resolver(): ChainResolver {
+    return (this.chain ??= new ChainResolver(this, this.options, this.core));
   }
 
   /** @internal */
