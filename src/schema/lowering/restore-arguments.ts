@@ -1,6 +1,6 @@
 import type { JsonSchema, ObjectJsonSchema } from '../../common';
 import type { LoweringOptions, ProviderName } from './provider-definitions';
-import { isObjectSchema, isPlainObject, typeList } from './schema-utils';
+import { findLocalRef, isObjectSchema, isPlainObject, typeList } from './schema-utils';
 
 /**
  * Maps a model's arguments back to the canonical schema (a compiled {@link restoreArguments}).
@@ -99,18 +99,11 @@ function planOf(schema: ObjectJsonSchema): Plan | null {
   return plan;
 }
 
-function resolveRef(root: JsonSchema, ref: string): JsonSchema | undefined {
-  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-  if (!match) return undefined;
-  const table = match[1] === '$defs' ? root.$defs : root.definitions;
-  return table?.[decodeURIComponent(match[2].replace(/~1/g, '/').replace(/~0/g, '~'))];
-}
-
 function build(schema: JsonSchema, root: JsonSchema, refs: Map<string, LazyPlan>): Plan | undefined {
   if (typeof schema.$ref === 'string') {
     const known = refs.get(schema.$ref);
     if (known !== undefined) return known;
-    const target = resolveRef(root, schema.$ref);
+    const target = findLocalRef(root, schema.$ref)?.schema;
     if (target === undefined) return undefined;
     const lazy: LazyPlan = { kind: 'lazy' };
     refs.set(schema.$ref, lazy);

@@ -61,8 +61,21 @@ export function cloneJson<T>(value: T): T {
 }
 
 /**
- * Resolves a local `$ref` (`#/$defs/Name` or `#/definitions/Name`) against the root schema.
- * Returns the definition's name and schema.
+ * Looks up a local `$ref` (`#/$defs/Name` or `#/definitions/Name`, JSON-pointer escaped) in the
+ * root schema: the definition's name (`$defs/Name`) and schema, or `undefined` when the
+ * reference is not local or names no definition. @internal
+ */
+export function findLocalRef(root: JsonSchema, ref: string): { name: string; schema: JsonSchema } | undefined {
+  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+  if (!match) return undefined;
+  const table = match[1] === '$defs' ? root.$defs : root.definitions;
+  const name = decodeURIComponent(match[2].replace(/~1/g, '/').replace(/~0/g, '~'));
+  const schema = table?.[name];
+  return schema === undefined ? undefined : { name: `${match[1]}/${name}`, schema };
+}
+
+/**
+ * {@link findLocalRef}, for lowerings that cannot go on without the definition.
  *
  * @throws ToolkitError `INVALID_DEFINITION` for a non-local or unknown reference.
  * @internal
@@ -73,11 +86,8 @@ export function resolveLocalRef(
   tool: string,
   path: string,
 ): { name: string; schema: JsonSchema } {
-  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-  const table = match ? (match[1] === '$defs' ? root.$defs : root.definitions) : undefined;
-  const name = match ? decodeURIComponent(match[2].replace(/~1/g, '/').replace(/~0/g, '~')) : '';
-  const target = table?.[name];
-  if (!match || target === undefined) {
+  const found = findLocalRef(root, ref);
+  if (found === undefined) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
       `Tool "${tool}": the $ref "${ref}" at ${describePath(path)} cannot be resolved. ` +
@@ -86,7 +96,7 @@ export function resolveLocalRef(
       { tool },
     );
   }
-  return { name: `${match[1]}/${name}`, schema: target };
+  return found;
 }
 
 /** The JSON type of a value, as a JSON Schema type name. @internal */
