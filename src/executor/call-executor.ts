@@ -407,7 +407,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       this.concludeInline = false;
       return this.withHooks(entry).catch((error: unknown) => this.internalFailure(error));
     }
-    this.emitStarted(entry, args);
+    this.emitStarted(args);
     return this.execute(entry);
   }
 
@@ -437,7 +437,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
         this.args = rewritten;
       }
     }
-    this.emitStarted(entry, this.args!);
+    this.emitStarted(this.args!);
     let result = await this.execute(entry);
     if (this.done) return this.final!;
     for (const hook of hooks) {
@@ -776,7 +776,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     return base;
   }
 
-  private emitStarted(entry: ToolEntry, args: Record<string, unknown>): void {
+  private emitStarted(args: Record<string, unknown>): void {
     if (this.core.events.observed) this.core.events.next({ type: 'call_started', ...this.eventBase(), arguments: { ...args } });
   }
 
