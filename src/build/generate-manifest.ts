@@ -7,7 +7,6 @@ import { ToolkitError } from '../errors';
 import { classifyParam, unwrapTypeNode } from './classify-param';
 import { DEFAULT_COMPILER_OPTIONS, generatorCompilerOptions, loadProject } from './compiler-options';
 import { expandGlobs, isTypeScriptSource, NoMatchError } from './expand-globs';
-import { normalizeSchema } from './normalize-schema';
 import { canonicalManifest } from './serialize-manifest';
 import { createSchemaReader, type SchemaReader } from './schema-generator';
 import {
@@ -140,7 +139,8 @@ interface Analysis {
  * Adds what a checker type cannot carry: an alias of a primitive (`type Days = number`) leaves
  * no alias symbol on its type, so its JSDoc tags (`@minimum 1`) and the `integer` name would be
  * lost on a parameter declared with it. (typescript-json-schema reads them itself for object
- * properties.) Keywords the schema already has win.
+ * properties.) Keywords the schema already has win. (Keyword order is fixed later, by
+ * canonicalManifest.)
  */
 function applyAliasAnnotations(analysis: Analysis, param: ScannedParam, schema: JsonSchema): JsonSchema {
   const typeNode = unwrapTypeNode(param.node.type);
@@ -155,7 +155,7 @@ function applyAliasAnnotations(analysis: Analysis, param: ScannedParam, schema: 
     if (result.type === 'number') result.type = 'integer';
     else if (Array.isArray(result.type)) result.type = result.type.map((t) => (t === 'number' ? 'integer' : t));
   }
-  return normalizeSchema(result);
+  return result;
 }
 
 function analyseParam(
@@ -193,7 +193,7 @@ function analyseParam(
       const value = literalValue(param.node.initializer, analysis.checker);
       if (value !== NOT_LITERAL) schema.default = value;
     }
-    entry.schema = normalizeSchema(schema);
+    entry.schema = schema; // normalised with the rest of the manifest by canonicalManifest
   }
   return entry;
 }
