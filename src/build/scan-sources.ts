@@ -38,8 +38,6 @@ export interface ScannedMethod {
 export interface ScannedClass {
   /** The declared class name: the manifest key, and what `constructor.name` gives at run time. */
   readonly name: string;
-  /** How another module imports it: an exported name, or `default`. */
-  readonly exportName: string;
   readonly fileName: string;
   readonly node: ts.ClassDeclaration;
   readonly methods: readonly ScannedMethod[];
@@ -61,7 +59,7 @@ export interface ScanResult {
 }
 
 /** Collects the import bindings of a source file. */
-export function collectImports(sourceFile: ts.SourceFile): ImportBindings {
+function collectImports(sourceFile: ts.SourceFile): ImportBindings {
   const named = new Map<string, string>();
   const other = new Set<string>();
   for (const statement of sourceFile.statements) {
@@ -96,7 +94,7 @@ export function resolveImportedName(localName: string, imports: ImportBindings):
  * True when `decorator` is `@Tool`/`@ToolParam` (called or bare), also through an aliased
  * named import (`import { Tool as T }`) or a namespace import (`@tw.Tool()`).
  */
-export function isDecorator(decorator: ts.Decorator, name: DecoratorName, imports: ImportBindings): boolean {
+function isDecorator(decorator: ts.Decorator, name: DecoratorName, imports: ImportBindings): boolean {
   let expression = decorator.expression;
   if (ts.isCallExpression(expression)) expression = expression.expression;
   if (ts.isIdentifier(expression)) return resolveImportedName(expression.text, imports) === name;
@@ -142,20 +140,17 @@ function memberName(name: ts.PropertyName): string | undefined {
   return undefined;
 }
 
-/** Names under which a top-level class is exported (`export class`, `export { X as Y }`, `export default`). */
-function exportNamesOf(sourceFile: ts.SourceFile): Map<string, string> {
-  const names = new Map<string, string>();
+/** Local names exported by a separate statement (`export { X as Y }`, `export default X`). */
+function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
   for (const statement of sourceFile.statements) {
     if (ts.isExportDeclaration(statement) && statement.moduleSpecifier === undefined && !statement.isTypeOnly) {
       const clause = statement.exportClause;
       if (clause !== undefined && ts.isNamedExports(clause)) {
-        for (const element of clause.elements) {
-          const local = (element.propertyName ?? element.name).text;
-          if (!names.has(local)) names.set(local, element.name.text);
-        }
+        for (const element of clause.elements) names.add((element.propertyName ?? element.name).text);
       }
     } else if (ts.isExportAssignment(statement) && !statement.isExportEquals && ts.isIdentifier(statement.expression)) {
-      if (!names.has(statement.expression.text)) names.set(statement.expression.text, 'default');
+      names.add(statement.expression.text);
     }
   }
   return names;
@@ -174,7 +169,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
   const imports = collectImports(sourceFile);
   const classes: ScannedClass[] = [];
   const problems: ScanProblem[] = [];
-  const exportNames = exportNamesOf(sourceFile);
+  const exportedNames = exportedLocalNames(sourceFile);
   const problem = (node: ts.Node, message: string): void => {
     problems.push({ fileName: displayName, ...position(sourceFile, node), message });
   };
@@ -196,13 +191,8 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
       return;
     }
     const topLevel = ts.isClassDeclaration(node) && node.parent === sourceFile;
-    let exportName: string | undefined;
-    if (topLevel && hasModifier(node, ts.SyntaxKind.ExportKeyword)) {
-      exportName = hasModifier(node, ts.SyntaxKind.DefaultKeyword) ? 'default' : className;
-    } else if (topLevel) {
-      exportName = exportNames.get(className);
-    }
-    if (exportName === undefined || !ts.isClassDeclaration(node)) {
+    const exported = topLevel && (hasModifier(node, ts.SyntaxKind.ExportKeyword) || exportedNames.has(className));
+    if (!exported || !ts.isClassDeclaration(node)) {
       problem(
         node.name ?? node,
         `class ${className} has @Tool methods but is not exported${topLevel ? '' : ' from the top level of its module'}. ` +
@@ -216,13 +206,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
       const scanned = scanMethod(className, method);
       if (scanned !== undefined) methods.push(scanned);
     }
-    classes.push({
-      name: className,
-      exportName,
-      fileName: sourceFile.fileName,
-      node,
-      methods,
-    });
+    classes.push({ name: className, fileName: sourceFile.fileName, node, methods });
   };
 
   const scanMethod = (className: string, method: ts.MethodDeclaration): ScannedMethod | undefined => {
