@@ -30,7 +30,7 @@ export function ToolParam(options: ToolParamOptions = {}): ParameterDecorator {
     const records = ownRecords(target);
     let params = records.params.get(methodName);
     if (!params) records.params.set(methodName, (params = new Map()));
-    params.set(index, { index, options: { ...options } });
+    params.set(index, { options: { ...options } });
   };
 }
 

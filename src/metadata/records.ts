@@ -60,7 +60,6 @@ export interface ToolMethodRecord {
 
 /** @internal What `@ToolParam` records on a parameter. */
 export interface ToolParamRecord {
-  readonly index: number;
   readonly options: ToolParamOptions;
 }
 
