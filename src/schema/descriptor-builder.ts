@@ -118,8 +118,10 @@ export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest)
   const prototype = ctor.prototype as object;
   const chain = recordChain(prototype);
   const service: ToolServiceOptions = chain.find((r) => r.service)?.service ?? {};
+  // Merged from the root class down, so a subclass's records win.
+  const rootFirst = [...chain].reverse();
   const methods = new Map<string, ToolMethodRecord>();
-  for (const records of [...chain].reverse()) for (const [k, v] of records.tools) methods.set(k, v);
+  for (const records of rootFirst) for (const [k, v] of records.tools) methods.set(k, v);
   if (methods.size === 0) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
@@ -129,7 +131,7 @@ export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest)
   const manifestClass = manifest?.classes[ctor.name];
   return [...methods.values()].map((method) => {
     const params = new Map<number, ToolParamRecord>();
-    for (const records of [...chain].reverse()) {
+    for (const records of rootFirst) {
       for (const [index, record] of records.params.get(method.methodName) ?? []) params.set(index, record);
     }
     return buildOne(ctor, service, method, params, manifestClass?.methods[method.methodName]);
