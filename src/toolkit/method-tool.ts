@@ -43,7 +43,7 @@ export class MethodTool implements AgentTool {
       case 'signal':
         return ctx.signal;
       case 'emitter':
-        return new ToolEmitter((progress) => ctx.emit(progress));
+        return new ToolEmitter(ctx.emit); // `emit` is bound: no wrapper needed
       case 'context': {
         const value = ctx.context.get(param.type!);
         if (value === undefined) {
