@@ -118,6 +118,15 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
       });
       return copy ?? value;
     }
+    if (value instanceof Error) {
+      // JSON sees no own fields on an Error: scrub its message (and stack) directly.
+      const message = text(value.message, secrets);
+      if (message === value.message && (value.stack === undefined || text(value.stack, secrets) === value.stack)) return value;
+      const safe = new Error(message);
+      safe.name = value.name;
+      safe.stack = `${value.name}: ${message}`;
+      return safe;
+    }
     const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return jsonChanges(value, (s) => text(s, secrets)) ? replacement : value;
     let copy: Record<string, unknown> | undefined;

@@ -158,3 +158,17 @@ describe('createRedactionHook', () => {
     expect(result.forLLM).toBe('used [REDACTED] for <hidden>');
   });
 });
+
+describe('createRedactor and Error values', () => {
+  it('scrubs the message of an Error inside data (JSON sees no fields on an Error)', () => {
+    const redactor = createRedactor({ secrets: ['hunter2-secret'] });
+    const error = new TypeError('login failed with hunter2-secret');
+    const safe = redactor.value({ cause: error });
+    expect(safe.cause).toBeInstanceOf(Error);
+    expect(safe.cause.message).toBe('login failed with [REDACTED]');
+    expect(safe.cause.name).toBe('TypeError');
+    expect(String(safe.cause.stack)).not.toContain('hunter2-secret');
+    const clean = { cause: new Error('nothing to hide') };
+    expect(redactor.value(clean)).toBe(clean);
+  });
+});
