@@ -33,6 +33,10 @@ export type ToolkitErrorCode =
   | 'APPROVAL_PENDING'
   | 'APPROVAL_REJECTED'
   | 'APPROVAL_NOT_PENDING'
+  | 'APPROVAL_CONTEXT_REQUIRED'
+  | 'APPROVAL_CONTEXT_CONFLICT'
+  | 'APPROVAL_IDENTITY_MISSING'
+  | 'APPROVAL_LIMIT_EXCEEDED'
   | 'RESULT_WITHHELD'
   | 'PROVIDER_FAILED'
   // skills and sessions (thrown by activateSkill / session methods, or carried by results)

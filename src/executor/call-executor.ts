@@ -8,7 +8,7 @@ import { errorResult } from '../common/results';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { CallFailedEvent, ToolCallEventBase, ToolEvent } from '../toolkit/events';
-import type { BeforeHookDecision, HookContext, ToolHook } from '../toolkit/hooks';
+import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../toolkit/hooks';
 import { isContainerPreset } from '../toolkit/presets';
 import type { Registry, ToolEntry } from '../toolkit/registry';
 import { describeAbort, unwatchAbort, watchAbort, type AbortWatcher } from './abort-watch';
@@ -254,6 +254,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     private readonly view: AvailabilityView,
     private readonly call: ToolCall,
     private readonly options: CallOptions,
+    /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
+    private readonly origin?: CallOrigin,
   ) {
     this.startedAt = core.events.observed ? Date.now() : -1;
   }
@@ -412,8 +414,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   }
 
   private hookContext(entry: ToolEntry): HookContext {
-    const context: HookContext = { call: this.call, tool: entry.tool, arguments: this.args!, context: this.resolver() };
-    return this.options.sessionId !== undefined ? { ...context, sessionId: this.options.sessionId } : context;
+    const context: { -readonly [K in keyof HookContext]: HookContext[K] } = { call: this.call, tool: entry.tool, arguments: this.args!, context: this.resolver() };
+    if (this.options.sessionId !== undefined) context.sessionId = this.options.sessionId;
+    if (this.origin !== undefined) context[CALL_ORIGIN] = this.origin;
+    return context;
   }
 
   private async withHooks(entry: ToolEntry): Promise<ToolResult> {

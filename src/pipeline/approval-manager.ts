@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, Subject, map, type Observable } from 'rxjs';
 import { ToolExecutionContext } from '../common/execution-context';
 import { errorResult } from '../common/results';
 import type { ToolCall, ToolResult, ToolRisk } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
-import type { BeforeHookDecision, HookContext, ToolHook } from '../toolkit/hooks';
+import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../toolkit/hooks';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
+import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecidedRecord, type DecisionClaim } from './approval-decisions';
 
 /**
  * A call waiting for a person's decision. Plain JSON (no functions, no class instances beyond
@@ -15,7 +16,7 @@ import type { ToolView } from '../toolkit/tool-view';
  * It never holds preset values: the arguments are the model's, as validated.
  *
  * @example
- * for (const p of approvals.pending()) ui.ask(`${p.toolName}(${JSON.stringify(p.arguments)}): ${p.reason}`, p.id);
+ * for (const p of approvals.pending({ sessionId })) ui.ask(`${p.toolName}(${JSON.stringify(p.arguments)}): ${p.reason}`, p.id);
  */
 export interface PendingApproval {
   /** The approval's id (`approve(id)`, `reject(id)`); the model is told it too. */
@@ -28,6 +29,8 @@ export interface PendingApproval {
   readonly arguments: Readonly<Record<string, unknown>>;
   /** The session the call belongs to, if any; an approved call runs in that session. */
   readonly sessionId?: string;
+  /** Who asked, as the manager's `principal` option named them (e.g. a user id). */
+  readonly principal?: string;
   /** Why the call needs approval, for the person deciding. */
   readonly reason: string;
   /** When the call was held (ms since the epoch). */
@@ -71,35 +74,81 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
   generateId?: () => string;
   /** The clock (default `Date.now`). */
   now?: () => number;
+  /**
+   * Names who made a call (a user id from the context, say): recorded on the pending approval,
+   * filterable with `pending({ principal })`, and the scope of `remember: 'principal'`.
+   *
+   * @example
+   * new ApprovalManager({ tools: ['pay'], principal: (ctx) => ctx.context.get(UserContext)?.id });
+   */
+  principal?: (ctx: HookContext) => string | undefined;
+  /** Where decisions are recorded so that a decided call never runs again (default: in memory, the last 10,000). */
+  decisions?: ApprovalDecisionStore;
+  /**
+   * Most calls held at once (default 1,000). A call over the cap is answered with an
+   * `APPROVAL_LIMIT_EXCEEDED` error result and does not run.
+   */
+  maxPending?: number;
+  /** Most calls held at once for one session (or for calls without a session), default 100. */
+  maxPendingPerSession?: number;
 }
 
 /**
- * Where an approved call runs: a toolkit (the call's session is looked up in it) or a given view.
+ * Whom a remembered decision covers: every later call of the tool in the same session
+ * (`'session'`), or by the same principal (`'principal'`, see the manager's `principal` option).
+ * A call without that identity cannot be remembered (`APPROVAL_IDENTITY_MISSING`): a decision
+ * never covers everyone.
  *
  * @example
- * await approvals.approve(id, { toolkit });                        // in the call's own session
- * await approvals.approve(id, { view: toolkit.session('s-1') });  // in this view
+ * await approvals.approve(id, { remember: 'principal' });
  */
-export type ApprovalTarget = { toolkit: Toolkit; view?: undefined } | { view: ToolView; toolkit?: undefined };
+export type RememberScope = 'session' | 'principal';
 
 /**
  * Options of {@link ApprovalManager.approve}.
  *
+ * A call held in this process runs exactly as it was requested: in its view (its session, or the
+ * scope of the skill run that made it), with its call-level and agent-level context — `toolkit`,
+ * `view`, `context` and `agentContext` are then not needed, and a `context`, `agentContext` or a
+ * view of another session is refused (`APPROVAL_CONTEXT_CONFLICT`). A call restored from a
+ * snapshot has lost its context objects: the application re-supplies them — `context` (even
+ * `ToolExecutionContext.EMPTY`, to say "none") and `toolkit` or `view` (of the call's session) —
+ * or the approval is refused (`APPROVAL_CONTEXT_REQUIRED`); it never runs with a default identity.
+ *
  * @example
- * await approvals.approve(id, { toolkit, remember: 'session', context: ToolExecutionContext.of(user), signal });
+ * await approvals.approve(id, { remember: 'session', signal });                                   // held here
+ * await approvals.approve(id, { toolkit, context: ToolExecutionContext.of(await users.load(p.principal)) }); // restored
  */
-export type ApproveOptions = ApprovalTarget & {
-  /** `'session'`: later calls of the same tool in the same session run without asking. */
-  remember?: 'session';
-  /** Call-level context objects for the run (a restored call has none of the original ones). */
+export interface ApproveOptions {
+  /** Where a restored call runs: its session of this toolkit (or the toolkit's own view). */
+  toolkit?: Toolkit;
+  /** Where a restored call runs: a view of the call's session. */
+  view?: ToolView;
+  /** Remember the approval for later calls of the same tool by the same session or principal. */
+  remember?: RememberScope;
+  /** A restored call's call-level context objects (required for restored calls). */
   context?: ToolExecutionContext;
-  /** Agent-level context objects for the run. */
+  /** A restored call's agent-level context objects. */
   agentContext?: ToolExecutionContext;
   /** Aborts the approved run. */
   signal?: AbortSignal;
   /** Receives the run's progress. */
   onProgress?: CallOptions['onProgress'];
-};
+}
+
+/**
+ * Which pending approvals to list: one session's (so that its UI never shows another session's
+ * calls and arguments), or one principal's.
+ *
+ * @example
+ * approvals.pending({ sessionId: 'conversation-7' });
+ */
+export interface PendingFilter {
+  /** Only calls of this session. */
+  readonly sessionId?: string;
+  /** Only calls of this principal. */
+  readonly principal?: string;
+}
 
 /**
  * Options of {@link ApprovalManager.reject}.
@@ -108,19 +157,21 @@ export type ApproveOptions = ApprovalTarget & {
  * approvals.reject(id, 'no deletions in this conversation', { remember: 'session' });
  */
 export interface RejectOptions {
-  /** `'session'`: later calls of the same tool in the same session are rejected without asking. */
-  remember?: 'session';
+  /** Reject later calls of the same tool by the same session or principal without asking. */
+  remember?: RememberScope;
 }
 
 /**
- * A decision remembered for a session (`approve(id, { remember: 'session' })`).
+ * A decision remembered for a session or a principal (`approve(id, { remember })`).
  *
  * @example
  * approvals.remembered(); // [{ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }]
  */
 export interface RememberedDecision {
-  /** The session it applies to (absent: calls made without a session). */
+  /** The session it applies to (exactly one of `sessionId` and `principal` is set). */
   readonly sessionId?: string;
+  /** The principal it applies to. */
+  readonly principal?: string;
   /** The tool it applies to. */
   readonly toolName: string;
   /** What was decided. */
@@ -160,7 +211,9 @@ export interface SerializedApprovals {
   /** Decisions remembered per session. */
   remembered: RememberedDecision[];
   /** Ids decided recently, so that a stale copy of a pending approval cannot be restored and run again. */
-  decided: { id: string; decision: 'approved' | 'rejected' }[];
+  decided: DecidedRecord[];
+  /** Approvals held at or before this time (ms) count as decided: their record rolled out of memory. */
+  horizon?: number;
 }
 
 /**
@@ -185,7 +238,6 @@ export interface PendingApprovalData {
 export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING' satisfies ToolkitErrorCode;
 
 const RISK_RANK: Readonly<Record<ToolRisk, number>> = { low: 0, medium: 1, high: 2 };
-const DECIDED_MEMORY = 10_000;
 
 /** Marks the approved run of one approval in the call's context; only the manager that made it honours it. */
 const GRANT = Symbol('toolwright.approvalGrant');
@@ -198,12 +250,20 @@ interface Grant {
   used: boolean;
 }
 
-function rememberKey(sessionId: string | undefined, toolName: string): string {
-  return `${sessionId === undefined ? '' : `s:${sessionId}`}\u0000${toolName}`;
+function rememberKey(identity: { readonly sessionId?: string | undefined; readonly principal?: string | undefined }, toolName: string): string | undefined {
+  if (identity.sessionId !== undefined) return `s:${identity.sessionId}\u0000${toolName}`;
+  if (identity.principal !== undefined) return `p:${identity.principal}\u0000${toolName}`;
+  return undefined;
 }
 
 function notPending(message: string): ToolkitError {
   return new ToolkitError(APPROVAL_NOT_PENDING, message);
+}
+
+function positiveLimit(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager: ${what} must be a whole number >= 1, got ${String(value)}.`);
+  return value;
 }
 
 /**
@@ -224,26 +284,30 @@ export function isPendingApprovalResult(result: ToolResult): result is ToolResul
  * matches: instead of running, the call answers at once with a pending result (`isError: false`,
  * `async: true` — the real result comes later —, no `error`, `data: { approvalId }`, and a
  * `forLLM` text telling the model the call awaits a person's approval under that id), and a
- * serialisable {@link PendingApproval} is recorded here. A UI lists them (`pending()`,
- * `pending$`) and decides: `approve(id, { toolkit })` runs the call exactly once and resolves to
- * its result (answering the original call id), `reject(id, reason)` answers with an
- * `APPROVAL_REJECTED` error result. Feed either result back to the model as the answer to the
- * call. Decisions may be remembered per session, and the state survives a restart through
- * `serialize()` / `restore()`.
+ * serialisable {@link PendingApproval} is recorded here. A UI lists them (`pending({ sessionId })`,
+ * `pending$`) and decides: `approve(id)` runs the call exactly once — as its requester: in its
+ * view, session and context — and resolves to its result (answering the original call id);
+ * `reject(id, reason)` answers with an `APPROVAL_REJECTED` error result. Feed either result back
+ * to the model as the answer to the call. Decisions may be remembered per session or principal
+ * (never for everyone), and the state survives a restart through `serialize()` / `restore()`;
+ * a decided call never runs again, whatever is restored (see {@link ApprovalDecisionStore}).
+ *
+ * Bounded: at most `maxPending` calls are held at once (`maxPendingPerSession` per session); a
+ * call over the cap is answered with an `APPROVAL_LIMIT_EXCEEDED` error result.
  *
  * Batch-safe: each call of a batch is held or run on its own, so the calls that need no approval
  * run at once and every held call keeps its own pending approval.
  *
- * An approved call runs through the whole pipeline again (other hooks, validation, timeout,
- * retry) with the arguments the person saw; only this manager's check is skipped, for that one
- * run. It runs in the call's session and with the tool's current availability there.
+ * An approved call runs through the whole pipeline again (other hooks, the availability gate,
+ * validation, timeout, retry) with the arguments the person saw; only this manager's check is
+ * skipped, for that one run.
  *
  * @example
  * const approvals = new ApprovalManager({ minRisk: 'high', tools: ['send_payment'] });
  * toolkit.use(approvals.hook);
  * approvals.pending$.subscribe((list) => ui.showApprovals(list));
  * // later, when the person clicks "Approve":
- * const result = await approvals.approve(id, { toolkit, remember: 'session' });
+ * const result = await approvals.approve(id, { remember: 'session' });
  * messages.push({ role: 'tool', toolCallId: result.toolCallId!, content: result.forLLM });
  */
 export class ApprovalManager {
@@ -253,13 +317,24 @@ export class ApprovalManager {
   private readonly tools: ReadonlySet<string>;
   private readonly minRisk: ToolRisk | undefined;
   private readonly when: ApprovalPolicy['when'];
+  private readonly principalOf: ApprovalManagerOptions['principal'];
   private readonly generateId: () => string;
   private readonly now: () => number;
+  private readonly maxPending: number;
+  private readonly maxPendingPerSession: number;
   private readonly held = new Map<string, PendingApproval>();
-  private readonly decided = new Map<string, 'approved' | 'rejected'>();
+  /** How many calls each session (key `''`: none) has held. */
+  private readonly heldPerSession = new Map<string, number>();
+  /** How to run each call held in this process as it was requested (never serialised). */
+  private readonly origins = new Map<string, CallOrigin>();
+  private readonly memory: InMemoryApprovalDecisions;
+  private readonly decisions: ApprovalDecisionStore;
   private readonly rememberedDecisions = new Map<string, RememberedDecision>();
   private readonly grants = new Map<string, Grant>();
-  private readonly pendingSubject = new BehaviorSubject<readonly PendingApproval[]>([]);
+  /** The pending list, made only when someone reads it (holding stays O(1) however many are held). */
+  private snapshot: readonly PendingApproval[] | undefined = undefined;
+  private readonly changes = new BehaviorSubject<void>(undefined);
+  private readonly pendingList$: Observable<readonly PendingApproval[]>;
   private readonly decisionsSubject = new Subject<ApprovalDecision>();
 
   constructor(options: ApprovalManagerOptions = {}) {
@@ -269,19 +344,27 @@ export class ApprovalManager {
       throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager: minRisk must be 'low', 'medium' or 'high', got '${String(this.minRisk)}'.`);
     }
     this.when = options.when;
+    this.principalOf = options.principal;
     this.generateId = options.generateId ?? (() => `appr_${randomUUID()}`);
     this.now = options.now ?? Date.now;
+    this.maxPending = positiveLimit(options.maxPending, 1_000, 'maxPending');
+    this.maxPendingPerSession = positiveLimit(options.maxPendingPerSession, 100, 'maxPendingPerSession');
+    this.memory = new InMemoryApprovalDecisions(10_000, this.now);
+    this.decisions = options.decisions ?? this.memory;
+    this.pendingList$ = this.changes.pipe(map(() => this.list()));
     this.hook = { name: options.name ?? 'approval', before: (ctx) => this.check(ctx) };
   }
 
-  /** The calls waiting for a decision, oldest first. */
-  pending(): PendingApproval[] {
-    return [...this.held.values()];
+  /** The calls waiting for a decision, oldest first; with a filter, only one session's or principal's. */
+  pending(filter?: PendingFilter): PendingApproval[] {
+    const all = this.list();
+    if (filter === undefined || (filter.sessionId === undefined && filter.principal === undefined)) return [...all];
+    return all.filter((p) => (filter.sessionId === undefined || p.sessionId === filter.sessionId) && (filter.principal === undefined || p.principal === filter.principal));
   }
 
-  /** The pending approvals: the current list at once, then a new list on every change. */
+  /** The pending approvals: the current list at once, then a new list on every change (for an operator's view of all sessions). */
   get pending$(): Observable<readonly PendingApproval[]> {
-    return this.pendingSubject.asObservable();
+    return this.pendingList$;
   }
 
   /** Every decision, with the result that answers the original call (approvals emit once the run finished). */
@@ -294,7 +377,7 @@ export class ApprovalManager {
     return this.held.get(id);
   }
 
-  /** The decisions remembered per session. */
+  /** The decisions remembered per session or principal. */
   remembered(): RememberedDecision[] {
     return [...this.rememberedDecisions.values()];
   }
@@ -305,34 +388,43 @@ export class ApprovalManager {
   }
 
   /**
-   * Approves a pending call: runs it once, in its session of `toolkit` (or in `view`), and
-   * resolves to its result, which answers the original call id. Call-time faults of the run
-   * (the tool is disabled now, it throws, times out…) come back as error results, as for any call.
+   * Approves a pending call: runs it once, as it was requested (see {@link ApproveOptions}), and
+   * resolves to its result, which answers the original call id. Call-time faults of the run (the
+   * tool is disabled for the requester now, it throws, times out…) come back as error results,
+   * as for any call.
    *
-   * @throws ToolkitError `APPROVAL_NOT_PENDING` (the Promise rejects) when `id` is unknown or
-   *   already decided — nothing runs; `INVALID_DEFINITION` when neither `toolkit` nor `view` is given.
+   * @throws ToolkitError (the Promise rejects; nothing runs and the approval stays pending unless
+   *   it was decided) `APPROVAL_NOT_PENDING` when `id` is unknown or already decided (here, in a
+   *   restored copy, or by another process sharing the decision store);
+   *   `APPROVAL_CONTEXT_REQUIRED` for a restored call without `context` and a `toolkit` or `view`;
+   *   `APPROVAL_CONTEXT_CONFLICT` when the options name another context or session than the
+   *   requester's; `APPROVAL_IDENTITY_MISSING` when `remember` names an identity the call lacks.
    *
    * @example
-   * const result = await approvals.approve('appr_1', { toolkit });
+   * const result = await approvals.approve('appr_1');
    */
-  async approve(id: string, options: ApproveOptions): Promise<ToolResult> {
-    const target = options.view ?? options.toolkit;
-    if (!target) {
-      throw new ToolkitError('INVALID_DEFINITION', `approve('${id}') needs { toolkit } or { view }: where the approved call should run.`);
-    }
-    const approval = this.take(id, 'approved');
-    if (options.remember === 'session') this.remember({ ...this.scope(approval), toolName: approval.toolName, decision: 'approved' });
-    const view = options.view ?? (approval.sessionId !== undefined ? options.toolkit!.session(approval.sessionId) : options.toolkit!);
+  async approve(id: string, options: ApproveOptions = {}): Promise<ToolResult> {
+    const approval = this.pendingOrThrow(id);
+    const origin = this.origins.get(id);
+    const view = origin === undefined ? this.restoredView(approval, options) : this.checkOrigin(approval, options);
+    const remembered = this.rememberFor(approval, options.remember, { decision: 'approved' });
+    await this.claim(approval, 'approved');
+    if (remembered !== undefined) this.remember(remembered);
     const grant: Grant = { manager: this, id, callId: approval.call.id, toolName: approval.toolName, used: false };
     this.grants.set(id, grant);
-    const base = options.context ?? ToolExecutionContext.EMPTY;
-    const context = base.toBuilder().register(GRANT, grant).build();
-    const callOptions: CallOptions = { context };
-    if (options.agentContext) callOptions.agentContext = options.agentContext;
-    if (options.signal) callOptions.signal = options.signal;
-    if (options.onProgress) callOptions.onProgress = options.onProgress;
+    const marked = ToolExecutionContext.of().toBuilder().register(GRANT, grant).build();
+    const call: ToolCall = { id: approval.call.id, name: approval.toolName, arguments: { ...approval.arguments } };
     try {
-      const result = await view.callTool({ id: approval.call.id, name: approval.toolName, arguments: { ...approval.arguments } }, callOptions);
+      let result: ToolResult;
+      if (origin !== undefined) {
+        result = await origin.resume(call, { context: marked, ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+      } else {
+        const callOptions: CallOptions = { context: ToolExecutionContext.merge(options.context, marked) };
+        if (options.agentContext) callOptions.agentContext = options.agentContext;
+        if (options.signal) callOptions.signal = options.signal;
+        if (options.onProgress) callOptions.onProgress = options.onProgress;
+        result = await view!.callTool(call, callOptions);
+      }
       this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now() });
       return result;
     } finally {
@@ -344,14 +436,17 @@ export class ApprovalManager {
    * Rejects a pending call: the tool does not run; the returned error result (code
    * `APPROVAL_REJECTED`, the reason in its message) answers the original call id.
    *
-   * @throws ToolkitError `APPROVAL_NOT_PENDING` when `id` is unknown or already decided.
+   * @throws ToolkitError (the Promise rejects) `APPROVAL_NOT_PENDING` when `id` is unknown or
+   *   already decided; `APPROVAL_IDENTITY_MISSING` when `remember` names an identity the call lacks.
    *
    * @example
-   * const result = approvals.reject('appr_1', 'payments above 1,000 EUR need a second signature');
+   * const result = await approvals.reject('appr_1', 'payments above 1,000 EUR need a second signature');
    */
-  reject(id: string, reason = 'a person declined it', options: RejectOptions = {}): ToolResult {
-    const approval = this.take(id, 'rejected');
-    if (options.remember === 'session') this.remember({ ...this.scope(approval), toolName: approval.toolName, decision: 'rejected', reason });
+  async reject(id: string, reason = 'a person declined it', options: RejectOptions = {}): Promise<ToolResult> {
+    const approval = this.pendingOrThrow(id);
+    const remembered = this.rememberFor(approval, options.remember, { decision: 'rejected', reason });
+    await this.claim(approval, 'rejected');
+    if (remembered !== undefined) this.remember(remembered);
     const result: ToolResult = {
       ...errorResult(
         `A person rejected the call to tool '${approval.toolName}' (approval ${approval.id}): ${reason}. ` +
@@ -372,26 +467,23 @@ export class ApprovalManager {
 
   /** The state as a plain object (what `serialize()` stringifies). */
   toJSON(): SerializedApprovals {
-    return {
-      version: 1,
-      pending: this.pending(),
-      remembered: this.remembered(),
-      decided: [...this.decided].map(([id, decision]) => ({ id, decision })),
-    };
+    return { version: 1, pending: this.pending(), remembered: this.remembered(), ...this.memory.toJSON() };
   }
 
   /**
    * Loads a state written by `serialize()` (e.g. by a process before it restarted) into this
-   * manager: its pending approvals can then be approved with a fresh toolkit. Approvals already
-   * pending or decided here are skipped.
+   * manager: its pending approvals can then be approved with the requester's context re-supplied
+   * (`approve(id, { toolkit, context })`). Approvals already pending or decided here, and copies
+   * of calls decided since they were held, are skipped; so are approvals over `maxPending`.
    *
    * @returns the number of pending approvals added.
-   * @throws ToolkitError `INVALID_DEFINITION` when `state` is not a serialised approval state.
+   * @throws ToolkitError `INVALID_DEFINITION` when `state` is not a serialised approval state
+   *   (checked whole before anything is loaded).
    *
    * @example
    * const approvals = new ApprovalManager(policy);
    * approvals.restore(await fs.readFile('approvals.json', 'utf8'));
-   * await approvals.approve(id, { toolkit });
+   * await approvals.approve(id, { toolkit, context: ToolExecutionContext.of(user) });
    */
   restore(state: string | SerializedApprovals): number {
     let parsed: unknown;
@@ -401,12 +493,13 @@ export class ApprovalManager {
       throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager.restore(): the text is not JSON (${(e as Error).message}).`, { cause: e });
     }
     const snapshot = checkSnapshot(parsed);
-    for (const { id, decision } of snapshot.decided) if (!this.held.has(id)) this.markDecided(id, decision);
+    this.memory.load(snapshot.decided.filter((d) => !this.held.has(d.id)), snapshot.horizon);
     for (const decision of snapshot.remembered) this.remember(decision);
     let added = 0;
     for (const approval of snapshot.pending) {
-      if (this.held.has(approval.id) || this.decided.has(approval.id)) continue;
-      this.held.set(approval.id, freezeApproval(approval));
+      if (this.held.has(approval.id) || this.memory.isDecided({ id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt })) continue;
+      if (this.overLimit(approval.sessionId) !== undefined) continue;
+      this.add(freezeApproval(approval));
       added++;
     }
     if (added) this.publish();
@@ -421,19 +514,32 @@ export class ApprovalManager {
     }
     const reason = await this.requirement(ctx);
     if (reason === undefined) return undefined;
-    const remembered = this.rememberedDecisions.get(rememberKey(ctx.sessionId, ctx.tool.name));
+    const principal = this.principal(ctx);
+    const remembered = this.lookupRemembered(ctx.sessionId, principal, ctx.tool.name);
     if (remembered?.decision === 'approved') return undefined;
     if (remembered?.decision === 'rejected') {
       return {
         action: 'respond',
         result: errorResult(
-          `A person rejected calls to tool '${ctx.tool.name}' for this session: ${remembered.reason ?? 'no reason given'}. ` +
+          `A person rejected calls to tool '${ctx.tool.name}' for ${remembered.sessionId !== undefined ? 'this session' : 'you'}: ${remembered.reason ?? 'no reason given'}. ` +
             'The tool did not run. Do not call it again unless the user asks for it.',
           'APPROVAL_REJECTED',
         ),
       };
     }
-    return { action: 'respond', result: this.hold(ctx, reason) };
+    const full = this.overLimit(ctx.sessionId);
+    if (full !== undefined) return { action: 'respond', result: errorResult(`Tool '${ctx.tool.name}' needs a person's approval, but ${full}. The call did not run; wait for the pending ones to be decided.`, 'APPROVAL_LIMIT_EXCEEDED') };
+    return { action: 'respond', result: this.hold(ctx, reason, principal) };
+  }
+
+  private principal(ctx: HookContext): string | undefined {
+    const principal = this.principalOf?.(ctx);
+    return typeof principal === 'string' && principal !== '' ? principal : undefined;
+  }
+
+  private lookupRemembered(sessionId: string | undefined, principal: string | undefined, toolName: string): RememberedDecision | undefined {
+    const bySession = sessionId !== undefined ? this.rememberedDecisions.get(rememberKey({ sessionId }, toolName)!) : undefined;
+    return bySession ?? (principal !== undefined ? this.rememberedDecisions.get(rememberKey({ principal }, toolName)!) : undefined);
   }
 
   private async requirement(ctx: HookContext): Promise<string | undefined> {
@@ -449,9 +555,18 @@ export class ApprovalManager {
     return verdict === true ? `the approval policy requires it for tool '${name}'` : undefined;
   }
 
-  private hold(ctx: HookContext, reason: string): ToolResult {
+  /** Why no further call of `sessionId` can be held, or `undefined` when one can. */
+  private overLimit(sessionId: string | undefined): string | undefined {
+    if (this.held.size >= this.maxPending) return `${this.maxPending} calls are already waiting for approval (the limit)`;
+    if ((this.heldPerSession.get(sessionId ?? '') ?? 0) >= this.maxPendingPerSession) {
+      return `${this.maxPendingPerSession} calls of this ${sessionId !== undefined ? 'session' : 'caller'} are already waiting for approval (the limit)`;
+    }
+    return undefined;
+  }
+
+  private hold(ctx: HookContext, reason: string, principal: string | undefined): ToolResult {
     const id = this.generateId();
-    if (this.held.has(id) || this.decided.has(id)) {
+    if (this.held.has(id) || this.memory.decisionOf(id) !== undefined) {
       throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager: generateId() returned '${id}' twice; approval ids must be unique.`);
     }
     const approval = freezeApproval({
@@ -460,10 +575,13 @@ export class ApprovalManager {
       toolName: ctx.tool.name,
       arguments: { ...ctx.arguments },
       ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+      ...(principal !== undefined ? { principal } : {}),
       reason,
       createdAt: this.now(),
     });
-    this.held.set(id, approval);
+    this.add(approval);
+    const origin = ctx[CALL_ORIGIN];
+    if (origin !== undefined) this.origins.set(id, origin);
     this.publish();
     const data: PendingApprovalData = { approvalId: id };
     return {
@@ -478,39 +596,112 @@ export class ApprovalManager {
     };
   }
 
-  /** Removes a pending approval for a decision (synchronously, so two decisions can never both win). */
-  private take(id: string, decision: 'approved' | 'rejected'): PendingApproval {
+  private add(approval: PendingApproval): void {
+    this.held.set(approval.id, approval);
+    const key = approval.sessionId ?? '';
+    this.heldPerSession.set(key, (this.heldPerSession.get(key) ?? 0) + 1);
+  }
+
+  private pendingOrThrow(id: string): PendingApproval {
     const approval = this.held.get(id);
-    if (!approval) {
-      const earlier = this.decided.get(id);
-      throw notPending(
-        earlier
-          ? `Approval '${id}' was already ${earlier}; a decision is taken once and the call does not run again.`
-          : `No pending approval '${id}'. Pending: ${[...this.held.keys()].slice(0, 10).join(', ') || '(none)'}.`,
+    if (approval !== undefined) return approval;
+    const earlier = this.memory.decisionOf(id);
+    throw notPending(
+      earlier
+        ? `Approval '${id}' was already ${earlier}; a decision is taken once and the call does not run again.`
+        : `No pending approval '${id}'.`,
+    );
+  }
+
+  /** Where a restored call (no origin in this process) runs; the application must re-supply its context. */
+  private restoredView(approval: PendingApproval, options: ApproveOptions): ToolView {
+    const session = approval.sessionId;
+    if (options.context === undefined || (options.view === undefined && options.toolkit === undefined)) {
+      throw new ToolkitError(
+        'APPROVAL_CONTEXT_REQUIRED',
+        `Approval '${approval.id}' was restored from a snapshot: the requester's context is not known here. ` +
+          `Re-supply it: approve(id, { ${options.toolkit === undefined && options.view === undefined ? 'toolkit, ' : ''}context }) with the context of ` +
+          `${approval.principal !== undefined ? `principal '${approval.principal}'` : 'the requester'}${session !== undefined ? ` in session '${session}'` : ''} ` +
+          '(ToolExecutionContext.EMPTY to say there is none). The call did not run and stays pending.',
       );
     }
-    this.held.delete(id);
-    this.markDecided(id, decision);
+    if (options.view !== undefined) {
+      if (options.view.sessionId !== session) throw this.conflict(approval, `the view belongs to ${describeSession(options.view.sessionId)}`);
+      return options.view;
+    }
+    return session !== undefined ? options.toolkit!.session(session) : options.toolkit!;
+  }
+
+  /** A call held here runs through its origin: options that would change its requester are refused. */
+  private checkOrigin(approval: PendingApproval, options: ApproveOptions): undefined {
+    if (options.context !== undefined || options.agentContext !== undefined) throw this.conflict(approval, 'a context was given');
+    if (options.view !== undefined && options.view.sessionId !== approval.sessionId) throw this.conflict(approval, `the view belongs to ${describeSession(options.view.sessionId)}`);
+    return undefined;
+  }
+
+  private conflict(approval: PendingApproval, what: string): ToolkitError {
+    return new ToolkitError(
+      'APPROVAL_CONTEXT_CONFLICT',
+      `Approval '${approval.id}' runs exactly as it was requested (${describeSession(approval.sessionId)}, with the requester's context), but ${what}. ` +
+        'Call approve(id) without context or view; they are only for approvals restored from a snapshot. The call did not run and stays pending.',
+    );
+  }
+
+  /** The decision to remember, or `undefined`; throws before anything changes when the call lacks the identity. */
+  private rememberFor(
+    approval: PendingApproval,
+    scope: RememberScope | undefined,
+    decision: { decision: 'approved' | 'rejected'; reason?: string },
+  ): RememberedDecision | undefined {
+    if (scope === undefined) return undefined;
+    const identity = scope === 'session' ? approval.sessionId : approval.principal;
+    if (identity === undefined) {
+      throw new ToolkitError(
+        'APPROVAL_IDENTITY_MISSING',
+        `Approval '${approval.id}': remember: '${scope}' needs the call's ${scope === 'session' ? 'session (it was made without one)' : 'principal (set the manager\'s principal option)'}; ` +
+          'a remembered decision never covers everyone. Decide without remember. Nothing was decided.',
+      );
+    }
+    return { ...(scope === 'session' ? { sessionId: identity } : { principal: identity }), toolName: approval.toolName, ...decision };
+  }
+
+  /** Records the decision in the store (atomic); a lost claim drops the stale copy and throws. */
+  private async claim(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<void> {
+    const claim: DecisionClaim = { id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt, decision };
+    if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
+    // removed first, synchronously: two decisions can never both win here
+    this.release(approval);
+    const won = this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
+    if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
+  }
+
+  private release(approval: PendingApproval): void {
+    this.held.delete(approval.id);
+    this.origins.delete(approval.id);
+    const key = approval.sessionId ?? '';
+    const count = (this.heldPerSession.get(key) ?? 1) - 1;
+    if (count > 0) this.heldPerSession.set(key, count);
+    else this.heldPerSession.delete(key);
     this.publish();
-    return approval;
-  }
-
-  private markDecided(id: string, decision: 'approved' | 'rejected'): void {
-    this.decided.set(id, decision);
-    if (this.decided.size > DECIDED_MEMORY) this.decided.delete(this.decided.keys().next().value!);
-  }
-
-  private scope(approval: PendingApproval): { sessionId?: string } {
-    return approval.sessionId !== undefined ? { sessionId: approval.sessionId } : {};
   }
 
   private remember(decision: RememberedDecision): void {
-    this.rememberedDecisions.set(rememberKey(decision.sessionId, decision.toolName), Object.freeze({ ...decision }));
+    const key = rememberKey(decision, decision.toolName);
+    if (key !== undefined) this.rememberedDecisions.set(key, Object.freeze({ ...decision }));
+  }
+
+  private list(): readonly PendingApproval[] {
+    return (this.snapshot ??= Object.freeze([...this.held.values()]));
   }
 
   private publish(): void {
-    this.pendingSubject.next(Object.freeze(this.pending()));
+    this.snapshot = undefined;
+    if (this.changes.observed) this.changes.next();
   }
+}
+
+function describeSession(sessionId: string | undefined): string {
+  return sessionId !== undefined ? `session '${sessionId}'` : 'no session';
 }
 
 /**
@@ -535,36 +726,78 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 1_000;
+const isOptionalText = (v: unknown): boolean => v === undefined || isText(v);
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isDecision = (v: unknown): v is 'approved' | 'rejected' => v === 'approved' || v === 'rejected';
+
+/** Checks a whole snapshot and copies only the fields it knows (nothing else of the input is kept). */
 function checkSnapshot(value: unknown): SerializedApprovals {
   const fail = (why: string): never => {
     throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager.restore(): not a serialised approval state (${why}). Pass what serialize() returned.`);
   };
   if (!isRecord(value)) return fail('expected an object');
-  if (value.version !== 1) return fail(`unsupported version ${JSON.stringify(value.version)}`);
-  const pending = Array.isArray(value.pending) ? value.pending : fail('pending must be an array');
-  pending.forEach((p: unknown, i) => {
+  if (value.version !== 1) return fail(`unsupported version ${JSON.stringify(value.version)?.slice(0, 40)}`);
+  const list = (field: string): unknown[] => {
+    const v = value[field];
+    return v === undefined && field !== 'pending' ? [] : Array.isArray(v) ? v : fail(`${field} must be an array`);
+  };
+  const ids = new Set<string>();
+  const pending = list('pending').map((p: unknown, i): PendingApproval => {
     const ok =
       isRecord(p) &&
-      typeof p.id === 'string' &&
-      typeof p.toolName === 'string' &&
+      isText(p.id) &&
+      !ids.has(p.id) &&
+      isText(p.toolName) &&
       typeof p.reason === 'string' &&
-      typeof p.createdAt === 'number' &&
+      isTime(p.createdAt) &&
       isRecord(p.arguments) &&
       isRecord(p.call) &&
-      typeof p.call.id === 'string' &&
-      typeof p.call.name === 'string' &&
-      (p.sessionId === undefined || typeof p.sessionId === 'string');
-    if (!ok) fail(`pending[${i}] lacks id, call, toolName, arguments, reason or createdAt`);
+      isText(p.call.id) &&
+      isText(p.call.name) &&
+      (typeof p.call.arguments === 'string' || isRecord(p.call.arguments)) &&
+      isOptionalText(p.sessionId) &&
+      isOptionalText(p.principal);
+    if (!ok) return fail(`pending[${i}] lacks id, call, toolName, arguments, reason or createdAt, has a duplicate id, or a field of the wrong type`);
+    const checked = p as unknown as PendingApproval;
+    ids.add(checked.id);
+    const { call } = checked;
+    return {
+      id: checked.id,
+      call: { id: call.id, name: call.name, arguments: call.arguments },
+      toolName: checked.toolName,
+      arguments: checked.arguments,
+      ...(checked.sessionId !== undefined ? { sessionId: checked.sessionId } : {}),
+      ...(checked.principal !== undefined ? { principal: checked.principal } : {}),
+      reason: checked.reason,
+      createdAt: checked.createdAt,
+    };
   });
-  const remembered = value.remembered === undefined ? [] : Array.isArray(value.remembered) ? value.remembered : fail('remembered must be an array');
-  remembered.forEach((r: unknown, i) => {
-    if (!isRecord(r) || typeof r.toolName !== 'string' || (r.decision !== 'approved' && r.decision !== 'rejected')) {
-      fail(`remembered[${i}] needs toolName and decision 'approved' or 'rejected'`);
+  const remembered = list('remembered').map((r: unknown, i): RememberedDecision => {
+    const ok = isRecord(r) && isText(r.toolName) && isDecision(r.decision) && (r.reason === undefined || typeof r.reason === 'string');
+    // exactly one identity: a remembered decision never covers everyone
+    if (!ok || isText(r.sessionId) === isText(r.principal) || !isOptionalText(r.sessionId) || !isOptionalText(r.principal)) {
+      return fail(`remembered[${i}] needs toolName, decision 'approved' or 'rejected', and exactly one of sessionId and principal`);
     }
+    return {
+      ...(r.sessionId !== undefined ? { sessionId: r.sessionId as string } : { principal: r.principal as string }),
+      toolName: r.toolName as string,
+      decision: r.decision as 'approved' | 'rejected',
+      ...(r.reason !== undefined ? { reason: r.reason as string } : {}),
+    };
   });
-  const decided = value.decided === undefined ? [] : Array.isArray(value.decided) ? value.decided : fail('decided must be an array');
-  decided.forEach((d: unknown, i) => {
-    if (!isRecord(d) || typeof d.id !== 'string' || (d.decision !== 'approved' && d.decision !== 'rejected')) fail(`decided[${i}] needs id and decision`);
+  const decided = list('decided').map((d: unknown, i): DecidedRecord => {
+    if (!isRecord(d) || !isText(d.id) || !isDecision(d.decision) || !isOptionalText(d.callKey) || ![d.createdAt, d.decidedAt].every((t) => t === undefined || isTime(t))) {
+      return fail(`decided[${i}] needs id and decision`);
+    }
+    return {
+      id: d.id,
+      decision: d.decision,
+      ...(d.callKey !== undefined ? { callKey: d.callKey as string } : {}),
+      ...(d.createdAt !== undefined ? { createdAt: d.createdAt as number } : {}),
+      ...(d.decidedAt !== undefined ? { decidedAt: d.decidedAt as number } : {}),
+    };
   });
-  return { version: 1, pending, remembered, decided } as SerializedApprovals;
+  if (value.horizon !== undefined && !isTime(value.horizon)) fail('horizon must be a number');
+  return { version: 1, pending, remembered, decided, ...(value.horizon !== undefined ? { horizon: value.horizon as number } : {}) };
 }

@@ -10,13 +10,16 @@ export type {
   ApprovalPolicy,
   ApprovalRequirement,
   ApprovalManagerOptions,
-  ApprovalTarget,
   ApproveOptions,
+  PendingFilter,
+  RememberScope,
   RejectOptions,
   RememberedDecision,
   ApprovalDecision,
   SerializedApprovals,
 } from './approval-manager';
+export { InMemoryApprovalDecisions } from './approval-decisions';
+export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './approval-decisions';
 export { createGuardrailHook, RESULT_WITHHELD } from './guardrail-hook';
 export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './guardrail-hook';
 export { createTruncationHook } from './truncation-hook';

@@ -43,8 +43,10 @@ export interface ToolAvailability {
  */
 export interface SkillLayer {
   readonly name: string;
-  /** The tools the skill enables (its `tools`, `requiredTools` and step tools). */
+  /** The tools the skill selects (its `tools`, `requiredTools` and step tools), among those the view permits. */
   readonly scope: ReadonlySet<string>;
+  /** The groups the skill's definition grants beyond the view's (`grantGroups`). */
+  readonly grants: ReadonlySet<string>;
   /** Groups switched on while the skill is active; dropped with the layer. */
   readonly groups: ReadonlySet<string>;
   /** Which activation made the layer (a failed `onActivate` undoes only its own). */
@@ -123,7 +125,8 @@ export class AvailabilityCache {
       this.byKey.clear();
       this.registryVersion = this.registry.version;
     }
-    const key = skill === undefined ? `g${keyOfGroups(groups)}` : `s${JSON.stringify(skill.name)}${keyOfGroups(skill.groups)}`;
+    // with a skill the base groups still decide what its scope may reach: they are part of the key
+    const key = skill === undefined ? `g${keyOfGroups(groups)}` : `s${JSON.stringify(skill.name)}${keyOfGroups(groups)}${keyOfGroups(skill.groups)}`;
     let computed = this.byKey.get(key);
     if (computed === undefined) {
       computed = this.compute(groups, skill);
@@ -154,18 +157,38 @@ export class AvailabilityCache {
   }
 }
 
+/**
+ * True when a view with these base groups and skill layer permits tools of `group`, with
+ * `grants` (an executable skill's own `grantGroups`) on top. Groups are the permission boundary:
+ * a skill selects among the permitted tools and never widens them beyond its explicit grants.
+ */
+export function permitsGroup(
+  group: string | undefined,
+  base: ReadonlySet<string>,
+  skill: SkillLayer | undefined,
+  grants: ReadonlySet<string> = EMPTY_GROUPS,
+): boolean {
+  if (group === undefined || base.has(group) || grants.has(group)) return true;
+  return skill !== undefined && (skill.groups.has(group) || skill.grants.has(group));
+}
+
 /** The one rule that says whether (and why) a tool is enabled. */
 function availabilityOf(entry: ToolEntry, groups: ReadonlySet<string>, skill: SkillLayer | undefined): ToolAvailability | undefined {
   const name = entry.name;
   if (entry.source === 'global') return Object.freeze({ name, source: 'global' });
   const group = entry.group;
   if (skill !== undefined) {
-    if (skill.scope.has(name)) return Object.freeze({ name, source: 'skill', owner: skill.name });
+    if (skill.scope.has(name) && permitsGroup(group, groups, skill)) return Object.freeze({ name, source: 'skill', owner: skill.name });
     if (group !== undefined && skill.groups.has(group)) return Object.freeze({ name, source: 'component', owner: group });
     return undefined;
   }
   if (group === undefined) return Object.freeze({ name, source: 'component' });
   return groups.has(group) ? Object.freeze({ name, source: 'component', owner: group }) : undefined;
+}
+
+/** @internal The answer for a tool whose group the caller's view does not permit. */
+export function groupInactive(entry: ToolEntry): string {
+  return `Tool '${entry.name}' is disabled: its group '${entry.group ?? ''}' is not active.`;
 }
 
 /** @internal The Observables of a view, made on first subscription. */
@@ -261,7 +284,12 @@ export class ActivationState implements AvailabilityView {
     if (layer !== undefined && !layer.scope.has(entry.name)) {
       return `Tool '${entry.name}' is disabled: skill '${layer.name}' is active and does not include it.`;
     }
-    return `Tool '${entry.name}' is disabled: its group '${entry.group ?? ''}' is not active.`;
+    return groupInactive(entry);
+  }
+
+  /** True when this view permits tools of `group` (plus `grants`, an executable skill's own). */
+  permits(group: string | undefined, grants?: ReadonlySet<string>): boolean {
+    return permitsGroup(group, this.base, this.layer, grants);
   }
 
   /** Names of the enabled tools (frozen, shared). */

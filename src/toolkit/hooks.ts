@@ -1,5 +1,24 @@
 import type { AgentTool, ContextResolver } from '../common/agent-tool';
-import type { ToolCall, ToolResult } from '../common/tool-types';
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
+
+/** @internal The key of a hook context's {@link CallOrigin}. */
+export const CALL_ORIGIN: unique symbol = Symbol('toolwright.callOrigin');
+
+/**
+ * @internal How to run a call again later exactly as it was requested: in the same view, with the
+ * same availability (a skill run's scope included), session, call-level and agent-level context.
+ * Set by the dispatcher on the hook context of every call that passes hooks; the approval
+ * manager keeps it in memory (never serialised) to run an approved call as its requester.
+ */
+export interface CallOrigin {
+  readonly sessionId: string | undefined;
+  /** Runs `call` as requested; `context` is added on top of the original call-level context. */
+  resume(
+    call: ToolCall,
+    extra: { readonly context: ToolExecutionContext; readonly signal?: AbortSignal; readonly onProgress?: (progress: ToolProgress & { callId: string; tool: string }) => void },
+  ): Promise<ToolResult>;
+}
 
 /** What a hook sees of a call. */
 export interface HookContext {
@@ -13,6 +32,8 @@ export interface HookContext {
   readonly context: ContextResolver;
   /** The session of the call, if any. */
   readonly sessionId?: string;
+  /** @internal */
+  readonly [CALL_ORIGIN]?: CallOrigin;
 }
 
 /**

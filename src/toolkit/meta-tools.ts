@@ -1,10 +1,12 @@
 import type { AgentTool, ToolCallContext } from '../common/agent-tool';
+import { ToolExecutionContext } from '../common/execution-context';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import { errorResult, toolResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { CallRun, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import type { ActivationState, GroupRecord } from './activation';
+import type { CallOrigin } from './hooks';
 import { Registry, type ToolEntry } from './registry';
 import { SkillRun, type CallBinding, type SkillFrame, type SkillRunHost } from './skill-run';
 import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
@@ -190,17 +192,39 @@ export class MetaTools implements SkillRunHost {
     frame?: SkillFrame,
   ): Promise<ToolResult> {
     const core = this.host.core;
+    const origin = core.hooks.length > 0 ? this.originOf(view, state, availability, options, frame) : undefined;
     if (this.entries.size !== 0) {
       const registered = this.entries.get(call.name);
       if (registered !== undefined && core.registry.get(call.name) === registered) {
-        const routed = this.route(registered, { view, state, options, frame }, availability, call);
+        const routed = this.route(registered, { view, state, options, frame }, availability, call, origin);
         if (routed !== undefined) return routed;
       }
     }
-    return new CallRun(core, availability, call, options).run();
+    return new CallRun(core, availability, call, options, origin).run();
   }
 
-  private route(registered: ToolEntry, binding: CallBinding, availability: AvailabilityView, call: ToolCall): Promise<ToolResult> | undefined {
+  /** How a call of this dispatch runs again later as requested: same view, availability, session and contexts. */
+  private originOf(view: ToolView, state: ActivationState, availability: AvailabilityView, options: CallOptions, frame: SkillFrame | undefined): CallOrigin {
+    return {
+      sessionId: options.sessionId,
+      resume: (call, extra) => {
+        const resumed: CallOptions = { context: ToolExecutionContext.merge(options.context, extra.context) };
+        if (options.agentContext !== undefined) resumed.agentContext = options.agentContext;
+        if (options.sessionId !== undefined) resumed.sessionId = options.sessionId;
+        if (extra.signal !== undefined) resumed.signal = extra.signal;
+        if (extra.onProgress !== undefined) resumed.onProgress = extra.onProgress;
+        return this.dispatch(view, state, availability, call, resumed, frame);
+      },
+    };
+  }
+
+  private route(
+    registered: ToolEntry,
+    binding: CallBinding,
+    availability: AvailabilityView,
+    call: ToolCall,
+    origin: CallOrigin | undefined,
+  ): Promise<ToolResult> | undefined {
     let template = registered;
     let execute: AgentTool['execute'];
     switch (registered.name as MetaKind) {
@@ -228,7 +252,7 @@ export class MetaTools implements SkillRunHost {
       whyDisabled: () => availability.whyDisabled(registered),
       enabledNames: () => availability.enabledNames(),
     };
-    return new CallRun(core, gate, call, binding.options).run();
+    return new CallRun(core, gate, call, binding.options, origin).run();
   }
 
   /** The entry of the skill an `invoke_skill` call names, or `undefined` when it names none. */

@@ -6,7 +6,7 @@ import { runBatch } from '../executor/batch';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { isAsyncIterator, isThenable } from '../executor/convert';
 import { describeThrown } from '../errors';
-import type { ActivationState } from './activation';
+import { groupInactive, type ActivationState } from './activation';
 import type { Registry, ToolEntry } from './registry';
 import type { SkillCallOptions, SkillContext, SkillRecord, SkillStep } from './skills';
 import type { ToolView } from './tool-view';
@@ -37,20 +37,23 @@ export interface SkillRunHost {
 }
 
 /**
- * @internal What a skill run may call: its scope and the global meta tools, whatever the
- * calling view has switched on.
+ * @internal What a skill run may call: the global meta tools, and the tools of its scope that
+ * the calling view permits (its groups, plus the skill's own `grantGroups`). The view's skill
+ * layer does not matter otherwise: a run acts as if its skill were active.
  */
 class ScopeAvailability implements AvailabilityView {
   constructor(
     private readonly record: SkillRecord,
     private readonly registry: Registry,
+    private readonly state: ActivationState,
   ) {}
 
   isEnabled(entry: ToolEntry): boolean {
-    return entry.source === 'global' || this.record.scope.has(entry.name);
+    return entry.source === 'global' || (this.record.scope.has(entry.name) && this.state.permits(entry.group, this.record.grants));
   }
 
   whyDisabled(entry: ToolEntry): string {
+    if (this.record.scope.has(entry.name)) return groupInactive(entry);
     return `Tool '${entry.name}' is not available to skill '${this.record.skill.name}': list it in the skill's tools to call it from the skill.`;
   }
 
@@ -95,7 +98,7 @@ export class SkillRun implements SkillContext {
     frame: SkillFrame,
     private readonly maxToolCalls: number,
   ) {
-    this.availability = new ScopeAvailability(record, host.registry);
+    this.availability = new ScopeAvailability(record, host.registry, outer.state);
     this.binding = { view: outer.view, state: outer.state, options: outer.options, frame };
     this.signal = AbortSignal.any([attempt.signal, this.controller.signal]);
   }

@@ -129,6 +129,16 @@ export interface SkillDefinition<P extends Record<string, unknown> = Record<stri
   /** Returned to the model when the skill is activated; shown by `renderPrompt` while it is active. */
   readonly instructions?: string;
   /**
+   * Groups this skill may use even where its view has them off: the developer's explicit grant.
+   * Without it a skill selects only among the tools its view permits (groups are the permission
+   * boundary): a listed tool of an inactive group stays disabled, for the scope and for `run` /
+   * `steps` alike. A grant is not inherited by skills this skill invokes.
+   *
+   * @example
+   * defineSkill({ name: 'offboard', description: 'Remove a leaver', tools: ['delete_user'], grantGroups: ['admin'], steps: [...] });
+   */
+  readonly grantGroups?: readonly string[];
+  /**
    * Tools that must be registered: checked by `registerSkill` and again on every activation or
    * run (`MISSING_REQUIRED_TOOLS`). They join the skill's scope.
    */
@@ -214,6 +224,9 @@ function checkSkill(skill: SkillDefinition): void {
   };
   names(skill.tools, 'tools');
   names(skill.requiredTools, 'requiredTools');
+  if (skill.grantGroups !== undefined && (!Array.isArray(skill.grantGroups) || skill.grantGroups.some((g) => typeof g !== 'string'))) {
+    fail('grantGroups must be an array of group names.');
+  }
   for (const hook of ['onActivate', 'onDeactivate', 'run'] as const) {
     if (skill[hook] !== undefined && typeof skill[hook] !== 'function') fail(`${hook} must be a function.`);
   }
@@ -273,6 +286,7 @@ export function defineSkill<S extends SkillDefinition>(skill: S): Readonly<S> {
     ...skill,
     tools: Object.freeze([...skill.tools]),
     ...(skill.requiredTools ? { requiredTools: Object.freeze([...skill.requiredTools]) } : {}),
+    ...(skill.grantGroups ? { grantGroups: Object.freeze([...skill.grantGroups]) } : {}),
     ...(skill.steps ? { steps: Object.freeze(skill.steps.map((s) => Object.freeze({ ...s }))) } : {}),
   };
   return Object.freeze(copy);
@@ -283,6 +297,8 @@ export interface SkillRecord {
   readonly skill: SkillDefinition;
   /** Tools enabled while it is active, and callable by its run. */
   readonly scope: ReadonlySet<string>;
+  /** The groups its definition grants (`grantGroups`). */
+  readonly grants: ReadonlySet<string>;
   readonly executable: boolean;
 }
 
@@ -318,7 +334,8 @@ export class SkillRegistry {
     }
     this.checkRequired(skill, 'register');
     const scope = new Set<string>([...skill.tools, ...(skill.requiredTools ?? []), ...(skill.steps ?? []).map((s) => s.tool)]);
-    this.records.set(skill.name, Object.freeze({ skill, scope, executable: skill.run !== undefined || skill.steps !== undefined }));
+    const grants: ReadonlySet<string> = skill.grantGroups?.length ? new Set(skill.grantGroups) : EMPTY_GROUPS;
+    this.records.set(skill.name, Object.freeze({ skill, scope, grants, executable: skill.run !== undefined || skill.steps !== undefined }));
     try {
       this.host.skillsChanged();
     } catch (error) {
@@ -372,7 +389,7 @@ export class SkillRegistry {
     if (state.skill?.name === name) return state.hookChain ?? Promise.resolve();
     const previous = state.skill !== undefined ? this.records.get(state.skill.name)?.skill : undefined;
     const activation = ++this.activations;
-    state.skill = { name, scope: record.scope, groups: EMPTY_GROUPS, activation };
+    state.skill = { name, scope: record.scope, grants: record.grants, groups: EMPTY_GROUPS, activation };
     this.host.skillChanged(state, previous?.name);
     const { onActivate } = record.skill;
     const onDeactivate = previous?.onDeactivate;

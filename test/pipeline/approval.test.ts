@@ -161,7 +161,7 @@ describe('ApprovalManager: deciding', () => {
     const again = await rejection(approvals.approve(id, { toolkit }));
     expect(again.code).toBe(APPROVAL_NOT_PENDING);
     expect(again.message).toMatch(/already approved/);
-    const late = thrown(() => approvals.reject(id, 'too late'));
+    const late = await rejection(approvals.reject(id, 'too late'));
     expect(late.code).toBe(APPROVAL_NOT_PENDING);
     expect(FileService.runs).toHaveLength(1);
   });
@@ -182,13 +182,12 @@ describe('ApprovalManager: deciding', () => {
     expect(error.message).toContain("No pending approval 'appr_nope'");
   });
 
-  it('approve without a toolkit or view throws and leaves the approval pending', async () => {
+  it('approve of a call held in this process needs no toolkit or view: it runs where it was requested', async () => {
     const { toolkit, approvals } = setup();
     await toolkit.callTool(toolCall('delete_file', { path: 'p' }));
     const [{ id }] = approvals.pending();
-    const error = await rejection(approvals.approve(id, {} as never));
-    expect(error.code).toBe('INVALID_DEFINITION');
-    expect(approvals.pending()).toHaveLength(1);
+    expect((await approvals.approve(id)).forLLM).toBe('deleted p');
+    expect(approvals.pending()).toHaveLength(0);
   });
 
   it('reject answers with an APPROVAL_REJECTED error result; the tool never runs', async () => {
@@ -197,7 +196,7 @@ describe('ApprovalManager: deciding', () => {
     await toolkit.callTool(call);
     const [{ id }] = approvals.pending();
 
-    const result = approvals.reject(id, 'that file is needed');
+    const result = await approvals.reject(id, 'that file is needed');
 
     expect(result).toMatchObject({ isError: true, toolCallId: call.id, name: 'delete_file', error: { code: 'APPROVAL_REJECTED' } });
     expect(result.forLLM).toContain('that file is needed');
@@ -235,7 +234,7 @@ describe('ApprovalManager: deciding', () => {
     expect(FileService.runs).toEqual([]);
   });
 
-  it('passes call-level context to the approved run', async () => {
+  it("the approved run gets the requester's call-level context", async () => {
     class Tenant {
       constructor(readonly id: string) {}
     }
@@ -254,7 +253,7 @@ describe('ApprovalManager: deciding', () => {
     const approvals = new ApprovalManager({ minRisk: 'high' });
     toolkit.use(approvals.hook);
     await toolkit.callTool(toolCall('charge'), { context: ToolExecutionContext.of(new Tenant('t-1')) });
-    await approvals.approve(approvals.pending()[0].id, { toolkit, context: ToolExecutionContext.of(new Tenant('t-1')) });
+    await approvals.approve(approvals.pending()[0].id);
     expect(seenTenant).toBe('t-1');
   });
 });
@@ -326,7 +325,7 @@ describe('ApprovalManager: remembering decisions per session', () => {
     const { toolkit, approvals } = setup();
     const s1 = toolkit.session('s1');
     await s1.callTool(toolCall('delete_file', { path: 'a' }));
-    approvals.reject(approvals.pending()[0].id, 'no deletions today', { remember: 'session' });
+    await approvals.reject(approvals.pending()[0].id, 'no deletions today', { remember: 'session' });
 
     const again = await s1.callTool(toolCall('delete_file', { path: 'b' }));
     expect(again).toMatchObject({ isError: true, error: { code: 'APPROVAL_REJECTED' } });
@@ -351,9 +350,10 @@ describe('ApprovalManager: serialise and restore', () => {
     expect(added).toBe(2);
     expect(after.approvals.pending()).toEqual([first, second]);
 
-    const result = await after.approvals.approve(first.id, { toolkit: after.toolkit });
+    // the requester's context is gone with the old process: the application supplies it again
+    const result = await after.approvals.approve(first.id, { toolkit: after.toolkit, context: ToolExecutionContext.EMPTY });
     expect(result).toMatchObject({ forLLM: 'deleted /tmp/old', toolCallId: call.id, isError: false });
-    const rejected = after.approvals.reject(second.id, 'stale request');
+    const rejected = await after.approvals.reject(second.id, 'stale request');
     expect(rejected.error?.code).toBe('APPROVAL_REJECTED');
     expect(FileService.runs).toEqual([{ tool: 'delete_file', path: '/tmp/old' }]);
   });

@@ -78,10 +78,11 @@ describe('invoke_skill runs executable skills', () => {
         name: 'ops',
         description: 'Operations workflow',
         tools: ['notify', 'audit', 'web_search'],
+        grantGroups: ['admin'],
         run: async (_params, ctx) => {
           results.push(await ctx.callTool('notify', { to: 'ops' })); // preset apiKey filled in
           results.push(await ctx.callTool('notify', { to: 'ops', apiKey: 'mine' })); // presets stay hidden
-          results.push(await ctx.callTool('audit')); // admin group is off in the session, but audit is in the skill
+          results.push(await ctx.callTool('audit')); // admin group is off in the session, but the skill grants it
           results.push(await ctx.callTool('web_search', { query: 42 })); // invalid arguments
           results.push(await ctx.callTool('summarise', { text: 'x' })); // not in the skill
           return `made ${ctx.toolCalls} calls at depth ${ctx.depth} in ${ctx.sessionId}`;
@@ -324,6 +325,7 @@ describe('approval by risk level', () => {
         name: 'cleanup',
         description: 'Deletes users step by step',
         tools: ['delete_user', 'summarise'],
+        grantGroups: ['admin'],
         steps: [{ tool: 'summarise', arguments: { text: 'plan' } }, { tool: 'delete_user', arguments: { id: 'u1' } }, { tool: 'summarise', arguments: { text: 'done' } }],
       }),
     );
@@ -355,7 +357,7 @@ describe('approval by risk level', () => {
   it('a rejected skill never runs', async () => {
     const { toolkit, approvals, wipes } = approvalSetup();
     await call(toolkit, 'invoke_skill', { name: 'wipe', parameters: { tenant: 'acme' } });
-    const rejection = approvals.reject(approvals.pending()[0].id, 'not today');
+    const rejection = await approvals.reject(approvals.pending()[0].id, 'not today');
     expect(rejection.error?.code).toBe('APPROVAL_REJECTED');
     expect(wipes()).toBe(0);
   });
@@ -371,10 +373,8 @@ describe('approval by risk level', () => {
         'The remaining steps did not run; invoke the skill again once the call is approved.',
     );
     expect(admin.deleted).toEqual([]);
-    // approved in a view where the tool is enabled, it runs once
-    const view = toolkit.session('s2');
-    view.updateToolGroups(['admin'], true);
-    expect((await approvals.approve(pending.id, { view })).forLLM).toBe('deleted u1');
+    // approved, it runs once, in the scope of the skill run that asked (its grant included)
+    expect((await approvals.approve(pending.id)).forLLM).toBe('deleted u1');
     expect(admin.deleted).toEqual(['u1']);
   });
 });

@@ -180,6 +180,7 @@ describe('1,000 concurrent sessions', () => {
         name: 'probe',
         description: 'Runs g3_a',
         tools: ['g3_a'],
+        grantGroups: ['g3'],
         run: async (_p, ctx) => `${ctx.sessionId}:${(await ctx.callTool('g3_a')).forLLM}`,
       }),
     );
@@ -191,7 +192,9 @@ describe('1,000 concurrent sessions', () => {
       allOrder.filter((name) => {
         if (globals.includes(name)) return true;
         const group = groupOf.get(name);
-        if (m.skill !== undefined) return SCOPES[m.skill].includes(name) || (group !== undefined && m.layer.has(group));
+        // a skill selects among the permitted tools: its scope counts only where the groups allow it
+        const permitted = group === undefined || m.base.has(group) || m.layer.has(group);
+        if (m.skill !== undefined) return (SCOPES[m.skill].includes(name) && permitted) || (group !== undefined && m.layer.has(group));
         return group === undefined || m.base.has(group);
       });
 

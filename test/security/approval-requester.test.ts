@@ -1,0 +1,133 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolkitError, ToolParam, ToolService, type ToolkitErrorCode } from '../../src';
+import { ApprovalManager, isPendingApprovalResult } from '../../src/pipeline';
+import { runToolLoop, ScriptedProvider } from '../../src/loop';
+
+/** Regression: an approved call ran with the toolkit-default context (user `system`), not its requester's. */
+class UserContext {
+  constructor(readonly id: string) {}
+}
+
+class TenantContext {
+  constructor(readonly id: string) {}
+}
+
+@ToolService({ group: 'payments' })
+class PaymentService {
+  readonly runs: string[] = [];
+
+  @Tool({ name: 'pay', description: 'Pay an amount', risk: 'high' })
+  pay(@ToolParam({ name: 'amount' }) amount: number, user: UserContext, tenant: TenantContext): string {
+    this.runs.push(`${user.id}@${tenant.id}:${amount}`);
+    return `paid ${amount} as ${user.id}`;
+  }
+}
+
+function setup() {
+  const container = new Container();
+  const toolkit = new Toolkit({ container, context: ToolExecutionContext.of(new UserContext('system'), new TenantContext('default')) });
+  toolkit.registerTool(PaymentService);
+  const approvals = new ApprovalManager({ minRisk: 'high', principal: (ctx) => ctx.context.get(UserContext)?.id });
+  toolkit.use(approvals.hook);
+  return { toolkit, approvals, payments: container.get(PaymentService) };
+}
+
+async function rejectsWith(promise: Promise<unknown>, code: ToolkitErrorCode): Promise<ToolkitError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!ToolkitError.is(error, code)) throw new Error(`expected ToolkitError ${code}, got ${String(error)}`);
+  return error;
+}
+
+const alice = ToolExecutionContext.of(new UserContext('alice'));
+
+describe('security: an approved call runs as its requester', () => {
+  it('approve(id) runs with the call-level context and session the call was requested with (not the toolkit default)', async () => {
+    const { toolkit, approvals, payments } = setup();
+    const held = await toolkit.session('s-alice').callTool({ id: 'c1', name: 'pay', arguments: { amount: 5 } }, { context: alice });
+    expect(isPendingApprovalResult(held)).toBe(true);
+    expect(approvals.pending()[0]).toMatchObject({ sessionId: 's-alice', principal: 'alice' });
+    const result = await approvals.approve(approvals.pending()[0].id);
+    expect(result.forLLM).toBe('paid 5 as alice');
+    // the old style target is accepted and changes nothing
+    await toolkit.session('s-alice').callTool({ id: 'c2', name: 'pay', arguments: { amount: 6 } }, { context: alice });
+    await approvals.approve(approvals.pending()[0].id, { toolkit });
+    expect(payments.runs).toEqual(['alice@default:5', 'alice@default:6']);
+  });
+
+  it('keeps the agent-level context of runToolLoop', async () => {
+    const { toolkit, approvals, payments } = setup();
+    const provider = new ScriptedProvider([{ toolCalls: [{ id: 'l1', name: 'pay', arguments: { amount: 7 } }] }, { content: 'waiting' }]);
+    await runToolLoop({ provider, model: 'scripted', toolkit, context: ToolExecutionContext.of(new TenantContext('acme')) }, [{ role: 'user', content: 'pay' }]);
+    await approvals.approve(approvals.pending()[0].id);
+    expect(payments.runs).toEqual(['system@acme:7']);
+  });
+
+  it('each call of a batch held in different sessions runs as its own requester', async () => {
+    const { toolkit, approvals, payments } = setup();
+    await Promise.all(
+      ['alice', 'bob', 'carol'].map((user) =>
+        toolkit.session(`s-${user}`).callTools([{ id: `b-${user}`, name: 'pay', arguments: { amount: 1 } }], { context: ToolExecutionContext.of(new UserContext(user)) }),
+      ),
+    );
+    for (const pending of approvals.pending().reverse()) await approvals.approve(pending.id);
+    expect([...payments.runs].sort()).toEqual(['alice@default:1', 'bob@default:1', 'carol@default:1']);
+  });
+
+  it('refuses a context or a view of another session for a call held here: nothing runs, it stays pending', async () => {
+    const { toolkit, approvals, payments } = setup();
+    await toolkit.session('s-alice').callTool({ id: 'c1', name: 'pay', arguments: { amount: 5 } }, { context: alice });
+    const [pending] = approvals.pending();
+    const mallory = ToolExecutionContext.of(new UserContext('mallory'));
+    expect((await rejectsWith(approvals.approve(pending.id, { context: mallory }), 'APPROVAL_CONTEXT_CONFLICT')).message).toContain("session 's-alice'");
+    await rejectsWith(approvals.approve(pending.id, { view: toolkit.session('s-mallory') }), 'APPROVAL_CONTEXT_CONFLICT');
+    await rejectsWith(approvals.approve(pending.id, { view: toolkit }), 'APPROVAL_CONTEXT_CONFLICT');
+    expect(payments.runs).toEqual([]);
+    expect(approvals.pending()).toHaveLength(1);
+  });
+
+  it('after a restart the application must re-supply the context: without it the call is refused, never run as the default user', async () => {
+    const before = setup();
+    await before.toolkit.session('s-alice').callTool({ id: 'c1', name: 'pay', arguments: { amount: 9 } }, { context: alice });
+    const snapshot = before.approvals.serialize();
+
+    const after = setup();
+    after.approvals.restore(snapshot);
+    const [pending] = after.approvals.pending();
+    const missing = await rejectsWith(after.approvals.approve(pending.id, { toolkit: after.toolkit }), 'APPROVAL_CONTEXT_REQUIRED');
+    expect(missing.message).toContain("principal 'alice' in session 's-alice'");
+    await rejectsWith(after.approvals.approve(pending.id), 'APPROVAL_CONTEXT_REQUIRED');
+    // a view of another session is refused even with a context
+    await rejectsWith(after.approvals.approve(pending.id, { view: after.toolkit.session('s-bob'), context: alice }), 'APPROVAL_CONTEXT_CONFLICT');
+    expect(after.payments.runs).toEqual([]);
+    expect(after.approvals.pending()).toHaveLength(1);
+
+    const result = await after.approvals.approve(pending.id, { toolkit: after.toolkit, context: ToolExecutionContext.of(new UserContext(pending.principal!)) });
+    expect(result.forLLM).toBe('paid 9 as alice');
+    expect(after.payments.runs).toEqual(['alice@default:9']);
+  });
+
+  it('a call held inside a skill run resumes in that run scope, in its session', async () => {
+    const container = new Container();
+    const toolkit = new Toolkit({ container });
+    toolkit.createToolGroup('payments', 'Payments', false);
+    toolkit.registerTool(PaymentService);
+    const approvals = new ApprovalManager({ minRisk: 'high' });
+    toolkit.use(approvals.hook);
+    toolkit.registerSkill(
+      defineSkill({ name: 'payout', description: 'Pay out', tools: ['pay'], grantGroups: ['payments'], steps: [{ tool: 'pay', arguments: { amount: 3 } }] }),
+    );
+    const context = ToolExecutionContext.of(new UserContext('dave'), new TenantContext('t-9'));
+    const answer = await toolkit.session('s-dave').callTool({ id: 'k1', name: 'invoke_skill', arguments: { name: 'payout' } }, { context });
+    expect(answer.error?.code).toBe('APPROVAL_PENDING');
+    const [pending] = approvals.pending();
+    expect(pending.sessionId).toBe('s-dave');
+    expect((await approvals.approve(pending.id)).forLLM).toBe('paid 3 as dave');
+    expect(container.get(PaymentService).runs).toEqual(['dave@t-9:3']);
+    // the same call made directly in the session is still disabled: the grant belongs to the skill run
+    expect((await toolkit.session('s-dave').callTool({ id: 'k2', name: 'pay', arguments: { amount: 1 } }, { context })).error?.code).toBe('TOOL_DISABLED');
+  });
+});
