@@ -2,6 +2,7 @@ import type { Ajv } from 'ajv';
 import type { Container } from 'inversify';
 import type { Subject } from 'rxjs';
 import type { ContextResolver, ContextualTool } from '../common/agent-tool';
+import { callSafely, type CallbackFailureReporter } from '../common/guarded-observable';
 import { isAsyncTool } from '../common/agent-tool';
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { errorResult } from '../common/results';
@@ -79,6 +80,8 @@ export interface ExecutorCore {
   readonly ajv: Ajv;
   readonly hooks: readonly ToolHook[];
   readonly events: Subject<ToolEvent>;
+  /** Where a user callback's failure goes (a `callback_failed` event), never into the call. */
+  readonly report: CallbackFailureReporter;
   readonly deadlines: DeadlineScheduler;
   readonly defaults: ResolvedExecution;
   readonly container: Container;
@@ -633,7 +636,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const safe = this.secrets !== undefined ? (redactValue(progress, this.secrets) as ToolProgress) : progress;
     if (this.core.events.observed) this.core.events.next({ type: 'call_progress', ...this.eventBase(), progress: safe, attempt });
     const onProgress = this.options.onProgress;
-    if (onProgress !== undefined) onProgress({ ...safe, callId: this.call.id, tool: this.toolName() });
+    if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: this.call.id, tool: this.toolName() }, this.core.report, 'onProgress', this.eventBase());
   }
 
   /** @internal */
@@ -758,7 +761,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const result = this.shape(entry, produced);
     result.async = false;
     if (this.core.events.observed) this.core.events.next({ type: 'async_completed', ...this.eventBase(), result });
-    this.options.onAsyncComplete?.(result);
+    const onAsyncComplete = this.options.onAsyncComplete;
+    if (onAsyncComplete !== undefined) callSafely(onAsyncComplete, result, this.core.report, 'onAsyncComplete', this.eventBase());
   }
 
   private untrackAsyncTool(track: AsyncTrack): void {

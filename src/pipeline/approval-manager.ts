@@ -4,7 +4,8 @@ import { ToolExecutionContext } from '../common/execution-context';
 import { errorResult } from '../common/results';
 import type { ToolCall, ToolResult, ToolRisk } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
-import { ToolkitError, type ToolkitErrorCode } from '../errors';
+import { GuardedObservable } from '../common/guarded-observable';
+import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
 import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../toolkit/hooks';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
@@ -91,6 +92,11 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
   maxPending?: number;
   /** Most calls held at once for one session (or for calls without a session), default 100. */
   maxPendingPerSession?: number;
+  /**
+   * Receives what a subscriber of `pending$` or `decisions$` threw (default: one process
+   * warning). A throwing subscriber never crashes the process nor fails a decision.
+   */
+  onCallbackError?: (error: unknown, source: string) => void;
 }
 
 /**
@@ -336,6 +342,7 @@ export class ApprovalManager {
   private readonly changes = new BehaviorSubject<void>(undefined);
   private readonly pendingList$: Observable<readonly PendingApproval[]>;
   private readonly decisionsSubject = new Subject<ApprovalDecision>();
+  private readonly decisionList$: Observable<ApprovalDecision>;
 
   constructor(options: ApprovalManagerOptions = {}) {
     this.tools = new Set(options.tools ?? []);
@@ -351,7 +358,9 @@ export class ApprovalManager {
     this.maxPendingPerSession = positiveLimit(options.maxPendingPerSession, 100, 'maxPendingPerSession');
     this.memory = new InMemoryApprovalDecisions(10_000, this.now);
     this.decisions = options.decisions ?? this.memory;
-    this.pendingList$ = this.changes.pipe(map(() => this.list()));
+    const report = options.onCallbackError ?? warnOnce();
+    this.pendingList$ = GuardedObservable.of(this.changes.pipe(map(() => this.list())), report, 'pending$');
+    this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     this.hook = { name: options.name ?? 'approval', before: (ctx) => this.check(ctx) };
   }
 
@@ -369,7 +378,7 @@ export class ApprovalManager {
 
   /** Every decision, with the result that answers the original call (approvals emit once the run finished). */
   get decisions$(): Observable<ApprovalDecision> {
-    return this.decisionsSubject.asObservable();
+    return this.decisionList$;
   }
 
   /** A pending approval by id. */
@@ -698,6 +707,15 @@ export class ApprovalManager {
     this.snapshot = undefined;
     if (this.changes.observed) this.changes.next();
   }
+}
+
+function warnOnce(): (error: unknown, source: string) => void {
+  let warned = false;
+  return (error, source) => {
+    if (warned) return;
+    warned = true;
+    process.emitWarning(`A subscriber of ApprovalManager.${source} threw (${describeThrown(error)}); pass onCallbackError to handle it.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+  };
 }
 
 function describeSession(sessionId: string | undefined): string {

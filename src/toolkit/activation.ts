@@ -1,6 +1,7 @@
 import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
+import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
 import type { AvailabilityView } from '../executor/call-executor';
 import type { Registry, ToolEntry, ToolSource } from './registry';
 
@@ -94,6 +95,8 @@ export class AvailabilityCache {
 
   constructor(
     private readonly registry: Registry,
+    /** Where the views' subscribers' failures go (see `GuardedObservable`). */
+    readonly report: CallbackFailureReporter,
     private readonly limit = 512,
   ) {}
 
@@ -339,7 +342,7 @@ export class ActivationState implements AvailabilityView {
   private rx(): Reactive {
     if (this.reactive === undefined) {
       const changes = new BehaviorSubject(0);
-      this.reactive = { changes, source: changes.asObservable() };
+      this.reactive = { changes, source: GuardedObservable.of(changes, this.cache.report, this.sessionId === undefined ? 'toolkit view' : `session '${this.sessionId}'`) };
     }
     return this.reactive;
   }

@@ -142,6 +142,30 @@ export interface SkillChangedEvent {
 }
 
 /**
+ * A user callback threw: a subscriber of `events$`, `activeTools$`, `availability$` or
+ * `activeSkill$`, or a call's `onProgress` / `onAsyncComplete`. The callback's failure never
+ * reaches the call (it still returns its result) nor the process (no `uncaughtException`).
+ * A subscriber that throws on this event too is not told again.
+ *
+ * @example
+ * toolkit.events$.pipe(filter((e) => e.type === 'callback_failed')).subscribe((e) => log.error(e.source, e.error));
+ */
+export interface CallbackFailedEvent {
+  type: 'callback_failed';
+  /** Where the callback was given: `'events$'`, `'activeTools$'`, `'onProgress'`, `'onAsyncComplete'`… */
+  source: string;
+  /** What it threw. */
+  error: unknown;
+  /** The call the callback was given for (`onProgress`, `onAsyncComplete`). */
+  callId?: string;
+  /** That call's tool. */
+  tool?: string;
+  /** That call's session. */
+  sessionId?: string;
+  timestamp: number;
+}
+
+/**
  * Everything `toolkit.events$` emits, discriminated by `type`. Events never carry preset values.
  *
  * Each call emits, in order: `call_started` (unless it failed before running), any number of
@@ -164,7 +188,8 @@ export type ToolEvent =
   | AsyncCompletedEvent
   | ToolsChangedEvent
   | GroupsChangedEvent
-  | SkillChangedEvent;
+  | SkillChangedEvent
+  | CallbackFailedEvent;
 
 /** The `type` of a {@link ToolEvent}. */
 export type ToolEventType = ToolEvent['type'];

@@ -1,5 +1,6 @@
 import { Container } from 'inversify';
 import { Subject, type Observable } from 'rxjs';
+import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
 import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
 import { isAsyncTool, isContextualTool } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
@@ -57,6 +58,34 @@ export interface ToolkitOptions {
   equipToolGroups?: boolean | EquipToolGroupsOptions;
 }
 
+/**
+ * Reports a user callback's failure as a `callback_failed` event; a failure while that event is
+ * delivered is dropped (a subscriber that throws on everything is not told in a loop). With no
+ * one listening, one process warning says where to look.
+ */
+function callbackFailureReporter(events: Subject<ToolEvent>): CallbackFailureReporter {
+  let delivering = false;
+  let warned = false;
+  return (error, source, call) => {
+    if (delivering) return;
+    if (!events.observed) {
+      if (!warned) {
+        warned = true;
+        process.emitWarning(`A callback given to ${source} threw (${describeThrown(error)}); subscribe to toolkit.events$ for 'callback_failed' events.`, {
+          code: 'TOOLWRIGHT_CALLBACK_FAILED',
+        });
+      }
+      return;
+    }
+    delivering = true;
+    try {
+      events.next({ type: 'callback_failed', source, error, ...call, timestamp: Date.now() });
+    } finally {
+      delivering = false;
+    }
+  };
+}
+
 function isAgentToolObject(value: object): value is AgentTool {
   const v = value as Partial<AgentTool>;
   return typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.parameters === 'object' && v.parameters !== null;
@@ -76,6 +105,7 @@ export class Toolkit extends ToolView {
   private readonly groups: Map<string, GroupRecord>;
   private readonly hooks: ToolHook[];
   private readonly eventsSubject: Subject<ToolEvent>;
+  private readonly events: Observable<ToolEvent>;
   private readonly sessions = new Map<string, ToolkitSession>();
   /** No session expires before this (a lower bound; `Infinity` when none has a TTL). */
   private nextExpiry = Infinity;
@@ -91,16 +121,18 @@ export class Toolkit extends ToolView {
   constructor(options: ToolkitOptions = {}) {
     const registry = new Registry();
     const groups = new Map<string, GroupRecord>();
-    const availability = new AvailabilityCache(registry);
+    const eventsSubject = new Subject<ToolEvent>();
+    const report = callbackFailureReporter(eventsSubject);
+    const availability = new AvailabilityCache(registry, report);
     const state = new ActivationState(registry, availability, groups, EMPTY_GROUPS);
     const container = options.container ?? new Container();
-    const eventsSubject = new Subject<ToolEvent>();
     const host: ViewHost & { core: ExecutorCore } = {
       core: {
         registry,
         ajv: createAjv(),
         hooks: [],
         events: eventsSubject,
+        report,
         deadlines: new DeadlineScheduler(),
         defaults: resolveExecution(DEFAULT_EXECUTION, options.execution),
         container,
@@ -123,6 +155,7 @@ export class Toolkit extends ToolView {
     this.groups = groups;
     this.hooks = host.core.hooks as ToolHook[];
     this.eventsSubject = eventsSubject;
+    this.events = GuardedObservable.of(eventsSubject, report, 'events$');
     this.container = container;
     if (options.manifest) this.manifest = options.manifest;
     if (options.sessionTtlMs !== undefined) this.sessionTtlMs = options.sessionTtlMs;
@@ -156,9 +189,13 @@ export class Toolkit extends ToolView {
     if (equip) this.enableEquipToolGroups(equip === true ? {} : equip);
   }
 
-  /** Every call event, progress report and change, as a typed discriminated union. */
+  /**
+   * Every call event, progress report and change, as a typed discriminated union. A subscriber
+   * that throws cannot crash the process or fail a call: its failure comes back as a
+   * `callback_failed` event.
+   */
   get events$(): Observable<ToolEvent> {
-    return this.eventsSubject.asObservable();
+    return this.events;
   }
 
   /**

@@ -152,6 +152,8 @@ function describeEvent(event: ToolEvent): string {
       return `groups: ${event.activeGroups.join(',')}`;
     case 'skill_changed':
       return `skill: ${event.previous ?? '-'} -> ${event.skill ?? '-'}`;
+    case 'callback_failed':
+      return `callback ${event.source} failed`;
     default: {
       const unreachable: never = event;
       return unreachable;

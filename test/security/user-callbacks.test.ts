@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * Regression: a throwing subscriber on events$ / activeTools$ / the approval streams, or a
+ * throwing onProgress / onAsyncComplete, crashed the process (uncaughtException). Run in a real
+ * child process so that an uncaught exception would really kill it.
+ */
+const root = path.resolve(__dirname, '../..');
+
+describe('security: user callbacks cannot crash the process', () => {
+  it('every throwing callback is reported as an event; every call still returns its result; nothing reaches the process', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', './scripts/swc-register.js', 'test/security/fixtures/throwing-callbacks-child.ts'], {
+      cwd: root,
+      timeout: 30_000,
+    });
+    const report = JSON.parse(stdout.trim()) as { results: unknown[]; failures: string[]; approvalFailures: string[]; crashes: string[] };
+    expect(report.crashes).toEqual([]);
+    expect(report.results).toEqual([
+      { forLLM: 'done', isError: false },
+      { forLLM: 'started', isError: false },
+      { forLLM: expect.stringContaining('needs a person'), isError: false },
+      { forLLM: 'done', isError: false },
+    ]);
+    const sources = new Set(report.failures.map((f) => f.split(':')[0]));
+    expect([...sources].sort()).toEqual(['events$', 'onAsyncComplete@c2', 'onProgress@c1', "session 's1'", 'toolkit view']);
+    expect(report.failures).toContain('events$: Error: piped events$ subscriber exploded');
+    expect(report.failures).toContain('onProgress@c1: Error: onProgress exploded');
+    expect(report.approvalFailures).toEqual(expect.arrayContaining(['pending$: Error: pending$ subscriber exploded', 'decisions$: Error: decisions$ subscriber exploded']));
+  });
+});
