@@ -108,8 +108,8 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
       this.#resolve = resolve;
       if (timeoutMs > 0) this.#deadline = deadlines.schedule(timeoutMs, this);
       (value instanceof Promise ? (value as Promise<unknown>) : settleValue(value, this)).then(
-        (settled) => (isPending(settled) ? this.settleNested(settled) : this.end(AttemptState.Succeeded, settled)),
-        (error: unknown) => this.end(AttemptState.Threw, error),
+        (settled) => (isPending(settled) ? this.settleNested(settled) : this.settle(AttemptState.Succeeded, settled)),
+        (error: unknown) => this.settle(AttemptState.Threw, error),
       );
     });
   }
@@ -117,9 +117,19 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   /** A Promise that resolved to an Observable or async generator. */
   private settleNested(value: unknown): void {
     settleValue(value, this).then(
-      (settled) => this.end(AttemptState.Succeeded, settled),
-      (error: unknown) => this.end(AttemptState.Threw, error),
+      (settled) => this.settle(AttemptState.Succeeded, settled),
+      (error: unknown) => this.settle(AttemptState.Threw, error),
     );
+  }
+
+  /**
+   * Ends with what the tool produced, unless its deadline passed first: a body that blocked the
+   * event loop past its deadline settles before the timer can fire, and is a timeout all the same.
+   */
+  private settle(state: AttemptState.Succeeded | AttemptState.Threw, value: unknown): void {
+    const deadline = this.#deadline;
+    if (deadline !== undefined && Date.now() >= deadline.at) this.onDeadline();
+    else this.end(state, value);
   }
 
   /** The deadline passed: end as timed out and fire the tool's signal. */

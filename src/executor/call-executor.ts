@@ -16,7 +16,7 @@ import { describeAbort, unwatchAbort, watchAbort, type AbortWatcher } from './ab
 import { AsyncCompletion, type AsyncSink } from './async-completion';
 import { Attempt, AttemptState, type AttemptHost } from './attempt';
 import { isPending, isThenable, toToolResult, truncateText } from './convert';
-import type { DeadlineScheduler } from './deadlines';
+import type { Deadline, DeadlineScheduler } from './deadlines';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import { redactText, redactValue } from './redact';
 import { describeAjvErrors, prepareDtos, stripNullOptionals } from './validation';
@@ -251,6 +251,12 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private backoffWait: { timer: ReturnType<typeof setTimeout>; done: () => void } | undefined = undefined;
   /** Attempts conclude the call themselves (no `after` hooks to run first). */
   private concludeInline = true;
+  /** The deadline of the running hook phase (hooks count against the call's timeout). */
+  private phaseDeadline: Deadline | undefined = undefined;
+  /** The hook running now, for the timeout message. */
+  private phaseHook: string | undefined = undefined;
+  /** When the before-hooks started (ms), so the first attempt gets what remains of the timeout. */
+  private hooksStartedAt = -1;
 
   constructor(
     private readonly core: ExecutorCore,
@@ -274,24 +280,44 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     if (!(produced instanceof Promise)) return Promise.resolve(produced);
     if (this.startedAt < 0) this.startedAt = Date.now();
     const signal = this.options.signal;
-    // Every asynchronous path below resolves (never rejects): the result can go out as it is.
-    if (signal === undefined) return produced;
+    // Every asynchronous path below resolves (never rejects): the result can go out as it is,
+    // unless something may answer the call before it settles (the caller's abort, a hook's deadline).
+    if (signal === undefined && this.concludeInline) return produced;
+    if (this.done) return Promise.resolve(this.final!);
     const pending = produced;
     return new Promise<ToolResult>((resolve) => {
       this.resolveEarly = resolve;
-      watchAbort(signal, this);
+      if (signal !== undefined) watchAbort(signal, this);
       pending.then(
         (result) => {
-          unwatchAbort(signal, this);
+          if (signal !== undefined) unwatchAbort(signal, this);
           resolve(result);
         },
         (error: unknown) => {
-          unwatchAbort(signal, this);
+          if (signal !== undefined) unwatchAbort(signal, this);
           resolve(this.internalFailure(error));
         },
       );
-      if (signal.aborted) this.onCallerAbort();
+      if (signal?.aborted) this.onCallerAbort();
     });
+  }
+
+  /** @internal The deadline of a hook phase passed: the call answers `TIMEOUT` at once, whatever the hook does later. */
+  onDeadline(): void {
+    this.phaseDeadline = undefined;
+    if (this.done) return;
+    this.endKind = End.TimedOut;
+    const hook = this.phaseHook;
+    const result = this.conclude(
+      this.errorAnswer(
+        'TIMEOUT',
+        `Tool '${this.toolName()}' timed out after ${this.settings?.timeoutMs ?? 0} ms` +
+          `${hook !== undefined ? ` while hook '${hook}' was running` : ''}. Its work was cancelled; try again, or with a smaller request.`,
+      ),
+    );
+    const resolve = this.resolveEarly;
+    this.resolveEarly = undefined;
+    resolve?.(result);
   }
 
   /** @internal The caller's signal aborted while the call was pending. */
@@ -408,6 +434,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private proceed(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
     this.args = args;
+    this.settings = this.settingsFor(entry);
     if (this.core.hooks.length > 0) {
       this.concludeInline = false;
       return this.withHooks(entry).catch((error: unknown) => this.internalFailure(error));
@@ -423,10 +450,56 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     return context;
   }
 
+  /** Starts a hook phase under the call's timeout (`onDeadline` answers the call when it passes). */
+  private armPhase(): void {
+    const timeoutMs = this.settings!.timeoutMs;
+    if (timeoutMs > 0) this.phaseDeadline = this.core.deadlines.schedule(timeoutMs, this);
+  }
+
+  private endPhase(): void {
+    this.phaseHook = undefined;
+    const deadline = this.phaseDeadline;
+    this.phaseDeadline = undefined;
+    deadline?.cancel();
+  }
+
   private async withHooks(entry: ToolEntry): Promise<ToolResult> {
     const hooks = this.core.hooks;
+    if (this.settings!.timeoutMs > 0) this.hooksStartedAt = Date.now();
+    this.armPhase();
+    try {
+      const stopped = await this.beforeHooks(entry, hooks);
+      if (stopped !== undefined) return stopped;
+    } finally {
+      this.endPhase();
+    }
+    this.emitStarted(this.args!);
+    let result = await this.execute(entry);
+    if (this.done) return this.final!;
+    this.armPhase();
+    try {
+      for (const hook of hooks) {
+        if (!hook.after) continue;
+        this.phaseHook = hook.name;
+        try {
+          const replacement = await hook.after(this.hookContext(entry), result);
+          if (this.done) return this.final!;
+          if (replacement) result = this.shape(entry, replacement);
+        } catch (e) {
+          return this.fail('HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describeThrown(e)}`, e);
+        }
+      }
+    } finally {
+      this.endPhase();
+    }
+    return this.conclude(result);
+  }
+
+  /** Runs the `before` hooks; returns the call's answer when one of them ended it. */
+  private async beforeHooks(entry: ToolEntry, hooks: readonly ToolHook[]): Promise<ToolResult | undefined> {
     for (const hook of hooks) {
       if (!hook.before) continue;
+      this.phaseHook = hook.name;
       let decision: BeforeHookDecision;
       try {
         decision = await hook.before(this.hookContext(entry));
@@ -444,20 +517,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
         this.args = rewritten;
       }
     }
-    this.emitStarted(this.args!);
-    let result = await this.execute(entry);
-    if (this.done) return this.final!;
-    for (const hook of hooks) {
-      if (!hook.after) continue;
-      try {
-        const replacement = await hook.after(this.hookContext(entry), result);
-        if (this.done) return this.final!;
-        if (replacement) result = this.shape(entry, replacement);
-      } catch (e) {
-        return this.fail('HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describeThrown(e)}`, e);
-      }
-    }
-    return this.conclude(result);
+    return undefined;
   }
 
   // ------------------------------------------------------------------ attempts
@@ -474,7 +534,6 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   }
 
   private execute(entry: ToolEntry): ToolResult | Promise<ToolResult> {
-    this.settings = this.settingsFor(entry);
     if (isAsyncTool(entry.target)) {
       const track = (this.asyncTrack ??= { state: AsyncState.Pending });
       track.toolKey = asyncKey(entry.name, this.call.id);
@@ -487,18 +546,33 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const attempt = new Attempt(this, this.call.id, entry.name, n, this.options.sessionId, startedAt);
     this.current = attempt;
     this.attempts = n;
+    const budget = this.budgetOf(n);
+    // a synchronous body cannot be interrupted: what it answers after its deadline is a timeout
+    const invokedAt = budget > 0 ? Date.now() : 0;
     let value: unknown;
     try {
       value = entry.presets === undefined ? this.invokeTarget(entry, this.args!, attempt) : this.invokeWithPresets(entry, attempt);
     } catch (error) {
-      attempt.end(AttemptState.Threw, error);
+      if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
+      else attempt.end(AttemptState.Threw, error);
       return this.attemptEnded(attempt);
     }
     if (!isPending(value)) {
-      attempt.end(AttemptState.Succeeded, value);
+      if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
+      else attempt.end(AttemptState.Succeeded, value);
       return this.attemptEnded(attempt);
     }
-    return attempt.wait(value, this.settings!.timeoutMs, this.core.deadlines);
+    return attempt.wait(value, budget, this.core.deadlines);
+  }
+
+  /**
+   * The timeout of attempt `n` in ms (0: none): the first attempt gets what the `before` hooks
+   * left of the call's timeout (at least 1 ms); each retry gets the whole timeout.
+   */
+  private budgetOf(n: number): number {
+    const timeoutMs = this.settings!.timeoutMs;
+    if (timeoutMs === 0 || n > 1 || this.hooksStartedAt < 0) return timeoutMs;
+    return Math.max(1, timeoutMs - (Date.now() - this.hooksStartedAt));
   }
 
   /** @internal Where every attempt ends up: the answer (concluded unless hooks come first), a retry, or a failure. */
@@ -581,8 +655,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
         ? describeThrown(error)
         : `Tool '${entry.name}' failed: ${describeThrown(error)}`;
     this.emitAttemptFailed(attempt, code, message);
-    const retry =
-      code !== 'CONTEXT_MISSING' && n < settings.maxAttempts && (settings.retryOn === undefined || safePredicate(settings.retryOn, error, n));
+    // a timed-out body may still be running: retrying could repeat its side effect, so only
+    // tools marked idempotent (or a retryOn that says so) retry a timeout
+    const retryable = settings.retryOn !== undefined ? safePredicate(settings.retryOn, error, n) : !timedOut || entry.behaviour.annotations?.idempotent === true;
+    const retry = code !== 'CONTEXT_MISSING' && n < settings.maxAttempts && retryable;
     if (!retry) {
       const after = n > 1 ? ` (after ${n} attempts)` : '';
       if (timedOut) {

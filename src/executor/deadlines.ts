@@ -1,5 +1,7 @@
 /** A scheduled deadline; `cancel()` it when the work finished first. */
 export interface Deadline {
+  /** When it passes (ms since the epoch). */
+  readonly at: number;
   /** Forgets the deadline (idempotent). When nothing is pending any more, the timer is cleared. */
   cancel(): void;
 }

@@ -157,7 +157,7 @@ describe('retries with exponential backoff (fake timers)', () => {
     ]);
   });
 
-  it('retries a timed-out attempt with a fresh signal (the timeout applies per attempt)', async () => {
+  it('retries a timed-out attempt of an idempotent tool with a fresh signal (the timeout applies per attempt)', async () => {
     const signals: AbortSignal[] = [];
     const toolkit = toolkitWith([
       agentTool(
@@ -166,7 +166,7 @@ describe('retries with exponential backoff (fake timers)', () => {
           signals.push(ctx.signal);
           return ctx.attempt === 1 ? new Promise(() => undefined) : Promise.resolve('second time lucky');
         },
-        { timeoutMs: 200, retry: { maxAttempts: 2, initialBackoffMs: 50 } },
+        { timeoutMs: 200, retry: { maxAttempts: 2, initialBackoffMs: 50 }, annotations: { idempotent: true } },
       ),
     ]);
     const recorder = recordEvents(toolkit);
