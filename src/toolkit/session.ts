@@ -72,7 +72,23 @@ export class ToolkitSession extends ToolView {
 
   /** True once the session was closed (by `close()` or because it expired). */
   get closed(): boolean {
+    this.closeIfExpired();
     return this.state.closed;
+  }
+
+  /**
+   * Closes the session when its TTL ran out, and otherwise restarts it: an expired session
+   * answers `SESSION_CLOSED` from its first use after expiry, whether or not a sweep ran.
+   */
+  private use(): void {
+    if (this.ttlMs === undefined || this.state.closed) return;
+    if (!this.closeIfExpired()) this.touch();
+  }
+
+  private closeIfExpired(): boolean {
+    if (this.state.closed || this.expiresAt === Infinity || this.expiresAt > Date.now()) return false;
+    this.host.closeSession(this);
+    return true;
   }
 
   /**
@@ -85,30 +101,30 @@ export class ToolkitSession extends ToolView {
 
   /** {@inheritDoc ToolView.callTool} Answers `SESSION_CLOSED` once the session is closed. */
   override callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
+    this.use();
     if (this.state.closed) {
       const error = closedError(this.state.sessionId);
       return Promise.resolve({ ...errorResult(error.message, error.code), toolCallId: call.id, name: String(call.name) });
     }
-    if (this.ttlMs !== undefined) this.touch();
     return super.callTool(call, options);
   }
 
   /** {@inheritDoc ToolView.updateToolGroups} */
   override updateToolGroups(names: readonly string[], active: boolean): void {
+    this.use();
     if (this.state.closed) throw closedError(this.state.sessionId);
-    if (this.ttlMs !== undefined) this.touch();
     super.updateToolGroups(names, active);
   }
 
   /** {@inheritDoc ToolView.activateSkill} */
   override activateSkill(name: string): Promise<void> {
-    if (this.ttlMs !== undefined && !this.state.closed) this.touch();
+    this.use();
     return super.activateSkill(name);
   }
 
   /** {@inheritDoc ToolView.deactivateSkill} */
   override deactivateSkill(): Promise<void> {
-    if (this.ttlMs !== undefined && !this.state.closed) this.touch();
+    this.use();
     return super.deactivateSkill();
   }
 }

@@ -58,6 +58,9 @@ export interface ToolkitOptions {
   equipToolGroups?: boolean | EquipToolGroupsOptions;
 }
 
+/** The least time between two scans for expired sessions (each scan visits every session). */
+const SWEEP_GAP_MS = 1_000;
+
 /**
  * Reports a user callback's failure as a `callback_failed` event; a failure while that event is
  * delivered is dropped (a subscriber that throws on everything is not told in a loop). With no
@@ -109,6 +112,8 @@ export class Toolkit extends ToolView {
   private readonly sessions = new Map<string, ToolkitSession>();
   /** No session expires before this (a lower bound; `Infinity` when none has a TTL). */
   private nextExpiry = Infinity;
+  /** No full scan of the sessions before this. */
+  private nextSweepAt = -Infinity;
   private readonly availability: AvailabilityCache;
   private readonly skills: SkillRegistry;
   private readonly meta: MetaTools;
@@ -335,8 +340,12 @@ export class Toolkit extends ToolView {
    * await session.callTools(calls);
    */
   session(id: string, options: SessionOptions = {}): ToolkitSession {
-    this.sweepSessions();
+    const now = this.sweepSessions();
     let session = this.sessions.get(id);
+    if (session !== undefined && session.expiresAt <= now) {
+      this.closeSession(session);
+      session = undefined;
+    }
     if (!session) {
       const state = new ActivationState(this.registry, this.availability, this.groups, this.state.baseGroups, id);
       session = new ToolkitSession(this.viewHost, state, options.ttlMs ?? this.sessionTtlMs);
@@ -354,8 +363,13 @@ export class Toolkit extends ToolView {
    * toolkit.getSessionIds().length;
    */
   getSessionIds(): string[] {
-    this.sweepSessions();
-    return [...this.sessions.keys()];
+    const now = this.sweepSessions();
+    const ids: string[] = [];
+    for (const session of this.sessions.values()) {
+      if (session.expiresAt <= now) this.closeSession(session);
+      else ids.push(session.id);
+    }
+    return ids;
   }
 
   /** The number of open sessions (expired ones may still be counted until the next lookup). */
@@ -371,16 +385,22 @@ export class Toolkit extends ToolView {
     state.complete();
   }
 
-  /** Closes expired sessions; a no-op (no scan) until the earliest expiry is due. */
-  private sweepSessions(): void {
+  /**
+   * Closes expired sessions to free them; returns the time it read. A no-op (no scan) until the
+   * earliest expiry is due, and at most one scan per second: a session is checked for expiry
+   * whenever it is used or looked up, so the scan only reclaims memory.
+   */
+  private sweepSessions(): number {
     const now = Date.now();
-    if (now < this.nextExpiry) return;
+    if (now < this.nextExpiry || now < this.nextSweepAt) return now;
+    this.nextSweepAt = now + SWEEP_GAP_MS;
     let next = Infinity;
     for (const session of this.sessions.values()) {
       if (session.expiresAt <= now) this.closeSession(session);
       else if (session.expiresAt < next) next = session.expiresAt;
     }
     this.nextExpiry = next;
+    return now;
   }
 
   private viewChanged(state: ActivationState): void {
