@@ -66,14 +66,20 @@ describe('security: the timeout bounds the whole call', () => {
   });
 
   it('hooks and the first attempt share the timeout: a slow hook leaves the tool what remains', async () => {
-    const signals: AbortSignal[] = [];
-    const { toolkit } = toolkitWith([tool('rest', (_a, ctx) => (signals.push(ctx.signal), never()), { timeoutMs: 150 })]);
-    toolkit.use({ name: 'slowish', before: () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)) });
-    const started = Date.now();
-    const result = await toolkit.callTool({ id: 'h5', name: 'rest', arguments: {} });
-    expect(result.error?.code).toBe('TIMEOUT');
-    expect(signals[0].aborted).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1_000); // 150 ms in all, not 100 + 150 (loose bound)
+    jest.useFakeTimers();
+    try {
+      const signals: AbortSignal[] = [];
+      const { toolkit } = toolkitWith([tool('rest', (_a, ctx) => (signals.push(ctx.signal), never()), { timeoutMs: 150 })]);
+      toolkit.use({ name: 'slowish', before: () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)) });
+      let answered = false;
+      const pending = toolkit.callTool({ id: 'h5', name: 'rest', arguments: {} }).then((r) => ((answered = true), r));
+      await jest.advanceTimersByTimeAsync(160); // 150 ms in all, not 100 + 150
+      expect(answered).toBe(true);
+      expect((await pending).error?.code).toBe('TIMEOUT');
+      expect(signals[0].aborted).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('a preset resolver that never resolves ends with TIMEOUT', async () => {
