@@ -41,12 +41,12 @@ describe('no cut leaves 8+ characters of a secret behind', () => {
     const toolkit = new Toolkit({ container: new Container() });
     toolkit.registerTool(tool('returns', (key, pad) => ({ head: 'h'.repeat(pad), key, tail: 't'.repeat(400) }), 300), { presets: { returns: { key: QUOTED } } });
     toolkit.registerTool(tool('tail', (key, pad) => ({ head: 'h'.repeat(400), key, tail: 't'.repeat(pad) }), 300), { presets: { tail: { key: QUOTED } } });
-    for (let pad = 180; pad <= 230; pad += 5) {
-      for (const name of ['returns', 'tail']) {
-        const result = await toolkit.callTool({ id: `${name}-${pad}`, name, arguments: { pad } });
-        expect(result.forLLM.length).toBeLessThanOrEqual(300);
-        expect(findLeaks(result.forLLM, [QUOTED])).toEqual([]);
-      }
+    // the cut keeps 186 head and 79 tail characters: these pads put the escaped key across either cut
+    const cases = [...[140, 145, 150, 155, 160, 165, 170].map((pad) => ['returns', pad] as const), ...[40, 45, 50, 55, 60, 65, 70].map((pad) => ['tail', pad] as const)];
+    for (const [name, pad] of cases) {
+      const result = await toolkit.callTool({ id: `${name}-${pad}`, name, arguments: { pad } });
+      expect(result.forLLM.length).toBeLessThanOrEqual(300);
+      expect(findLeaks(result.forLLM, [QUOTED])).toEqual([]);
     }
   });
 });
