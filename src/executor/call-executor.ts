@@ -588,9 +588,13 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     return (this.scrubber ??= presetSecretsOf(entry).scrub(this.secrets));
   }
 
-  /** `describeThrown` redacted before its cut, so no part of a secret is left at the cut. */
+  /**
+   * `describeThrown` of a redacted copy (its JSON text then holds no secret in any escaping),
+   * redacted again before the cut, so no part of a secret is left at the cut.
+   */
   private describe(thrown: unknown): string {
-    return describeThrown(thrown, this.redaction());
+    const scrub = this.redaction();
+    return scrub ? describeThrown(redactDeep(thrown, scrub), scrub) : describeThrown(thrown);
   }
 
   private afterAttempt(entry: ToolEntry, attempt: Attempt): ToolResult | Promise<ToolResult> {

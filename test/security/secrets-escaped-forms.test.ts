@@ -31,12 +31,23 @@ function setup(): Toolkit {
         throw { status: 401, key };
       }),
     )
-    .presetParameters({ as_object: { key: SECRET }, as_url: { key: SECRET }, as_json_text: { key: SECRET }, throws_object: { key: SECRET } })
+    .tool(
+      leakyTool('throws_json_text', (key) => {
+        throw { config: JSON.stringify(JSON.stringify({ key })) }; // escaped three times in the error text
+      }),
+    )
+    .presetParameters({
+      as_object: { key: SECRET },
+      as_url: { key: SECRET },
+      as_json_text: { key: SECRET },
+      throws_object: { key: SECRET },
+      throws_json_text: { key: SECRET },
+    })
     .apply();
   return toolkit;
 }
 
-const NAMES = ['as_object', 'as_url', 'as_json_text', 'throws_object'];
+const NAMES = ['as_object', 'as_url', 'as_json_text', 'throws_object', 'throws_json_text'];
 
 describe('a preset with quotes, backslashes and newlines never leaves in escaped or encoded form', () => {
   it('not in results, events or OTel spans', async () => {

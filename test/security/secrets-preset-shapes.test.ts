@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { Toolkit, type AgentTool, type ToolResult } from '../../src';
+import { Toolkit, type AgentTool, type PresetValue, type ToolResult } from '../../src';
 import { findLeaks, recordAll } from './leak-scan';
 
 const PIN = 48151623;
@@ -20,7 +20,7 @@ function echo(name: string): AgentTool {
   };
 }
 
-async function run(preset: unknown): Promise<{ results: ToolResult[]; events: unknown[] }> {
+async function run(preset: PresetValue): Promise<{ results: ToolResult[]; events: unknown[] }> {
   const toolkit = new Toolkit({ container: new Container() });
   toolkit.registerTool(echo('fixed'), { presets: { fixed: { secret: preset } } });
   toolkit.registerTool(echo('resolved'), { presets: { resolved: { secret: async () => preset } } });
