@@ -80,10 +80,10 @@ export function recordAll(toolkit: Toolkit): { events: ToolEvent[]; stop(): void
 }
 
 /** Traces `toolkit` into memory, recording arguments and results. */
-export function traceAll(toolkit: Toolkit): { spans(): unknown[]; subscription: Subscription } {
+export function traceAll(toolkit: Toolkit, options: { redact?: (text: string) => string } = {}): { spans(): unknown[]; subscription: Subscription } {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const subscription = instrumentToolkit(toolkit, { tracer: provider.getTracer('leak-test'), captureArguments: true, captureResults: true });
+  const subscription = instrumentToolkit(toolkit, { tracer: provider.getTracer('leak-test'), captureArguments: true, captureResults: true, ...options });
   return {
     spans: () => exporter.getFinishedSpans().map((s: ReadableSpan) => ({ name: s.name, attributes: s.attributes, status: s.status, events: s.events.map((e) => ({ name: e.name, attributes: e.attributes })) })),
     subscription,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Toolkit, type AgentTool, type ToolResult } from '../../src';
+import { createRedactor, SECRET_PATTERNS, Toolkit, type AgentTool, type ToolResult } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
 import { Closer, TestClient } from '../mcp/helpers';
 import { findLeaks, recordAll, traceAll } from './leak-scan';
@@ -83,5 +83,17 @@ describe('a preset with quotes, backslashes and newlines never leaves in escaped
     } finally {
       await closer.closeAll();
     }
+  });
+});
+
+describe('instrumentToolkit captureArguments', () => {
+  it('gives `redact` each argument before JSON escapes it (a newline after "Bearer" still matches)', async () => {
+    const toolkit = new Toolkit({ container: new Container() });
+    toolkit.registerTool({ name: 'fetch_url', description: 'Fetch', parameters: { type: 'object', properties: { header: { type: 'string' } } }, execute: () => 'ok' });
+    const { spans, subscription } = traceAll(toolkit, { redact: createRedactor({ patterns: [SECRET_PATTERNS.bearerToken] }).text });
+    await toolkit.callTool({ id: 'b', name: 'fetch_url', arguments: { header: 'Bearer\nabcdefgh12345678' } });
+    subscription.unsubscribe();
+    expect(findLeaks(spans(), ['abcdefgh12345678'])).toEqual([]);
+    expect(JSON.stringify(spans())).toContain('Bearer\\\\n[REDACTED]');
   });
 });
