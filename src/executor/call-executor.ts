@@ -18,7 +18,7 @@ import { isPending, isThenable, toToolResult, truncateText } from './convert';
 import type { DeadlineScheduler } from './deadlines';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import { presetSecretsOf } from './preset-secrets';
-import { collectSecrets, redactDeep, redactProduced, redactResult, REDACTED, type Scrub } from './redact';
+import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
 import { describeAjvErrors, prepareDtos, stripNullOptionals } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
@@ -170,15 +170,17 @@ export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, prod
           "tool's presets were never resolved in this process, so it cannot be checked for their values.",
         'RESULT_WITHHELD',
       )
-    : toToolResult(scrub ? redactProduced(produced, scrub) : produced);
-  const answer = answerFor(result, entry, core, id, scrub);
+    : scrub
+      ? redactedToolResult(produced, scrub)
+      : toToolResult(produced);
+  const answer = answerFor(result, entry, core, id);
   answer.async = false;
   core.events.next({ type: 'async_completed', callId: id, tool: entry.name, timestamp: Date.now(), result: answer });
 }
 
-/** A copy of `produced` answering call `callId` of `entry`: redacted with `scrub`, then cut to `maxResultChars`. */
-function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string, scrub: Scrub | undefined): ToolResult {
-  const result: ToolResult = { ...(scrub ? redactResult(produced, scrub) : produced), toolCallId: callId, name: entry.name };
+/** A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars`. */
+function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string): ToolResult {
+  const result: ToolResult = { ...produced, toolCallId: callId, name: entry.name };
   const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
   if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
   return result;
@@ -568,12 +570,15 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private setPreset(target: Record<string, unknown>, name: string, value: unknown): void {
     target[name] = value;
+    const book = presetSecretsOf(this.entry!);
+    // A fixed preset's value is known already (the common case: one lookup).
+    if (typeof value === 'string' && book.isFixed(value)) return;
     // Every shape counts: strings, the decimal text of numbers, the leaves of objects (see collectSecrets).
     const own = (this.secrets ??= new Set());
     const before = own.size;
     collectSecrets(value, own);
     if (own.size === before) return;
-    presetSecretsOf(this.entry!).remember(own);
+    book.remember(own);
     this.scrubber = undefined;
   }
 
@@ -698,8 +703,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private success(entry: ToolEntry, value: unknown): ToolResult {
     const scrub = this.redaction();
-    // Redacted before serialisation: the JSON text made of a value then holds no secret in any escaping.
-    if (typeof value !== 'string') return this.shape(entry, toToolResult(scrub ? redactProduced(value, scrub) : value));
+    if (typeof value !== 'string') return answerFor(scrub ? redactedToolResult(value, scrub) : toToolResult(value), entry, this.core, this.call.id);
     let text = scrub ? scrub(value) : value;
     const max = entry.behaviour.maxResultChars ?? this.core.maxResultChars;
     if (max !== undefined && text.length > max) text = truncateText(text, max);
@@ -708,7 +712,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   /** A copy of `produced` answering this call: preset values redacted, then `maxResultChars` applied. */
   private shape(entry: ToolEntry, produced: ToolResult): ToolResult {
-    return answerFor(produced, entry, this.core, this.call.id, this.redaction());
+    const scrub = this.redaction();
+    return answerFor(scrub ? redactResult(produced, scrub) : produced, entry, this.core, this.call.id);
   }
 
   private errorAnswer(code: string, message: string): ToolResult {
@@ -797,8 +802,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const scrub = this.redaction();
     const produced = failed
       ? errorResult(`Tool '${entry.name}' failed in the background: ${this.describe(value)}`)
-      : toToolResult(scrub ? redactProduced(value, scrub) : value);
-    const result = this.shape(entry, produced);
+      : scrub
+        ? redactedToolResult(value, scrub)
+        : toToolResult(value);
+    const result = answerFor(produced, entry, this.core, this.call.id);
     result.async = false;
     if (this.core.events.observed) this.core.events.next({ type: 'async_completed', ...this.eventBase(), result });
     this.options.onAsyncComplete?.(result);

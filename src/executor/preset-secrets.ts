@@ -36,6 +36,11 @@ export class PresetSecrets {
     return this.dynamic && this.recent.size === 0;
   }
 
+  /** True when `secret` is the value (or a leaf) of one of the tool's fixed presets. */
+  isFixed(secret: string): boolean {
+    return this.fixed.has(secret);
+  }
+
   /** Remembers what a call's presets resolved to (the oldest remembered values make room). */
   remember(secrets: Iterable<string>): void {
     for (const secret of secrets) {

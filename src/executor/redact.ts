@@ -1,5 +1,6 @@
 import { isToolResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
+import { toToolResult } from './convert';
 
 /** The text that replaces a preset value wherever it would leak. */
 export const REDACTED = '[REDACTED]';
@@ -244,10 +245,13 @@ export function redactResult(result: ToolResult, scrub: Scrub, replacement: stri
 }
 
 /**
- * A value a tool produced, redacted before it is serialised into a {@link ToolResult}: the JSON
- * text made from it then holds no secret in any escaping. A ToolResult is left to
- * {@link redactResult}.
+ * The {@link ToolResult} of a value a tool produced, redacted: a value is redacted before it is
+ * serialised (the JSON text made from it then holds no secret in any escaping) and that text
+ * once more after; a ToolResult goes through {@link redactResult}.
  */
-export function redactProduced(value: unknown, scrub: Scrub): unknown {
-  return typeof value === 'string' ? scrub(value) : isToolResult(value) ? value : redactDeep(value, scrub);
+export function redactedToolResult(value: unknown, scrub: Scrub): ToolResult {
+  if (isToolResult(value)) return redactResult(value, scrub);
+  const result = toToolResult(typeof value === 'string' ? value : redactDeep(value, scrub));
+  result.forLLM = scrub(result.forLLM);
+  return result;
 }
