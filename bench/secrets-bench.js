@@ -14,23 +14,22 @@
  *   npx tsc -p tsconfig.build.json && node bench/secrets-bench.js
  *   TOOLWRIGHT_DIST=/tmp/twdist RUNS=7 CALLS=200000 node bench/secrets-bench.js
  */
-const path = require('node:path');
-const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
 
-const dist = path.resolve(process.env.TOOLWRIGHT_DIST || path.join(__dirname, '..', 'dist'));
-const entry = path.join(dist, 'index.js');
-if (!fs.existsSync(entry)) {
-  console.error(`secrets-bench: ${entry} not found; run \`npx tsc -p tsconfig.build.json\` first (or set TOOLWRIGHT_DIST).`);
+const dist = require('node:path').resolve(process.env.TOOLWRIGHT_DIST || `${__dirname}/../dist`);
+let toolwright;
+try {
+  toolwright = require(dist);
+} catch (error) {
+  console.error(`secrets-bench: cannot load ${dist} (${error.message}); run \`npx tsc -p tsconfig.build.json\` first.`);
   process.exit(1);
 }
-const { Toolkit } = require(entry);
+const { Toolkit } = toolwright;
 const { Container } = require('inversify');
-
-const RUNS = Number(process.env.RUNS || 5);
-const CALLS = Number(process.env.CALLS || 100_000);
+const runs = Number(process.env.RUNS || 5);
+const calls = Number(process.env.CALLS || 100_000);
 const SECRET = 'pa"ss\\word-7f3a9c2e1b';
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const middle = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
 const behaviours = {
   text: () => 'ok: 3 rows',
@@ -57,12 +56,12 @@ function toolkitFor(name, withPreset) {
 async function perCall(toolkit) {
   const call = { id: 'c', name: 't', arguments: '{"q":"x"}' };
   const t0 = performance.now();
-  for (let i = 0; i < CALLS; i++) await toolkit.callTool(call);
-  return ((performance.now() - t0) * 1000) / CALLS;
+  for (let i = 0; i < calls; i++) await toolkit.callTool(call);
+  return ((performance.now() - t0) * 1000) / calls;
 }
 
 (async () => {
-  console.log(`calls per run: ${CALLS}, runs: ${RUNS} (medians, µs per call)`);
+  console.log(`calls per run: ${calls}, runs: ${runs} (medians, µs per call)`);
   console.log('scenario     no preset   with preset   overhead');
   for (const name of Object.keys(behaviours)) {
     const plain = toolkitFor(name, false);
@@ -73,11 +72,11 @@ async function perCall(toolkit) {
     await perCall(preset);
     const a = [];
     const b = [];
-    for (let r = 0; r < RUNS; r++) {
+    for (let r = 0; r < runs; r++) {
       a.push(await perCall(plain));
       b.push(await perCall(preset));
     }
-    const [ma, mb] = [median(a), median(b)];
+    const [ma, mb] = [middle(a), middle(b)];
     console.log(`${name.padEnd(12)} ${ma.toFixed(3).padStart(9)} ${mb.toFixed(3).padStart(13)} ${(mb - ma).toFixed(3).padStart(10)}`);
   }
 })().catch((error) => {
