@@ -10,6 +10,7 @@ const benches = [
   ['executor (per-call overhead, batches)', 'executor-bench.js'],
   ['build-time schema generation', 'build-bench.js'],
   ['sessions and skills', 'sessions-bench.js'],
+  ['preset redaction', 'secrets-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
 ];
 

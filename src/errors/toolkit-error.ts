@@ -88,14 +88,26 @@ export class ToolkitError extends Error {
   }
 }
 
-/** Turns anything thrown (an Error, a string, `undefined`, an object) into a readable message. */
-export function describeThrown(value: unknown): string {
-  if (value instanceof Error) return value.message || value.name;
-  if (typeof value === 'string') return value;
+/**
+ * Turns anything thrown (an Error, a string, `undefined`, an object) into a readable message.
+ * The JSON of a non-Error value is cut at 500 characters; `scrub` (a redaction) is applied to the
+ * text before the cut, so the cut never leaves part of a secret behind.
+ *
+ * @example
+ * describeThrown({ status: 401 }); // 'a non-Error value: {"status":401}'
+ * describeThrown(error, createRedactor({ secrets: [apiKey] }).text);
+ */
+export function describeThrown(value: unknown, scrub?: (text: string) => string): string {
+  const clean = scrub ?? ((text: string) => text);
+  if (value instanceof Error) return clean(value.message || value.name);
+  if (typeof value === 'string') return clean(value);
   if (value === undefined || value === null) return `a non-Error value (${String(value)})`;
   try {
-    const json = JSON.stringify(value);
-    if (json !== undefined) return `a non-Error value: ${json.length > 500 ? `${json.slice(0, 500)}…` : json}`;
+    const raw = JSON.stringify(value);
+    if (raw !== undefined) {
+      const json = clean(raw);
+      return `a non-Error value: ${json.length > 500 ? `${json.slice(0, 500)}…` : json}`;
+    }
   } catch {
     // fall through: circular or hostile objects are described by type
   }

@@ -18,7 +18,8 @@ import { Attempt, AttemptState, type AttemptHost } from './attempt';
 import { isPending, isThenable, toToolResult, truncateText } from './convert';
 import type { Deadline, DeadlineScheduler } from './deadlines';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
-import { redactText, redactValue } from './redact';
+import { presetSecretsOf } from './preset-secrets';
+import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
 import { describeAjvErrors, prepareDtos, stripNullOptionals } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
@@ -149,20 +150,43 @@ export function asyncKey(tool: string, callId: string): string {
 /**
  * @internal Routes an `AsyncTool`'s completion callback to the call it names (`toolCallId`): the
  * call emits `async_completed` and tells its caller's `onAsyncComplete`. A completion for a call
- * the toolkit is not waiting for (made before a restart, or by another process) is still
- * surfaced as an `async_completed` event; a second completion of the same call is dropped.
+ * the toolkit is not waiting for (a repeat, a wrong id, one made before a restart) reaches
+ * `events$` only, as an `async_completed` event redacted with every preset value the tool is known
+ * to use: its fixed presets and the last 64 values its call-time presets resolved to. When the
+ * tool has call-time presets that never resolved in this process, nothing is known to redact
+ * with: the completion is withheld, and the event carries a `RESULT_WITHHELD` error result.
  */
-export function completeAsyncToolCall(core: ExecutorCore, tool: string, produced: ToolResult): void {
+export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, produced: ToolResult): void {
   const callId = typeof produced.toolCallId === 'string' ? produced.toolCallId : '';
-  const waiting = core.asyncListeners.get(asyncKey(tool, callId));
+  const waiting = core.asyncListeners.get(asyncKey(entry.name, callId));
   if (waiting !== undefined) {
     waiting.deliverAsync(produced, false);
     return;
   }
-  if (core.events.observed) {
-    const result: ToolResult = { ...produced, async: false, toolCallId: callId, name: tool };
-    core.events.next({ type: 'async_completed', callId, tool, timestamp: Date.now(), result });
-  }
+  if (!core.events.observed) return;
+  const book = entry.presets === undefined ? undefined : presetSecretsOf(entry);
+  const scrub = book?.scrub();
+  const id = scrub ? scrub(callId) : callId;
+  const result = book?.unresolved
+    ? errorResult(
+        `A background completion of tool '${entry.name}' for call '${id}' was withheld: no call is waiting for it, and the ` +
+          "tool's presets were never resolved in this process, so it cannot be checked for their values.",
+        'RESULT_WITHHELD',
+      )
+    : scrub
+      ? redactedToolResult(produced, scrub)
+      : toToolResult(produced);
+  const answer = answerFor(result, entry, core, id);
+  answer.async = false;
+  core.events.next({ type: 'async_completed', callId: id, tool: entry.name, timestamp: Date.now(), result: answer });
+}
+
+/** A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars`. */
+function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string): ToolResult {
+  const result: ToolResult = { ...produced, toolCallId: callId, name: entry.name };
+  const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
+  if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
+  return result;
 }
 
 function safePredicate(predicate: (error: unknown, attempt: number) => boolean, error: unknown, attempt: number): boolean {
@@ -236,7 +260,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private entry: ToolEntry | undefined = undefined;
   private args: Record<string, unknown> | undefined = undefined;
   private settings: ResolvedExecution | undefined = undefined;
-  private secrets: string[] | undefined = undefined;
+  /** What this call's presets resolved to (the texts to redact). */
+  private secrets: Set<string> | undefined = undefined;
+  /** The call's redaction, once asked for (reset when a preset resolves). */
+  private scrubber: Scrub | undefined = undefined;
   private chain: ChainResolver | undefined = undefined;
   private attempts = 0;
   private current: Attempt | undefined = undefined;
@@ -624,11 +651,36 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private setPreset(target: Record<string, unknown>, name: string, value: unknown): void {
     target[name] = value;
-    // Short strings would redact ordinary words; numbers and booleans cannot be told apart from data.
-    if (typeof value === 'string' && value.length >= 4) {
-      const secrets = (this.secrets ??= []);
-      if (!secrets.includes(value)) secrets.push(value);
-    }
+    const book = presetSecretsOf(this.entry!);
+    // A fixed preset's value is known already (the common case: one lookup).
+    if (typeof value === 'string' && book.isFixed(value)) return;
+    // Every shape counts: strings, the decimal text of numbers, the leaves of objects (see collectSecrets).
+    const own = (this.secrets ??= new Set());
+    const before = own.size;
+    collectSecrets(value, own);
+    if (own.size === before) return;
+    book.remember(own);
+    this.scrubber = undefined;
+  }
+
+  /**
+   * What redacts this call's output: the values its presets resolved to, and every value its tool
+   * is known to use (so that output made before the presets resolve is redacted too).
+   * `undefined` for tools without presets.
+   */
+  private redaction(): Scrub | undefined {
+    const entry = this.entry;
+    if (entry === undefined || entry.presets === undefined) return undefined;
+    return (this.scrubber ??= presetSecretsOf(entry).scrub(this.secrets));
+  }
+
+  /**
+   * `describeThrown` of a redacted copy (its JSON text then holds no secret in any escaping),
+   * redacted again before the cut, so no part of a secret is left at the cut.
+   */
+  private describe(thrown: unknown): string {
+    const scrub = this.redaction();
+    return scrub ? describeThrown(redactDeep(thrown, scrub), scrub) : describeThrown(thrown);
   }
 
   private afterAttempt(entry: ToolEntry, attempt: Attempt): ToolResult | Promise<ToolResult> {
@@ -652,8 +704,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const message = timedOut
       ? `Tool '${entry.name}' timed out after ${settings.timeoutMs} ms`
       : code === 'CONTEXT_MISSING'
-        ? describeThrown(error)
-        : `Tool '${entry.name}' failed: ${describeThrown(error)}`;
+        ? this.describe(error)
+        : `Tool '${entry.name}' failed: ${this.describe(error)}`;
     this.emitAttemptFailed(attempt, code, message);
     // a timed-out body may still be running: retrying could repeat its side effect, so only
     // tools marked idempotent (or a retryOn that says so) retry a timeout
@@ -709,7 +761,12 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   /** @internal */
   progress(progress: ToolProgress, attempt: number): void {
     if (this.done) return;
-    const safe = this.secrets !== undefined ? (redactValue(progress, this.secrets) as ToolProgress) : progress;
+    const scrub = this.redaction();
+    let safe = progress;
+    if (scrub !== undefined) {
+      const clean = redactDeep(progress, scrub);
+      safe = typeof clean === 'object' && clean !== null ? (clean as ToolProgress) : { message: REDACTED };
+    }
     if (this.core.events.observed) this.core.events.next({ type: 'call_progress', ...this.eventBase(), progress: safe, attempt });
     const onProgress = this.options.onProgress;
     if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: this.call.id, tool: this.toolName() }, this.core.report, 'onProgress', this.eventBase());
@@ -728,31 +785,23 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   }
 
   private success(entry: ToolEntry, value: unknown): ToolResult {
-    if (typeof value !== 'string') return this.shape(entry, toToolResult(value));
-    let text = value;
-    if (this.secrets !== undefined) text = redactText(text, this.secrets);
+    const scrub = this.redaction();
+    if (typeof value !== 'string') return answerFor(scrub ? redactedToolResult(value, scrub) : toToolResult(value), entry, this.core, this.call.id);
+    let text = scrub ? scrub(value) : value;
     const max = entry.behaviour.maxResultChars ?? this.core.maxResultChars;
     if (max !== undefined && text.length > max) text = truncateText(text, max);
     return { forLLM: text, silent: false, isError: false, async: false, toolCallId: this.call.id, name: entry.name };
   }
 
-  /** A copy of `produced` answering this call: preset values redacted, `maxResultChars` applied. */
+  /** A copy of `produced` answering this call: preset values redacted, then `maxResultChars` applied. */
   private shape(entry: ToolEntry, produced: ToolResult): ToolResult {
-    const result: ToolResult = { ...produced, toolCallId: this.call.id, name: entry.name };
-    const secrets = this.secrets;
-    if (secrets !== undefined) {
-      result.forLLM = redactText(result.forLLM, secrets);
-      if (result.forUser !== undefined) result.forUser = redactText(result.forUser, secrets);
-      if (result.data !== undefined) result.data = redactValue(result.data, secrets);
-      if (result.error !== undefined) result.error = { code: result.error.code, message: redactText(result.error.message, secrets) };
-    }
-    const max = entry.behaviour.maxResultChars ?? this.core.maxResultChars;
-    if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
-    return result;
+    const scrub = this.redaction();
+    return answerFor(scrub ? redactResult(produced, scrub) : produced, entry, this.core, this.call.id);
   }
 
   private errorAnswer(code: string, message: string): ToolResult {
-    const text = this.secrets !== undefined ? redactText(message, this.secrets) : message;
+    const scrub = this.redaction();
+    const text = scrub ? scrub(message) : message;
     return {
       forLLM: text,
       silent: false,
@@ -778,7 +827,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   }
 
   private internalFailure(error: unknown): ToolResult {
-    return this.fail('EXECUTION_FAILED', `Tool '${this.toolName()}' failed: ${describeThrown(error)}`, error);
+    return this.fail('EXECUTION_FAILED', `Tool '${this.toolName()}' failed: ${this.describe(error)}`, error);
   }
 
   /** The one place a call ends: records the answer, emits the terminal event, arms async completion. */
@@ -833,8 +882,13 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     track.state = AsyncState.Closed;
     this.untrackAsyncTool(track);
     const entry = this.entry!;
-    const produced = failed ? errorResult(`Tool '${entry.name}' failed in the background: ${describeThrown(value)}`) : toToolResult(value);
-    const result = this.shape(entry, produced);
+    const scrub = this.redaction();
+    const produced = failed
+      ? errorResult(`Tool '${entry.name}' failed in the background: ${this.describe(value)}`)
+      : scrub
+        ? redactedToolResult(value, scrub)
+        : toToolResult(value);
+    const result = answerFor(produced, entry, this.core, this.call.id);
     result.async = false;
     if (this.core.events.observed) this.core.events.next({ type: 'async_completed', ...this.eventBase(), result });
     const onAsyncComplete = this.options.onAsyncComplete;
@@ -861,12 +915,16 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   }
 
   private emitStarted(args: Record<string, unknown>): void {
-    if (this.core.events.observed) this.core.events.next({ type: 'call_started', ...this.eventBase(), arguments: { ...args } });
+    if (!this.core.events.observed) return;
+    const scrub = this.redaction();
+    const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
+    this.core.events.next({ type: 'call_started', ...this.eventBase(), arguments: { ...safe } });
   }
 
   private emitAttemptFailed(attempt: Attempt, code: string, message: string): void {
     if (!this.core.events.observed) return;
-    const text = this.secrets !== undefined ? redactText(message, this.secrets) : message;
+    const scrub = this.redaction();
+    const text = scrub ? scrub(message) : message;
     this.core.events.next({
       type: 'attempt_failed',
       ...this.eventBase(),
@@ -892,11 +950,16 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     if (this.endKind === End.TimedOut && error.code === 'TIMEOUT') {
       events.next({ type: 'call_timed_out', ...this.eventBase(), timeoutMs: this.settings?.timeoutMs ?? 0, attempts, durationMs });
     } else if (this.endKind === End.Aborted && error.code === 'ABORTED') {
-      events.next({ type: 'call_aborted', ...this.eventBase(), reason: this.failure?.abortText ?? '', attempts, durationMs });
+      const reason = this.failure?.abortText ?? '';
+      const scrub = this.redaction();
+      events.next({ type: 'call_aborted', ...this.eventBase(), reason: scrub ? scrub(reason) : reason, attempts, durationMs });
     } else {
       const event: CallFailedEvent = { type: 'call_failed', ...this.eventBase(), error, attempts, durationMs };
       const failure = this.failure;
-      if (failure !== undefined && 'cause' in failure) event.cause = this.secrets !== undefined ? redactValue(failure.cause, this.secrets) : failure.cause;
+      if (failure !== undefined && 'cause' in failure) {
+        const scrub = this.redaction();
+        event.cause = scrub ? redactDeep(failure.cause, scrub) : failure.cause;
+      }
       events.next(event);
     }
   }

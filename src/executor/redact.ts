@@ -1,54 +1,257 @@
+import { isToolResult } from '../common/results';
+import type { ToolResult } from '../common/tool-types';
+import { toToolResult } from './convert';
+
 /** The text that replaces a preset value wherever it would leak. */
 export const REDACTED = '[REDACTED]';
 
-/** Replaces every occurrence of each secret in `text`. */
-export function redactText(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
-  return text;
+/**
+ * Literal secrets whose text is shorter than this are ignored: redacting `'a'` or `42` would
+ * shred every text. Applies to strings and to the decimal text of numbers alike.
+ */
+export const MIN_SECRET_LENGTH = 4;
+
+/** Rewrites one text, replacing whatever must not leave. */
+export type Scrub = (text: string) => string;
+
+/** How deep {@link redactDeep} looks before it replaces the rest. */
+const MAX_DEPTH = 32;
+
+/**
+ * The texts a secret may take in output: raw, JSON-escaped (`JSON.stringify(s).slice(1, -1)`,
+ * once and twice — a JSON string inside JSON text), and URL-encoded (`encodeURIComponent`).
+ */
+export function secretForms(secret: string): string[] {
+  const forms = [secret];
+  const once = JSON.stringify(secret).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  forms.push(once, twice);
+  try {
+    forms.push(encodeURIComponent(secret));
+  } catch {
+    // a lone surrogate has no URL encoding
+  }
+  return forms;
 }
 
 /**
- * A copy of `value` with every secret replaced, in strings at any depth of plain objects and
- * arrays; Errors become new Errors (same name, redacted message, no stack of the original).
- * Returns `value` itself when nothing had to change. Other objects (class instances, Maps…) are
- * kept only when their JSON text holds no secret; otherwise they become `'[REDACTED]'`.
+ * A {@link Scrub} replacing every form ({@link secretForms}) of each secret, longest first;
+ * `undefined` when no secret is long enough to redact.
  */
-export function redactValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
-  if (typeof value === 'string') return redactText(value, secrets);
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth > 32) return REDACTED;
-  if (value instanceof Error) {
-    const message = redactText(value.message, secrets);
-    const copy = new Error(message);
-    copy.name = value.name;
-    return copy;
+export function literalScrub(secrets: Iterable<string>, replacement: string = REDACTED): Scrub | undefined {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
+    for (const form of secretForms(secret)) forms.add(form);
   }
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const safe = redactValue(item, secrets, depth + 1);
-      if (safe !== item) (copy ??= value.slice())[i] = safe;
-    }
-    return copy ?? value;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return jsonHolds(value, secrets) ? REDACTED : value;
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
-    const item = (value as Record<string, unknown>)[key];
-    const safe = redactValue(item, secrets, depth + 1);
-    if (safe !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = safe;
-  }
-  return copy ?? value;
+  if (forms.size === 0) return undefined;
+  const sorted = [...forms].sort((a, b) => b.length - a.length);
+  return (text) => {
+    for (const form of sorted) if (text.includes(form)) text = text.split(form).join(replacement);
+    return text;
+  };
 }
 
-function jsonHolds(value: object, secrets: readonly string[]): boolean {
-  let text: string | undefined;
+/**
+ * Adds the secret texts of a preset value of any shape to `into`: a string of
+ * {@link MIN_SECRET_LENGTH}+ characters, the decimal text of a number or bigint of as many
+ * characters (`1234`, `-12.5`), and those leaves of arrays, plain objects, Maps and Sets at any
+ * depth (Map keys and object keys are names, not secrets). Booleans, `null` and shorter values
+ * are not distinctive enough to redact.
+ */
+export function collectSecrets(value: unknown, into: Set<string>, depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.length >= MIN_SECRET_LENGTH) into.add(value);
+    return;
+  }
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isFinite(value))) {
+    const text = String(value);
+    if (text.length >= MIN_SECRET_LENGTH) into.add(text);
+    return;
+  }
+  if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return;
+  const items = value instanceof Map ? value.values() : value instanceof Set || Array.isArray(value) ? value.values() : Object.values(value);
+  for (const item of items) collectSecrets(item, into, depth + 1);
+}
+
+function isError(value: object): value is Error {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+}
+
+/** True when the JSON text of `value` (its `toJSON`, a Date's ISO text…) changes under `scrub`, or cannot be read. */
+function jsonChanges(value: object, scrub: Scrub): boolean {
+  let json: string | undefined;
   try {
-    text = JSON.stringify(value);
+    json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   } catch {
     return true; // cannot be inspected: assume the worst
   }
-  return text !== undefined && secrets.some((s) => text.includes(s));
+  return json !== undefined && scrub(json) !== json;
+}
+
+/**
+ * The one redaction walk of toolwright (preset values in the executor, `createRedactor`,
+ * `createRedactionHook`): a copy of `value` with every text passed through `scrub`, at any depth.
+ * Returns `value` itself when nothing changed, and copies only what changed.
+ *
+ * - strings are scrubbed; a number or bigint whose decimal text changes becomes `replacement`;
+ * - plain objects and arrays are copied (keys are scrubbed too); Maps and Sets become new Maps
+ *   and Sets of redacted entries;
+ * - an Error becomes a new Error of the same name with its message, name, stack, `cause` chain,
+ *   `errors` (AggregateError) and own fields redacted;
+ * - anything with a `toJSON` (a Date…) whose JSON text changes, a typed array whose UTF-8 text
+ *   changes, and a class instance whose fields or JSON text change become `replacement`;
+ * - cycles, values deeper than 32 levels and objects whose fields throw become `replacement`.
+ */
+export function redactDeep(value: unknown, scrub: Scrub, replacement: string = REDACTED): unknown {
+  return new Walk(scrub, replacement).value(value, 0);
+}
+
+class Walk {
+  /** Objects being walked or walked already: a cycle or a shared object is walked once. */
+  private readonly seen = new Map<object, unknown>();
+
+  constructor(
+    private readonly scrub: Scrub,
+    private readonly replacement: string,
+  ) {}
+
+  value(value: unknown, depth: number): unknown {
+    switch (typeof value) {
+      case 'string':
+        return this.scrub(value);
+      case 'number':
+      case 'bigint': {
+        const text = String(value);
+        return this.scrub(text) === text ? value : this.replacement;
+      }
+      case 'object':
+        break;
+      default:
+        return value;
+    }
+    if (value === null) return value;
+    if (this.seen.has(value)) return this.seen.get(value);
+    if (depth > MAX_DEPTH) return this.replacement;
+    this.seen.set(value, this.replacement);
+    let safe: unknown;
+    try {
+      safe = this.object(value, depth + 1);
+    } catch {
+      safe = this.replacement; // a throwing getter or a hostile Proxy: nothing of it goes out
+    }
+    this.seen.set(value, safe);
+    return safe;
+  }
+
+  private object(value: object, depth: number): unknown {
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const safe = this.value(item, depth);
+        if (safe !== item) (copy ??= value.slice())[i] = safe;
+      }
+      return copy ?? value;
+    }
+    if (isError(value)) return this.error(value, depth);
+    if (value instanceof Map) return this.map(value, depth);
+    if (value instanceof Set) {
+      const items: unknown[] = [...value];
+      const safe = items.map((item) => this.value(item, depth));
+      return safe.every((item, i) => item === items[i]) ? value : new Set(safe);
+    }
+    if (ArrayBuffer.isView(value)) {
+      const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+      return this.scrub(text) === text ? value : this.replacement;
+    }
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function' && jsonChanges(value, this.scrub)) return this.replacement;
+    const proto: unknown = Object.getPrototypeOf(value);
+    const fields = this.fields(value as Record<string, unknown>, depth);
+    if (proto === Object.prototype || proto === null) return fields;
+    // A class instance keeps its identity only when nothing in it (fields, JSON text) changes.
+    return fields === value && !jsonChanges(value, this.scrub) ? value : this.replacement;
+  }
+
+  /** `value`'s own enumerable fields redacted (keys too): `value` itself when nothing changed, else a plain copy. */
+  private fields(value: Record<string, unknown>, depth: number, skip?: ReadonlySet<string>): Record<string, unknown> {
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      if (skip?.has(key)) continue;
+      const item = value[key];
+      const safeKey = this.scrub(key);
+      const safe = this.value(item, depth);
+      if (safe === item && safeKey === key) continue;
+      copy ??= { ...value };
+      if (safeKey !== key) delete copy[key];
+      copy[safeKey] = safe;
+    }
+    return copy ?? value;
+  }
+
+  private map(value: Map<unknown, unknown>, depth: number): Map<unknown, unknown> {
+    let changed = false;
+    const entries: [unknown, unknown][] = [];
+    for (const [key, item] of value) {
+      const safeKey = this.value(key, depth);
+      const safe = this.value(item, depth);
+      if (safeKey !== key || safe !== item) changed = true;
+      entries.push([safeKey, safe]);
+    }
+    return changed ? new Map(entries) : value;
+  }
+
+  private error(value: Error, depth: number): Error {
+    const message = this.scrub(String(value.message));
+    const name = this.scrub(String(value.name));
+    const stack = typeof value.stack === 'string' ? this.scrub(value.stack) : undefined;
+    const hasCause = 'cause' in value;
+    const cause = hasCause ? this.value(value.cause, depth) : undefined;
+    const errors = (value as Partial<AggregateError>).errors;
+    const safeErrors = Array.isArray(errors) ? this.value(errors, depth) : errors;
+    const fields = this.fields(value as unknown as Record<string, unknown>, depth, ERROR_FIELDS);
+    const unchanged =
+      message === value.message && name === value.name && stack === value.stack && cause === value.cause && safeErrors === errors && fields === (value as object);
+    if (unchanged) return value;
+    const copy = hasCause ? new Error(message, { cause }) : new Error(message);
+    for (const key of Object.keys(fields)) if (!ERROR_FIELDS.has(key)) (copy as unknown as Record<string, unknown>)[key] = fields[key];
+    copy.name = name;
+    copy.stack = stack ?? `${name}: ${message}`;
+    if (safeErrors !== undefined) (copy as Error & { errors?: unknown }).errors = safeErrors;
+    return copy;
+  }
+}
+
+/** Fields of an Error that {@link Walk} redacts on their own. */
+const ERROR_FIELDS: ReadonlySet<string> = new Set(['message', 'name', 'stack', 'cause', 'errors']);
+
+/**
+ * A copy of `result` with `forLLM`, `forUser`, `error` (code and message) and `data` redacted
+ * (`result` itself when nothing changed).
+ */
+export function redactResult(result: ToolResult, scrub: Scrub, replacement: string = REDACTED): ToolResult {
+  const forLLM = scrub(result.forLLM);
+  const forUser = result.forUser === undefined ? undefined : scrub(result.forUser);
+  const error = result.error;
+  const safeError = error === undefined ? undefined : { ...error, code: scrub(error.code), message: scrub(error.message) };
+  const errorChanged = error !== undefined && (safeError!.code !== error.code || safeError!.message !== error.message);
+  const data = result.data === undefined ? undefined : redactDeep(result.data, scrub, replacement);
+  if (forLLM === result.forLLM && forUser === result.forUser && !errorChanged && data === result.data) return result;
+  const copy: ToolResult = { ...result, forLLM };
+  if (forUser !== undefined) copy.forUser = forUser;
+  if (errorChanged) copy.error = safeError;
+  if (data !== undefined) copy.data = data;
+  return copy;
+}
+
+/**
+ * The {@link ToolResult} of a value a tool produced, redacted: a value is redacted before it is
+ * serialised (the JSON text made from it then holds no secret in any escaping) and that text
+ * once more after; a ToolResult goes through {@link redactResult}.
+ */
+export function redactedToolResult(value: unknown, scrub: Scrub): ToolResult {
+  if (isToolResult(value)) return redactResult(value, scrub);
+  const result = toToolResult(typeof value === 'string' ? value : redactDeep(value, scrub));
+  result.forLLM = scrub(result.forLLM);
+  return result;
 }

@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Trace
 import type { Observable, Subscription } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import { truncateText } from '../executor/convert';
+import { redactDeep } from '../executor/redact';
 import type { ToolEvent } from '../toolkit/events';
 
 /**
@@ -149,7 +150,11 @@ export function instrumentToolkit(toolkit: InstrumentableToolkit, options: ToolT
     switch (event.type) {
       case 'call_started': {
         const span = start(event, event.timestamp);
-        if (options.captureArguments) span.setAttribute(GEN_AI_ATTRIBUTES.toolCallArguments, clean(json(event.arguments)));
+        if (options.captureArguments) {
+          // `redact` sees each value before JSON escapes it, then the JSON text once more
+          const args = redact ? redactDeep(event.arguments, redact) : event.arguments;
+          span.setAttribute(GEN_AI_ATTRIBUTES.toolCallArguments, clean(json(args)));
+        }
         const key = keyOf(event);
         const spans = open.get(key);
         if (spans) spans.push(span);

@@ -67,7 +67,10 @@ export interface CallFailedEvent extends ToolCallEventBase {
   type: 'call_failed';
   /** The error the caller's result carries. */
   error: ToolResultError;
-  /** What the tool threw, when it threw (preset values redacted; Errors are copied without their stack). */
+  /**
+   * What the tool threw, when it threw (preset values redacted: Errors, Maps and Sets holding one
+   * are redacted copies, other objects holding one become `'[REDACTED]'`).
+   */
   cause?: unknown;
   /** Attempts made (0 when the tool never ran). */
   attempts: number;

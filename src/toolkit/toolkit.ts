@@ -519,7 +519,7 @@ export class Toolkit extends ToolView {
   }
 
   private asyncCompleted(entry: ToolEntry, produced: ToolResult): void {
-    completeAsyncToolCall(this.viewHost.core, entry.name, produced);
+    completeAsyncToolCall(this.viewHost.core, entry, produced);
   }
 
   private entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[]): ToolEntry[] {

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { unwatchAbort, watchAbort } from '../../src/executor/abort-watch';
 import { DeadlineScheduler } from '../../src/executor/deadlines';
-import { redactValue } from '../../src/executor/redact';
+import { literalScrub, redactDeep } from '../../src/executor/redact';
 import { useFakeTime } from './helpers';
 
 describe('DeadlineScheduler', () => {
@@ -89,22 +89,22 @@ describe('abort watch', () => {
   });
 });
 
-describe('redactValue', () => {
+describe('redactDeep', () => {
   it('replaces secrets at any depth, copying only what changes', () => {
-    const secrets = ['hunter2-secret'];
+    const scrub = literalScrub(['hunter2-secret'])!;
     const clean = { a: 1, b: ['x', { c: 'y' }] };
-    expect(redactValue(clean, secrets)).toBe(clean);
+    expect(redactDeep(clean, scrub)).toBe(clean);
     const dirty = { a: 'key=hunter2-secret', b: [{ c: 'hunter2-secret' }], keep: { z: 1 } };
-    const safe = redactValue(dirty, secrets) as typeof dirty;
+    const safe = redactDeep(dirty, scrub) as typeof dirty;
     expect(safe).toEqual({ a: 'key=[REDACTED]', b: [{ c: '[REDACTED]' }], keep: { z: 1 } });
     expect(safe.keep).toBe(dirty.keep);
     expect(dirty.a).toBe('key=hunter2-secret');
-    const error = redactValue(new TypeError('bad hunter2-secret'), secrets) as Error;
+    const error = redactDeep(new TypeError('bad hunter2-secret'), scrub) as Error;
     expect([error.name, error.message, error.stack?.includes('hunter2-secret')]).toEqual(['TypeError', 'bad [REDACTED]', false]);
-    expect(redactValue(new Map([['k', 'hunter2-secret']]), secrets)).toBeInstanceOf(Map); // JSON of a Map shows nothing
+    expect(redactDeep(new Map([['k', 'hunter2-secret']]), scrub)).toEqual(new Map([['k', '[REDACTED]']]));
     class Holder {
       constructor(readonly key: string) {}
     }
-    expect(redactValue(new Holder('hunter2-secret'), secrets)).toBe('[REDACTED]');
+    expect(redactDeep(new Holder('hunter2-secret'), scrub)).toBe('[REDACTED]');
   });
 });

@@ -1,0 +1,91 @@
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { Subscription } from 'rxjs';
+import type { Toolkit, ToolEvent } from '../../src';
+import { instrumentToolkit } from '../../src/pipeline/otel-index';
+
+/** Number fields that are clocks, not output: a secret number may collide with them by chance. */
+const CLOCK_FIELDS = new Set(['timestamp', 'durationMs', 'delayMs', 'startTime', 'endTime', 'duration', 'time']);
+
+/**
+ * Every text reachable in `value`: strings, the decimal text of numbers, object keys, and the
+ * insides of Errors (name, message, stack, cause, errors, fields), Maps, Sets, typed arrays (as
+ * UTF-8) and class instances (own fields and their JSON text) — what any consumer could read.
+ */
+export function textsOf(value: unknown, out: string[] = [], key = '', seen = new Set<object>()): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number' || typeof value === 'bigint') {
+    if (!CLOCK_FIELDS.has(key)) out.push(String(value));
+  } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+    seen.add(value);
+    if (value instanceof Error) {
+      for (const part of [value.name, value.message, value.stack, value.cause, (value as Partial<AggregateError>).errors]) textsOf(part, out, '', seen);
+    }
+    if (value instanceof Map) for (const [k, v] of value) (textsOf(k, out, '', seen), textsOf(v, out, '', seen));
+    else if (value instanceof Set) for (const v of value) textsOf(v, out, '', seen);
+    else if (ArrayBuffer.isView(value)) out.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8'));
+    else {
+      for (const [k, v] of Object.entries(value)) {
+        out.push(k);
+        textsOf(v, out, k, seen);
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null && !Array.isArray(value)) {
+        try {
+          const json = JSON.stringify(value); // a class instance's toJSON
+          if (json !== undefined) out.push(json);
+        } catch {
+          // circular: the fields were read above
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * What of `secret` must never appear: raw, JSON-escaped (once, twice), URL-encoded, and for texts of
+ * 8+ characters the first and last 8 characters of each of those (what a cut would leave).
+ */
+export function leakForms(secret: string | number): string[] {
+  const raw = String(secret);
+  const once = JSON.stringify(raw).slice(1, -1);
+  const forms = [raw, once, JSON.stringify(once).slice(1, -1)];
+  try {
+    forms.push(encodeURIComponent(raw));
+  } catch {
+    // a lone surrogate has no URL encoding
+  }
+  if (typeof secret === 'string' && secret.length >= 8) for (const form of [...forms]) forms.push(form.slice(0, 8), form.slice(-8));
+  return [...new Set(forms)];
+}
+
+/** Each `{ secret, form, where }` of `secrets` found in the texts of `value` (empty: no leak). */
+export function findLeaks(value: unknown, secrets: readonly (string | number)[]): { secret: string | number; form: string; where: string }[] {
+  const texts = textsOf(value);
+  const found: { secret: string | number; form: string; where: string }[] = [];
+  for (const secret of secrets) {
+    for (const form of leakForms(secret)) {
+      const where = texts.find((t) => t.includes(form));
+      if (where !== undefined) found.push({ secret, form, where: where.length > 300 ? `${where.slice(0, 300)}…` : where });
+    }
+  }
+  return found;
+}
+
+/** Everything `toolkit.events$` emits, kept until `stop()`. */
+export function recordAll(toolkit: Toolkit): { events: ToolEvent[]; stop(): void } {
+  const events: ToolEvent[] = [];
+  const subscription = toolkit.events$.subscribe((e) => events.push(e));
+  return { events, stop: () => subscription.unsubscribe() };
+}
+
+/** Traces `toolkit` into memory, recording arguments and results. */
+export function traceAll(toolkit: Toolkit, options: { redact?: (text: string) => string } = {}): { spans(): unknown[]; subscription: Subscription } {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const subscription = instrumentToolkit(toolkit, { tracer: provider.getTracer('leak-test'), captureArguments: true, captureResults: true, ...options });
+  return {
+    spans: () => exporter.getFinishedSpans().map((s: ReadableSpan) => ({ name: s.name, attributes: s.attributes, status: s.status, events: s.events.map((e) => ({ name: e.name, attributes: e.attributes })) })),
+    subscription,
+  };
+}
