@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Trace
 import type { Observable, Subscription } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import { truncateText } from '../executor/convert';
-import { redactDeep } from '../executor/redact';
+import { REDACTED, redactDeep } from '../executor/redact';
 import type { ToolEvent } from '../toolkit/events';
 
 /**
@@ -115,8 +115,22 @@ function json(value: unknown): string {
 export function instrumentToolkit(toolkit: InstrumentableToolkit, options: ToolTracingOptions = {}): Subscription {
   const tracer = options.tracer ?? trace.getTracer(TOOLWRIGHT_TRACER_NAME);
   const max = options.maxAttributeChars ?? 4096;
-  const redact = options.redact;
   const open = new Map<string, Span[]>();
+  // A redactor that throws fails closed (the text becomes '[REDACTED]'); what it threw is rethrown
+  // once the span is consistent, and toolkit.events$ reports it as a `callback_failed` event.
+  let failure: { readonly error: unknown } | undefined;
+  const userRedact = options.redact;
+  const redact =
+    userRedact === undefined
+      ? undefined
+      : (text: string): string => {
+          try {
+            return userRedact(text);
+          } catch (error) {
+            failure ??= { error };
+            return REDACTED;
+          }
+        };
   const clean = (text: string): string => truncateText(redact ? redact(text) : text, max);
 
   const start = (event: CallEvent, startTime: number): Span => {
@@ -147,6 +161,13 @@ export function instrumentToolkit(toolkit: InstrumentableToolkit, options: ToolT
   };
 
   const onEvent = (event: ToolEvent): void => {
+    record(event);
+    const failed = failure;
+    failure = undefined;
+    if (failed !== undefined) throw failed.error;
+  };
+
+  const record = (event: ToolEvent): void => {
     switch (event.type) {
       case 'call_started': {
         const span = start(event, event.timestamp);

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 
 /**
  * Regression: a throwing subscriber on events$ / activeTools$ / the approval streams, or a
- * throwing onProgress / onAsyncComplete, crashed the process (uncaughtException). Run in a real
+ * throwing onProgress / onAsyncComplete, or instrumentToolkit with a throwing redact, crashed the process (uncaughtException). Run in a real
  * child process so that an uncaught exception would really kill it.
  */
 const root = path.resolve(__dirname, '../..');
@@ -27,6 +27,7 @@ describe('security: user callbacks cannot crash the process', () => {
     expect([...sources].sort()).toEqual(['events$', 'onAsyncComplete@c2', 'onProgress@c1', "session 's1'", 'toolkit view']);
     expect(report.failures).toContain('events$: Error: piped events$ subscriber exploded');
     expect(report.failures).toContain('onProgress@c1: Error: onProgress exploded');
+    expect(report.failures).toContain('events$: Error: otel redact exploded');
     expect(report.approvalFailures).toEqual(expect.arrayContaining(['pending$: Error: pending$ subscriber exploded', 'decisions$: Error: decisions$ subscriber exploded']));
   });
 });
