@@ -158,22 +158,22 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
   return buildHandler(toolkit, options, false);
 }
 
+/** The session limits of `options`, defaults applied; throws `INVALID_DEFINITION` for invalid ones. */
+function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs'>): { maxSessions: number; sessionIdleTimeoutMs: number } {
+  return {
+    maxSessions: checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS),
+    sessionIdleTimeoutMs: checkLimit('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS),
+  };
+}
+
 /**
  * {@link createMcpHttpHandler}; `listenerKnown`: `serveMcpHttp` knows the address it listens on
  * and gives the exposure warning itself, the handler does not look at each request's.
  */
 function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
-  const {
-    enableJsonResponse,
-    allowedHosts,
-    allowedOrigins,
-    authenticate,
-    maxSessions = DEFAULT_MAX_SESSIONS,
-    sessionIdleTimeoutMs = DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-    transportOptions,
-    ...serverOptions
-  } = options;
-  const sessions = new McpHttpSessions(checkLimit('maxSessions', maxSessions), checkLimit('sessionIdleTimeoutMs', sessionIdleTimeoutMs));
+  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, sessionIdleTimeoutMs, transportOptions, ...serverOptions } = options;
+  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs });
+  const sessions = new McpHttpSessions(limits.maxSessions, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
   let exposureWarned = listenerKnown || authenticate !== undefined;
 
@@ -291,6 +291,7 @@ export interface McpHttpServer {
  */
 export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOptions): Promise<McpHttpServer> {
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
+  checkedLimits(handlerOptions); // before listening: invalid options leave no server behind
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -311,13 +312,7 @@ export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOption
   const allowedHosts =
     handlerOptions.allowedHosts ??
     (loopback ? [...new Set([`${urlHost}:${actualPort}`, `127.0.0.1:${actualPort}`, `localhost:${actualPort}`, `[::1]:${actualPort}`])] : undefined);
-  let handler: McpHttpHandler;
-  try {
-    handler = buildHandler(toolkit, { ...handlerOptions, ...(allowedHosts ? { allowedHosts } : {}) }, true);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const handler = buildHandler(toolkit, { ...handlerOptions, ...(allowedHosts ? { allowedHosts } : {}) }, true);
   if (!loopback && !handlerOptions.authenticate) warnExposed(url.href);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
