@@ -23,21 +23,25 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
 });
 
+/** A tool that emits EMITS progress notifications of ~120 bytes, then counts its run. */
+const chatty = {
+  name: 'chatty',
+  description: 'Emits many progress notifications',
+  parameters: { type: 'object', properties: {} },
+  async *execute() {
+    for (let i = 1; i <= EMITS; i++) {
+      yield { progress: i, total: EMITS, message: `step ${i} ${'x'.repeat(100)}` };
+      // let timers (the memory sampler) and sockets run now and then
+      if (i % 1_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    toolRuns++;
+    return 'done';
+  },
+};
+
 function newToolkit() {
   const toolkit = new Toolkit();
-  toolkit.registerTool({
-    name: 'chatty',
-    description: 'Emits many progress notifications',
-    parameters: { type: 'object', properties: {} },
-    execute: async (_args, ctx) => {
-      for (let i = 1; i <= EMITS; i++) {
-        ctx.emit({ progress: i, total: EMITS, message: `step ${i} ${'x'.repeat(100)}` });
-        if (i % 1_000 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
-      toolRuns++;
-      return 'done';
-    },
-  });
+  toolkit.registerTool(chatty);
   return toolkit;
 }
 

@@ -11,6 +11,7 @@ const benches = [
   ['build-time schema generation', 'build-bench.js'],
   ['sessions and skills', 'sessions-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
+  ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
 ];
 
 let failed = 0;
