@@ -40,6 +40,16 @@ describe('MCP HTTP session cap', () => {
     expect((await post(http.url, INITIALIZE)).status).toBe(200);
   });
 
+  test('requests that start no session (not initialize) do not count against the cap', async () => {
+    const http = closer.add(await serveMcpHttp(new Toolkit(), { name: 'cap', version: '0', maxSessions: 2 }));
+    const notInitialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(http.url, notInitialize)));
+    expect(answers.every((a) => a.status === 400)).toBe(true);
+    expect((await post(http.url, INITIALIZE)).status).toBe(200);
+    expect((await post(http.url, INITIALIZE)).status).toBe(200);
+    expect((await post(http.url, INITIALIZE)).status).toBe(503);
+  });
+
   test('limits must be whole numbers >= 1 or Infinity', () => {
     const toolkit = new Toolkit();
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: 0 })).toThrow(ToolkitError);
