@@ -12,6 +12,7 @@ const benches = [
   ['sessions and skills', 'sessions-bench.js'],
   ['preset redaction', 'secrets-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
+  ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
 ];
 
 let failed = 0;

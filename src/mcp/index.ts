@@ -9,6 +9,8 @@ export { serveMcpStdio } from './mcp-stdio';
 export type { McpStdioOptions } from './mcp-stdio';
 export { createMcpHttpHandler, serveMcpHttp } from './mcp-http';
 export type { McpHttpHandler, McpHttpOptions, McpHttpServeOptions, McpHttpServer } from './mcp-http';
+export { McpPrincipal, bearerAuth } from './mcp-principal';
+export type { McpAuthenticate, McpTokenVerdict } from './mcp-principal';
 export { importMcpTools } from './import-mcp-tools';
 export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './import-mcp-tools';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';

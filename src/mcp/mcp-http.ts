@@ -3,7 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport, StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Toolkit } from '../toolkit/toolkit';
-import { bindMcpSession, createMcpServer, type McpServerHandle, type McpServerOptions } from './mcp-server';
+import { httpRequestScope } from './http-request-scope';
+import { checkLimit, isLoopback, McpHttpGuard } from './mcp-http-guard';
+import { McpHttpSessions, type McpHttpSession } from './mcp-http-sessions';
+import type { McpAuthenticate, McpPrincipal } from './mcp-principal';
+import { bindMcpSession, createMcpServer, type McpServerOptions } from './mcp-server';
 
 type StreamableHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
@@ -14,22 +18,63 @@ function loadStreamableHttp(): StreamableHttpModule {
   return (streamableHttp ??= require('@modelcontextprotocol/sdk/server/streamableHttp.js') as StreamableHttpModule);
 }
 
+/** Default of {@link McpHttpOptions.maxSessions}. */
+const DEFAULT_MAX_SESSIONS = 1_000;
+/** Default of {@link McpHttpOptions.sessionIdleTimeoutMs}: 30 minutes. */
+const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** The `Retry-After` (seconds) sent with a 503 when the session cap is reached. */
+const RETRY_AFTER_S = 30;
+
 /**
  * Options of {@link createMcpHttpHandler}: the server options plus Streamable HTTP settings.
  * `sessions` defaults to `true` here: every HTTP client gets its own toolkit session.
  *
  * @example
- * createMcpHttpHandler(toolkit, { name: 'app', version: '1.0.0', allowedHosts: ['localhost:3000'] });
+ * createMcpHttpHandler(toolkit, { name: 'app', version: '1.0.0', allowedHosts: ['localhost'],
+ *   authenticate: bearerAuth((token) => tokens.get(token)), maxSessions: 200, sessionIdleTimeoutMs: 10 * 60_000 });
  */
 export interface McpHttpOptions extends McpServerOptions {
   /** Answer POSTs with plain JSON instead of an SSE stream (default `false`). */
   enableJsonResponse?: boolean;
-  /** Accepted `Host` headers; when set, DNS-rebinding protection is on. */
-  allowedHosts?: string[];
-  /** Accepted `Origin` headers; when set, DNS-rebinding protection is on. */
-  allowedOrigins?: string[];
-  /** Further options of the SDK's `StreamableHTTPServerTransport`. */
-  transportOptions?: Omit<StreamableHTTPServerTransportOptions, 'sessionIdGenerator' | 'onsessioninitialized' | 'onsessionclosed'>;
+  /**
+   * Accepted `Host` headers (DNS-rebinding protection): `'localhost'` accepts that host on any
+   * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: any host
+   * (`serveMcpHttp` on a loopback address: the loopback names on its port).
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins that browsers may call the server from, e.g. `'https://app.example.com'`. A request
+   * without an `Origin` header (not a browser) is accepted; one from the server's own origin
+   * (the host and port its `Host` header names) too; any other `Origin` gets HTTP 403.
+   * Default: none but the server's own.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Authenticates every request: a principal, or a refusal (`undefined`/`null`, a throw or a
+   * rejection) answered with HTTP 401 and `WWW-Authenticate: Bearer`. A session is bound to the
+   * principal that created it: a request for it with another principal's credentials gets 404,
+   * as an unknown session does. The principal reaches tools as call context
+   * ({@link McpPrincipal}). Use {@link bearerAuth} for `Authorization: Bearer` tokens.
+   * Default: none (anyone who can reach the endpoint may call the tools).
+   */
+  authenticate?: McpAuthenticate;
+  /**
+   * The most MCP sessions open at once (default 1,000). A new session beyond it is refused with
+   * HTTP 503 (`Retry-After`) and a JSON-RPC error, after sessions idle too long were closed:
+   * existing clients are never evicted to make room. `Infinity`: no cap.
+   */
+  maxSessions?: number;
+  /**
+   * Close a session (and its toolkit session) after this long without requests: no request
+   * started or ended, none in flight (an open GET event stream does not count). Default 30
+   * minutes; `Infinity`: never. Its client gets 404 next time and starts a new session.
+   */
+  sessionIdleTimeoutMs?: number;
+  /** Further options of the SDK's `StreamableHTTPServerTransport` (its deprecated Host/Origin options are replaced by the ones above). */
+  transportOptions?: Omit<
+    StreamableHTTPServerTransportOptions,
+    'sessionIdGenerator' | 'onsessioninitialized' | 'onsessionclosed' | 'allowedHosts' | 'allowedOrigins' | 'enableDnsRebindingProtection'
+  >;
 }
 
 /**
@@ -45,32 +90,64 @@ export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void;
   /** The number of open MCP sessions. */
   readonly sessionCount: number;
-  /** Closes every session (their SSE streams included). */
+  /** Closes every session (their SSE streams included) and stops the idle sweep. */
   close(): Promise<void>;
 }
 
-interface SessionEntry {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly mcp: McpServerHandle;
+/** The code of the warning emitted when the endpoint is reachable beyond loopback without `authenticate`. */
+const EXPOSED_WARNING = 'TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED';
+
+function warnExposed(where: string): void {
+  process.emitWarning(
+    `toolwright MCP HTTP endpoint ${where} is reachable beyond loopback without authentication: anyone who can reach it can call the tools. ` +
+      "Pass authenticate (e.g. authenticate: bearerAuth(verify)) or listen on '127.0.0.1'.",
+    { code: EXPOSED_WARNING },
+  );
 }
 
-function replyError(res: ServerResponse, status: number, code: number, message: string): void {
+function replyError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** The principal of `req`, `undefined` when authentication is off, `null` when it refused the request. */
+async function principalOf(authenticate: McpAuthenticate | undefined, req: IncomingMessage): Promise<McpPrincipal | null | undefined> {
+  if (!authenticate) return undefined;
+  try {
+    return (await authenticate(req)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function replyUnauthorized(req: IncomingMessage, res: ServerResponse): void {
+  const challenge =
+    req.headers.authorization === undefined
+      ? 'Bearer'
+      : 'Bearer error="invalid_token", error_description="The credentials are missing, malformed, expired or not accepted"';
+  replyError(res, 401, -32001, 'Unauthorized: send valid credentials (e.g. an Authorization: Bearer token) with every request.', {
+    'www-authenticate': challenge,
+  });
 }
 
 /**
  * Creates a Streamable HTTP request handler for a toolkit, to mount on an existing app.
  * A POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later requests
- * carry the id; `DELETE` ends the session.
+ * carry the id; `DELETE` ends the session. Every request passes the `Host`/`Origin` checks and
+ * `authenticate` first; sessions are capped (`maxSessions`) and expire when idle
+ * (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback interface without
+ * `authenticate` emits one process warning (code `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`).
+ * Throws `INVALID_DEFINITION` for a `maxSessions` or `sessionIdleTimeoutMs` that is not a whole
+ * number >= 1 (or `Infinity`).
  *
  * @example
  * // Express (express.json() is optional)
- * const mcp = createMcpHttpHandler(toolkit, { name: 'app', version: '1.0.0' });
+ * const mcp = createMcpHttpHandler(toolkit, { name: 'app', version: '1.0.0', allowedHosts: ['mcp.example.com'],
+ *   authenticate: bearerAuth((token) => tokens.get(token)) });
  * app.all('/mcp', (req, res) => mcp(req, res, req.body));
  * // Fastify
  * fastify.all('/mcp', (request, reply) => { reply.hijack(); mcp(request.raw, reply.raw, request.body); });
@@ -78,33 +155,49 @@ function replyError(res: ServerResponse, status: number, code: number, message: 
  * await mcp.close();
  */
 export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions): McpHttpHandler {
-  const { enableJsonResponse, allowedHosts, allowedOrigins, transportOptions, ...serverOptions } = options;
-  const sessions = new Map<string, SessionEntry>();
-  const pending = new Set<SessionEntry>();
-  const protect = (allowedHosts?.length ?? 0) > 0 || (allowedOrigins?.length ?? 0) > 0;
+  return buildHandler(toolkit, options, false);
+}
 
-  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+/** The session limits of `options`, defaults applied; throws `INVALID_DEFINITION` for invalid ones. */
+function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs'>): { maxSessions: number; sessionIdleTimeoutMs: number } {
+  return {
+    maxSessions: checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS),
+    sessionIdleTimeoutMs: checkLimit('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS),
+  };
+}
+
+/**
+ * {@link createMcpHttpHandler}; `listenerKnown`: `serveMcpHttp` knows the address it listens on
+ * and gives the exposure warning itself, the handler does not look at each request's.
+ */
+function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
+  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, sessionIdleTimeoutMs, transportOptions, ...serverOptions } = options;
+  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs });
+  const sessions = new McpHttpSessions(limits.maxSessions, limits.sessionIdleTimeoutMs);
+  const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
+  let exposureWarned = listenerKnown || authenticate !== undefined;
+
+  const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<void> => {
+    if (!sessions.hasRoom()) {
+      return replyError(res, 503, -32000, `Server busy: the limit of ${sessions.maxSessions} MCP sessions is reached. Retry later, and end sessions you no longer use (DELETE).`, {
+        'retry-after': String(RETRY_AFTER_S),
+      });
+    }
     const { StreamableHTTPServerTransport } = loadStreamableHttp();
     const mcp = createMcpServer(toolkit, { ...serverOptions, sessions: serverOptions.sessions ?? true });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       ...(transportOptions ?? {}),
       ...(enableJsonResponse !== undefined ? { enableJsonResponse } : {}),
-      ...(allowedHosts ? { allowedHosts } : {}),
-      ...(allowedOrigins ? { allowedOrigins } : {}),
-      ...(protect ? { enableDnsRebindingProtection: true } : {}),
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, entry);
-        pending.delete(entry);
+        sessions.initialized(session, sessionId);
         bindMcpSession(mcp, sessionId);
       },
     });
-    const entry: SessionEntry = { transport, mcp };
-    pending.add(entry);
-    transport.onclose = () => {
-      pending.delete(entry);
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
+    const session: McpHttpSession = { transport, mcp, principalId: principal?.id, lastSeen: Date.now(), busy: 0 };
+    sessions.add(session);
+    transport.onclose = () => sessions.remove(session);
+    sessions.touch(session, res, false);
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
     // not an initialize request: the transport answered with an error; drop what was made for it
@@ -112,15 +205,29 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    if (!exposureWarned && !isLoopback(req.socket.localAddress)) {
+      exposureWarned = true;
+      warnExposed(`(serving ${req.socket.localAddress ?? 'an unknown address'})`);
+    }
+    const refusal = guard.refusal(req);
+    if (refusal !== undefined) return replyError(res, 403, -32000, refusal);
+    const principal = await principalOf(authenticate, req);
+    if (principal === null) return replyUnauthorized(req, res);
+    if (principal?.authInfo && (req as { auth?: unknown }).auth === undefined) (req as { auth?: unknown }).auth = principal.authInfo;
+    const scope = { response: res, ...(principal ? { principal } : {}) };
     const header = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(header) ? header[0] : header;
-    if (sessionId !== undefined) {
-      const entry = sessions.get(sessionId);
-      if (!entry) return replyError(res, 404, -32001, `Session not found: '${sessionId}'. Start a new session with an initialize request.`);
-      return entry.transport.handleRequest(req, res, body);
+    if (sessionId === undefined) {
+      if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
+      return httpRequestScope.run(scope, () => startSession(req, res, body, principal));
     }
-    if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
-    return startSession(req, res, body);
+    const session = sessions.get(sessionId);
+    // another principal's session is answered as an unknown one: ids are not probed through it
+    if (!session || session.principalId !== principal?.id) {
+      return replyError(res, 404, -32001, `Session not found: '${sessionId.slice(0, 100)}'. Start a new session with an initialize request.`);
+    }
+    sessions.touch(session, res, req.method === 'GET');
+    return httpRequestScope.run(scope, () => session.transport.handleRequest(req, res, body));
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
@@ -131,10 +238,7 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
   }) as McpHttpHandler;
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
   handler.close = async () => {
-    const entries = [...sessions.values(), ...pending];
-    sessions.clear();
-    pending.clear();
-    await Promise.all(entries.map((e) => e.mcp.close().catch(() => undefined)));
+    await Promise.all(sessions.drain().map((s) => s.mcp.close().catch(() => undefined)));
   };
   return handler;
 }
@@ -171,12 +275,12 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
 /**
  * Serves a toolkit over Streamable HTTP on `node:http`: one MCP session (and, by default, one
  * toolkit session) per client. On a loopback host, DNS-rebinding protection accepts only
- * loopback `Host` headers.
+ * loopback `Host` headers. Listening beyond loopback (e.g. `host: '0.0.0.0'`) without
+ * `authenticate` emits one process warning, code `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`.
+ * Throws `INVALID_DEFINITION` for invalid limits (see {@link createMcpHttpHandler}).
  *
  * @example
  * const http = await serveMcpHttp(toolkit, { name: 'app', version: '1.0.0' });
@@ -187,6 +291,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
  */
 export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOptions): Promise<McpHttpServer> {
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
+  checkedLimits(handlerOptions); // before listening: invalid options leave no server behind
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -195,12 +300,20 @@ export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOption
       resolve();
     });
   });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   const actualPort = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = new URL(`http://${urlHost}:${actualPort}${path}`);
+  const loopback = isLoopback(host);
   const allowedHosts =
-    handlerOptions.allowedHosts ?? (LOOPBACK.has(host) ? [`127.0.0.1:${actualPort}`, `localhost:${actualPort}`, `[::1]:${actualPort}`] : undefined);
-  const handler = createMcpHttpHandler(toolkit, { ...handlerOptions, ...(allowedHosts ? { allowedHosts } : {}) });
+    handlerOptions.allowedHosts ??
+    (loopback ? [...new Set([`${urlHost}:${actualPort}`, `127.0.0.1:${actualPort}`, `localhost:${actualPort}`, `[::1]:${actualPort}`])] : undefined);
+  const handler = buildHandler(toolkit, { ...handlerOptions, ...(allowedHosts ? { allowedHosts } : {}) }, true);
+  if (!loopback && !handlerOptions.authenticate) warnExposed(url.href);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
     if (pathname !== path) return replyError(res, 404, -32601, `Not found: the MCP endpoint is ${path}.`);
@@ -213,10 +326,7 @@ export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOption
     close: () =>
       (closing ??= (async () => {
         await handler.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        await stop();
       })()),
   };
 }

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
-import type { ToolExecutionContext } from '../common/execution-context';
+import { ToolExecutionContext } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import type { McpToolDefinition } from '../schema/lowering';
@@ -25,6 +25,8 @@ import type { ToolkitSession } from '../toolkit/session';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
 import { errorCallResult, toCallToolResult } from './call-result';
+import { httpRequestScope } from './http-request-scope';
+import { principalContext, type McpPrincipal } from './mcp-principal';
 import { metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
 import { ProgressRelay } from './progress-relay';
 
@@ -44,6 +46,8 @@ export interface McpRequestInfo {
   readonly requestInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['requestInfo'];
   /** The request's `_meta`. */
   readonly meta?: Record<string, unknown>;
+  /** Who is calling, when the HTTP handler's `authenticate` option established it. */
+  readonly principal?: McpPrincipal;
 }
 
 /**
@@ -281,15 +285,20 @@ class ToolkitMcpServer implements McpServerHandle {
     return shape ?? undefined;
   }
 
-  private contextFor(extra: Extra): ToolExecutionContext | undefined {
+  /** The call context: the `context` option's, with the authenticated principal over it. */
+  private contextFor(extra: Extra, principal: McpPrincipal | undefined): ToolExecutionContext | undefined {
     const { context } = this.options;
-    if (typeof context !== 'function') return context;
-    return context({
-      ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
-      ...(extra.authInfo !== undefined ? { authInfo: extra.authInfo } : {}),
-      ...(extra.requestInfo !== undefined ? { requestInfo: extra.requestInfo } : {}),
-      ...(extra._meta !== undefined ? { meta: extra._meta } : {}),
-    });
+    const own =
+      typeof context !== 'function'
+        ? context
+        : context({
+            ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+            ...(extra.authInfo !== undefined ? { authInfo: extra.authInfo } : {}),
+            ...(extra.requestInfo !== undefined ? { requestInfo: extra.requestInfo } : {}),
+            ...(extra._meta !== undefined ? { meta: extra._meta } : {}),
+            ...(principal !== undefined ? { principal } : {}),
+          });
+    return principal ? ToolExecutionContext.merge(own, principalContext(principal)) : own;
   }
 
   /** tools/call without the SDK's zod passes: toolwright checks what it reads itself. */
@@ -311,11 +320,12 @@ class ToolkitMcpServer implements McpServerHandle {
     try {
       const view = this.current ?? this.resolveView(extra.sessionId);
       const options: CallOptions = { signal: extra.signal };
-      if (this.options.context !== undefined) {
-        const context = this.contextFor(extra);
+      const scope = httpRequestScope.getStore();
+      if (this.options.context !== undefined || scope?.principal) {
+        const context = this.contextFor(extra, scope?.principal);
         if (context) options.context = context;
       }
-      const relay = token !== undefined ? new ProgressRelay(token, extra) : undefined;
+      const relay = token !== undefined ? new ProgressRelay(token, extra, scope?.response) : undefined;
       if (relay) options.onProgress = relay.report;
       const call = view.callTool({ id: String(extra.requestId), name, arguments: args }, options);
       if (!relay) return call.then((result) => this.toResult(name, result), failed);

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { EmptyResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallProgress } from '../executor/call-executor';
@@ -12,17 +13,32 @@ interface ProgressParams {
 }
 
 /**
+ * How many notifications of one call may wait for the transport. Beyond it the newest replaces
+ * the last waiting one: a client that stops reading costs the server at most this many.
+ */
+const PROGRESS_QUEUE_LIMIT = 32;
+
+/**
  * Relays a call's `ToolEmitter` progress as `notifications/progress` for one request. MCP wants
  * `progress` to increase with every notification: a tool's own value is used when it does,
  * otherwise the previous value plus one (and then no `total`, which would no longer match).
+ *
+ * Notifications go out one at a time, each once the transport took the previous one: over HTTP,
+ * once the SDK's stream handed it to the socket and the socket does not need to drain (the SDK
+ * queues SSE events in memory without backpressure); elsewhere, once `sendNotification`
+ * resolved. At most {@link PROGRESS_QUEUE_LIMIT} wait; when more arrive, the newest replaces the
+ * last waiting one, so a slow reader gets the latest progress (still strictly increasing) and
+ * the server's memory stays bounded.
  */
 export class ProgressRelay {
   private last: number | undefined;
-  private pending: Promise<void>[] = [];
+  private readonly queue: ProgressParams[] = [];
+  private pump: Promise<void> | undefined;
 
   constructor(
     private readonly token: string | number,
     private readonly extra: Extra,
+    private readonly response?: ServerResponse,
   ) {}
 
   /** The `onProgress` of the call. */
@@ -34,7 +50,9 @@ export class ProgressRelay {
     const params: ProgressParams = { progressToken: this.token, progress };
     if (useOwn && typeof report.total === 'number') params.total = report.total;
     if (report.message !== undefined) params.message = report.message;
-    this.pending.push(this.extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined));
+    if (this.queue.length < PROGRESS_QUEUE_LIMIT) this.queue.push(params);
+    else this.queue[this.queue.length - 1] = params;
+    this.pump ??= this.drain();
   };
 
   /**
@@ -43,8 +61,35 @@ export class ProgressRelay {
    * chunk with the response would be dropped; after the pong the response goes in a later chunk.
    */
   async flush(barrier: boolean): Promise<void> {
-    if (!this.pending.length) return;
-    await Promise.all(this.pending);
+    if (this.last === undefined) return;
+    await this.pump;
     if (barrier) await this.extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 1_000 }).catch(() => undefined);
   }
+
+  private async drain(): Promise<void> {
+    for (let params = this.queue.shift(); params; params = this.queue.shift()) {
+      await this.extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      if (this.response) await writable(this.response);
+    }
+    this.pump = undefined;
+  }
+}
+
+/**
+ * Resolves once `response` took what was queued for it: after a macrotask (the SDK's stream
+ * hands queued events to the socket in microtasks) and, when the socket's buffer is full, after
+ * `drain` (or `close`: nothing will be written any more).
+ */
+async function writable(response: ServerResponse): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (!response.writableNeedDrain || response.destroyed || response.writableEnded) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }

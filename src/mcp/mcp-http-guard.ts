@@ -1,0 +1,101 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import { ToolkitError } from '../errors';
+
+/** The most characters of a client-sent header value echoed back in an error. */
+const ECHO_LIMIT = 100;
+
+/** `value`, cut to {@link ECHO_LIMIT} characters, quoted. */
+function echo(value: string): string {
+  return JSON.stringify(value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value);
+}
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `host[:port]` parsed as a URL authority, or `undefined` when it is not one. */
+function parseAuthority(authority: string): URL | undefined {
+  try {
+    const url = new URL(`http://${authority}`);
+    return url.host.toLowerCase() === authority.toLowerCase().replace(/:80$/, '') ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The port of `url`, or its scheme's default. */
+function effectivePort(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/**
+ * The `Host` and `Origin` checks of the MCP HTTP handler (DNS-rebinding and cross-site
+ * protection), done before the SDK transport sees the request: they replace the transport's
+ * deprecated `allowedHosts` / `allowedOrigins` / `enableDnsRebindingProtection` options.
+ */
+export class McpHttpGuard {
+  private readonly hosts: ReadonlySet<string> | undefined;
+  private readonly origins: ReadonlySet<string>;
+
+  constructor(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] | undefined) {
+    this.hosts = allowedHosts === undefined ? undefined : new Set(allowedHosts.map((h) => h.toLowerCase()));
+    this.origins = new Set((allowedOrigins ?? []).map((o) => McpHttpGuard.normalizeOrigin(o)));
+  }
+
+  /**
+   * Why the request must be refused (HTTP 403), or `undefined` when it passes. The `Host`
+   * header must be in `allowedHosts`, when set (an entry with a port matches that host and port,
+   * one without matches the host on any port). A request without `Origin` (not a browser) passes;
+   * otherwise the origin must be in `allowedOrigins` or be the server's own (the scheme, host and
+   * port the request was sent to, as its `Host` header says).
+   */
+  refusal(req: IncomingMessage): string | undefined {
+    const host = singleHeader(req.headers.host);
+    const authority = host === undefined ? undefined : parseAuthority(host);
+    if (this.hosts) {
+      if (host === undefined) return 'Forbidden: the Host header is missing.';
+      const allowed = authority !== undefined && (this.hosts.has(host.toLowerCase()) || this.hosts.has(authority.hostname));
+      if (!allowed) return `Forbidden: Host ${echo(host)} is not allowed (allowedHosts).`;
+    }
+    const origin = singleHeader(req.headers.origin);
+    if (origin === undefined || this.origins.has(McpHttpGuard.normalizeOrigin(origin))) return undefined;
+    if (authority !== undefined && McpHttpGuard.sameOrigin(origin, authority)) return undefined;
+    return `Forbidden: Origin ${echo(origin)} is not allowed; only the server's own origin and allowedOrigins may call it from a browser.`;
+  }
+
+  /** `https://a.example:443/` and `HTTPS://A.EXAMPLE` are the same origin: compare their serializations. */
+  private static normalizeOrigin(origin: string): string {
+    try {
+      const url = new URL(origin);
+      return url.origin === 'null' ? origin.toLowerCase() : url.origin;
+    } catch {
+      return origin.toLowerCase();
+    }
+  }
+
+  private static sameOrigin(origin: string, authority: URL): boolean {
+    try {
+      const url = new URL(origin);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+      return url.hostname === authority.hostname && effectivePort(url) === (authority.port || effectivePort(url));
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** True for a loopback interface address or name (`127.0.0.0/8`, `::1`, `localhost`, IPv4-mapped loopback). */
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+/** Throws `INVALID_DEFINITION` unless `value` is a whole number >= 1 or `Infinity`. */
+export function checkLimit(name: string, value: number): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return value;
+  throw new ToolkitError('INVALID_DEFINITION', `MCP HTTP option ${name} must be a whole number >= 1 (or Infinity for no limit), got ${String(value)}.`);
+}

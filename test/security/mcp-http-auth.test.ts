@@ -1,0 +1,163 @@
+import 'reflect-metadata';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { Tool, ToolExecutionContext, Toolkit } from '../../src';
+import { McpPrincipal, bearerAuth, serveMcpHttp, type McpAuthenticate, type McpHttpServer } from '../../src/mcp';
+import { Closer, TestClient, textOf } from '../mcp/helpers';
+import { INITIALIZE, messagesOf, post, rawSession, sdkClient, toolsCall } from './mcp-http-helpers';
+
+/**
+ * Security item 7: `authenticate` guards every request (401 + `WWW-Authenticate: Bearer`),
+ * the principal reaches tools as call context, and a session cannot be used with another
+ * principal's credentials (session hijack by id).
+ */
+const closer = new Closer();
+afterEach(() => closer.closeAll());
+
+const ANN_TOKEN = 'ann-token-7f3a9c2e51';
+const BOB_TOKEN = 'bob-token-0c8d44e1b9';
+
+class TeamPrincipal extends McpPrincipal {
+  constructor(
+    id: string,
+    readonly team: string,
+  ) {
+    super(id, { scopes: ['tools'] });
+  }
+}
+
+class AccountService {
+  @Tool({ description: 'Who is calling' })
+  whoami(principal: McpPrincipal): string {
+    return `${principal.id} [${principal.scopes.join(',')}]`;
+  }
+
+  @Tool({ description: 'Which team is calling' })
+  team(principal: TeamPrincipal): string {
+    return principal.team;
+  }
+}
+
+function newToolkit(): Toolkit {
+  const toolkit = new Toolkit();
+  toolkit.registerTool(new AccountService());
+  toolkit.registerTool({
+    name: 'context_reader',
+    description: 'Reads the principal through ctx.context',
+    parameters: { type: 'object', properties: {} },
+    execute: (_args, ctx) => ctx.context.get(McpPrincipal)?.id ?? 'nobody',
+  });
+  return toolkit;
+}
+
+const principals = new Map([
+  [ANN_TOKEN, new TeamPrincipal('ann', 'blue')],
+  [BOB_TOKEN, new TeamPrincipal('bob', 'red')],
+]);
+
+async function serve(authenticate: McpAuthenticate = bearerAuth((token) => principals.get(token))): Promise<McpHttpServer> {
+  return closer.add(await serveMcpHttp(newToolkit(), { name: 'auth', version: '0', authenticate }));
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const inSession = (sessionId: string, headers: Record<string, string> = {}) => ({ ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
+
+describe('MCP HTTP authentication', () => {
+  test('no credentials: 401 with WWW-Authenticate: Bearer; the SDK client cannot connect', async () => {
+    const http = await serve();
+    const answer = await post(http.url, INITIALIZE);
+    expect(answer.status).toBe(401);
+    expect(answer.headers['www-authenticate']).toBe('Bearer');
+    expect(messagesOf(answer.text)[0].error?.message).toMatch(/Unauthorized/);
+    const client = closer.add(new TestClient());
+    const failure = await client.connect(new StreamableHTTPClientTransport(http.url)).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(StreamableHTTPError);
+    expect((failure as StreamableHTTPError).code).toBe(401);
+    expect(http.handler.sessionCount).toBe(0);
+  });
+
+  test('a wrong or malformed token: 401 invalid_token, and the token is not echoed', async () => {
+    const http = await serve();
+    for (const authorization of ['Bearer not-a-known-token', 'Basic YW5uOnB3', 'Bearer', `Bearer ${ANN_TOKEN} extra`]) {
+      const answer = await post(http.url, INITIALIZE, { authorization });
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+      expect(answer.text).not.toContain('not-a-known-token');
+    }
+    expect(http.handler.sessionCount).toBe(0);
+  });
+
+  test('an authenticator that throws refuses the request (401) without leaking its message', async () => {
+    const http = await serve(() => {
+      throw new Error(`database password hunter2 rejected for ${ANN_TOKEN}`);
+    });
+    const answer = await post(http.url, INITIALIZE, bearer(ANN_TOKEN));
+    expect(answer.status).toBe(401);
+    expect(answer.text).not.toMatch(/hunter2|ann-token/);
+  });
+
+  test('the principal reaches tools by type (McpPrincipal, a subclass) and through ctx.context', async () => {
+    const http = await serve();
+    const { client } = await sdkClient(closer, http.url, bearer(ANN_TOKEN));
+    expect(textOf(await client.call('whoami'))).toBe('ann [tools]');
+    expect(textOf(await client.call('team'))).toBe('blue');
+    expect(textOf(await client.call('context_reader'))).toBe('ann');
+    expect(await client.toolNames()).toEqual(['whoami', 'team', 'context_reader']); // the principal is no model parameter
+  });
+
+  test('a principal given by the context option cannot shadow the authenticated one', async () => {
+    const toolkit = newToolkit();
+    const http = closer.add(
+      await serveMcpHttp(toolkit, {
+        name: 'auth',
+        version: '0',
+        authenticate: bearerAuth((token) => principals.get(token)),
+        context: ({ principal }) => ToolExecutionContext.builder().register(McpPrincipal, new McpPrincipal(`admin-for-${principal?.id}`)).build(),
+      }),
+    );
+    const { client } = await sdkClient(closer, http.url, bearer(BOB_TOKEN));
+    expect(textOf(await client.call('whoami'))).toBe('bob [tools]');
+  });
+
+  test('session hijack: another principal (or none) cannot use, or end, a session by its id', async () => {
+    const http = await serve();
+    const annSession = await rawSession(http.url, bearer(ANN_TOKEN));
+    const call = toolsCall(2, 'whoami');
+
+    const asBob = await post(http.url, call, inSession(annSession, bearer(BOB_TOKEN)));
+    expect(asBob.status).toBe(404); // as if the session did not exist: ids cannot be probed
+    expect(asBob.text).not.toContain('whoami');
+    const anonymous = await post(http.url, call, inSession(annSession));
+    expect(anonymous.status).toBe(401);
+    const bobDeletes = await post(http.url, '', inSession(annSession, bearer(BOB_TOKEN)), 'DELETE');
+    expect(bobDeletes.status).toBe(404);
+    const bobListens = await post(http.url, '', { ...inSession(annSession, bearer(BOB_TOKEN)), accept: 'text/event-stream' }, 'GET');
+    expect(bobListens.status).toBe(404);
+    expect(http.handler.sessionCount).toBe(1);
+
+    const asAnn = await post(http.url, call, inSession(annSession, bearer(ANN_TOKEN)));
+    expect(asAnn.status).toBe(200);
+    expect(messagesOf(asAnn.text)[0].result).toMatchObject({ content: [{ type: 'text', text: 'ann [tools]' }] });
+  });
+
+  test('bearerAuth accepts the SDK AuthInfo of a token verifier; an expired one is refused', async () => {
+    const infos: Record<string, AuthInfo> = {
+      fresh: { token: 'fresh', clientId: 'client-1', scopes: ['read'], expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+      expired: { token: 'expired', clientId: 'client-2', scopes: ['read'], expiresAt: Math.floor(Date.now() / 1000) - 10 },
+    };
+    const http = await serve(bearerAuth(async (token) => infos[token]));
+    const { client } = await sdkClient(closer, http.url, bearer('fresh'));
+    expect(textOf(await client.call('whoami'))).toBe('client-1 [read]');
+    expect((await post(http.url, INITIALIZE, bearer('expired'))).status).toBe(401);
+  });
+
+  test('every request is authenticated: a revoked token stops working mid-session', async () => {
+    const tokens = new Map([['temp', new McpPrincipal('temp-user')]]);
+    const http = await serve(bearerAuth((token) => tokens.get(token)));
+    const { client } = await sdkClient(closer, http.url, bearer('temp'));
+    expect(textOf(await client.call('whoami'))).toBe('temp-user []');
+    tokens.delete('temp');
+    await expect(client.call('whoami')).rejects.toThrow(/401|Unauthorized/);
+    expect(http.handler.sessionCount).toBe(1); // refused, not ended: the token's owner may come back with a fresh one
+  });
+});
