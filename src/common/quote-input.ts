@@ -26,6 +26,18 @@ export function quoteInput(text: string, max: number = MAX_QUOTED_CHARS): string
 }
 
 /**
+ * @internal Several pieces of model input (group names, keys), each quoted by {@link quoteInput},
+ * at most `maxItems` of them and a count of the others.
+ *
+ * @example
+ * quoteInputs(['a', 'b', 'c'], 2); // "'a', 'b' and 1 more"
+ */
+export function quoteInputs(texts: readonly string[], maxItems = 10): string {
+  const listed = texts.slice(0, maxItems).map((text) => quoteInput(text)).join(', ');
+  return texts.length > maxItems ? `${listed} and ${texts.length - maxItems} more` : listed;
+}
+
+/**
  * @internal Model input as text without quotes, cut to `max` characters (for parse errors and
  * paths that are already set in quotes or brackets).
  *
