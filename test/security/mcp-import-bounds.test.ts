@@ -103,15 +103,15 @@ describe('item 8: importMcpTools bounds what a remote server can make it hold or
     const reasons = Object.fromEntries(imported.skipped.map((s) => [s.name.slice(0, 20), s.reason]));
     expect(reasons).toEqual({
       big: 'its definition is 200037 characters of JSON, more than 100000 (maxSchemaBytes)',
-      deep: 'its schema nests deeper than 32 levels (maxSchemaDepth)',
+      deep: 'its schema nests deeper than 64 levels (maxSchemaDepth)',
       remote_ref: "its schema refers outside itself ($ref 'https://evil.example/schema.json')",
       with_id: "its schema declares an $id ('https://toolwright.local/shared')",
       ['n'.repeat(20)]: 'its name is not 1-128 characters long',
-      deep_output: 'its schema nests deeper than 32 levels (maxSchemaDepth)',
+      deep_output: 'its schema nests deeper than 64 levels (maxSchemaDepth)',
     });
     for (const { name } of imported.skipped) expect(name.length).toBeLessThanOrEqual(128);
     // the bounds are options
-    const relaxed = closer.add(await importMcpTools(client, newToolkit(), { maxSchemaBytes: 300_000, maxSchemaDepth: 64, filter: ['big', 'deep'] }));
+    const relaxed = closer.add(await importMcpTools(client, newToolkit(), { maxSchemaBytes: 300_000, maxSchemaDepth: 128, filter: ['big', 'deep'] }));
     expect([...relaxed.names.keys()]).toEqual(['big', 'deep']);
   });
 
