@@ -44,7 +44,7 @@ export interface McpImportOptions {
    * output schema, annotations (default 100 000). A larger tool is skipped (see `skipped`).
    */
   maxSchemaBytes?: number;
-  /** The deepest nesting of one remote tool's schemas (default 32 levels). A deeper tool is skipped. */
+  /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
   maxSchemaDepth?: number;
 }
 
@@ -56,7 +56,7 @@ export interface McpImportOptions {
  * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
  */
 export const MCP_IMPORT_LIMITS: Readonly<Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth'>>> =
-  Object.freeze({ maxPages: 100, maxTools: 1000, timeoutMs: 30_000, maxSchemaBytes: 100_000, maxSchemaDepth: 32 });
+  Object.freeze({ maxPages: 100, maxTools: 1000, timeoutMs: 30_000, maxSchemaBytes: 100_000, maxSchemaDepth: 64 });
 
 /** The longest remote name a tool may have (the MCP specification's limit). */
 const MAX_REMOTE_NAME = 128;

@@ -1,28 +1,15 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ListToolsResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolkitError } from '../../src';
 import { importMcpTools, MCP_IMPORT_LIMITS, type McpImportOptions } from '../../src/mcp';
 import { Closer } from '../mcp/helpers';
 import { newToolkit } from '../core/helpers';
+import { hostileMcpServer, type Lister } from './hostile-mcp-server';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
 
-type Lister = (cursor: string | undefined) => ListToolsResult | Promise<ListToolsResult>;
-
-/** A hostile MCP server (the official SDK's low-level Server) whose tools/list answers with `list`. */
-async function hostile(list: Lister): Promise<Client> {
-  const server = closer.add(new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } }));
-  server.setRequestHandler(ListToolsRequestSchema, (request) => list(request.params?.cursor));
-  server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = closer.add(new Client({ name: 'test', version: '1.0.0' }));
-  await client.connect(clientSide);
-  return client;
-}
+const hostile = (list: Lister) => hostileMcpServer(closer, list);
 
 const tool = (name: string, inputSchema: McpTool['inputSchema'] = { type: 'object' }): McpTool => ({ name, inputSchema });
 /** The next page after a macrotask, as over a real transport (the in-memory one runs on microtasks alone). */

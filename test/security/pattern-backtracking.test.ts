@@ -1,11 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolParam } from '../../src';
 import { importMcpTools } from '../../src/mcp';
 import { Closer } from '../mcp/helpers';
 import { call, newToolkit } from '../core/helpers';
+import { hostileMcpServer } from './hostile-mcp-server';
 
 const EVIL = '^(a|a)+$';
 /** 2^29 paths for a backtracking engine: seconds to minutes on JavaScript's own. */
@@ -22,16 +20,7 @@ class EvilService {
 const closer = new Closer();
 afterEach(() => closer.closeAll());
 
-async function serve(tools: McpTool[]): Promise<Client> {
-  const server = closer.add(new Server({ name: 'patterns', version: '1.0.0' }, { capabilities: { tools: {} } }));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'remote ran' }] }));
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = closer.add(new Client({ name: 'test', version: '1.0.0' }));
-  await client.connect(clientSide);
-  return client;
-}
+const serve = (tools: McpTool[]) => hostileMcpServer(closer, () => ({ tools }));
 
 async function expectFastRejection(run: () => Promise<{ error?: { code: string }; forLLM: string }>): Promise<void> {
   const started = Date.now();
