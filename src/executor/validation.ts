@@ -55,7 +55,7 @@ function valueAt(root: unknown, pointer: string): unknown {
 }
 
 /** The most problems an INVALID_ARGUMENTS text lists; the others are counted. */
-export const MAX_PROBLEMS = 20;
+const MAX_PROBLEMS = 20;
 /** The longest problem line (paths and values in it are bounded first). */
 const MAX_PROBLEM_CHARS = 300;
 /** The longest path or key a problem line quotes. */

@@ -395,12 +395,21 @@ class McpImport implements McpImportHandle {
  * progress (`ToolEmitter`-style `ctx.emit`); results map text → `forLLM`, `structuredContent` →
  * `data`, `isError` → an error result. The import follows the remote's `list_changed`.
  *
+ * The remote is untrusted: a listing follows at most `maxPages` pages and holds at most
+ * `maxTools` tools within `timeoutMs` ({@link MCP_IMPORT_LIMITS}); a tool larger than
+ * `maxSchemaBytes`, nested deeper than `maxSchemaDepth`, named longer than 128 characters, with a
+ * `pattern` that needs a backtracking engine (lookaround, backreferences), a `$ref` outside its
+ * own schema or an `$id` is skipped and listed in `skipped` with the reason.
+ *
  * @example
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });
  * await client.connect(new StdioClientTransport({ command: 'npx', args: ['-y', 'some-mcp-server'] }));
  * const github = await importMcpTools(client, toolkit, { group: 'github', prefix: 'gh' });
  * toolkit.updateToolGroups(['github'], false); // off until needed
- * @throws whatever `client.listTools()` throws (not connected, protocol errors).
+ * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
+ * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a
+ * bound leaves the tools imported before); whatever `client.listTools()` throws (not connected,
+ * protocol errors).
  */
 export async function importMcpTools(client: Client, toolkit: Toolkit, options: McpImportOptions = {}): Promise<McpImportHandle> {
   const handle = new McpImport(client, toolkit, options);
