@@ -11,6 +11,7 @@ const benches = [
   ['build-time schema generation', 'build-bench.js'],
   ['sessions and skills', 'sessions-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
+  ['hostile input bounds', 'security-bench.js'],
 ];
 
 let failed = 0;

@@ -258,8 +258,13 @@ class McpImport implements McpImportHandle {
     const maxTools = this.limit('maxTools');
     const timeoutMs = this.limit('timeoutMs');
     const deadline = Date.now() + timeoutMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    // one controller per page: the SDK leaves its abort listener on the signal of every request
+    let page: AbortController | undefined;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      page?.abort();
+    }, timeoutMs);
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -268,16 +273,17 @@ class McpImport implements McpImportHandle {
         if (++pages > maxPages) throw this.limitExceeded(`listed more than ${maxPages} pages of tools`, 'maxPages');
         const left = deadline - Date.now();
         if (left <= 0) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs');
-        let page: Awaited<ReturnType<Client['listTools']>>;
+        page = new AbortController();
+        let listed: Awaited<ReturnType<Client['listTools']>>;
         try {
-          page = await this.client.listTools(cursor !== undefined ? { cursor } : undefined, { signal: controller.signal, timeout: left });
+          listed = await this.client.listTools(cursor !== undefined ? { cursor } : undefined, { signal: page.signal, timeout: left });
         } catch (error) {
-          if (controller.signal.aborted || Date.now() >= deadline) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs', error);
+          if (timedOut || Date.now() >= deadline) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs', error);
           throw error;
         }
-        if (tools.length + page.tools.length > maxTools) throw this.limitExceeded(`listed more than ${maxTools} tools`, 'maxTools');
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
+        if (tools.length + listed.tools.length > maxTools) throw this.limitExceeded(`listed more than ${maxTools} tools`, 'maxTools');
+        tools.push(...listed.tools);
+        cursor = listed.nextCursor;
       } while (cursor !== undefined);
     } finally {
       clearTimeout(timer);
