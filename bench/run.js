@@ -13,6 +13,7 @@ const benches = [
   ['preset redaction', 'secrets-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
+  ['hostile input bounds', 'security-bench.js'],
 ];
 
 let failed = 0;

@@ -39,6 +39,8 @@ export type ToolkitErrorCode =
   | 'APPROVAL_LIMIT_EXCEEDED'
   | 'RESULT_WITHHELD'
   | 'PROVIDER_FAILED'
+  // an imported MCP catalogue past one of `importMcpTools`' bounds (pages, tools, time)
+  | 'IMPORT_LIMIT_EXCEEDED'
   // skills and sessions (thrown by activateSkill / session methods, or carried by results)
   | 'SKILL_FAILED'
   | 'SKILL_LIMIT_EXCEEDED'

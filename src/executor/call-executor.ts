@@ -6,6 +6,7 @@ import { callSafely, type CallbackFailureReporter } from '../common/guarded-obse
 import { isAsyncTool } from '../common/agent-tool';
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { errorResult } from '../common/results';
+import { boundInput, quoteInput } from '../common/quote-input';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { CallFailedEvent, ToolCallEventBase, ToolEvent } from '../toolkit/events';
@@ -20,7 +21,7 @@ import type { Deadline, DeadlineScheduler } from './deadlines';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import { presetSecretsOf } from './preset-secrets';
 import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
-import { describeAjvErrors, prepareDtos, stripNullOptionals } from './validation';
+import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
 
@@ -118,25 +119,60 @@ class ChainResolver implements ContextResolver {
   }
 }
 
-const levenshtein = (a: string, b: string): number => {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]++;
-    for (let j = 1; j <= b.length; j++) {
-      const next = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = next;
-    }
-  }
-  return row[b.length];
-};
+/** The longest JSON parse error quoted in MALFORMED_ARGUMENTS (V8 quotes a piece of the input). */
+const MAX_PARSE_ERROR_CHARS = 200;
+/** Names longer than this get no suggestions: no tool name is that long (providers allow 64-128). */
+const MAX_SUGGESTED_NAME = 256;
+/** The most edit-distance cells one unknown name may cost, however many tools are registered. */
+const SUGGESTION_CELLS = 1_000_000;
 
-/** Up to three enabled names close to `name`. */
+/**
+ * The edit distance of `a` and `b` when it is at most `limit`, otherwise `limit + 1`: only cells
+ * within `limit` of the diagonal are filled, and a row past `limit` ends the work.
+ */
+function boundedDistance(a: string, b: string, limit: number): number {
+  const over = limit + 1;
+  if (Math.abs(a.length - b.length) > limit) return over;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => (j <= limit ? j : over));
+  let current = new Array<number>(b.length + 1).fill(over);
+  for (let i = 1; i <= a.length; i++) {
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    current[from - 1] = from === 1 ? (i <= limit ? i : over) : over;
+    let best = current[from - 1];
+    for (let j = from; j <= to; j++) {
+      const cell = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), over);
+      current[j] = cell;
+      if (cell < best) best = cell;
+    }
+    if (to < b.length) current[to + 1] = over;
+    if (best > limit) return over;
+    [previous, current] = [current, previous];
+  }
+  return previous[b.length];
+}
+
+/**
+ * Up to three enabled names close to `name` (a substring either way, or a few edits away). The
+ * work is bounded: no suggestions for names longer than any tool name, edit distances only for
+ * names of about the same length, and a fixed budget of cells per unknown name.
+ */
 export function closeNames(name: string, candidates: readonly string[]): string[] {
+  if (name.length === 0 || name.length > MAX_SUGGESTED_NAME) return [];
   const lower = name.toLowerCase();
-  return candidates
-    .map((c) => ({ c, d: c.toLowerCase().includes(lower) || lower.includes(c.toLowerCase()) ? 0 : levenshtein(lower, c.toLowerCase()) }))
-    .filter(({ c, d }) => d <= Math.max(2, Math.floor(c.length / 3)))
+  let cells = SUGGESTION_CELLS;
+  const close: { c: string; d: number }[] = [];
+  for (const c of candidates) {
+    const other = c.toLowerCase();
+    const limit = Math.max(2, Math.floor(c.length / 3));
+    let d = other.includes(lower) || lower.includes(other) ? 0 : limit + 1;
+    if (d > limit && cells > 0 && Math.abs(lower.length - other.length) <= limit) {
+      cells -= lower.length * (2 * limit + 1);
+      d = boundedDistance(lower, other, limit);
+    }
+    if (d <= limit) close.push({ c, d });
+  }
+  return close
     .sort((x, y) => x.d - y.d)
     .slice(0, 3)
     .map(({ c }) => c);
@@ -338,7 +374,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const result = this.conclude(
       this.errorAnswer(
         'TIMEOUT',
-        `Tool '${this.toolName()}' timed out after ${this.settings?.timeoutMs ?? 0} ms` +
+        `Tool ${this.quotedName()} timed out after ${this.settings?.timeoutMs ?? 0} ms` +
           `${hook !== undefined ? ` while hook '${hook}' was running` : ''}. Its work was cancelled; try again, or with a smaller request.`,
       ),
     );
@@ -383,7 +419,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const close = closeNames(name, enabled);
     return this.fail(
       'UNKNOWN_TOOL',
-      `Unknown tool '${name}'.${close.length ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : ''}` +
+      `Unknown tool ${quoteInput(name)}.${close.length ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : ''}` +
         ` Available tools: ${enabled.slice(0, 20).join(', ') || '(none)'}.`,
     );
   }
@@ -400,7 +436,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
         else {
           this.fail(
             'MALFORMED_ARGUMENTS',
-            `Arguments for tool '${entry.name}' are not valid JSON (${describeThrown(e)}). ` +
+            `Arguments for tool '${entry.name}' are not valid JSON (${boundInput(describeThrown(e), MAX_PARSE_ERROR_CHARS)}). ` +
               `Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.`,
           );
           return undefined;
@@ -432,30 +468,27 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const valid = validator(args) as boolean;
     const presets = entry.presets;
     if (valid && presets === undefined) return true;
-    const problems = valid ? [] : describeAjvErrors(validator.errors ?? [], args);
+    const problems = new ProblemList();
+    if (!valid) describeAjvErrors(validator.errors ?? [], args, problems);
     if (presets !== undefined) {
       for (const { name } of presets) {
-        if (!hasOwn(args, name)) continue;
-        const line = `'${name}': is not a parameter of this tool (remove it)`;
-        if (!problems.includes(line)) problems.push(line);
+        if (hasOwn(args, name)) problems.add(`'${name}': is not a parameter of this tool (remove it)`);
       }
     }
-    if (problems.length === 0) return true;
+    if (problems.empty) return true;
     this.invalidArguments(entry, problems);
     return false;
   }
 
-  private invalidArguments(entry: ToolEntry, problems: readonly string[]): ToolResult {
-    return this.fail(
-      'INVALID_ARGUMENTS',
-      `Invalid arguments for tool '${entry.name}':\n${problems.map((p) => `- ${p}`).join('\n')}\nFix these and call the tool again.`,
-    );
+  private invalidArguments(entry: ToolEntry, problems: ProblemList): ToolResult {
+    return this.fail('INVALID_ARGUMENTS', `Invalid arguments for tool '${entry.name}':\n${problems.toText()}\nFix these and call the tool again.`);
   }
 
   private async prepare(entry: ToolEntry, args: Record<string, unknown>): Promise<ToolResult> {
-    const problems = await prepareDtos(args, entry.dtos!);
+    const problems = new ProblemList();
+    await prepareDtos(args, entry.dtos!, problems);
     if (this.done) return this.final!;
-    if (problems.length) return this.invalidArguments(entry, problems);
+    if (!problems.empty) return this.invalidArguments(entry, problems);
     return this.proceed(entry, args);
   }
 
@@ -784,6 +817,11 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     return this.entry !== undefined ? this.entry.name : String(this.call.name);
   }
 
+  /** The tool's name as error texts quote it (an unknown name is the model's input: bounded). */
+  private quotedName(): string {
+    return this.entry !== undefined ? `'${this.entry.name}'` : quoteInput(String(this.call.name));
+  }
+
   private success(entry: ToolEntry, value: unknown): ToolResult {
     const scrub = this.redaction();
     if (typeof value !== 'string') return answerFor(scrub ? redactedToolResult(value, scrub) : toToolResult(value), entry, this.core, this.call.id);
@@ -823,11 +861,11 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     if (this.done) return this.final!;
     this.endKind = End.Aborted;
     this.failure = { abortText: reason };
-    return this.conclude(this.errorAnswer('ABORTED', `Tool '${this.toolName()}' was aborted: ${reason}`));
+    return this.conclude(this.errorAnswer('ABORTED', `Tool ${this.quotedName()} was aborted: ${reason}`));
   }
 
   private internalFailure(error: unknown): ToolResult {
-    return this.fail('EXECUTION_FAILED', `Tool '${this.toolName()}' failed: ${this.describe(error)}`, error);
+    return this.fail('EXECUTION_FAILED', `Tool ${this.quotedName()} failed: ${this.describe(error)}`, error);
   }
 
   /** The one place a call ends: records the answer, emits the terminal event, arms async completion. */

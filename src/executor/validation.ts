@@ -3,15 +3,26 @@ import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+import { previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
+import { linearRegExp } from './linear-regexp';
 
 /**
- * Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion.
+ * Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion,
+ * `pattern`s run by a linear-time engine ({@link linearRegExp}).
  * Schemas are checked against the meta-schema once, at registration (`schemaProblems`), so
  * `compile` skips that check: otherwise each toolkit's first call compiles the meta-schema (~45 ms).
  */
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true, validateSchema: false });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    coerceTypes: false,
+    useDefaults: false,
+    validateFormats: true,
+    validateSchema: false,
+    code: { regExp: linearRegExp },
+  });
   (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
   return ajv;
 }
@@ -23,16 +34,6 @@ function jsonPointerToPath(pointer: string): string {
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = typeof value;
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 function typeOfJson(value: unknown): string {
@@ -53,69 +54,167 @@ function valueAt(root: unknown, pointer: string): unknown {
   return current;
 }
 
-/** One line per failing field, written so that a model can repair its call. */
-export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown): string[] {
-  const lines: string[] = [];
-  const seen = new Set<string>();
-  for (const error of errors) {
+/** The most problems an INVALID_ARGUMENTS text lists; the others are counted. */
+const MAX_PROBLEMS = 20;
+/** The longest problem line (paths and values in it are bounded first). */
+const MAX_PROBLEM_CHARS = 300;
+/** The longest path or key a problem line quotes. */
+const MAX_PATH_CHARS = 120;
+
+/**
+ * The problems of one call's arguments, bounded whatever the input: at most {@link MAX_PROBLEMS}
+ * distinct lines of at most 300 characters each, and a count of the others.
+ */
+export class ProblemList {
+  private readonly lines: string[] = [];
+  private readonly seen = new Set<string>();
+  private more = 0;
+  private unknownMore = false;
+
+  /** True when no more lines are listed (further problems are only counted). */
+  get full(): boolean {
+    return this.lines.length >= MAX_PROBLEMS;
+  }
+
+  /** True when nothing was found. */
+  get empty(): boolean {
+    return this.lines.length === 0 && this.more === 0 && !this.unknownMore;
+  }
+
+  /** Adds a problem line (a repeated line is listed once). */
+  add(line: string): void {
+    const bounded = line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line;
+    if (this.seen.has(bounded)) return;
+    if (this.full) {
+      this.more++;
+      return;
+    }
+    this.seen.add(bounded);
+    this.lines.push(bounded);
+  }
+
+  /** Counts `count` problems that were not described. */
+  skip(count: number): void {
+    this.more += count;
+  }
+
+  /** Notes that checking stopped early: more problems may exist. */
+  stopped(): void {
+    this.unknownMore = true;
+  }
+
+  /** The listed lines, as `- line` rows, with the count of the others last. */
+  toText(): string {
+    const rows = this.lines.map((line) => `- ${line}`);
+    if (this.more > 0) rows.push(`- … and ${this.more} more problem(s) not listed`);
+    else if (this.unknownMore) rows.push('- … and possibly more problems not listed');
+    return rows.join('\n');
+  }
+}
+
+function quotePath(path: string): string {
+  return quoteInput(path, MAX_PATH_CHARS);
+}
+
+/** Adds one line per failing field to `problems`, written so that a model can repair its call. */
+export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown, problems: ProblemList): void {
+  for (let i = 0; i < errors.length; i++) {
+    if (problems.full) {
+      problems.skip(errors.length - i);
+      return;
+    }
+    const error = errors[i];
     const path = jsonPointerToPath(error.instancePath);
-    const at = path ? `'${path}'` : 'arguments';
+    const at = path ? quotePath(path) : 'arguments';
     let line: string;
     switch (error.keyword) {
       case 'required': {
         const missing = (error.params as { missingProperty: string }).missingProperty;
-        line = `${path ? `'${path}.${missing}'` : `'${missing}'`}: is required but missing`;
+        line = `${quotePath(path ? `${path}.${missing}` : missing)}: is required but missing`;
         break;
       }
       case 'additionalProperties': {
         const extra = (error.params as { additionalProperty: string }).additionalProperty;
-        line = `${path ? `'${path}.${extra}'` : `'${extra}'`}: is not a parameter of this tool (remove it)`;
+        line = `${quotePath(path ? `${path}.${extra}` : extra)}: is not a parameter of this tool (remove it)`;
         break;
       }
       case 'type':
         line = `${at}: must be ${(error.params as { type: string }).type}, got ${typeOfJson(valueAt(args, error.instancePath))}`;
         break;
       case 'enum':
-        line = `${at}: must be one of ${preview((error.params as { allowedValues: unknown[] }).allowedValues)}, got ${preview(valueAt(args, error.instancePath))}`;
+        line = `${at}: must be one of ${previewInput((error.params as { allowedValues: unknown[] }).allowedValues, 160)}, got ${previewInput(valueAt(args, error.instancePath))}`;
         break;
       default:
         line = `${at}: ${error.message ?? error.keyword}${
           ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'multipleOf'].includes(error.keyword)
-            ? ` (got ${preview(valueAt(args, error.instancePath))})`
+            ? ` (got ${previewInput(valueAt(args, error.instancePath))})`
             : ''
         }`;
     }
-    if (!seen.has(line)) {
-      seen.add(line);
-      lines.push(line);
-    }
+    problems.add(line);
   }
-  return lines;
 }
 
-function flattenValidationErrors(errors: readonly ValidationError[], prefix: string, out: string[]): void {
+function flattenValidationErrors(errors: readonly ValidationError[], prefix: string, problems: ProblemList): void {
   for (const error of errors) {
     const path = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
-    for (const message of Object.values(error.constraints ?? {})) out.push(`'${path}': ${message}`);
-    if (error.children?.length) flattenValidationErrors(error.children, path, out);
+    for (const message of Object.values(error.constraints ?? {})) problems.add(`${quotePath(path)}: ${message}`);
+    if (error.children?.length) flattenValidationErrors(error.children, path, problems);
   }
 }
 
 /**
+ * Keys class-transformer cannot carry as data: the names of `Object.prototype`'s members. Inside a
+ * DTO argument it reads them as the object's own methods (`constructor` throws, others vanish).
+ */
+const BUILT_IN_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** The path of the first key of `value` (at any depth) that names a member of `Object.prototype`. */
+function builtInKeyPath(value: unknown, path: string): { path: string; key: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = builtInKeyPath(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const at = `${path}.${key}`;
+    if (BUILT_IN_KEYS.has(key)) return { path: at, key };
+    const found = builtInKeyPath((value as Record<string, unknown>)[key], at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
  * Turns DTO arguments into class instances (class-transformer) and validates them
- * (class-validator). Replaces the values in `args` in place; returns the failing fields.
+ * (class-validator). Replaces the values in `args` in place; adds the failing fields to
+ * `problems` and stops once it lists no more of them (the call fails anyway). A key that names a
+ * member of `Object.prototype` (`constructor`, `__proto__`, `hasOwnProperty`…) anywhere in a DTO
+ * argument is reported as a problem: class-transformer cannot keep it as data.
  */
 export async function prepareDtos(
   args: Record<string, unknown>,
   dtos: readonly { name: string; type: Constructor; array: boolean }[],
-): Promise<string[]> {
-  const problems: string[] = [];
+  problems: ProblemList,
+): Promise<void> {
   for (const { name, type, array } of dtos) {
     const value = args[name];
     if (value === undefined) continue;
+    const builtIn = builtInKeyPath(value, name);
+    if (builtIn !== undefined) {
+      problems.add(`${quotePath(builtIn.path)}: the key ${quoteInput(builtIn.key)} names a built-in object member and cannot be used here; rename or remove it`);
+      continue;
+    }
     const items = array ? (value as unknown[]) : [value];
     const instances: object[] = [];
     for (let i = 0; i < items.length; i++) {
+      if (problems.full) {
+        problems.stopped();
+        return;
+      }
       const instance = plainToInstance(type, items[i]) as object;
       const errors = await validate(instance, { forbidUnknownValues: false });
       flattenValidationErrors(errors, array ? `${name}[${i}]` : name, problems);
@@ -123,7 +222,6 @@ export async function prepareDtos(
     }
     args[name] = array ? instances : instances[0];
   }
-  return problems;
 }
 
 /**

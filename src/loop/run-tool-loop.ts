@@ -1,6 +1,7 @@
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-types';
 import type { ToolCall, ToolResult } from '../common/tool-types';
+import { quoteInput } from '../common/quote-input';
 import { errorResult } from '../common/results';
 import type { CallProgress } from '../executor/call-executor';
 import { ToolkitError, describeThrown } from '../errors';
@@ -201,9 +202,9 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
           refusal = `The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`;
           budgetHit = true;
         } else if (limit !== undefined && used > limit) {
-          refusal = `Tool '${call.name}' may be called at most ${limit} time(s) in this conversation; use what you have.`;
+          refusal = `Tool ${quoteInput(call.name)} may be called at most ${limit} time(s) in this conversation; use what you have.`;
         } else if (seen > maxRepeats) {
-          refusal = `You already called '${call.name}' with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`;
+          refusal = `You already called ${quoteInput(call.name)} with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`;
         }
         if (refusal) {
           results[index] = { ...errorResult(refusal, 'DENIED'), toolCallId: call.id, name: call.name };

@@ -4,6 +4,9 @@ import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-
 import type { ObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations } from '../common/tool-types';
 import type { Toolkit } from '../toolkit/toolkit';
+import { boundInput, quoteInput } from '../common/quote-input';
+import { ToolkitError } from '../errors';
+import { linearPatternProblem } from '../executor/linear-regexp';
 import { MCP_TOOL_OPTIONS, type McpToolOptions } from './mcp-tool-options';
 import { fromCallToolResult } from './remote-result';
 import { portableToolName } from './tool-names';
@@ -27,7 +30,36 @@ export interface McpImportOptions {
   requestTimeoutMs?: number;
   /** Follow the remote's `notifications/tools/list_changed` (default `true`). */
   followListChanged?: boolean;
+  /**
+   * The most `tools/list` pages one listing follows (default 100). A server whose `nextCursor`
+   * chain goes on fails the listing with `IMPORT_LIMIT_EXCEEDED`.
+   */
+  maxPages?: number;
+  /** The most tools one listing may hold, counted before `filter` (default 1000); more fail it with `IMPORT_LIMIT_EXCEEDED`. */
+  maxTools?: number;
+  /** The whole time one listing (every page) may take in ms (default 30 000); past it the listing fails with `IMPORT_LIMIT_EXCEEDED`. */
+  timeoutMs?: number;
+  /**
+   * The largest definition of one remote tool, as JSON characters: description, title, input and
+   * output schema, annotations (default 100 000). A larger tool is skipped (see `skipped`).
+   */
+  maxSchemaBytes?: number;
+  /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
+  maxSchemaDepth?: number;
 }
+
+/**
+ * Defaults of {@link McpImportOptions}' bounds: what a remote MCP server may make an import
+ * hold or spend.
+ *
+ * @example
+ * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
+ */
+export const MCP_IMPORT_LIMITS: Readonly<Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth'>>> =
+  Object.freeze({ maxPages: 100, maxTools: 1000, timeoutMs: 30_000, maxSchemaBytes: 100_000, maxSchemaDepth: 64 });
+
+/** The longest remote name a tool may have (the MCP specification's limit). */
+const MAX_REMOTE_NAME = 128;
 
 /**
  * A remote tool that could not be imported, and why.
@@ -68,12 +100,54 @@ const LIST_CHANGED = 'notifications/tools/list_changed';
 
 interface Imported {
   readonly local: string;
-  readonly fingerprint: string;
+  readonly fingerprint: string | undefined;
   readonly tool: AgentTool;
 }
 
-function fingerprint(tool: McpTool): string {
-  return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations]);
+/** The tool's definition as JSON text (what tells a changed tool), or `undefined` when it is too deep to write. */
+function fingerprint(tool: McpTool): string | undefined {
+  try {
+    return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Schema keywords whose values are data, not schemas: no pattern or reference is looked for in them. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/** Why a pattern of an imported schema is refused (it needs a backtracking engine), or `undefined`. */
+function patternProblem(pattern: string): string | undefined {
+  const problem = linearPatternProblem(pattern);
+  return problem === undefined ? undefined : `its pattern ${quoteInput(pattern)} needs a backtracking regular expression engine (${boundInput(problem, 120)})`;
+}
+
+/**
+ * Why a remote schema is not imported, or `undefined`: nested deeper than `maxDepth`, a `pattern`
+ * or `patternProperties` key the linear-time engine cannot run, a `$ref` outside the schema
+ * itself, or an `$id` (it would enter the toolkit's shared Ajv registry).
+ */
+function untrustedSchemaProblem(schema: unknown, maxDepth: number): string | undefined {
+  const stack: { value: object; depth: number; data: boolean }[] = [];
+  if (typeof schema === 'object' && schema !== null) stack.push({ value: schema, depth: 1, data: false });
+  while (stack.length > 0) {
+    const { value, depth, data } = stack.pop()!;
+    if (depth > maxDepth) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
+    for (const [key, child] of Object.entries(value)) {
+      if (!data && !Array.isArray(value)) {
+        let problem: string | undefined;
+        if (key === 'pattern' && typeof child === 'string') problem = patternProblem(child);
+        else if (key === 'patternProperties' && typeof child === 'object' && child !== null) {
+          for (const property of Object.keys(child)) if ((problem = patternProblem(property)) !== undefined) break;
+        } else if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
+          problem = `its schema refers outside itself (${key} ${quoteInput(child)})`;
+        } else if (key === '$id' && typeof child === 'string') problem = `its schema declares an $id (${quoteInput(child)})`;
+        if (problem !== undefined) return problem;
+      }
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1, data: data || DATA_KEYWORDS.has(key) });
+    }
+  }
+  return undefined;
 }
 
 function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
@@ -165,19 +239,72 @@ class McpImport implements McpImportHandle {
     }
   }
 
+  private limit(name: keyof typeof MCP_IMPORT_LIMITS): number {
+    return this.options[name] ?? MCP_IMPORT_LIMITS[name];
+  }
+
+  private limitExceeded(what: string, option: keyof typeof MCP_IMPORT_LIMITS, cause?: unknown): ToolkitError {
+    return new ToolkitError(
+      'IMPORT_LIMIT_EXCEEDED',
+      `MCP server ${quoteInput(this.serverName())} ${what} (importMcpTools option ${option}: ${this.limit(option)}); nothing was imported or changed. ` +
+        `Raise ${option} if the server is trusted to need it.`,
+      cause !== undefined ? { cause } : {},
+    );
+  }
+
+  /** Every remote tool, page after page, within `maxPages`, `maxTools` and `timeoutMs`. */
   private async listRemote(): Promise<McpTool[]> {
+    const maxPages = this.limit('maxPages');
+    const maxTools = this.limit('maxTools');
+    const timeoutMs = this.limit('timeoutMs');
+    const deadline = Date.now() + timeoutMs;
+    // one controller per page: the SDK leaves its abort listener on the signal of every request
+    let page: AbortController | undefined;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      page?.abort();
+    }, timeoutMs);
     const tools: McpTool[] = [];
     let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor !== undefined ? { cursor } : undefined);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    let pages = 0;
+    try {
+      do {
+        if (++pages > maxPages) throw this.limitExceeded(`listed more than ${maxPages} pages of tools`, 'maxPages');
+        const left = deadline - Date.now();
+        if (left <= 0) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs');
+        page = new AbortController();
+        let listed: Awaited<ReturnType<Client['listTools']>>;
+        try {
+          listed = await this.client.listTools(cursor !== undefined ? { cursor } : undefined, { signal: page.signal, timeout: left });
+        } catch (error) {
+          if (timedOut || Date.now() >= deadline) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs', error);
+          throw error;
+        }
+        if (tools.length + listed.tools.length > maxTools) throw this.limitExceeded(`listed more than ${maxTools} tools`, 'maxTools');
+        tools.push(...listed.tools);
+        cursor = listed.nextCursor;
+      } while (cursor !== undefined);
+    } finally {
+      clearTimeout(timer);
+    }
     const { filter } = this.options;
     if (!filter) return tools;
     if (typeof filter === 'function') return tools.filter((t) => filter(t));
     const names = new Set(filter);
     return tools.filter((t) => names.has(t.name));
+  }
+
+  /** Why a remote tool is not imported (too large, too deep, untrusted patterns or references), or `undefined`. */
+  private refusal(tool: McpTool, print: string | undefined): string | undefined {
+    if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > MAX_REMOTE_NAME) {
+      return `its name is not 1-${MAX_REMOTE_NAME} characters long`;
+    }
+    const maxDepth = this.limit('maxSchemaDepth');
+    if (print === undefined) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
+    const maxBytes = this.limit('maxSchemaBytes');
+    if (print.length > maxBytes) return `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)`;
+    return untrustedSchemaProblem(tool.inputSchema, maxDepth) ?? untrustedSchemaProblem(tool.outputSchema, maxDepth);
   }
 
   private async sync(): Promise<void> {
@@ -186,19 +313,26 @@ class McpImport implements McpImportHandle {
     const wanted = new Map(remote.map((t) => [t.name, t]));
     for (const [name, entry] of [...this.imported]) {
       const next = wanted.get(name);
-      if (next && fingerprint(next) === entry.fingerprint) continue;
+      if (next && entry.fingerprint !== undefined && fingerprint(next) === entry.fingerprint) continue;
       this.toolkit.unregisterTool(entry.local);
       this.imported.delete(name);
     }
     const fresh: { remote: McpTool; imported: Imported }[] = [];
+    const refused: McpImportSkipped[] = [];
     const reserved = new Set<string>();
     for (const tool of remote) {
       if (this.imported.has(tool.name)) continue;
+      const print = fingerprint(tool);
+      const refusal = this.refusal(tool, print);
+      if (refusal !== undefined) {
+        refused.push({ name: boundInput(String(tool.name), MAX_REMOTE_NAME), reason: refusal });
+        continue;
+      }
       const local = portableToolName(tool.name, this.options.prefix, (n) => reserved.has(n) || this.toolkit.getTool(n) !== undefined);
       reserved.add(local);
-      fresh.push({ remote: tool, imported: { local, fingerprint: fingerprint(tool), tool: this.agentTool(tool, local) } });
+      fresh.push({ remote: tool, imported: { local, fingerprint: print, tool: this.agentTool(tool, local) } });
     }
-    this.skippedList = [];
+    this.skippedList = refused;
     if (!fresh.length) return;
     const group = this.options.group;
     if (group !== undefined && !this.toolkit.getToolGroups().some((g) => g.name === group)) {
@@ -224,8 +358,9 @@ class McpImport implements McpImportHandle {
     }
   }
 
+  /** The remote's own name for itself (bounded: it ends up in descriptions and errors). */
   private serverName(): string {
-    return this.client.getServerVersion()?.name ?? 'server';
+    return boundInput(this.client.getServerVersion()?.name ?? 'server');
   }
 
   private agentTool(remote: McpTool, local: string): AgentTool {
@@ -266,12 +401,21 @@ class McpImport implements McpImportHandle {
  * progress (`ToolEmitter`-style `ctx.emit`); results map text → `forLLM`, `structuredContent` →
  * `data`, `isError` → an error result. The import follows the remote's `list_changed`.
  *
+ * The remote is untrusted: a listing follows at most `maxPages` pages and holds at most
+ * `maxTools` tools within `timeoutMs` ({@link MCP_IMPORT_LIMITS}); a tool larger than
+ * `maxSchemaBytes`, nested deeper than `maxSchemaDepth`, named longer than 128 characters, with a
+ * `pattern` that needs a backtracking engine (lookaround, backreferences), a `$ref` outside its
+ * own schema or an `$id` is skipped and listed in `skipped` with the reason.
+ *
  * @example
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });
  * await client.connect(new StdioClientTransport({ command: 'npx', args: ['-y', 'some-mcp-server'] }));
  * const github = await importMcpTools(client, toolkit, { group: 'github', prefix: 'gh' });
  * toolkit.updateToolGroups(['github'], false); // off until needed
- * @throws whatever `client.listTools()` throws (not connected, protocol errors).
+ * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
+ * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a
+ * bound leaves the tools imported before); whatever `client.listTools()` throws (not connected,
+ * protocol errors).
  */
 export async function importMcpTools(client: Client, toolkit: Toolkit, options: McpImportOptions = {}): Promise<McpImportHandle> {
   const handle = new McpImport(client, toolkit, options);

@@ -11,7 +11,7 @@ export { createMcpHttpHandler, serveMcpHttp } from './mcp-http';
 export type { McpHttpHandler, McpHttpOptions, McpHttpServeOptions, McpHttpServer } from './mcp-http';
 export { McpPrincipal, bearerAuth } from './mcp-principal';
 export type { McpAuthenticate, McpTokenVerdict } from './mcp-principal';
-export { importMcpTools } from './import-mcp-tools';
+export { importMcpTools, MCP_IMPORT_LIMITS } from './import-mcp-tools';
 export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './import-mcp-tools';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
 export type { McpToolOptions, McpAgentTool, OutputShape } from './mcp-tool-options';

@@ -1,6 +1,7 @@
 import type { AgentTool, ToolCallContext } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+import { quoteInput, quoteInputs } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { CallRun, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/call-executor';
@@ -331,7 +332,7 @@ export class MetaTools implements SkillRunHost {
       execute: (args, ctx) => {
         const name = String(args.name);
         const record = this.host.skills.get(name);
-        if (!record) throw new Error(`Unknown skill '${name}'. Call list_skills to see the skills.`);
+        if (!record) throw new Error(`Unknown skill ${quoteInput(name)}. Call list_skills to see the skills.`);
         return this.invoke(record, args, ctx, this.fallbackBinding(ctx));
       },
     };
@@ -437,13 +438,13 @@ export class MetaTools implements SkillRunHost {
     const unknown = [...add, ...remove].filter((name) => !allowed.has(name));
     if (unknown.length) {
       return errorResult(
-        `Unknown group(s) ${unknown.map((n) => `'${n}'`).join(', ')}. Groups you can switch: ${[...allowed].join(', ') || '(none)'}.`,
+        `Unknown group(s) ${quoteInputs(unknown)}. Groups you can switch: ${[...allowed].join(', ') || '(none)'}.`,
         'INVALID_ARGUMENTS',
       );
     }
     const both = add.filter((name) => remove.includes(name));
     if (both.length) {
-      return errorResult(`Group(s) ${both.map((n) => `'${n}'`).join(', ')} are both in add and remove; name each group once.`, 'INVALID_ARGUMENTS');
+      return errorResult(`Group(s) ${quoteInputs(both)} are both in add and remove; name each group once.`, 'INVALID_ARGUMENTS');
     }
     const { view } = binding;
     if (add.length) view.updateToolGroups(add, true);
