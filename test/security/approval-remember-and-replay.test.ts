@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { Toolkit, ToolExecutionContext, ToolkitError, type AgentTool, type ToolkitErrorCode } from '../../src';
+import { Toolkit, ToolExecutionContext, ToolkitError, type AgentTool } from '../../src';
+import { rejectsWith } from './support';
 import { ApprovalManager, InMemoryApprovalDecisions, isPendingApprovalResult, type ApprovalManagerOptions } from '../../src/pipeline';
 
 /**
@@ -35,14 +36,6 @@ let nextId = 0;
 const as = (user: string) => ({ context: ToolExecutionContext.of(new UserContext(user)) });
 const wipeCall = (disk: string) => ({ id: `w${++nextId}`, name: 'wipe', arguments: { disk } });
 
-async function rejectsWith(promise: Promise<unknown>, code: ToolkitErrorCode): Promise<ToolkitError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!ToolkitError.is(error, code)) throw new Error(`expected ToolkitError ${code}, got ${String(error)}`);
-  return error;
-}
 
 describe('security: remembered decisions are scoped to a real identity', () => {
   it("remember: 'session' on a call without a session is refused; later sessionless callers are still asked", async () => {

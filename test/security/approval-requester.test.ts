@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolkitError, ToolParam, ToolService, type ToolkitErrorCode } from '../../src';
+import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolParam, ToolService } from '../../src';
+import { rejectsWith } from './support';
 import { ApprovalManager, isPendingApprovalResult } from '../../src/pipeline';
 import { runToolLoop, ScriptedProvider } from '../../src/loop';
 
@@ -33,14 +34,6 @@ function setup() {
   return { toolkit, approvals, payments: container.get(PaymentService) };
 }
 
-async function rejectsWith(promise: Promise<unknown>, code: ToolkitErrorCode): Promise<ToolkitError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!ToolkitError.is(error, code)) throw new Error(`expected ToolkitError ${code}, got ${String(error)}`);
-  return error;
-}
 
 const alice = ToolExecutionContext.of(new UserContext('alice'));
 
