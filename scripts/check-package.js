@@ -89,6 +89,7 @@ void [tools, result, OpenAIProvider, AnthropicProvider, createMcpServer];
 });
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], ts);
 
-run(process.execPath, [path.join(shipped, 'dist/build/cli.js'), '--help'], shipped);
+// the bin as a user's project runs it: from its node_modules, where typescript resolves
+run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/build/cli.js'), '--help'], cjs);
 fs.rmSync(work, { recursive: true, force: true });
 process.stdout.write('package check passed: CommonJS, ESM and TypeScript consumers of the packed tarball\n');
