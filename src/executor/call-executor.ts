@@ -469,7 +469,11 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const presets = entry.presets;
     if (valid && presets === undefined) return true;
     const problems = new ProblemList();
-    if (!valid) describeAjvErrors(validator.errors ?? [], args, problems);
+    if (!valid) {
+      // values are quoted cut short: redact them first, so that no part of a preset value stays at a cut
+      const scrub = this.redaction();
+      describeAjvErrors(validator.errors ?? [], scrub !== undefined ? (redactDeep(args, scrub) as Record<string, unknown>) : args, problems);
+    }
     if (presets !== undefined) {
       for (const { name } of presets) {
         if (hasOwn(args, name)) problems.add(`'${name}': is not a parameter of this tool (remove it)`);
@@ -546,7 +550,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
           if (this.done) return this.final!;
           if (replacement) result = this.shape(entry, replacement);
         } catch (e) {
-          return this.fail('HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describeThrown(e)}`, e);
+          return this.fail('HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${this.describe(e)}`, e);
         }
       }
     } finally {
@@ -564,7 +568,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       try {
         decision = await hook.before(this.hookContext(entry));
       } catch (e) {
-        return this.fail('HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${describeThrown(e)}`, e);
+        return this.fail('HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${this.describe(e)}`, e);
       }
       if (this.done) return this.final!;
       if (!decision) continue;

@@ -32,3 +32,24 @@ describe('a model that sends a preset value in another argument does not get it 
     expect(findLeaks({ ok, invalid, events: recorder.events }, [SECRET])).toEqual([]);
   });
 });
+
+describe('security: argument errors quote redacted values', () => {
+  it('a model-sent copy of a preset value inside an invalid argument leaves no prefix at the quote cut', async () => {
+    const secret = 'p4ss-word-9f8e7d6c5b4a3210-zyxw';
+    const toolkit = new Toolkit({ container: new Container() });
+    toolkit.registerTool(
+      {
+        name: 'login',
+        description: 'Log in',
+        parameters: { type: 'object', properties: { user: { type: 'string', maxLength: 8 }, password: { type: 'string' } }, required: ['user'] },
+        execute: () => 'in',
+      },
+      { presets: { login: { password: secret } } },
+    );
+    // the secret starts 70 characters in, across the 80-character quote of the value
+    const user = `${'u'.repeat(70)}${secret}${'v'.repeat(40)}`;
+    const result = await toolkit.callTool({ id: 'e1', name: 'login', arguments: { user } });
+    expect(result.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(result.forLLM).not.toContain(secret.slice(0, 8));
+  });
+});
