@@ -39,6 +39,7 @@ export type {
   ToolsChangedEvent,
   GroupsChangedEvent,
   SkillChangedEvent,
+  CallbackFailedEvent,
 } from './toolkit/events';
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';
