@@ -3,6 +3,7 @@ import { ToolListChangedNotificationSchema, type Tool as McpTool } from '@modelc
 import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations } from '../common/tool-types';
+import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../toolkit/meta-tools';
 import type { Toolkit } from '../toolkit/toolkit';
 import { boundInput, quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
@@ -319,7 +320,8 @@ class McpImport implements McpImportHandle {
     }
     const fresh: { remote: McpTool; imported: Imported }[] = [];
     const refused: McpImportSkipped[] = [];
-    const reserved = new Set<string>();
+    // the toolkit's meta tools keep their names even before they are offered: a remote tool never poses as one
+    const reserved = new Set<string>([LIST_SKILLS, INVOKE_SKILL, EQUIP_TOOL_GROUPS]);
     for (const tool of remote) {
       if (this.imported.has(tool.name)) continue;
       const print = fingerprint(tool);

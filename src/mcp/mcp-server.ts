@@ -151,6 +151,11 @@ class ToolkitMcpServer implements McpServerHandle {
   private lastTools?: readonly AgentTool[];
   private listCache?: ListCache;
   private readonly shapes = new WeakMap<AgentTool, OutputShape | null>();
+  /**
+   * Prefixes the call ids of this connection: JSON-RPC request ids count from 0 in every client,
+   * and a call id names its call toolkit-wide (an `AsyncTool` completion, an approval).
+   */
+  private readonly callPrefix = `mcp_${randomUUID().slice(0, 8)}_`;
   private closed = false;
   private barrier: boolean;
 
@@ -327,7 +332,7 @@ class ToolkitMcpServer implements McpServerHandle {
       }
       const relay = token !== undefined ? new ProgressRelay(token, extra, scope?.response) : undefined;
       if (relay) options.onProgress = relay.report;
-      const call = view.callTool({ id: String(extra.requestId), name, arguments: args }, options);
+      const call = view.callTool({ id: `${this.callPrefix}${String(extra.requestId)}`, name, arguments: args }, options);
       if (!relay) return call.then((result) => this.toResult(name, result), failed);
       // progress must reach the client before the response, which drops late progress
       return call.then(async (result) => {

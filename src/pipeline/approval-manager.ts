@@ -358,7 +358,7 @@ export class ApprovalManager {
     this.maxPendingPerSession = positiveLimit(options.maxPendingPerSession, 100, 'maxPendingPerSession');
     this.memory = new InMemoryApprovalDecisions(10_000, this.now);
     this.decisions = options.decisions ?? this.memory;
-    const report = options.onCallbackError ?? warnOnce();
+    const report = options.onCallbackError !== undefined ? reportSafely(options.onCallbackError) : warnOnce();
     this.pendingList$ = GuardedObservable.of(this.changes.pipe(map(() => this.list())), report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     this.hook = { name: options.name ?? 'approval', before: (ctx) => this.check(ctx) };
@@ -715,6 +715,20 @@ function warnOnce(): (error: unknown, source: string) => void {
     if (warned) return;
     warned = true;
     process.emitWarning(`A subscriber of ApprovalManager.${source} threw (${describeThrown(error)}); pass onCallbackError to handle it.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+  };
+}
+
+/** `onCallbackError` is a user callback too: what it throws goes to the one-time warning, never into RxJS. */
+function reportSafely(onCallbackError: (error: unknown, source: string) => void): (error: unknown, source: string) => void {
+  let warned = false;
+  return (error, source) => {
+    try {
+      onCallbackError(error, source);
+    } catch (failure) {
+      if (warned) return;
+      warned = true;
+      process.emitWarning(`ApprovalManager's onCallbackError threw (${describeThrown(failure)}) while reporting a failure of ${source}.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+    }
   };
 }
 

@@ -290,9 +290,13 @@ export class ActivationState implements AvailabilityView {
     return groupInactive(entry);
   }
 
-  /** True when this view permits tools of `group` (plus `grants`, an executable skill's own). */
-  permits(group: string | undefined, grants?: ReadonlySet<string>): boolean {
-    return permitsGroup(group, this.base, this.layer, grants);
+  /**
+   * True when this view permits tools of `group` to an executable skill's run, with `grants`
+   * (the run's own `grantGroups`): the active scoping skill's grants cover its own scope only.
+   */
+  permits(group: string | undefined, grants: ReadonlySet<string>): boolean {
+    const layer = this.layer;
+    return permitsGroup(group, this.base, layer !== undefined && layer.grants.size > 0 ? { ...layer, grants: EMPTY_GROUPS } : layer, grants);
   }
 
   /** Names of the enabled tools (frozen, shared). */

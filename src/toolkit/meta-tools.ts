@@ -10,6 +10,7 @@ import type { ActivationState, GroupRecord } from './activation';
 import type { CallOrigin } from './hooks';
 import { Registry, type ToolEntry } from './registry';
 import { SkillRun, type CallBinding, type SkillFrame, type SkillRunHost } from './skill-run';
+import { ToolkitSession } from './session';
 import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
 import type { ToolView } from './tool-view';
 
@@ -183,6 +184,7 @@ export class MetaTools implements SkillRunHost {
   /**
    * Runs `call` in a view: meta tools bound to that view, everything else straight through the
    * executor. `availability` decides what is enabled (the view's state, or a skill run's scope).
+   * A closed session's calls answer `SESSION_CLOSED`, also when they come later (an approval, a skill run).
    */
   dispatch(
     view: ToolView,
@@ -192,6 +194,8 @@ export class MetaTools implements SkillRunHost {
     options: CallOptions,
     frame?: SkillFrame,
   ): Promise<ToolResult> {
+    // a closed (or expired) session runs nothing more: no approval resumed later, no step of a skill run
+    if (view instanceof ToolkitSession && view.closed) return view.callTool(call, options);
     const core = this.host.core;
     const origin = core.hooks.length > 0 ? this.originOf(view, state, availability, options, frame) : undefined;
     if (this.entries.size !== 0) {

@@ -1,21 +1,13 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { runChildFixture } from './support';
 
 /**
  * Regression: a throwing subscriber on events$ / activeTools$ / the approval streams, or a
  * throwing onProgress / onAsyncComplete, or instrumentToolkit with a throwing redact, crashed the process (uncaughtException). Run in a real
  * child process so that an uncaught exception would really kill it.
  */
-const root = path.resolve(__dirname, '../..');
-
 describe('security: user callbacks cannot crash the process', () => {
   it('every throwing callback is reported as an event; every call still returns its result; nothing reaches the process', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', './scripts/swc-register.js', 'test/security/fixtures/throwing-callbacks-child.ts'], {
-      cwd: root,
-      timeout: 30_000,
-    });
-    const report = JSON.parse(stdout.trim()) as { results: unknown[]; failures: string[]; approvalFailures: string[]; crashes: string[] };
+    const report = await runChildFixture<{ results: unknown[]; failures: string[]; approvalFailures: string[]; crashes: string[] }>('throwing-callbacks-child.ts');
     expect(report.crashes).toEqual([]);
     expect(report.results).toEqual([
       { forLLM: 'done', isError: false },
