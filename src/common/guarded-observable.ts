@@ -42,9 +42,17 @@ export class GuardedObservable<T> extends Observable<T> {
     return observable;
   }
 
-  override subscribe(observerOrNext?: Partial<Observer<T>> | ((value: T) => void) | null): Subscription {
+  override subscribe(
+    observerOrNext?: Partial<Observer<T>> | ((value: T) => void) | null,
+    onError?: ((error: unknown) => void) | null,
+    onComplete?: (() => void) | null,
+  ): Subscription {
     if (observerOrNext instanceof Subscriber) return super.subscribe(observerOrNext);
-    const observer: Partial<Observer<T>> = typeof observerOrNext === 'function' ? { next: observerOrNext } : (observerOrNext ?? {});
+    // RxJS's (deprecated) positional form: subscribe(next, error, complete)
+    const observer: Partial<Observer<T>> =
+      typeof observerOrNext === 'function' || observerOrNext == null
+        ? { ...(observerOrNext ? { next: observerOrNext } : {}), ...(onError ? { error: onError } : {}), ...(onComplete ? { complete: onComplete } : {}) }
+        : observerOrNext;
     const guard = <A>(callback: ((value: A) => void) | undefined): ((value: A) => void) | undefined =>
       callback === undefined
         ? undefined
@@ -55,11 +63,11 @@ export class GuardedObservable<T> extends Observable<T> {
               this.report(error, this.sourceName);
             }
           };
-    const complete = guard<void>(observer.complete);
+    const completed = guard<void>(observer.complete);
     return super.subscribe({
       next: guard(observer.next),
       error: guard(observer.error) ?? ((error: unknown) => this.report(error, this.sourceName)),
-      ...(complete !== undefined ? { complete: () => complete() } : {}),
+      ...(completed !== undefined ? { complete: () => completed() } : {}),
     });
   }
 }

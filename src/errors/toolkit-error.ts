@@ -26,6 +26,7 @@ export type ToolkitErrorCode =
   | 'INVALID_ARGUMENTS'
   | 'CONTEXT_MISSING'
   | 'EXECUTION_FAILED'
+  | 'DUPLICATE_CALL_ID'
   | 'TIMEOUT'
   | 'ABORTED'
   | 'DENIED'

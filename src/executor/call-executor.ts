@@ -599,9 +599,19 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private execute(entry: ToolEntry): ToolResult | Promise<ToolResult> {
     if (isAsyncTool(entry.target)) {
+      const key = asyncKey(entry.name, this.call.id);
+      // an AsyncTool's completion names only the call id: two live calls with one id would get each other's
+      const waiting = this.core.asyncListeners.get(key);
+      if (waiting !== undefined && waiting !== this) {
+        return this.fail(
+          'DUPLICATE_CALL_ID',
+          `Tool ${this.quotedName()} is still completing an earlier call with id ${quoteInput(this.call.id)} in the background; ` +
+            'send this call with an id of its own.',
+        );
+      }
       const track = (this.asyncTrack ??= { state: AsyncState.Pending });
-      track.toolKey = asyncKey(entry.name, this.call.id);
-      this.core.asyncListeners.set(track.toolKey, this);
+      track.toolKey = key;
+      this.core.asyncListeners.set(key, this);
     }
     return this.runAttempt(entry, 1, -1);
   }

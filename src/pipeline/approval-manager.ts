@@ -501,7 +501,7 @@ export class ApprovalManager {
     } catch (e) {
       throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager.restore(): the text is not JSON (${(e as Error).message}).`, { cause: e });
     }
-    const snapshot = checkSnapshot(parsed);
+    const snapshot = checkSnapshot(parsed, this.now());
     this.memory.load(snapshot.decided.filter((d) => !this.held.has(d.id)), snapshot.horizon);
     for (const decision of snapshot.remembered) this.remember(decision);
     let added = 0;
@@ -758,13 +758,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** How far ahead of this process's clock a restored approval's `createdAt` may be (other processes' clocks drift). */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 1_000;
 const isOptionalText = (v: unknown): boolean => v === undefined || isText(v);
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isDecision = (v: unknown): v is 'approved' | 'rejected' => v === 'approved' || v === 'rejected';
 
 /** Checks a whole snapshot and copies only the fields it knows (nothing else of the input is kept). */
-function checkSnapshot(value: unknown): SerializedApprovals {
+function checkSnapshot(value: unknown, now: number): SerializedApprovals {
   const fail = (why: string): never => {
     throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager.restore(): not a serialised approval state (${why}). Pass what serialize() returned.`);
   };
@@ -791,6 +794,8 @@ function checkSnapshot(value: unknown): SerializedApprovals {
       isOptionalText(p.sessionId) &&
       isOptionalText(p.principal);
     if (!ok) return fail(`pending[${i}] lacks id, call, toolName, arguments, reason or createdAt, has a duplicate id, or a field of the wrong type`);
+    // a copy dated after now could pass for one held after a decision about its call
+    if ((p as { createdAt: number }).createdAt > now + MAX_CLOCK_SKEW_MS) return fail(`pending[${i}] was created in the future`);
     const checked = p as unknown as PendingApproval;
     ids.add(checked.id);
     const { call } = checked;

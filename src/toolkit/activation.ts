@@ -248,13 +248,27 @@ export class ActivationState implements AvailabilityView {
     return this.layer !== undefined ? this.layer.groups : this.base;
   }
 
-  /** Switches groups on or off where they take effect (the skill layer while one is active). Returns whether anything changed. */
+  /** Switches groups on or off where they take effect (see below). Returns whether anything changed. */
   setGroups(names: readonly string[], on: boolean): boolean {
-    let groups = this.activeGroups;
-    for (const name of names) groups = this.cache.toggled(groups, name, on);
-    if (groups === this.activeGroups) return false;
-    if (this.layer !== undefined) this.layer = { ...this.layer, groups };
-    else this.base = groups;
+    const toggle = (from: ReadonlySet<string>, value: boolean): ReadonlySet<string> => {
+      let groups = from;
+      for (const name of names) groups = this.cache.toggled(groups, name, value);
+      return groups;
+    };
+    const layer = this.layer;
+    if (layer === undefined) {
+      const base = toggle(this.base, on);
+      if (base === this.base) return false;
+      this.base = base;
+      return true;
+    }
+    // During a skill, a group switched on belongs to the skill and ends with it; a group switched
+    // off is revoked for the view: off in the base too, so its tools stop now and after the skill.
+    const groups = toggle(layer.groups, on);
+    const base = on ? this.base : toggle(this.base, false);
+    if (groups === layer.groups && base === this.base) return false;
+    this.layer = { ...layer, groups };
+    this.base = base;
     return true;
   }
 

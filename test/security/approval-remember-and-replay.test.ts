@@ -166,6 +166,7 @@ describe('security: restore() validates its input', () => {
     ['an id of 10,000 characters', { version: 1, pending: [{ id: 'x'.repeat(10_000), call: { id: 'c', name: 'wipe', arguments: {} }, toolName: 'wipe', arguments: {}, reason: 'r', createdAt: 1 }] }],
     ['a decided entry without a decision', { version: 1, pending: [], decided: [{ id: 'x' }] }],
     ['a horizon that is not a number', { version: 1, pending: [], horizon: 'never' }],
+    ['a pending entry dated in the future (it could pass for one held after a decision)', { version: 1, pending: [{ id: 'x', call: { id: 'c', name: 'wipe', arguments: {} }, toolName: 'wipe', arguments: {}, reason: 'r', createdAt: Date.now() + 3_600_000 }] }],
   ])('refuses %s, whole: nothing is loaded', (_what, state) => {
     const { approvals } = setup();
     expect(() => approvals.restore(state as never)).toThrow(ToolkitError);

@@ -1,9 +1,12 @@
+import { throwError } from 'rxjs';
+import { GuardedObservable } from '../../src/common/guarded-observable';
 import { runChildFixture } from './support';
 
 /**
  * Regression: a throwing subscriber on events$ / activeTools$ / the approval streams, or a
- * throwing onProgress / onAsyncComplete, or instrumentToolkit with a throwing redact, crashed the process (uncaughtException). Run in a real
- * child process so that an uncaught exception would really kill it.
+ * throwing onProgress / onAsyncComplete, or instrumentToolkit with a throwing redact, crashed the
+ * process (uncaughtException). Run in a real child process so that an uncaught exception would
+ * really kill it.
  */
 describe('security: user callbacks cannot crash the process', () => {
   it('every throwing callback is reported as an event; every call still returns its result; nothing reaches the process', async () => {
@@ -21,5 +24,16 @@ describe('security: user callbacks cannot crash the process', () => {
     expect(report.failures).toContain('onProgress@c1: Error: onProgress exploded');
     expect(report.failures).toContain('events$: Error: otel redact exploded');
     expect(report.approvalFailures).toEqual(expect.arrayContaining(['pending$: Error: pending$ subscriber exploded', 'decisions$: Error: decisions$ subscriber exploded']));
+  });
+});
+
+describe('security: guarded streams keep RxJS semantics', () => {
+  it('the positional subscribe(next, error) form still reaches its error handler', () => {
+    const reported: unknown[] = [];
+    const seen: unknown[] = [];
+    const guarded = GuardedObservable.of(throwError(() => new Error('stream failed')), (e: unknown) => reported.push(e), 'test');
+    guarded.subscribe(null, (e: unknown) => seen.push(e));
+    expect(seen).toHaveLength(1);
+    expect(reported).toEqual([]);
   });
 });

@@ -239,7 +239,11 @@ describe('1,000 concurrent sessions', () => {
           const on = random() < 0.5;
           const target = model.skill !== undefined ? model.layer : model.base;
           if (on) target.add(group);
-          else target.delete(group);
+          else {
+            // switching a group off revokes it for the session, during a skill too
+            model.layer.delete(group);
+            model.base.delete(group);
+          }
           counts.toggles++;
           if (random() < 0.5) session.updateToolGroups([group], on);
           else {
