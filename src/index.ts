@@ -14,15 +14,15 @@ export { ToolView } from './toolkit/tool-view';
 export type { ToolGroupState } from './toolkit/tool-view';
 export { ToolRegistration } from './toolkit/registration';
 export type { RegisterOptions, ToolTarget } from './toolkit/registration';
-export { fromContainer } from './toolkit/presets';
-export type { PresetValue, PresetResolver, PresetMap, ContainerPreset } from './toolkit/presets';
+export { fromContainer } from './executor/presets';
+export type { PresetValue, PresetResolver, PresetMap, ContainerPreset } from './executor/presets';
 export { defineSkill } from './toolkit/skills';
 export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillStepInput, SkillOptions } from './toolkit/skills';
 export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tools';
 export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
 export type { ToolAvailability } from './toolkit/activation';
 export type { RenderPromptOptions } from './toolkit/render-prompt';
-export type { ToolHook, HookContext, BeforeHookDecision } from './toolkit/hooks';
+export type { ToolHook, HookContext, BeforeHookDecision } from './executor/hooks';
 export type {
   ToolEvent,
   ToolEventType,
@@ -40,7 +40,7 @@ export type {
   GroupsChangedEvent,
   SkillChangedEvent,
   CallbackFailedEvent,
-} from './toolkit/events';
+} from './executor/events';
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';
 export { AsyncCompletion } from './executor/async-completion';

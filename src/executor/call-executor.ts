@@ -9,10 +9,10 @@ import { errorResult } from '../common/results';
 import { boundInput, quoteInput } from '../common/quote-input';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
-import type { CallFailedEvent, ToolCallEventBase, ToolEvent } from '../toolkit/events';
-import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../toolkit/hooks';
-import { isContainerPreset } from '../toolkit/presets';
-import type { Registry, ToolEntry } from '../toolkit/registry';
+import type { CallFailedEvent, ToolCallEventBase, ToolEvent } from './events';
+import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from './hooks';
+import { isContainerPreset } from './presets';
+import type { EntryLookup, ToolEntry } from './tool-entry';
 import { describeAbort, unwatchAbort, watchAbort, type AbortWatcher } from './abort-watch';
 import { AsyncCompletion, type AsyncSink } from './async-completion';
 import { Attempt, AttemptState, type AttemptHost } from './attempt';
@@ -78,7 +78,7 @@ export interface AvailabilityView {
 
 /** @internal Everything the executor needs from a toolkit. */
 export interface ExecutorCore {
-  readonly registry: Registry;
+  readonly registry: EntryLookup;
   readonly ajv: Ajv;
   readonly hooks: readonly ToolHook[];
   readonly events: Subject<ToolEvent>;

@@ -1,5 +1,5 @@
-import { isContainerPreset } from '../toolkit/presets';
-import type { ToolEntry } from '../toolkit/registry';
+import { isContainerPreset } from './presets';
+import type { ToolEntry } from './tool-entry';
 import { collectSecrets, literalScrub, type Scrub } from './redact';
 
 /**

@@ -6,7 +6,7 @@ import type { ToolCall, ToolResult, ToolRisk } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
-import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../toolkit/hooks';
+import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../executor/hooks';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
 import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecidedRecord, type DecisionClaim } from './approval-decisions';

@@ -1,6 +1,6 @@
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
-import type { BeforeHookDecision, HookContext, ToolHook } from '../toolkit/hooks';
+import type { BeforeHookDecision, HookContext, ToolHook } from '../executor/hooks';
 
 /**
  * What an argument guardrail decides: nothing (the call goes on), block it with a reason the

@@ -3,7 +3,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import { truncateText } from '../executor/convert';
 import { REDACTED, redactDeep } from '../executor/redact';
-import type { ToolEvent } from '../toolkit/events';
+import type { ToolEvent } from '../executor/events';
 
 /**
  * The tracer name used when no tracer is given.

@@ -1,5 +1,5 @@
 import type { ToolResult } from '../common/tool-types';
-import type { HookContext, ToolHook } from '../toolkit/hooks';
+import type { HookContext, ToolHook } from '../executor/hooks';
 import { isThenable } from '../executor/convert';
 import { createRedactor } from './redactor';
 

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../common/tool-types';
 import { truncateText } from '../executor/convert';
-import type { HookContext, ToolHook } from '../toolkit/hooks';
+import type { HookContext, ToolHook } from '../executor/hooks';
 import { ToolkitError } from '../errors';
 
 /**

@@ -7,8 +7,8 @@ import type { ToolCall, ToolResult } from '../common/tool-types';
 import { CallRun, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import type { ActivationState, GroupRecord } from './activation';
-import type { CallOrigin } from './hooks';
-import { Registry, type ToolEntry } from './registry';
+import type { CallOrigin } from '../executor/hooks';
+import { Registry, type ToolEntry, type ToolkitCore } from './registry';
 import { SkillRun, type CallBinding, type SkillFrame, type SkillRunHost } from './skill-run';
 import { ToolkitSession } from './session';
 import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
@@ -74,7 +74,7 @@ export interface SkillListing {
 
 /** @internal What the meta tools need from the toolkit. */
 export interface MetaHost {
-  readonly core: ExecutorCore;
+  readonly core: ToolkitCore;
   readonly skills: SkillRegistry;
   readonly limits: ResolvedSkillOptions;
   readonly parallel: boolean;

@@ -1,6 +1,6 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { Constructor } from '../metadata/records';
-import type { PresetMap, PresetValue } from './presets';
+import type { PresetMap, PresetValue } from '../executor/presets';
 
 /** What can be registered: a tool service class, an instance of one, or an `AgentTool` object. */
 export type ToolTarget = Constructor | object | AgentTool;

@@ -2,7 +2,8 @@ import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
 import { runBatch } from '../executor/batch';
-import type { AvailabilityView, CallOptions, ExecutorCore } from '../executor/call-executor';
+import type { AvailabilityView, CallOptions } from '../executor/call-executor';
+import type { ToolkitCore } from './registry';
 import { ToolkitError } from '../errors';
 import {
   lowerToolSchemas,
@@ -30,7 +31,7 @@ export interface ToolGroupState {
 
 /** @internal What a view needs from its toolkit beyond the executor core. */
 export interface ViewHost {
-  readonly core: ExecutorCore;
+  readonly core: ToolkitCore;
   readonly parallel: boolean;
   readonly maxConcurrency: number;
   /** Called after a view changed its groups. */

@@ -7,7 +7,7 @@ import { ToolExecutionContext } from '../common/execution-context';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions, ToolResult } from '../common/tool-types';
-import { completeAsyncToolCall, type ExecutorCore } from '../executor/call-executor';
+import { completeAsyncToolCall } from '../executor/call-executor';
 import { DEFAULT_EXECUTION, resolveExecution } from '../executor/execution-settings';
 import { DeadlineScheduler } from '../executor/deadlines';
 import { createAjv, hasOptionalProperties } from '../executor/validation';
@@ -15,10 +15,10 @@ import { ToolkitError, describeThrown } from '../errors';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { ActivationState, AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './activation';
-import type { ToolEvent } from './events';
-import type { ToolHook } from './hooks';
+import type { ToolEvent } from '../executor/events';
+import type { ToolHook } from '../executor/hooks';
 import { MethodTool } from './method-tool';
-import type { PresetValue } from './presets';
+import type { PresetValue } from '../executor/presets';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
 import { Registry, type ToolEntry, type ToolSource } from './registry';
 import { MetaTools, type EquipToolGroupsOptions } from './meta-tools';
@@ -117,7 +117,7 @@ export class Toolkit extends ToolView {
   private readonly availability: AvailabilityCache;
   private readonly skills: SkillRegistry;
   private readonly meta: MetaTools;
-  private readonly viewHost: ViewHost & { core: ExecutorCore };
+  private readonly viewHost: ViewHost;
   private readonly manifest?: ToolManifest;
   private readonly sessionTtlMs?: number;
   /** The Inversify container services are resolved from. */
@@ -131,7 +131,7 @@ export class Toolkit extends ToolView {
     const availability = new AvailabilityCache(registry, report);
     const state = new ActivationState(registry, availability, groups, EMPTY_GROUPS);
     const container = options.container ?? new Container();
-    const host: ViewHost & { core: ExecutorCore } = {
+    const host: ViewHost = {
       core: {
         registry,
         ajv: createAjv(),

@@ -1,0 +1,36 @@
+import type { ValidateFunction } from 'ajv';
+import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
+import type { ObjectJsonSchema } from '../common/json-schema';
+import type { ToolSchema } from '../common/tool-types';
+import type { Constructor } from '../metadata/records';
+import type { PresetValue } from './presets';
+
+/** Where an enabled tool comes from. */
+export type ToolSource = 'component' | 'global' | 'skill';
+
+/** @internal One registered tool with everything the executor needs. */
+export interface ToolEntry {
+  readonly name: string;
+  /** `Class.method` or `AgentTool 'name'`: used in duplicate errors. */
+  readonly owner: string;
+  readonly group?: string;
+  /** Global tools (the toolkit's meta tools) stay enabled under a skill. */
+  readonly source: ToolSource;
+  readonly behaviour: ToolBehaviour;
+  /** The tool as users see it: its `parameters` never show presets. */
+  readonly tool: AgentTool;
+  /** The executable tool (the user's object or a MethodTool). */
+  readonly target: AgentTool;
+  readonly schema: ObjectJsonSchema;
+  readonly definition: ToolSchema;
+  readonly presets?: readonly { readonly name: string; readonly value: PresetValue }[];
+  readonly dtos?: readonly { readonly name: string; readonly type: Constructor; readonly array: boolean }[];
+  readonly stripNulls: boolean;
+  readonly contextual: boolean;
+  validator?: ValidateFunction;
+}
+
+/** @internal Finds the entry of a tool by name (the toolkit's registry). */
+export interface EntryLookup {
+  get(name: string): ToolEntry | undefined;
+}
