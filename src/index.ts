@@ -21,7 +21,7 @@ export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillS
 export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tools';
 export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
 export type { ToolAvailability } from './toolkit/activation';
-export type { RenderPromptOptions } from './toolkit/render-prompt';
+export type { RenderPromptOptions } from './toolkit/tool-view';
 export type { ToolHook, HookContext, BeforeHookDecision } from './executor/hooks';
 export type {
   ToolEvent,

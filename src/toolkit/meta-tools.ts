@@ -9,10 +9,10 @@ import { ToolkitError } from '../errors';
 import type { ActivationState, GroupRecord } from './activation';
 import type { CallOrigin } from '../executor/hooks';
 import { Registry, type ToolEntry, type ToolkitCore } from './registry';
-import { SkillRun, type CallBinding, type SkillFrame, type SkillRunHost } from './skill-run';
+import { SkillRun, type CallBinding, type SkillRunHost } from './skill-run';
 import { ToolkitSession } from './session';
 import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
-import type { ToolView } from './tool-view';
+import type { SkillFrame, ToolView } from './tool-view';
 
 /**
  * The name of the opt-in meta tool that switches tool groups (see `Toolkit.enableEquipToolGroups`).

@@ -1,23 +1,8 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolAvailability } from './activation';
 import type { SkillDefinition } from './skills';
+import type { RenderPromptOptions } from './tool-view';
 
-/**
- * Options of `view.renderPrompt()`.
- *
- * @example
- * const system = `You are a support agent.\n\n${session.renderPrompt({ groups: false, maxDescriptionChars: 120 })}`;
- */
-export interface RenderPromptOptions {
-  /** List the enabled tools (default `true`). */
-  tools?: boolean;
-  /** List the tool groups with their on/off state in this view (default `true`). */
-  groups?: boolean;
-  /** List the registered skills (default `true`). */
-  skills?: boolean;
-  /** Cut every description to this many characters (default: no limit). */
-  maxDescriptionChars?: number;
-}
 
 /** @internal What a view renders. */
 export interface PromptInput {

@@ -20,6 +20,11 @@ export interface SessionOptions {
   ttlMs?: number;
 }
 
+/** @internal What a session needs from its toolkit beyond what every view needs. */
+export interface SessionHost extends ViewHost {
+  closeSession(session: ToolkitSession): void;
+}
+
 /**
  * One session's view of a toolkit: its own active groups and skill; the toolkit's tools, hooks
  * and events. Concurrent sessions never see each other's toggles: every state change is
@@ -47,8 +52,12 @@ export class ToolkitSession extends ToolView {
   private ttlMs: number | undefined;
 
   /** @internal */
-  constructor(host: ViewHost, state: ActivationState, ttlMs: number | undefined) {
-    super(host, state);
+  constructor(
+    private readonly sessionHost: SessionHost,
+    state: ActivationState,
+    ttlMs: number | undefined,
+  ) {
+    super(sessionHost, state);
     this.ttlMs = ttlMs;
   }
 
@@ -87,7 +96,7 @@ export class ToolkitSession extends ToolView {
 
   private closeIfExpired(): boolean {
     if (this.state.closed || this.expiresAt === Infinity || this.expiresAt > Date.now()) return false;
-    this.host.closeSession(this);
+    this.sessionHost.closeSession(this);
     return true;
   }
 
@@ -96,7 +105,7 @@ export class ToolkitSession extends ToolView {
    * toolkit forgets it. Idempotent.
    */
   close(): void {
-    this.host.closeSession(this);
+    this.sessionHost.closeSession(this);
   }
 
   /** {@inheritDoc ToolView.callTool} Answers `SESSION_CLOSED` once the session is closed. */

@@ -9,14 +9,7 @@ import { describeThrown } from '../errors';
 import { groupInactive, type ActivationState } from './activation';
 import type { Registry, ToolEntry } from './registry';
 import type { SkillCallOptions, SkillContext, SkillRecord, SkillStep } from './skills';
-import type { ToolView } from './tool-view';
-
-/** @internal Where a skill run was invoked from: how deep in other runs, and which. */
-export interface SkillFrame {
-  readonly depth: number;
-  /** The skills from the outermost run to this one. */
-  readonly chain: readonly string[];
-}
+import type { SkillFrame, ToolView } from './tool-view';
 
 /** @internal The view a routed call came through and the options it came with. */
 export interface CallBinding {

@@ -13,9 +13,6 @@ import {
   type ProviderToolDefinitionMap,
 } from '../schema/lowering';
 import type { ActivationState, ToolAvailability } from './activation';
-import type { RenderPromptOptions } from './render-prompt';
-import type { ToolkitSession } from './session';
-import type { SkillFrame } from './skill-run';
 
 /**
  * A group and whether it is on in this view.
@@ -27,6 +24,30 @@ export interface ToolGroupState {
   name: string;
   description: string;
   active: boolean;
+}
+
+/**
+ * Options of `view.renderPrompt()`.
+ *
+ * @example
+ * const system = `You are a support agent.\n\n${session.renderPrompt({ groups: false, maxDescriptionChars: 120 })}`;
+ */
+export interface RenderPromptOptions {
+  /** List the enabled tools (default `true`). */
+  tools?: boolean;
+  /** List the tool groups with their on/off state in this view (default `true`). */
+  groups?: boolean;
+  /** List the registered skills (default `true`). */
+  skills?: boolean;
+  /** Cut every description to this many characters (default: no limit). */
+  maxDescriptionChars?: number;
+}
+
+/** @internal Where a skill run was invoked from: how deep in other runs, and which. */
+export interface SkillFrame {
+  readonly depth: number;
+  /** The skills from the outermost run to this one. */
+  readonly chain: readonly string[];
 }
 
 /** @internal What a view needs from its toolkit beyond the executor core. */
@@ -41,7 +62,6 @@ export interface ViewHost {
   /** Runs a call of a view (meta tools are bound to the view). */
   dispatch(view: ToolView, state: ActivationState, availability: AvailabilityView, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
-  closeSession(session: ToolkitSession): void;
 }
 
 /**

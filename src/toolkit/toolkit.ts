@@ -22,10 +22,10 @@ import type { PresetValue } from '../executor/presets';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
 import { Registry, type ToolEntry, type ToolSource } from './registry';
 import { MetaTools, type EquipToolGroupsOptions } from './meta-tools';
-import { renderPrompt, type RenderPromptOptions } from './render-prompt';
-import { ToolkitSession, type SessionOptions } from './session';
+import { renderPrompt } from './render-prompt';
+import { ToolkitSession, type SessionHost, type SessionOptions } from './session';
 import { SkillRegistry, resolveSkillOptions, type SkillDefinition, type SkillOptions } from './skills';
-import { ToolView, type ViewHost } from './tool-view';
+import { ToolView, type RenderPromptOptions } from './tool-view';
 
 /** Options of `new Toolkit(...)`; all optional. */
 export interface ToolkitOptions {
@@ -117,7 +117,7 @@ export class Toolkit extends ToolView {
   private readonly availability: AvailabilityCache;
   private readonly skills: SkillRegistry;
   private readonly meta: MetaTools;
-  private readonly viewHost: ViewHost;
+  private readonly viewHost: SessionHost;
   private readonly manifest?: ToolManifest;
   private readonly sessionTtlMs?: number;
   /** The Inversify container services are resolved from. */
@@ -131,7 +131,7 @@ export class Toolkit extends ToolView {
     const availability = new AvailabilityCache(registry, report);
     const state = new ActivationState(registry, availability, groups, EMPTY_GROUPS);
     const container = options.container ?? new Container();
-    const host: ViewHost = {
+    const host: SessionHost = {
       core: {
         registry,
         ajv: createAjv(),
