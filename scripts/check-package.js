@@ -16,7 +16,7 @@ const unpacked = path.join(work, 'unpacked');
 fs.mkdirSync(unpacked);
 run('tar', ['-xzf', tarball, '-C', unpacked], root);
 const shipped = path.join(unpacked, 'package');
-for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/build/cli.js', 'README.md']) {
+for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
 
@@ -90,6 +90,6 @@ void [tools, result, OpenAIProvider, AnthropicProvider, createMcpServer];
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], ts);
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
-run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/build/cli.js'), '--help'], cjs);
+run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
 fs.rmSync(work, { recursive: true, force: true });
 process.stdout.write('package check passed: CommonJS, ESM and TypeScript consumers of the packed tarball\n');

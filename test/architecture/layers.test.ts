@@ -14,7 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['decorators', 'schema'],
   ['executor'],
   ['toolkit'],
-  ['pipeline', 'loop', 'providers', 'mcp', 'build'],
+  ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen'],
 ];
 
 const src = path.resolve(__dirname, '../../src');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { instrumentToolkit } from '../../src/pipeline/otel-index';
+import { instrumentToolkit } from '../../src/otel';
 
 const root = resolve(__dirname, '../../src');
 
@@ -36,7 +36,7 @@ describe('pipeline entry points', () => {
   });
 
   it('the otel entry point does, and exports instrumentToolkit', () => {
-    expect(runtimePackages(join(root, 'pipeline/otel-index.ts')).has('@opentelemetry/api')).toBe(true);
+    expect(runtimePackages(join(root, 'otel/index.ts')).has('@opentelemetry/api')).toBe(true);
     expect(typeof instrumentToolkit).toBe('function');
   });
 });

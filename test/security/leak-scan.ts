@@ -1,7 +1,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { Subscription } from 'rxjs';
 import type { Toolkit, ToolEvent } from '../../src';
-import { instrumentToolkit } from '../../src/pipeline/otel-index';
+import { instrumentToolkit } from '../../src/otel';
 
 /** Number fields that are clocks, not output: a secret number may collide with them by chance. */
 const CLOCK_FIELDS = new Set(['timestamp', 'durationMs', 'delayMs', 'startTime', 'endTime', 'duration', 'time']);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Container } from 'inversify';
 import { Toolkit, type ToolEvent } from '../../src';
-import { instrumentToolkit } from '../../src/pipeline/otel-index';
+import { instrumentToolkit } from '../../src/otel';
 
 /** Regression: instrumentToolkit with a throwing `redact` crashed the process; now it fails closed and is reported. */
 describe('security: a throwing OTel redactor fails closed', () => {

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { generateManifest } from '../../src/build';
+import { generateManifest } from '../../src/codegen';
 import { ToolkitError } from '../../src/errors';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const INVALID = 'test/build/fixtures/invalid';
+const INVALID = 'test/codegen/fixtures/invalid';
 
 /** The ToolkitError generateManifest throws for `files`. */
 function failure(files: string[]): ToolkitError {
@@ -67,6 +67,6 @@ describe('definitions the generator cannot handle', () => {
 
   it('no files, or files that do not exist', () => {
     expect(failure([]).message).toContain('no source files to scan');
-    expect(failure(['test/build/fixtures/nothing-*.ts']).message).toBe('no TypeScript source file matches test/build/fixtures/nothing-*.ts');
+    expect(failure(['test/codegen/fixtures/nothing-*.ts']).message).toBe('no TypeScript source file matches test/codegen/fixtures/nothing-*.ts');
   });
 });

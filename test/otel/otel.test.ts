@@ -3,8 +3,8 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { AgentTool, Toolkit } from '../../src';
 import { ApprovalManager, SECRET_PATTERNS, createGuardrailHook, createRedactor } from '../../src/pipeline';
-import { instrumentToolkit, type ToolTracingOptions } from '../../src/pipeline/otel-index';
-import { RunLog, freshToolkit, loggedTool, toolCall } from './fixtures';
+import { instrumentToolkit, type ToolTracingOptions } from '../../src/otel';
+import { RunLog, freshToolkit, loggedTool, toolCall } from '../pipeline/fixtures';
 
 function tracing(toolkit: Toolkit, options: Omit<ToolTracingOptions, 'tracer'> = {}) {
   const exporter = new InMemorySpanExporter();

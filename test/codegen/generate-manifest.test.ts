@@ -2,13 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { generateManifest, serializeManifest } from '../../src/build';
+import { generateManifest, serializeManifest } from '../../src/codegen';
 import type { JsonSchema } from '../../src/common/json-schema';
 import type { ManifestMethod, ManifestParam, ToolManifest } from '../../src/common/manifest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const GOLDEN = path.join(__dirname, 'golden', 'manifest.json');
-const FIXTURES = 'test/build/fixtures/*.ts';
+const FIXTURES = 'test/codegen/fixtures/*.ts';
 
 let manifest: ToolManifest;
 let text: string;
@@ -73,7 +73,7 @@ function allSchemas(m: ToolManifest): [string, JsonSchema][] {
 }
 
 describe('golden manifest', () => {
-  it('matches test/build/golden/manifest.json (UPDATE_GOLDEN=1 regenerates it)', () => {
+  it('matches test/codegen/golden/manifest.json (UPDATE_GOLDEN=1 regenerates it)', () => {
     if (process.env.UPDATE_GOLDEN === '1') {
       fs.mkdirSync(path.dirname(GOLDEN), { recursive: true });
       fs.writeFileSync(GOLDEN, text);
@@ -293,7 +293,7 @@ describe('injected parameters', () => {
 describe('tool discovery', () => {
   it('finds tools through aliased, namespace and package imports of the decorator', () => {
     expect(Object.keys(manifest.classes.AliasedService?.methods ?? {})).toEqual(['echo', 'repeat']);
-    expect(manifest.classes.AliasedService?.file).toBe('test/build/fixtures/aliased-service.ts');
+    expect(manifest.classes.AliasedService?.file).toBe('test/codegen/fixtures/aliased-service.ts');
     expect(Object.keys(manifest.classes.PackageService?.methods ?? {})).toEqual(['list', 'ping']);
   });
 
