@@ -2,7 +2,27 @@ import 'reflect-metadata';
 
 export { ToolkitError, describeThrown } from './errors';
 export type { ToolkitErrorCode, ToolkitErrorOptions } from './errors';
-export * from './common';
+export type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from './common/json-schema';
+export type {
+  ToolCall,
+  ToolResult,
+  ToolResultError,
+  ToolSchema,
+  ToolProgress,
+  ToolAnnotations,
+  ToolRisk,
+  ToolConcurrency,
+  RetryOptions,
+  ExecutionOptions,
+} from './common/tool-types';
+export { ToolExecutionContext, ToolExecutionContextBuilder } from './common/execution-context';
+export type { ContextType, ContextKey } from './common/execution-context';
+export { isContextualTool, isAsyncTool } from './common/agent-tool';
+export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour } from './common/agent-tool';
+export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './common/llm-types';
+export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './common/manifest';
+export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './common/results';
+export { ToolEmitter } from './common/tool-emitter';
 export { Tool, ToolParam, ToolService } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
 export { loadManifest, parseManifest } from './schema/manifest-loader';
@@ -44,7 +64,45 @@ export type {
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';
 export { AsyncCompletion } from './executor/async-completion';
-export * from './schema/lowering';
+export { lowerToolSchemas, assertToolName, restoreArguments } from './schema/lowering';
+export type {
+  ProviderName,
+  LoweringOptions,
+  LoweringChange,
+  LoweringResult,
+  OpenAIChatToolDefinition,
+  OpenAIResponsesToolDefinition,
+  AnthropicToolDefinition,
+  GeminiSchema,
+  GeminiFunctionDeclaration,
+  McpToolDefinition,
+  ProviderToolDefinition,
+  ProviderToolDefinitionMap,
+} from './schema/lowering';
 export { runToolLoop, ScriptedProvider } from './loop';
 export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';
-export * from './pipeline';
+export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
+export type {
+  PendingApproval,
+  PendingApprovalData,
+  ApprovalPolicy,
+  ApprovalRequirement,
+  ApprovalManagerOptions,
+  ApproveOptions,
+  PendingFilter,
+  RememberScope,
+  RejectOptions,
+  RememberedDecision,
+  ApprovalDecision,
+  SerializedApprovals,
+} from './pipeline/approval-manager';
+export { InMemoryApprovalDecisions } from './pipeline/approval-decisions';
+export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './pipeline/approval-decisions';
+export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';
+export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './pipeline/guardrail-hook';
+export { createTruncationHook } from './pipeline/truncation-hook';
+export type { TruncationHookOptions, ResultCharLimit } from './pipeline/truncation-hook';
+export { createRedactionHook } from './pipeline/redaction-hook';
+export type { RedactionHookOptions } from './pipeline/redaction-hook';
+export { createRedactor, SECRET_PATTERNS, DEFAULT_REDACTION } from './pipeline/redactor';
+export type { Redactor, RedactorOptions } from './pipeline/redactor';

@@ -8,7 +8,7 @@ import type { PresetValue } from './presets';
 /** Where an enabled tool comes from. */
 export type ToolSource = 'component' | 'global' | 'skill';
 
-/** @internal One registered tool with everything the executor needs. */
+/** One registered tool with everything the executor needs (not exported by the package). */
 export interface ToolEntry {
   readonly name: string;
   /** `Class.method` or `AgentTool 'name'`: used in duplicate errors. */
@@ -30,7 +30,7 @@ export interface ToolEntry {
   validator?: ValidateFunction;
 }
 
-/** @internal Finds the entry of a tool by name (the toolkit's registry). */
+/** Finds the entry of a tool by name (the toolkit's registry). */
 export interface EntryLookup {
   get(name: string): ToolEntry | undefined;
 }

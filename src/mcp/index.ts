@@ -15,6 +15,3 @@ export { importMcpTools, MCP_IMPORT_LIMITS } from './import-mcp-tools';
 export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './import-mcp-tools';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
 export type { McpToolOptions, McpAgentTool, OutputShape } from './mcp-tool-options';
-export { fromCallToolResult } from './remote-result';
-export { toCallToolResult } from './call-result';
-export { portableToolName } from './tool-names';

@@ -39,7 +39,7 @@ export interface ToolAvailability {
 }
 
 /**
- * @internal The skill layer of a view: while a skill is active, its tools plus the groups
+ * The skill layer of a view: while a skill is active, its tools plus the groups
  * switched on during the skill are enabled, and the base groups underneath wait untouched.
  */
 export interface SkillLayer {
@@ -65,7 +65,7 @@ interface Computed {
   readonly defs: Map<string, unknown>;
 }
 
-/** @internal The empty group set (shared). */
+/** The empty group set (shared). */
 const EMPTY_GROUPS: ReadonlySet<string> = new Set<string>();
 const groupKeys = new WeakMap<ReadonlySet<string>, string>();
 

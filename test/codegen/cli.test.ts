@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main, USAGE } from '../../src/codegen';
+import { main, USAGE } from '../../src/codegen/cli';
 import type { ToolManifest } from '../../src/common/manifest';
 
 const STUB = `

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expandGlobs, NoMatchError } from '../../src/codegen';
+import { expandGlobs, NoMatchError } from '../../src/codegen/expand-globs';
 
 let dir: string;
 

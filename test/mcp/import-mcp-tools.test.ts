@@ -3,7 +3,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { Toolkit, type CallProgress } from '../../src';
-import { createMcpServer, fromCallToolResult, importMcpTools, portableToolName } from '../../src/mcp';
+import { createMcpServer, importMcpTools } from '../../src/mcp';
+import { fromCallToolResult } from '../../src/mcp/remote-result';
+import { portableToolName } from '../../src/mcp/tool-names';
 import { createTestToolkit } from './fixtures/test-toolkit';
 import { Closer, connectInMemory, eventually, textOf } from './helpers';
 

@@ -1,6 +1,7 @@
 import { CallToolResultSchema, ErrorCode, ListPromptsResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit, ToolExecutionContext, userResult, type AgentTool } from '../../src';
-import { createMcpServer, toCallToolResult } from '../../src/mcp';
+import { createMcpServer } from '../../src/mcp';
+import { toCallToolResult } from '../../src/mcp/call-result';
 import { outputShapeOf } from '../../src/mcp/mcp-tool-options';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { main } from '../../src/codegen';
+import { main } from '../../src/codegen/cli';
 import { Toolkit, loadManifest } from '../../src';
 import { NotesService, UserContext } from '../../samples/services';
 import { createSampleToolkit, SAMPLE_MANIFEST_PATH } from '../../samples/create-toolkit';
