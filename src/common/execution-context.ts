@@ -1,3 +1,5 @@
+import { ToolkitError } from '../errors';
+
 /** A class (possibly abstract) used as the key of a context object. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ContextType<T = unknown> = abstract new (...args: any[]) => T;
@@ -97,9 +99,9 @@ export class ToolExecutionContextBuilder {
       return this;
     }
     if (typeof keyOrInstance !== 'object' || keyOrInstance === null) {
-      throw new TypeError(
-        'ToolExecutionContext.register(instance) needs an object (its class is the key); ' +
-          'use register(key, value) for primitive values.',
+      throw new ToolkitError(
+        'INVALID_CONTEXT',
+        'ToolExecutionContext.register(instance) needs an object (its class is the key); ' + 'use register(key, value) for primitive values.',
       );
     }
     this.values.set((keyOrInstance as object).constructor as ContextType, keyOrInstance);

@@ -336,7 +336,7 @@ export class MetaTools implements SkillRunHost {
       execute: (args, ctx) => {
         const name = String(args.name);
         const record = this.host.skills.get(name);
-        if (!record) throw new Error(`Unknown skill ${quoteInput(name)}. Call list_skills to see the skills.`);
+        if (!record) throw new ToolkitError('UNKNOWN_SKILL', `Unknown skill ${quoteInput(name)}. Call list_skills to see the skills.`);
         return this.invoke(record, args, ctx, this.fallbackBinding(ctx));
       },
     };

@@ -5,7 +5,7 @@ import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { runBatch } from '../executor/batch';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { isAsyncIterator, isThenable } from '../executor/convert';
-import { describeThrown } from '../errors';
+import { describeThrown, ToolkitError } from '../errors';
 import { groupInactive, type ActivationState } from './activation';
 import type { Registry, ToolEntry } from './registry';
 import type { SkillCallOptions, SkillContext, SkillRecord, SkillStep } from './skills';
@@ -178,7 +178,7 @@ export class SkillRun implements SkillContext {
   private threw(error: unknown): unknown {
     this.ended = true;
     if (this.failure !== undefined) return this.failure;
-    throw new Error(`skill '${this.record.skill.name}': ${describeThrown(error)}`, { cause: error });
+    throw new ToolkitError('SKILL_FAILED', `skill '${this.record.skill.name}': ${describeThrown(error)}`, { cause: error });
   }
 
   /** Streams (Observables, async generators) settle in the executor; the cap still decides the last value. */

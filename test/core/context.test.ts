@@ -89,7 +89,7 @@ describe('ToolExecutionContext', () => {
     expect(context.keys()).toEqual([UserContext, TOKEN, 'plain']);
     expect(context.toBuilder().register(new TenantContext('t')).build().size).toBe(4);
     expect(ToolExecutionContext.of(new UserContext('x')).get(UserContext)?.userId).toBe('x');
-    expect(() => ToolExecutionContext.builder().register(5 as unknown as object)).toThrow(TypeError);
+    expect(() => ToolExecutionContext.builder().register(5 as unknown as object)).toThrow(expect.objectContaining({ code: 'INVALID_CONTEXT' }));
   });
 
   it('merges levels, later levels winning', () => {
