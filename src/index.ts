@@ -78,7 +78,7 @@ export type {
   McpToolDefinition,
   ProviderToolDefinition,
   ProviderToolDefinitionMap,
-} from './schema/lowering';
+} from './schema/lowering/provider-definitions';
 export { runToolLoop, ScriptedProvider } from './loop';
 export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';
 export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';

@@ -1,4 +1,5 @@
-import type { Message, ToolCall, ToolSchema } from '../common';
+import type { Message } from '../common/llm-types';
+import type { ToolCall, ToolSchema } from '../common/tool-types';
 import { describeThrown, ToolkitError } from '../errors';
 import type { LoweringChange } from '../schema/lowering';
 

@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../src/common';
+import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../src';
 import { ToolkitError } from '../../src/errors';
 import {
   type GeminiSchema,

@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { ObjectJsonSchema } from '../../src/common';
+import type { ObjectJsonSchema } from '../../src';
 import {
   compileArgumentRestorer,
   loweringRestoresArguments,

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { AgentTool, Toolkit } from '../../src';
-import { ApprovalManager, SECRET_PATTERNS, createGuardrailHook, createRedactor } from '../../src/pipeline';
+import { ApprovalManager, SECRET_PATTERNS, createGuardrailHook, createRedactor } from '../../src';
 import { instrumentToolkit, type ToolTracingOptions } from '../../src/otel';
 import { RunLog, freshToolkit, loggedTool, toolCall } from '../pipeline/fixtures';
 

@@ -7,7 +7,7 @@ import {
   createGuardrailHook,
   isPendingApprovalResult,
   type PendingApproval,
-} from '../../src/pipeline';
+} from '../../src';
 import { FileService, RunLog, freshToolkit, loggedTool, toolCall } from './fixtures';
 
 async function rejection(promise: Promise<unknown>): Promise<ToolkitError> {

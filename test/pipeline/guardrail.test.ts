@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { userResult } from '../../src';
-import { RESULT_WITHHELD, createGuardrailHook } from '../../src/pipeline';
+import { RESULT_WITHHELD, createGuardrailHook } from '../../src';
 import { FileService, RunLog, freshToolkit, loggedTool, toolCall } from './fixtures';
 
 function files() {

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { LLMResponse, Message } from '../../src/common';
+import type { LLMResponse, Message } from '../../src';
 import { ToolkitError } from '../../src/errors';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { WEATHER_TOOLS, WireServer, rejection } from './wire-server';

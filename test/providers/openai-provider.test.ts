@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { LLMResponse, Message } from '../../src/common';
+import type { LLMResponse, Message } from '../../src';
 import { ToolkitError } from '../../src/errors';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { WEATHER_TOOLS, WireServer, rejection } from './wire-server';

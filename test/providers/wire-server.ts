@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ToolSchema } from '../../src/common';
+import type { ToolSchema } from '../../src';
 import { ToolkitError } from '../../src/errors';
 
 /** One request the server received. */

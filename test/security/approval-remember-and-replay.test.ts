@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, ToolExecutionContext, ToolkitError, type AgentTool } from '../../src';
 import { rejectsWith } from './support';
-import { ApprovalManager, InMemoryApprovalDecisions, isPendingApprovalResult, type ApprovalManagerOptions } from '../../src/pipeline';
+import { ApprovalManager, InMemoryApprovalDecisions, isPendingApprovalResult, type ApprovalManagerOptions } from '../../src';
 
 /**
  * Regressions: `remember: 'session'` on a sessionless call approved every later sessionless

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolParam, ToolService } from '../../src';
 import { rejectsWith } from './support';
-import { ApprovalManager, isPendingApprovalResult } from '../../src/pipeline';
+import { ApprovalManager, isPendingApprovalResult } from '../../src';
 import { runToolLoop, ScriptedProvider } from '../../src/loop';
 
 /** Regression: an approved call ran with the toolkit-default context (user `system`), not its requester's. */

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ApprovalManager, isPendingApprovalResult } from '../../src/pipeline';
+import { ApprovalManager, isPendingApprovalResult } from '../../src';
 import { call, setupToolkit } from '../skills/fixtures';
 
 /**

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { defineSkill, type ToolResult } from '../../src';
 import { createMcpServer } from '../../src/mcp';
-import { ApprovalManager, isPendingApprovalResult } from '../../src/pipeline';
+import { ApprovalManager, isPendingApprovalResult } from '../../src';
 import { call, setupToolkit } from '../skills/fixtures';
 
 /**

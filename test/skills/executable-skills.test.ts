@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ApprovalManager, APPROVAL_NOT_PENDING, isPendingApprovalResult } from '../../src/pipeline';
+import { ApprovalManager, APPROVAL_NOT_PENDING, isPendingApprovalResult } from '../../src';
 import {
   defineSkill,
   ToolExecutionContext,

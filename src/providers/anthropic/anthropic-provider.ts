@@ -1,5 +1,6 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ToolCall, ToolSchema } from '../../common';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
+import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { type AnthropicToolDefinition, type LoweringChange, lowerToolSchema } from '../../schema/lowering';
 import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, unknownRoleError } from '../provider-support';
 

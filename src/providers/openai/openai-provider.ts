@@ -9,7 +9,8 @@ import type {
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ToolCall, ToolSchema } from '../../common';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
+import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import {
   type ArgumentRestorer,

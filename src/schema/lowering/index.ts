@@ -16,17 +16,5 @@ export {
   OPENAI_STRICT_LIMITS,
   GEMINI_SCHEMA_KEYWORDS,
 } from './provider-rules';
-export type {
-  ProviderName,
-  LoweringOptions,
-  LoweringChange,
-  LoweringResult,
-  OpenAIChatToolDefinition,
-  OpenAIResponsesToolDefinition,
-  AnthropicToolDefinition,
-  GeminiSchema,
-  GeminiFunctionDeclaration,
-  McpToolDefinition,
-  ProviderToolDefinition,
-  ProviderToolDefinitionMap,
-} from './provider-definitions';
+/** The definition types of every provider (listed by name at the package entry point). */
+export type * from './provider-definitions';

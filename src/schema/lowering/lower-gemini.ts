@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema } from '../../common';
+import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
 import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';

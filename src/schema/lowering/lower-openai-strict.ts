@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from '../../common';
+import type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_LIMITS } from './provider-rules';
 import {

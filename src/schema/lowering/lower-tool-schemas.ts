@@ -1,4 +1,5 @@
-import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../common';
+import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
+import type { ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import { lowerGemini } from './lower-gemini';
 import { lowerOpenAIStrict } from './lower-openai-strict';

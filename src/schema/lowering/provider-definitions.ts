@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema } from '../../common';
+import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 
 /**
  * The providers a canonical tool schema can be lowered for.

@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema } from '../../common';
+import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 import type { LoweringOptions, ProviderName } from './provider-definitions';
 import { findLocalRef, isObjectSchema, isPlainObject, typeList } from './schema-utils';
 

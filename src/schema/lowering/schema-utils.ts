@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonSchemaType } from '../../common';
+import type { JsonSchema, JsonSchemaType } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 
 /** Collects report lines for one tool. @internal */
