@@ -1,230 +1,35 @@
-import type { Ajv } from 'ajv';
 import type { Container } from 'inversify';
-import type { Subject } from 'rxjs';
-import type { ContextResolver, ContextualTool } from '../common/agent-tool';
-import { callSafely, type CallbackFailureReporter } from '../common/guarded-observable';
+import type { ContextualTool } from '../common/agent-tool';
+import { callSafely } from '../common/guarded-observable';
 import { isAsyncTool } from '../common/agent-tool';
-import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { errorResult } from '../common/results';
 import { boundInput, quoteInput } from '../common/quote-input';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
-import type { CallFailedEvent, ToolCallEventBase, ToolEvent } from './events';
+import type { CallFailedEvent, ToolCallEventBase } from './events';
 import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from './hooks';
 import { isContainerPreset } from './presets';
-import type { EntryLookup, ToolEntry } from './tool-entry';
+import type { ToolEntry } from './tool-entry';
 import { describeAbort, unwatchAbort, watchAbort, type AbortWatcher } from './abort-watch';
 import { AsyncCompletion, type AsyncSink } from './async-completion';
 import { Attempt, AttemptState, type AttemptHost } from './attempt';
 import { isPending, isThenable, toToolResult, truncateText } from './convert';
 import type { Deadline, DeadlineScheduler } from './deadlines';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
+import { answerFor, asyncKey } from './async-calls';
+import { ChainResolver } from './chain-resolver';
+import { closeNames } from './close-names';
+import type { AvailabilityView, CallOptions, ExecutorCore } from './executor-core';
 import { presetSecretsOf } from './preset-secrets';
 import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
 import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
-
-/** Progress as delivered to a caller's `onProgress`: tagged with the call. */
-export interface CallProgress extends ToolProgress {
-  /** The call that reported it. */
-  callId: string;
-  /** The tool that reported it. */
-  tool: string;
-}
-
-/**
- * Options of `callTool` / `callTools`.
- *
- * @example
- * const controller = new AbortController();
- * await toolkit.callTools(calls, {
- *   signal: controller.signal,
- *   onProgress: (p) => ui.progress(p.callId, p.message),
- *   onAsyncComplete: (r) => followUps.push({ role: 'tool', toolCallId: r.toolCallId, content: r.forLLM }),
- * });
- */
-export interface CallOptions {
-  /** Call-level context objects (highest priority in the chain). */
-  context?: ToolExecutionContext;
-  /** Agent-level context objects (`runToolLoop` passes its `context` here). */
-  agentContext?: ToolExecutionContext;
-  /**
-   * Aborts the call(s): a running tool's injected `AbortSignal` fires with the signal's reason,
-   * a pending retry backoff stops, and the call resolves at once with an `ABORTED` result. A
-   * signal that is already aborted answers `ABORTED` without running anything.
-   */
-  signal?: AbortSignal;
-  /** Receives each progress report of the call(s), in order, tagged with the call id. */
-  onProgress?: (progress: CallProgress) => void;
-  /**
-   * Receives the completion of calls that answered with an async result (an `AsyncTool`'s
-   * callback, or `AsyncCompletion` of a decorated tool); `toolCallId` is the call id.
-   */
-  onAsyncComplete?: (result: ToolResult) => void;
-  /** The session of the call (set by session views). */
-  sessionId?: string;
-}
-
-/** What decides whether a tool is enabled for a call. */
-export interface AvailabilityView {
-  /** True when `entry` may be called in this view. */
-  isEnabled(entry: ToolEntry): boolean;
-  /** Why `entry` is not enabled, for the model. */
-  whyDisabled(entry: ToolEntry): string;
-  /** Names of the enabled tools (for "did you mean" suggestions). */
-  enabledNames(): string[];
-}
-
-/** @internal Everything the executor needs from a toolkit. */
-export interface ExecutorCore {
-  readonly registry: EntryLookup;
-  readonly ajv: Ajv;
-  readonly hooks: readonly ToolHook[];
-  readonly events: Subject<ToolEvent>;
-  /** Where a user callback's failure goes (a `callback_failed` event), never into the call. */
-  readonly report: CallbackFailureReporter;
-  readonly deadlines: DeadlineScheduler;
-  readonly defaults: ResolvedExecution;
-  readonly container: Container;
-  readonly context: ToolExecutionContext;
-  readonly maxResultChars?: number;
-  /** Calls of `AsyncTool`s waiting for their completion callback, by {@link asyncKey}. */
-  readonly asyncListeners: Map<string, AsyncSink>;
-}
-
-class ChainResolver implements ContextResolver {
-  private mergedChain: ToolExecutionContext | undefined = undefined;
-
-  constructor(
-    private readonly run: CallRun,
-    private readonly options: CallOptions,
-    private readonly core: ExecutorCore,
-  ) {}
-
-  /** The whole chain as one context (call over agent over toolkit), merged once per call. */
-  merged(): ToolExecutionContext {
-    return (this.mergedChain ??= ToolExecutionContext.merge(this.core.context, this.options.agentContext, this.options.context));
-  }
-
-  get<T>(key: ContextKey<T>): T | undefined {
-    if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
-    // For tools that want every context object.
-    if ((key as unknown) === ToolExecutionContext) return this.merged() as T;
-    const value = this.options.context?.get(key) ?? this.options.agentContext?.get(key) ?? this.core.context.get(key);
-    if (value !== undefined) return value;
-    const container = this.core.container;
-    const id = key as Parameters<Container['isBound']>[0];
-    return container.isBound(id) ? (container.get(id) as T) : undefined;
-  }
-}
+export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
+export { completeAsyncToolCall } from './async-calls';
 
 /** The longest JSON parse error quoted in MALFORMED_ARGUMENTS (V8 quotes a piece of the input). */
 const MAX_PARSE_ERROR_CHARS = 200;
-/** Names longer than this get no suggestions: no tool name is that long (providers allow 64-128). */
-const MAX_SUGGESTED_NAME = 256;
-/** The most edit-distance cells one unknown name may cost, however many tools are registered. */
-const SUGGESTION_CELLS = 1_000_000;
-
-/**
- * The edit distance of `a` and `b` when it is at most `limit`, otherwise `limit + 1`: only cells
- * within `limit` of the diagonal are filled, and a row past `limit` ends the work.
- */
-function boundedDistance(a: string, b: string, limit: number): number {
-  const over = limit + 1;
-  if (Math.abs(a.length - b.length) > limit) return over;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => (j <= limit ? j : over));
-  let current = new Array<number>(b.length + 1).fill(over);
-  for (let i = 1; i <= a.length; i++) {
-    const from = Math.max(1, i - limit);
-    const to = Math.min(b.length, i + limit);
-    current[from - 1] = from === 1 ? (i <= limit ? i : over) : over;
-    let best = current[from - 1];
-    for (let j = from; j <= to; j++) {
-      const cell = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), over);
-      current[j] = cell;
-      if (cell < best) best = cell;
-    }
-    if (to < b.length) current[to + 1] = over;
-    if (best > limit) return over;
-    [previous, current] = [current, previous];
-  }
-  return previous[b.length];
-}
-
-/**
- * Up to three enabled names close to `name` (a substring either way, or a few edits away). The
- * work is bounded: no suggestions for names longer than any tool name, edit distances only for
- * names of about the same length, and a fixed budget of cells per unknown name.
- */
-export function closeNames(name: string, candidates: readonly string[]): string[] {
-  if (name.length === 0 || name.length > MAX_SUGGESTED_NAME) return [];
-  const lower = name.toLowerCase();
-  let cells = SUGGESTION_CELLS;
-  const close: { c: string; d: number }[] = [];
-  for (const c of candidates) {
-    const other = c.toLowerCase();
-    const limit = Math.max(2, Math.floor(c.length / 3));
-    let d = other.includes(lower) || lower.includes(other) ? 0 : limit + 1;
-    if (d > limit && cells > 0 && Math.abs(lower.length - other.length) <= limit) {
-      cells -= lower.length * (2 * limit + 1);
-      d = boundedDistance(lower, other, limit);
-    }
-    if (d <= limit) close.push({ c, d });
-  }
-  return close
-    .sort((x, y) => x.d - y.d)
-    .slice(0, 3)
-    .map(({ c }) => c);
-}
-
-/** @internal The key of a waiting `AsyncTool` call in {@link ExecutorCore.asyncListeners}. */
-export function asyncKey(tool: string, callId: string): string {
-  return `${tool}\u0000${callId}`;
-}
-
-/**
- * @internal Routes an `AsyncTool`'s completion callback to the call it names (`toolCallId`): the
- * call emits `async_completed` and tells its caller's `onAsyncComplete`. A completion for a call
- * the toolkit is not waiting for (a repeat, a wrong id, one made before a restart) reaches
- * `events$` only, as an `async_completed` event redacted with every preset value the tool is known
- * to use: its fixed presets and the last 64 values its call-time presets resolved to. When the
- * tool has call-time presets that never resolved in this process, nothing is known to redact
- * with: the completion is withheld, and the event carries a `RESULT_WITHHELD` error result.
- */
-export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, produced: ToolResult): void {
-  const callId = typeof produced.toolCallId === 'string' ? produced.toolCallId : '';
-  const waiting = core.asyncListeners.get(asyncKey(entry.name, callId));
-  if (waiting !== undefined) {
-    waiting.deliverAsync(produced, false);
-    return;
-  }
-  if (!core.events.observed) return;
-  const book = entry.presets === undefined ? undefined : presetSecretsOf(entry);
-  const scrub = book?.scrub();
-  const id = scrub ? scrub(callId) : callId;
-  const result = book?.unresolved
-    ? errorResult(
-        `A background completion of tool '${entry.name}' for call '${id}' was withheld: no call is waiting for it, and the ` +
-          "tool's presets were never resolved in this process, so it cannot be checked for their values.",
-        'RESULT_WITHHELD',
-      )
-    : scrub
-      ? redactedToolResult(produced, scrub)
-      : toToolResult(produced);
-  const answer = answerFor(result, entry, core, id);
-  answer.async = false;
-  core.events.next({ type: 'async_completed', callId: id, tool: entry.name, timestamp: Date.now(), result: answer });
-}
-
-/** A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars`. */
-function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string): ToolResult {
-  const result: ToolResult = { ...produced, toolCallId: callId, name: entry.name };
-  const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
-  if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
-  return result;
-}
-
 function safePredicate(predicate: (error: unknown, attempt: number) => boolean, error: unknown, attempt: number): boolean {
   try {
     return predicate(error, attempt) === true;

@@ -1,0 +1,40 @@
+import type { Container } from 'inversify';
+import type { ContextResolver } from '../common/agent-tool';
+import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
+import { AsyncCompletion } from './async-completion';
+import type { CallOptions, ExecutorCore } from './executor-core';
+
+/** What a resolver asks of its call: the `AsyncCompletion` handed out for that type. */
+export interface CompletionSource {
+  asyncCompletion(): AsyncCompletion;
+}
+
+/**
+ * @internal The context chain of one call (call over agent over toolkit, then the container), and
+ * what is injected by type besides: the merged `ToolExecutionContext`, the call's `AsyncCompletion`.
+ */
+export class ChainResolver implements ContextResolver {
+  private mergedChain: ToolExecutionContext | undefined = undefined;
+
+  constructor(
+    private readonly run: CompletionSource,
+    private readonly options: CallOptions,
+    private readonly core: ExecutorCore,
+  ) {}
+
+  /** The whole chain as one context (call over agent over toolkit), merged once per call. */
+  merged(): ToolExecutionContext {
+    return (this.mergedChain ??= ToolExecutionContext.merge(this.core.context, this.options.agentContext, this.options.context));
+  }
+
+  get<T>(key: ContextKey<T>): T | undefined {
+    if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
+    // For tools that want every context object.
+    if ((key as unknown) === ToolExecutionContext) return this.merged() as T;
+    const value = this.options.context?.get(key) ?? this.options.agentContext?.get(key) ?? this.core.context.get(key);
+    if (value !== undefined) return value;
+    const container = this.core.container;
+    const id = key as Parameters<Container['isBound']>[0];
+    return container.isBound(id) ? (container.get(id) as T) : undefined;
+  }
+}

@@ -1,0 +1,80 @@
+import type { Ajv } from 'ajv';
+import type { Container } from 'inversify';
+import type { Subject } from 'rxjs';
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { CallbackFailureReporter } from '../common/guarded-observable';
+import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { AsyncSink } from './async-completion';
+import type { DeadlineScheduler } from './deadlines';
+import type { ToolEvent } from './events';
+import type { ResolvedExecution } from './execution-settings';
+import type { ToolHook } from './hooks';
+import type { EntryLookup, ToolEntry } from './tool-entry';
+
+/** Progress as delivered to a caller's `onProgress`: tagged with the call. */
+export interface CallProgress extends ToolProgress {
+  /** The call that reported it. */
+  callId: string;
+  /** The tool that reported it. */
+  tool: string;
+}
+
+/**
+ * Options of `callTool` / `callTools`.
+ *
+ * @example
+ * const controller = new AbortController();
+ * await toolkit.callTools(calls, {
+ *   signal: controller.signal,
+ *   onProgress: (p) => ui.progress(p.callId, p.message),
+ *   onAsyncComplete: (r) => followUps.push({ role: 'tool', toolCallId: r.toolCallId, content: r.forLLM }),
+ * });
+ */
+export interface CallOptions {
+  /** Call-level context objects (highest priority in the chain). */
+  context?: ToolExecutionContext;
+  /** Agent-level context objects (`runToolLoop` passes its `context` here). */
+  agentContext?: ToolExecutionContext;
+  /**
+   * Aborts the call(s): a running tool's injected `AbortSignal` fires with the signal's reason,
+   * a pending retry backoff stops, and the call resolves at once with an `ABORTED` result. A
+   * signal that is already aborted answers `ABORTED` without running anything.
+   */
+  signal?: AbortSignal;
+  /** Receives each progress report of the call(s), in order, tagged with the call id. */
+  onProgress?: (progress: CallProgress) => void;
+  /**
+   * Receives the completion of calls that answered with an async result (an `AsyncTool`'s
+   * callback, or `AsyncCompletion` of a decorated tool); `toolCallId` is the call id.
+   */
+  onAsyncComplete?: (result: ToolResult) => void;
+  /** The session of the call (set by session views). */
+  sessionId?: string;
+}
+
+/** What decides whether a tool is enabled for a call. */
+export interface AvailabilityView {
+  /** True when `entry` may be called in this view. */
+  isEnabled(entry: ToolEntry): boolean;
+  /** Why `entry` is not enabled, for the model. */
+  whyDisabled(entry: ToolEntry): string;
+  /** Names of the enabled tools (for "did you mean" suggestions). */
+  enabledNames(): string[];
+}
+
+/** @internal Everything the executor needs from a toolkit. */
+export interface ExecutorCore {
+  readonly registry: EntryLookup;
+  readonly ajv: Ajv;
+  readonly hooks: readonly ToolHook[];
+  readonly events: Subject<ToolEvent>;
+  /** Where a user callback's failure goes (a `callback_failed` event), never into the call. */
+  readonly report: CallbackFailureReporter;
+  readonly deadlines: DeadlineScheduler;
+  readonly defaults: ResolvedExecution;
+  readonly container: Container;
+  readonly context: ToolExecutionContext;
+  readonly maxResultChars?: number;
+  /** Calls of `AsyncTool`s waiting for their completion callback, by {@link asyncKey}. */
+  readonly asyncListeners: Map<string, AsyncSink>;
+}
