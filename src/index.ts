@@ -95,7 +95,7 @@ export type {
   RememberedDecision,
   ApprovalDecision,
   SerializedApprovals,
-} from './pipeline/approval-manager';
+} from './pipeline/approval-types';
 export { InMemoryApprovalDecisions } from './pipeline/approval-decisions';
 export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './pipeline/approval-decisions';
 export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';

@@ -1,0 +1,229 @@
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { ToolCall, ToolResult, ToolRisk } from '../common/tool-types';
+import type { CallOptions } from '../executor/call-executor';
+import type { HookContext } from '../executor/hooks';
+import type { Toolkit } from '../toolkit/toolkit';
+import type { ToolView } from '../toolkit/tool-view';
+import type { ApprovalDecisionStore, DecidedRecord } from './approval-decisions';
+
+/**
+ * A call waiting for a person's decision. Plain JSON (no functions, no class instances beyond
+ * what the arguments hold): it survives `serialize()` / `restore()` across a process restart.
+ * It never holds preset values: the arguments are the model's, as validated.
+ *
+ * @example
+ * for (const p of approvals.pending({ sessionId })) ui.ask(`${p.toolName}(${JSON.stringify(p.arguments)}): ${p.reason}`, p.id);
+ */
+export interface PendingApproval {
+  /** The approval's id (`approve(id)`, `reject(id)`); the model is told it too. */
+  readonly id: string;
+  /** The call as the model made it (its `id` is the call id the eventual result answers). */
+  readonly call: Readonly<ToolCall>;
+  /** The tool that would run. */
+  readonly toolName: string;
+  /** The validated arguments the tool will get when approved (after earlier hooks' rewrites). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The session the call belongs to, if any; an approved call runs in that session. */
+  readonly sessionId?: string;
+  /** Who asked, as the manager's `principal` option named them (e.g. a user id). */
+  readonly principal?: string;
+  /** Why the call needs approval, for the person deciding. */
+  readonly reason: string;
+  /** When the call was held (ms since the epoch). */
+  readonly createdAt: number;
+}
+
+/**
+ * What the `when` predicate of an {@link ApprovalPolicy} returns: `true` or a reason to hold the
+ * call; `false`, `undefined` or `''` let it run.
+ *
+ * @example
+ * const when = (ctx: HookContext): ApprovalRequirement => (Number(ctx.arguments.amount) > 1000 ? 'amount above 1,000' : false);
+ */
+export type ApprovalRequirement = boolean | string | undefined | void;
+
+/**
+ * Which calls need a person's approval. A call needs it when any rule matches.
+ *
+ * @example
+ * const policy: ApprovalPolicy = { tools: ['send_payment'], minRisk: 'high', when: (ctx) => ctx.tool.behaviour?.annotations?.destructive };
+ */
+export interface ApprovalPolicy {
+  /** Tools that always need approval, by name. */
+  tools?: readonly string[];
+  /** Tools whose `risk` is this level or higher (`'low'` < `'medium'` < `'high'`); tools without a risk never match. */
+  minRisk?: ToolRisk;
+  /** Any other rule: return `true` or a reason (shown to the person deciding) to hold the call. */
+  when?: (ctx: HookContext) => ApprovalRequirement | Promise<ApprovalRequirement>;
+}
+
+/**
+ * Options of {@link ApprovalManager} and {@link createApprovalHook}: the policy plus naming and clock.
+ *
+ * @example
+ * new ApprovalManager({ minRisk: 'medium', generateId: () => `appr_${ulid()}` });
+ */
+export interface ApprovalManagerOptions extends ApprovalPolicy {
+  /** The hook's name in errors (default `'approval'`). */
+  name?: string;
+  /** Makes approval ids (default: `'appr_'` + a random UUID). Ids must be unique. */
+  generateId?: () => string;
+  /** The clock (default `Date.now`). */
+  now?: () => number;
+  /**
+   * Names who made a call (a user id from the context, say): recorded on the pending approval,
+   * filterable with `pending({ principal })`, and the scope of `remember: 'principal'`.
+   *
+   * @example
+   * new ApprovalManager({ tools: ['pay'], principal: (ctx) => ctx.context.get(UserContext)?.id });
+   */
+  principal?: (ctx: HookContext) => string | undefined;
+  /** Where decisions are recorded so that a decided call never runs again (default: in memory, the last 10,000). */
+  decisions?: ApprovalDecisionStore;
+  /**
+   * Most calls held at once (default 1,000). A call over the cap is answered with an
+   * `APPROVAL_LIMIT_EXCEEDED` error result and does not run.
+   */
+  maxPending?: number;
+  /** Most calls held at once for one session (or for calls without a session), default 100. */
+  maxPendingPerSession?: number;
+  /**
+   * Receives what a subscriber of `pending$` or `decisions$` threw (default: one process
+   * warning). A throwing subscriber never crashes the process nor fails a decision.
+   */
+  onCallbackError?: (error: unknown, source: string) => void;
+}
+
+/**
+ * Whom a remembered decision covers: every later call of the tool in the same session
+ * (`'session'`), or by the same principal (`'principal'`, see the manager's `principal` option).
+ * A call without that identity cannot be remembered (`APPROVAL_IDENTITY_MISSING`): a decision
+ * never covers everyone.
+ *
+ * @example
+ * await approvals.approve(id, { remember: 'principal' });
+ */
+export type RememberScope = 'session' | 'principal';
+
+/**
+ * Options of {@link ApprovalManager.approve}.
+ *
+ * A call held in this process runs exactly as it was requested: in its view (its session, or the
+ * scope of the skill run that made it), with its call-level and agent-level context — `toolkit`,
+ * `view`, `context` and `agentContext` are then not needed, and a `context`, `agentContext` or a
+ * view of another session is refused (`APPROVAL_CONTEXT_CONFLICT`). A call restored from a
+ * snapshot has lost its context objects: the application re-supplies them — `context` (even
+ * `ToolExecutionContext.EMPTY`, to say "none") and `toolkit` or `view` (of the call's session) —
+ * or the approval is refused (`APPROVAL_CONTEXT_REQUIRED`); it never runs with a default identity.
+ *
+ * @example
+ * await approvals.approve(id, { remember: 'session', signal });                                   // held here
+ * await approvals.approve(id, { toolkit, context: ToolExecutionContext.of(await users.load(p.principal)) }); // restored
+ */
+export interface ApproveOptions {
+  /** Where a restored call runs: its session of this toolkit (or the toolkit's own view). */
+  toolkit?: Toolkit;
+  /** Where a restored call runs: a view of the call's session. */
+  view?: ToolView;
+  /** Remember the approval for later calls of the same tool by the same session or principal. */
+  remember?: RememberScope;
+  /** A restored call's call-level context objects (required for restored calls). */
+  context?: ToolExecutionContext;
+  /** A restored call's agent-level context objects. */
+  agentContext?: ToolExecutionContext;
+  /** Aborts the approved run. */
+  signal?: AbortSignal;
+  /** Receives the run's progress. */
+  onProgress?: CallOptions['onProgress'];
+}
+
+/**
+ * Which pending approvals to list: one session's (so that its UI never shows another session's
+ * calls and arguments), or one principal's.
+ *
+ * @example
+ * approvals.pending({ sessionId: 'conversation-7' });
+ */
+export interface PendingFilter {
+  /** Only calls of this session. */
+  readonly sessionId?: string;
+  /** Only calls of this principal. */
+  readonly principal?: string;
+}
+
+/**
+ * Options of {@link ApprovalManager.reject}.
+ *
+ * @example
+ * approvals.reject(id, 'no deletions in this conversation', { remember: 'session' });
+ */
+export interface RejectOptions {
+  /** Reject later calls of the same tool by the same session or principal without asking. */
+  remember?: RememberScope;
+}
+
+/**
+ * A decision remembered for a session or a principal (`approve(id, { remember })`).
+ *
+ * @example
+ * approvals.remembered(); // [{ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }]
+ */
+export interface RememberedDecision {
+  /** The session it applies to (exactly one of `sessionId` and `principal` is set). */
+  readonly sessionId?: string;
+  /** The principal it applies to. */
+  readonly principal?: string;
+  /** The tool it applies to. */
+  readonly toolName: string;
+  /** What was decided. */
+  readonly decision: 'approved' | 'rejected';
+  /** The rejection's reason. */
+  readonly reason?: string;
+}
+
+/**
+ * A decision taken by `approve` / `reject`, as `decisions$` emits it.
+ *
+ * @example
+ * approvals.decisions$.subscribe((d) => conversation.addToolResult(d.result));
+ */
+export interface ApprovalDecision {
+  /** The approval decided. */
+  readonly approval: PendingApproval;
+  /** What was decided. */
+  readonly decision: 'approved' | 'rejected';
+  /** The result answering the original call: the tool's, or the rejection's. */
+  readonly result: ToolResult;
+  /** When it was decided (ms since the epoch). */
+  readonly decidedAt: number;
+}
+
+/**
+ * The serialised state of an {@link ApprovalManager} (`JSON.parse(manager.serialize())`).
+ *
+ * @example
+ * approvals.pending$.subscribe(() => fs.writeFileSync('approvals.json', approvals.serialize()));
+ */
+export interface SerializedApprovals {
+  /** Format version. */
+  version: 1;
+  /** The pending approvals. */
+  pending: PendingApproval[];
+  /** Decisions remembered per session. */
+  remembered: RememberedDecision[];
+  /** Ids decided recently, so that a stale copy of a pending approval cannot be restored and run again. */
+  decided: DecidedRecord[];
+  /** Approvals held at or before this time (ms) count as decided: their record rolled out of memory. */
+  horizon?: number;
+}
+
+/**
+ * The `data` of a pending-approval result.
+ *
+ * @example
+ * if (isPendingApprovalResult(result)) ui.highlight(result.data.approvalId);
+ */
+export interface PendingApprovalData {
+  /** The id to approve or reject. */
+  approvalId: string;
+}
