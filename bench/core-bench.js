@@ -48,34 +48,20 @@ function agentTools(count) {
 const rows = [];
 const row = (what, value, bar) => rows.push({ what, value, bar });
 
-{
-  const instances = decoratedClasses(10_000, 10);
+/** Heap per tool of registering `targets` (made beforehand; `tools` tools in all) into a fresh toolkit. */
+function heapPerTool(what, targets, tools) {
   const before = heap();
   const toolkit = new Toolkit();
-  for (const instance of instances) toolkit.registerTool(instance);
+  for (const target of targets) toolkit.registerTool(target);
   const after = heap();
-  row('heap per decorated tool (10,000 tools)', `${((after - before) / 10_000 / 1024).toFixed(2)} KB`, '≤ 4 KB');
+  row(what, `${((after - before) / tools / 1024).toFixed(2)} KB`, '≤ 4 KB');
   globalThis.keep = toolkit;
 }
-{
-  // one fresh decorated class per tool: what a registry of many small services costs
-  const instances = decoratedClasses(10_000, 1);
-  const before = heap();
-  const toolkit = new Toolkit();
-  for (const instance of instances) toolkit.registerTool(instance);
-  const after = heap();
-  row('heap per decorated tool, a class per tool (10,000 tools)', `${((after - before) / 10_000 / 1024).toFixed(2)} KB`, '≤ 4 KB');
-  globalThis.keep = toolkit;
-}
-{
-  const tools = agentTools(10_000);
-  const before = heap();
-  const toolkit = new Toolkit();
-  for (const tool of tools) toolkit.registerTool(tool);
-  const after = heap();
-  row('heap per AgentTool object (10,000 tools)', `${((after - before) / 10_000 / 1024).toFixed(2)} KB`, '≤ 4 KB');
-  globalThis.keep = toolkit;
-}
+
+heapPerTool('heap per decorated tool (10,000 tools)', decoratedClasses(10_000, 10), 10_000);
+// one fresh decorated class per tool: what a registry of many small services costs
+heapPerTool('heap per decorated tool, a class per tool (10,000 tools)', decoratedClasses(10_000, 1), 10_000);
+heapPerTool('heap per AgentTool object (10,000 tools)', agentTools(10_000), 10_000);
 {
   const toolkit = new Toolkit();
   for (const instance of decoratedClasses(1_000, 10)) toolkit.registerTool(instance);

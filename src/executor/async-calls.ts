@@ -6,13 +6,13 @@ import { presetSecretsOf } from './preset-secrets';
 import { redactedToolResult } from './redact';
 import type { ToolEntry } from './tool-entry';
 
-/** @internal The key of a waiting `AsyncTool` call in {@link ExecutorCore.asyncListeners}. */
+/** The key of a waiting `AsyncTool` call in {@link ExecutorCore.asyncListeners}. */
 export function asyncKey(tool: string, callId: string): string {
   return `${tool}\u0000${callId}`;
 }
 
 /**
- * @internal Routes an `AsyncTool`'s completion callback to the call it names (`toolCallId`): the
+ * Routes an `AsyncTool`'s completion callback to the call it names (`toolCallId`): the
  * call emits `async_completed` and tells its caller's `onAsyncComplete`. A completion for a call
  * the toolkit is not waiting for (a repeat, a wrong id, one made before a restart) reaches
  * `events$` only, as an `async_completed` event redacted with every preset value the tool is known

@@ -1,4 +1,4 @@
-/** @internal Where an {@link AsyncCompletion} delivers: the call it belongs to. */
+/** Where an {@link AsyncCompletion} delivers: the call it belongs to (not exported by the package). */
 export interface AsyncSink {
   /** Delivers a completion; false when the call cannot take one (already completed, or not async). */
   deliverAsync(value: unknown, failed: boolean): boolean;

@@ -26,7 +26,6 @@ import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from 
 
 export type { ResolvedExecution } from './execution-settings';
 export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
-export { completeAsyncToolCall } from './async-calls';
 
 /** The longest JSON parse error quoted in MALFORMED_ARGUMENTS (V8 quotes a piece of the input). */
 const MAX_PARSE_ERROR_CHARS = 200;

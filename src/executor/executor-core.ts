@@ -62,7 +62,7 @@ export interface AvailabilityView {
   enabledNames(): string[];
 }
 
-/** @internal Everything the executor needs from a toolkit. */
+/** Everything the executor needs from a toolkit (not exported by the package). */
 export interface ExecutorCore {
   readonly registry: EntryLookup;
   readonly ajv: Ajv;

@@ -7,7 +7,7 @@ import { ToolExecutionContext } from '../common/execution-context';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions, ToolResult } from '../common/tool-types';
-import { completeAsyncToolCall } from '../executor/call-executor';
+import { completeAsyncToolCall } from '../executor/async-calls';
 import { DEFAULT_EXECUTION, resolveExecution } from '../executor/execution-settings';
 import { DeadlineScheduler } from '../executor/deadlines';
 import { createAjv, hasOptionalProperties } from '../executor/validation';
