@@ -74,6 +74,8 @@ import { Tool, ToolParam, ToolService, Toolkit, ToolExecutionContext, runToolLoo
 import { OpenAIProvider } from 'toolwright/openai';
 import { AnthropicProvider } from 'toolwright/anthropic';
 import { createMcpServer } from 'toolwright/mcp';
+import { instrumentToolkit } from 'toolwright/otel';
+import { generateManifest } from 'toolwright/build';
 class User { constructor(readonly id: string) {} }
 @ToolService({ group: 'weather' })
 export class Weather {
@@ -84,7 +86,7 @@ const toolkit = new Toolkit({ context: ToolExecutionContext.builder().register(n
 const tools: AgentTool[] = toolkit.registerTool(Weather);
 const result: Promise<ToolResult> = toolkit.callTool({ id: '1', name: 'get_weather', arguments: { city: 'Paris' } });
 void runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, []);
-void [tools, result, OpenAIProvider, AnthropicProvider, createMcpServer];
+void [tools, result, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
 `,
 });
 run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], ts);
