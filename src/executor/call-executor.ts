@@ -19,7 +19,7 @@ import { backoffDelay, resolveExecution, type ResolvedExecution } from './execut
 import { answerFor, asyncKey } from './async-calls';
 import { ChainResolver } from './chain-resolver';
 import { closeNames } from './close-names';
-import type { AvailabilityView, CallOptions, ExecutorCore } from './executor-core';
+import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
 import { presetSecretsOf } from './preset-secrets';
 import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
 import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from './validation';
@@ -132,6 +132,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     private readonly options: CallOptions,
     /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
     private readonly origin?: CallOrigin,
+    /** The entry the dispatcher resolved for this call, instead of looking the name up. */
+    private readonly routed?: RoutedEntry,
   ) {
     this.startedAt = core.events.observed ? Date.now() : -1;
   }
@@ -205,12 +207,15 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   // ------------------------------------------------------------------ before the tool runs
 
   private start(): ToolResult | Promise<ToolResult> {
-    const entry = this.core.registry.get(this.call.name);
+    const routed = this.routed;
+    const entry = routed !== undefined ? routed.entry : this.core.registry.get(this.call.name);
     if (entry !== undefined) this.entry = entry;
     const signal = this.options.signal;
     if (signal !== undefined && signal.aborted) return this.aborted(describeAbort(signal));
     if (entry === undefined) return this.unknownTool();
-    if (!this.view.isEnabled(entry)) return this.fail('TOOL_DISABLED', this.view.whyDisabled(entry));
+    // the one availability gate: of the view, or of a skill run's scope
+    const gated = routed !== undefined ? routed.gate : entry;
+    if (!this.view.isEnabled(gated)) return this.fail('TOOL_DISABLED', this.view.whyDisabled(gated));
     const args = this.parseArguments(entry);
     if (args === undefined) return this.final!;
     if (entry.dtos !== undefined) return this.prepare(entry, args).catch((error: unknown) => this.internalFailure(error));

@@ -78,3 +78,12 @@ export interface ExecutorCore {
   /** Calls of `AsyncTool`s waiting for their completion callback, by {@link asyncKey}. */
   readonly asyncListeners: Map<string, AsyncSink>;
 }
+
+/**
+ * A call the dispatcher resolved itself (a meta tool bound to the calling view): `entry` runs,
+ * and the availability gate checks `gate`, the registered entry it was made from.
+ */
+export interface RoutedEntry {
+  readonly entry: ToolEntry;
+  readonly gate: ToolEntry;
+}

@@ -4,11 +4,11 @@ import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import { quoteInput, quoteInputs } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import { CallRun, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/call-executor';
+import { CallRun, type AvailabilityView, type CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import type { ActivationState, GroupRecord } from './activation';
 import type { CallOrigin } from '../executor/hooks';
-import { Registry, type ToolEntry, type ToolkitCore } from './registry';
+import type { Registry, ToolEntry, ToolkitCore } from './registry';
 import { SkillRun, type CallBinding, type SkillRunHost } from './skill-run';
 import { ToolkitSession } from './session';
 import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
@@ -249,15 +249,7 @@ export class MetaTools implements SkillRunHost {
     }
     template.validator ??= this.host.core.ajv.compile(template.schema);
     const bound: ToolEntry = { ...template, target: { ...template.tool, execute } };
-    const single = new Registry();
-    single.add([bound]);
-    const core = Object.create(this.host.core, { registry: { value: single } }) as ExecutorCore;
-    const gate: AvailabilityView = {
-      isEnabled: () => availability.isEnabled(registered),
-      whyDisabled: () => availability.whyDisabled(registered),
-      enabledNames: () => availability.enabledNames(),
-    };
-    return new CallRun(core, gate, call, binding.options, origin).run();
+    return new CallRun(this.host.core, availability, call, binding.options, origin, { entry: bound, gate: registered }).run();
   }
 
   /** The entry of the skill an `invoke_skill` call names, or `undefined` when it names none. */
@@ -365,9 +357,7 @@ export class MetaTools implements SkillRunHost {
         retry: { maxAttempts: 1 },
         tags: ['skill', skill.name],
       },
-      execute: () => {
-        throw new Error('routed');
-      },
+      execute: (args, ctx) => this.invoke(record, args, ctx, this.fallbackBinding(ctx)),
     };
   }
 
