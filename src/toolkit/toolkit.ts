@@ -1,31 +1,29 @@
 import { Container } from 'inversify';
 import { Subject, type Observable } from 'rxjs';
-import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
-import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
-import { isAsyncTool, isContextualTool } from '../common/agent-tool';
+import { GuardedObservable } from '../common/guarded-observable';
+import type { AgentTool } from '../common/agent-tool';
+import { isAsyncTool } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
-import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions, ToolResult } from '../common/tool-types';
 import { completeAsyncToolCall } from '../executor/async-calls';
 import { DEFAULT_EXECUTION, resolveExecution } from '../executor/execution-settings';
 import { DeadlineScheduler } from '../executor/deadlines';
-import { createAjv, hasOptionalProperties } from '../executor/validation';
-import { ToolkitError, describeThrown } from '../errors';
+import { createAjv } from '../executor/validation';
+import { ToolkitError } from '../errors';
 import type { Constructor } from '../metadata/records';
-import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { ActivationState, AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './activation';
 import type { ToolEvent } from '../executor/events';
 import type { ToolHook } from '../executor/hooks';
-import { MethodTool } from './method-tool';
-import type { PresetValue } from '../executor/presets';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
-import { Registry, type ToolEntry, type ToolSource } from './registry';
+import { Registry, type ToolEntry } from './registry';
 import { MetaTools, type EquipToolGroupsOptions } from './meta-tools';
 import { renderPrompt } from './render-prompt';
 import { ToolkitSession, type SessionHost, type SessionOptions } from './session';
 import { SkillRegistry, resolveSkillOptions, type SkillDefinition, type SkillOptions } from './skills';
 import { ToolView, type RenderPromptOptions } from './tool-view';
+import { callbackFailureReporter } from './callback-failures';
+import { ToolEntries } from './tool-entries';
 
 /** Options of `new Toolkit(...)`; all optional. */
 export interface ToolkitOptions {
@@ -62,39 +60,6 @@ export interface ToolkitOptions {
 const SWEEP_GAP_MS = 1_000;
 
 /**
- * Reports a user callback's failure as a `callback_failed` event; a failure while that event is
- * delivered is dropped (a subscriber that throws on everything is not told in a loop). With no
- * one listening, one process warning says where to look.
- */
-function callbackFailureReporter(events: Subject<ToolEvent>): CallbackFailureReporter {
-  let delivering = false;
-  let warned = false;
-  return (error, source, call) => {
-    if (delivering) return;
-    if (!events.observed) {
-      if (!warned) {
-        warned = true;
-        process.emitWarning(`A callback given to ${source} threw (${describeThrown(error)}); subscribe to toolkit.events$ for 'callback_failed' events.`, {
-          code: 'TOOLWRIGHT_CALLBACK_FAILED',
-        });
-      }
-      return;
-    }
-    delivering = true;
-    try {
-      events.next({ type: 'callback_failed', source, error, ...call, timestamp: Date.now() });
-    } finally {
-      delivering = false;
-    }
-  };
-}
-
-function isAgentToolObject(value: object): value is AgentTool {
-  const v = value as Partial<AgentTool>;
-  return typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.parameters === 'object' && v.parameters !== null;
-}
-
-/**
  * Holds tools, groups, skills and sessions, and runs calls.
  *
  * @example
@@ -118,7 +83,7 @@ export class Toolkit extends ToolView {
   private readonly skills: SkillRegistry;
   private readonly meta: MetaTools;
   private readonly viewHost: SessionHost;
-  private readonly manifest?: ToolManifest;
+  private readonly toolEntries: ToolEntries;
   private readonly sessionTtlMs?: number;
   /** The Inversify container services are resolved from. */
   readonly container: Container;
@@ -162,7 +127,7 @@ export class Toolkit extends ToolView {
     this.eventsSubject = eventsSubject;
     this.events = GuardedObservable.of(eventsSubject, report, 'events$');
     this.container = container;
-    if (options.manifest) this.manifest = options.manifest;
+    this.toolEntries = new ToolEntries(container, options.manifest);
     if (options.sessionTtlMs !== undefined) this.sessionTtlMs = options.sessionTtlMs;
     this.availability = availability;
     this.skills = new SkillRegistry({
@@ -180,7 +145,7 @@ export class Toolkit extends ToolView {
       limits: resolveSkillOptions(options.skills),
       parallel: host.parallel,
       maxConcurrency: host.maxConcurrency,
-      entryFor: (tool) => this.agentEntry(tool, {}, 'global'),
+      entryFor: (tool) => this.toolEntries.agentEntry(tool, {}, 'global'),
       putEntries: (entries) => registry.add(entries),
       removeEntry: (name) => void registry.remove(name),
       groups: () => this.groups.values(),
@@ -463,7 +428,7 @@ export class Toolkit extends ToolView {
   private registerAll(targets: readonly ToolTarget[], options: RegisterOptions): AgentTool[] {
     const bound: Constructor[] = [];
     try {
-      const entries = targets.flatMap((target) => this.entriesFor(target, options, bound));
+      const entries = targets.flatMap((target) => this.toolEntries.entriesFor(target, options, bound));
       const presetTools = Object.keys(options.presets ?? {}).filter((name) => !entries.some((e) => e.name === name));
       if (presetTools.length) {
         throw new ToolkitError(
@@ -475,16 +440,8 @@ export class Toolkit extends ToolView {
       this.addEntries(entries);
       return entries.map((e) => e.tool);
     } catch (error) {
-      for (const ctor of bound) this.unbindQuietly(ctor);
+      for (const ctor of bound) this.toolEntries.unbindQuietly(ctor);
       throw error;
-    }
-  }
-
-  private unbindQuietly(ctor: Constructor): void {
-    try {
-      this.container.unbind(ctor as Parameters<Container['unbind']>[0]);
-    } catch {
-      // the binding is the toolkit's own; if Inversify refuses to drop it, resolving it again still works
     }
   }
 
@@ -520,157 +477,5 @@ export class Toolkit extends ToolView {
 
   private asyncCompleted(entry: ToolEntry, produced: ToolResult): void {
     completeAsyncToolCall(this.viewHost.core, entry, produced);
-  }
-
-  private entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[]): ToolEntry[] {
-    if (typeof target === 'function') {
-      const ctor = target as Constructor;
-      const descriptors = buildToolDescriptors(ctor, this.manifest);
-      const instance = this.resolveService(ctor, bound);
-      return descriptors.map((d) => this.methodEntry(d, instance, options));
-    }
-    if (typeof target === 'object' && target !== null) {
-      const prototype = Object.getPrototypeOf(target) as object | null;
-      if (prototype && hasToolMethods(prototype)) {
-        const descriptors = buildToolDescriptors(prototype.constructor as Constructor, this.manifest);
-        return descriptors.map((d) => this.methodEntry(d, target, options));
-      }
-      if (isAgentToolObject(target)) return [this.agentEntry(target, options, 'component')];
-    }
-    throw new ToolkitError(
-      'INVALID_DEFINITION',
-      `registerTool() takes a class with @Tool methods, an instance of one, or an AgentTool object ({ name, description, parameters, execute }); got ${describeThrown(target)}.`,
-    );
-  }
-
-  /** The service instance from the container; a class the user did not bind is bound as a singleton (and listed in `bound`). */
-  private resolveService(ctor: Constructor, bound: Constructor[]): object {
-    const id = ctor as Parameters<Container['isBound']>[0];
-    try {
-      if (!this.container.isBound(id)) {
-        this.container.bind(ctor).toSelf().inSingletonScope();
-        bound.push(ctor);
-      }
-      return this.container.get(id) as object;
-    } catch (e) {
-      throw new ToolkitError(
-        'SERVICE_RESOLUTION_FAILED',
-        `${ctor.name} could not be resolved from the Inversify container: ${describeThrown(e)}\n` +
-          '  Bind its constructor dependencies in the container you pass to new Toolkit({ container }), or register an instance.',
-        { cause: e },
-      );
-    }
-  }
-
-  private presetsFor(name: string, options: RegisterOptions, visible: readonly string[], owner: string): { name: string; value: PresetValue }[] | undefined {
-    const presets = options.presets?.[name];
-    if (!presets) return undefined;
-    const list = Object.entries(presets).map(([param, value]) => ({ name: param, value }));
-    const unknown = list.filter((p) => !visible.includes(p.name));
-    if (unknown.length) {
-      throw new ToolkitError(
-        'INVALID_DEFINITION',
-        `${owner}: preset(s) ${unknown.map((p) => `'${p.name}'`).join(', ')} match no parameter of tool '${name}'. Its parameters: ${visible.join(', ') || '(none)'}.`,
-        { tool: name },
-      );
-    }
-    return list.length ? list : undefined;
-  }
-
-  private methodEntry(descriptor: ToolDescriptor, instance: object, options: RegisterOptions): ToolEntry {
-    const owner = `${descriptor.className}.${descriptor.methodName}`;
-    const modelParams = descriptor.params.filter((p) => p.kind === 'model');
-    const presets = this.presetsFor(descriptor.name, options, modelParams.map((p) => p.name), owner);
-    const hidden = new Set(presets?.map((p) => p.name));
-    const unbound = modelParams.filter((p) => p.preset === true && !hidden.has(p.name)).map((p) => p.name);
-    if (unbound.length) {
-      throw new ToolkitError(
-        'INVALID_DEFINITION',
-        `${owner}: parameter(s) ${unbound.map((n) => `'${n}'`).join(', ')} are declared preset (@ToolParam({ preset: true })) but no preset ` +
-          `is bound. Register with .presetParameters({ ${descriptor.name}: { ${unbound[0]}: … } }) (a value, a function, or fromContainer(token)).`,
-        { tool: descriptor.name },
-      );
-    }
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    const dtos: { name: string; type: Constructor; array: boolean }[] = [];
-    for (const param of modelParams) {
-      if (hidden.has(param.name)) continue;
-      properties[param.name] = param.schema;
-      if (param.required) required.push(param.name);
-      if (param.dto) dtos.push({ name: param.name, ...param.dto });
-    }
-    const schema = deepFreeze<ObjectJsonSchema>({
-      type: 'object',
-      properties,
-      ...(required.length ? { required } : {}),
-      additionalProperties: false,
-    });
-    const behaviour: ToolBehaviour = options.group !== undefined ? { ...descriptor.behaviour, group: options.group } : descriptor.behaviour;
-    const tool = new MethodTool(descriptor, schema, instance, behaviour);
-    return this.entry(tool, tool, schema, owner, behaviour, 'component', presets, dtos);
-  }
-
-  private agentEntry(tool: AgentTool, options: RegisterOptions, source: ToolSource): ToolEntry {
-    const owner = `AgentTool '${tool.name}'`;
-    assertToolName(tool.name, owner);
-    if (typeof tool.description !== 'string' || tool.description.trim() === '') {
-      throw new ToolkitError('MISSING_DESCRIPTION', `${owner} has no description: the model needs one to choose the tool.`, { tool: tool.name });
-    }
-    if (tool.parameters.type !== 'object') {
-      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters must be a JSON Schema with type 'object' at the root.`, { tool: tool.name });
-    }
-    const problems = schemaProblems(tool.parameters);
-    if (problems !== undefined) {
-      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters is not a valid JSON Schema: ${problems}.`, { tool: tool.name });
-    }
-    const properties = tool.parameters.properties ?? {};
-    const presets = this.presetsFor(tool.name, options, Object.keys(properties), owner);
-    let schema: ObjectJsonSchema = { ...tool.parameters, properties };
-    let view: AgentTool = tool;
-    if (presets) {
-      const hidden = new Set(presets.map((p) => p.name));
-      const visible = Object.fromEntries(Object.entries(properties).filter(([k]) => !hidden.has(k)));
-      const required = (tool.parameters.required ?? []).filter((k) => !hidden.has(k));
-      schema = { ...tool.parameters, properties: visible, ...(required.length ? { required } : {}) };
-      if (!required.length) delete schema.required;
-      const frozen = deepFreeze(schema);
-      view = Object.freeze({
-        name: tool.name,
-        description: tool.description,
-        parameters: frozen,
-        ...(tool.behaviour ? { behaviour: tool.behaviour } : {}),
-        execute: (args: Record<string, unknown>, ctx: Parameters<AgentTool['execute']>[1]) => tool.execute(args, ctx),
-      });
-    }
-    const behaviour: ToolBehaviour = { ...(tool.behaviour ?? {}), ...(options.group !== undefined ? { group: options.group } : {}) };
-    return this.entry(view, tool, deepFreeze(schema), owner, behaviour, source, presets, []);
-  }
-
-  private entry(
-    tool: AgentTool,
-    target: AgentTool,
-    schema: ObjectJsonSchema,
-    owner: string,
-    behaviour: ToolBehaviour,
-    source: ToolSource,
-    presets: { name: string; value: PresetValue }[] | undefined,
-    dtos: { name: string; type: Constructor; array: boolean }[],
-  ): ToolEntry {
-    return {
-      name: tool.name,
-      owner,
-      ...(behaviour.group !== undefined ? { group: behaviour.group } : {}),
-      source,
-      behaviour,
-      tool,
-      target,
-      schema,
-      definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema }),
-      ...(presets ? { presets } : {}),
-      ...(dtos.length ? { dtos } : {}),
-      stripNulls: hasOptionalProperties(schema),
-      contextual: isContextualTool(target),
-    };
   }
 }

@@ -1,0 +1,191 @@
+import type { Container } from 'inversify';
+import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
+import { isContextualTool } from '../common/agent-tool';
+import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+import type { ToolManifest } from '../common/manifest';
+import { ToolkitError, describeThrown } from '../errors';
+import type { PresetValue } from '../executor/presets';
+import type { ToolEntry, ToolSource } from '../executor/tool-entry';
+import { hasOptionalProperties } from '../executor/validation';
+import type { Constructor } from '../metadata/records';
+import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
+import { MethodTool } from './method-tool';
+import type { RegisterOptions, ToolTarget } from './registration';
+
+function isAgentToolObject(value: object): value is AgentTool {
+  const v = value as Partial<AgentTool>;
+  return typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.parameters === 'object' && v.parameters !== null;
+}
+
+/**
+ * @internal Turns what `registerTool` is given (a class, an instance, an `AgentTool`) into checked
+ * tool entries: descriptors (with the manifest) or the AgentTool's schema, presets hidden from the
+ * schema, the service resolved from the container. Definition-time faults throw `ToolkitError`s
+ * naming the owner and the fix.
+ */
+export class ToolEntries {
+  constructor(
+    private readonly container: Container,
+    private readonly manifest: ToolManifest | undefined,
+  ) {}
+
+  entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[]): ToolEntry[] {
+    if (typeof target === 'function') {
+      const ctor = target as Constructor;
+      const descriptors = buildToolDescriptors(ctor, this.manifest);
+      const instance = this.resolveService(ctor, bound);
+      return descriptors.map((d) => this.methodEntry(d, instance, options));
+    }
+    if (typeof target === 'object' && target !== null) {
+      const prototype = Object.getPrototypeOf(target) as object | null;
+      if (prototype && hasToolMethods(prototype)) {
+        const descriptors = buildToolDescriptors(prototype.constructor as Constructor, this.manifest);
+        return descriptors.map((d) => this.methodEntry(d, target, options));
+      }
+      if (isAgentToolObject(target)) return [this.agentEntry(target, options, 'component')];
+    }
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `registerTool() takes a class with @Tool methods, an instance of one, or an AgentTool object ({ name, description, parameters, execute }); got ${describeThrown(target)}.`,
+    );
+  }
+
+  /** The service instance from the container; a class the user did not bind is bound as a singleton (and listed in `bound`). */
+  private resolveService(ctor: Constructor, bound: Constructor[]): object {
+    const id = ctor as Parameters<Container['isBound']>[0];
+    try {
+      if (!this.container.isBound(id)) {
+        this.container.bind(ctor).toSelf().inSingletonScope();
+        bound.push(ctor);
+      }
+      return this.container.get(id) as object;
+    } catch (e) {
+      throw new ToolkitError(
+        'SERVICE_RESOLUTION_FAILED',
+        `${ctor.name} could not be resolved from the Inversify container: ${describeThrown(e)}\n` +
+          '  Bind its constructor dependencies in the container you pass to new Toolkit({ container }), or register an instance.',
+        { cause: e },
+      );
+    }
+  }
+
+  private presetsFor(name: string, options: RegisterOptions, visible: readonly string[], owner: string): { name: string; value: PresetValue }[] | undefined {
+    const presets = options.presets?.[name];
+    if (!presets) return undefined;
+    const list = Object.entries(presets).map(([param, value]) => ({ name: param, value }));
+    const unknown = list.filter((p) => !visible.includes(p.name));
+    if (unknown.length) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner}: preset(s) ${unknown.map((p) => `'${p.name}'`).join(', ')} match no parameter of tool '${name}'. Its parameters: ${visible.join(', ') || '(none)'}.`,
+        { tool: name },
+      );
+    }
+    return list.length ? list : undefined;
+  }
+
+  private methodEntry(descriptor: ToolDescriptor, instance: object, options: RegisterOptions): ToolEntry {
+    const owner = `${descriptor.className}.${descriptor.methodName}`;
+    const modelParams = descriptor.params.filter((p) => p.kind === 'model');
+    const presets = this.presetsFor(descriptor.name, options, modelParams.map((p) => p.name), owner);
+    const hidden = new Set(presets?.map((p) => p.name));
+    const unbound = modelParams.filter((p) => p.preset === true && !hidden.has(p.name)).map((p) => p.name);
+    if (unbound.length) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner}: parameter(s) ${unbound.map((n) => `'${n}'`).join(', ')} are declared preset (@ToolParam({ preset: true })) but no preset ` +
+          `is bound. Register with .presetParameters({ ${descriptor.name}: { ${unbound[0]}: … } }) (a value, a function, or fromContainer(token)).`,
+        { tool: descriptor.name },
+      );
+    }
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    const dtos: { name: string; type: Constructor; array: boolean }[] = [];
+    for (const param of modelParams) {
+      if (hidden.has(param.name)) continue;
+      properties[param.name] = param.schema;
+      if (param.required) required.push(param.name);
+      if (param.dto) dtos.push({ name: param.name, ...param.dto });
+    }
+    const schema = deepFreeze<ObjectJsonSchema>({
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    });
+    const behaviour: ToolBehaviour = options.group !== undefined ? { ...descriptor.behaviour, group: options.group } : descriptor.behaviour;
+    const tool = new MethodTool(descriptor, schema, instance, behaviour);
+    return this.entry(tool, tool, schema, owner, behaviour, 'component', presets, dtos);
+  }
+
+  agentEntry(tool: AgentTool, options: RegisterOptions, source: ToolSource): ToolEntry {
+    const owner = `AgentTool '${tool.name}'`;
+    assertToolName(tool.name, owner);
+    if (typeof tool.description !== 'string' || tool.description.trim() === '') {
+      throw new ToolkitError('MISSING_DESCRIPTION', `${owner} has no description: the model needs one to choose the tool.`, { tool: tool.name });
+    }
+    if (tool.parameters.type !== 'object') {
+      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters must be a JSON Schema with type 'object' at the root.`, { tool: tool.name });
+    }
+    const problems = schemaProblems(tool.parameters);
+    if (problems !== undefined) {
+      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters is not a valid JSON Schema: ${problems}.`, { tool: tool.name });
+    }
+    const properties = tool.parameters.properties ?? {};
+    const presets = this.presetsFor(tool.name, options, Object.keys(properties), owner);
+    let schema: ObjectJsonSchema = { ...tool.parameters, properties };
+    let view: AgentTool = tool;
+    if (presets) {
+      const hidden = new Set(presets.map((p) => p.name));
+      const visible = Object.fromEntries(Object.entries(properties).filter(([k]) => !hidden.has(k)));
+      const required = (tool.parameters.required ?? []).filter((k) => !hidden.has(k));
+      schema = { ...tool.parameters, properties: visible, ...(required.length ? { required } : {}) };
+      if (!required.length) delete schema.required;
+      const frozen = deepFreeze(schema);
+      view = Object.freeze({
+        name: tool.name,
+        description: tool.description,
+        parameters: frozen,
+        ...(tool.behaviour ? { behaviour: tool.behaviour } : {}),
+        execute: (args: Record<string, unknown>, ctx: Parameters<AgentTool['execute']>[1]) => tool.execute(args, ctx),
+      });
+    }
+    const behaviour: ToolBehaviour = { ...(tool.behaviour ?? {}), ...(options.group !== undefined ? { group: options.group } : {}) };
+    return this.entry(view, tool, deepFreeze(schema), owner, behaviour, source, presets, []);
+  }
+
+  private entry(
+    tool: AgentTool,
+    target: AgentTool,
+    schema: ObjectJsonSchema,
+    owner: string,
+    behaviour: ToolBehaviour,
+    source: ToolSource,
+    presets: { name: string; value: PresetValue }[] | undefined,
+    dtos: { name: string; type: Constructor; array: boolean }[],
+  ): ToolEntry {
+    return {
+      name: tool.name,
+      owner,
+      ...(behaviour.group !== undefined ? { group: behaviour.group } : {}),
+      source,
+      behaviour,
+      tool,
+      target,
+      schema,
+      definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema }),
+      ...(presets ? { presets } : {}),
+      ...(dtos.length ? { dtos } : {}),
+      stripNulls: hasOptionalProperties(schema),
+      contextual: isContextualTool(target),
+    };
+  }
+
+  unbindQuietly(ctor: Constructor): void {
+    try {
+      this.container.unbind(ctor as Parameters<Container['unbind']>[0]);
+    } catch {
+      // the binding is the toolkit's own; if Inversify refuses to drop it, resolving it again still works
+    }
+  }
+}
