@@ -11,7 +11,8 @@ import type { CallOrigin } from '../executor/hooks';
 import type { Registry, ToolEntry, ToolkitCore } from './registry';
 import { SkillRun, type CallBinding, type SkillRunHost } from './skill-run';
 import { ToolkitSession } from './session';
-import type { ResolvedSkillOptions, SkillRecord, SkillRegistry } from './skills';
+import type { ResolvedSkillOptions } from './skill-definition';
+import type { SkillRecord, SkillRegistry } from './skills';
 import type { SkillFrame, ToolView } from './tool-view';
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolAvailability } from './activation';
-import type { SkillDefinition } from './skills';
+import type { SkillDefinition } from './skill-definition';
 import type { RenderPromptOptions } from './tool-view';
 
 

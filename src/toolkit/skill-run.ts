@@ -8,7 +8,8 @@ import { isAsyncIterator, isThenable } from '../executor/convert';
 import { describeThrown, ToolkitError } from '../errors';
 import { groupInactive, type ActivationState } from './activation';
 import type { Registry, ToolEntry } from './registry';
-import type { SkillCallOptions, SkillContext, SkillRecord, SkillStep } from './skills';
+import type { SkillCallOptions, SkillContext, SkillStep } from './skill-definition';
+import type { SkillRecord } from './skills';
 import type { SkillFrame, ToolView } from './tool-view';
 
 /** @internal The view a routed call came through and the options it came with. */
