@@ -40,7 +40,7 @@ export { defineSkill } from './toolkit/skill-definition';
 export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillStepInput, SkillOptions } from './toolkit/skill-definition';
 export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tools';
 export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
-export type { ToolAvailability } from './toolkit/activation';
+export type { ToolAvailability } from './toolkit/availability';
 export type { RenderPromptOptions } from './toolkit/tool-view';
 export type { ToolHook, HookContext, BeforeHookDecision } from './executor/hooks';
 export type {

@@ -1,5 +1,5 @@
 import type { AgentTool } from '../common/agent-tool';
-import type { ToolAvailability } from './activation';
+import type { ToolAvailability } from './availability';
 import type { SkillDefinition } from './skill-definition';
 import type { RenderPromptOptions } from './tool-view';
 

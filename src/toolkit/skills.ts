@@ -1,6 +1,6 @@
 import { ToolkitError, describeThrown } from '../errors';
 import type { ActivationState } from './activation';
-import { EMPTY_GROUPS } from './activation';
+import { EMPTY_GROUPS } from './availability';
 import { checkSkill, type SkillDefinition } from './skill-definition';
 import type { ToolView } from './tool-view';
 

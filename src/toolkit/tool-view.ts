@@ -12,7 +12,8 @@ import {
   type ProviderName,
   type ProviderToolDefinitionMap,
 } from '../schema/lowering';
-import type { ActivationState, ToolAvailability } from './activation';
+import type { ActivationState } from './activation';
+import type { ToolAvailability } from './availability';
 
 /**
  * A group and whether it is on in this view.
