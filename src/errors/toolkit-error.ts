@@ -40,6 +40,7 @@ export type ToolkitErrorCode =
   | 'APPROVAL_CONTEXT_CONFLICT'
   | 'APPROVAL_IDENTITY_MISSING'
   | 'APPROVAL_LIMIT_EXCEEDED'
+  | 'APPROVAL_STORE_FAILED'
   | 'RESULT_WITHHELD'
   | 'PROVIDER_FAILED'
   // an imported MCP catalogue past one of `importMcpTools`' bounds (pages, tools, time)

@@ -470,8 +470,22 @@ export class ApprovalManager {
     const claim: DecisionClaim = { id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt, decision };
     if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     // removed first, synchronously: two decisions can never both win here
+    const origin = this.origins.get(approval.id);
     this.release(approval);
-    const won = this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
+    let won: boolean;
+    try {
+      won = this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
+    } catch (error) {
+      // the store could not record the decision: nothing was decided, the call stays pending
+      this.add(approval);
+      if (origin !== undefined) this.origins.set(approval.id, origin);
+      this.publish();
+      throw new ToolkitError(
+        'APPROVAL_STORE_FAILED',
+        `Approval '${approval.id}' could not be decided: the decision store failed (${describeThrown(error)}). Nothing ran; the call stays pending.`,
+        { cause: error },
+      );
+    }
     if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
   }
 

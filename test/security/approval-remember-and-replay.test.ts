@@ -138,6 +138,22 @@ describe('security: a decided call never runs again, whatever is restored', () =
     expect(two.approvals.pending()).toEqual([]);
   });
 
+  it('a decision store that fails decides nothing: the call does not run and stays pending', async () => {
+    let down = true;
+    const store = new InMemoryApprovalDecisions();
+    const { toolkit, approvals, runs } = setup({
+      decisions: { claim: async (c) => (down ? Promise.reject(new Error('redis is down')) : store.claim(c)) },
+    });
+    await toolkit.session('s1').callTool(wipeCall('a'), as('alice'));
+    const [pending] = approvals.pending();
+    expect((await rejectsWith(approvals.approve(pending.id), 'APPROVAL_STORE_FAILED')).message).toContain('redis is down');
+    expect(approvals.pending()).toEqual([pending]);
+    expect(runs).toEqual([]);
+    down = false;
+    expect((await approvals.approve(pending.id)).forLLM).toBe('wiped a'); // still as its requester
+    expect(runs).toEqual(['a']);
+  });
+
   it('rolled-over entries of a shared store still refuse older copies (the horizon)', async () => {
     let clock = 5_000;
     const now = () => clock++;
