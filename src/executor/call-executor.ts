@@ -41,6 +41,12 @@ function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+/** True when the model sent a value for one of the tool's (hidden) preset parameters. */
+function namesPreset(args: Record<string, unknown>, presets: NonNullable<ToolEntry['presets']>): boolean {
+  for (const { name } of presets) if (hasOwn(args, name)) return true;
+  return false;
+}
+
 /** True when a parsed argument object holds a `null` or a nested value (where a `null` may hide). */
 function mayHoldNull(args: Record<string, unknown>): boolean {
   for (const key in args) {
@@ -276,7 +282,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const validator = entry.validator ?? (entry.validator = this.core.ajv.compile(entry.schema));
     const valid = validator(args) as boolean;
     const presets = entry.presets;
-    if (valid && presets === undefined) return true;
+    // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)
+    if (valid && (presets === undefined || !namesPreset(args, presets))) return true;
     const problems = new ProblemList();
     if (!valid) {
       // values are quoted cut short: redact them first, so that no part of a preset value stays at a cut
