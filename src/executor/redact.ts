@@ -9,7 +9,7 @@ export const REDACTED = '[REDACTED]';
  * Literal secrets whose text is shorter than this are ignored: redacting `'a'` or `42` would
  * shred every text. Applies to strings and to the decimal text of numbers alike.
  */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 /** Rewrites one text, replacing whatever must not leave. */
 export type Scrub = (text: string) => string;
@@ -21,7 +21,7 @@ const MAX_DEPTH = 32;
  * The texts a secret may take in output: raw, JSON-escaped (`JSON.stringify(s).slice(1, -1)`,
  * once and twice — a JSON string inside JSON text), and URL-encoded (`encodeURIComponent`).
  */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const forms = [secret];
   const once = JSON.stringify(secret).slice(1, -1);
   const twice = JSON.stringify(once).slice(1, -1);
