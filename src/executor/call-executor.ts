@@ -20,7 +20,7 @@ import { answerFor, asyncKey } from './async-calls';
 import { ChainResolver } from './chain-resolver';
 import { closeNames } from './close-names';
 import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
-import { presetSecretsOf } from './preset-secrets';
+import { presetSecretsOf, type PresetSecrets } from './preset-secrets';
 import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
 import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from './validation';
 
@@ -501,20 +501,20 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private resolvePresets(entry: ToolEntry, attempt: Attempt): Record<string, unknown> | Promise<Record<string, unknown>> {
     const merged = { ...this.args };
+    const book = presetSecretsOf(entry);
     let pending: Promise<void>[] | undefined;
     for (const { name, value } of entry.presets!) {
       let resolved: unknown = value;
       if (typeof value === 'function') resolved = (value as (ctx: Attempt) => unknown)(attempt);
       else if (isContainerPreset(value)) resolved = this.core.container.get(value.token as Parameters<Container['get']>[0]);
-      if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => this.setPreset(merged, name, v)));
-      else this.setPreset(merged, name, resolved);
+      if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => this.setPreset(book, merged, name, v)));
+      else this.setPreset(book, merged, name, resolved);
     }
     return pending === undefined ? merged : Promise.all(pending).then(() => merged);
   }
 
-  private setPreset(target: Record<string, unknown>, name: string, value: unknown): void {
+  private setPreset(book: PresetSecrets, target: Record<string, unknown>, name: string, value: unknown): void {
     target[name] = value;
-    const book = presetSecretsOf(this.entry!);
     // A fixed preset's value is known already (the common case: one lookup).
     if (typeof value === 'string' && book.isFixed(value)) return;
     // Every shape counts: strings, the decimal text of numbers, the leaves of objects (see collectSecrets).
