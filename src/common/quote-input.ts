@@ -1,8 +1,8 @@
 /**
- * @internal The longest piece of model (or remote) input that an error text quotes: tool names,
+ * The longest piece of model (or remote) input that an error text quotes: tool names,
  * argument keys and paths, values, group and skill names. Longer input is cut, with its length said.
  */
-export const MAX_QUOTED_CHARS = 80;
+const MAX_QUOTED_CHARS = 80;
 
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;

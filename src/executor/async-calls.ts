@@ -1,3 +1,4 @@
+import { quoteInput } from '../common/quote-input';
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import { toToolResult, truncateText } from './convert';
@@ -33,7 +34,7 @@ export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, prod
   const id = scrub ? scrub(callId) : callId;
   const result = book?.unresolved
     ? errorResult(
-        `A background completion of tool '${entry.name}' for call '${id}' was withheld: no call is waiting for it, and the ` +
+        `A background completion of tool '${entry.name}' for call ${quoteInput(id)} was withheld: no call is waiting for it, and the ` +
           "tool's presets were never resolved in this process, so it cannot be checked for their values.",
         'RESULT_WITHHELD',
       )

@@ -20,7 +20,7 @@ import { answerFor, asyncKey } from './async-calls';
 import { ChainResolver } from './chain-resolver';
 import { closeNames } from './close-names';
 import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
-import { presetSecretsOf } from './preset-secrets';
+import { presetSecretsOf, type PresetSecrets } from './preset-secrets';
 import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
 import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from './validation';
 
@@ -39,6 +39,12 @@ function safePredicate(predicate: (error: unknown, attempt: number) => boolean, 
 
 function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** True when the model sent a value for one of the tool's (hidden) preset parameters. */
+function namesPreset(args: Record<string, unknown>, presets: NonNullable<ToolEntry['presets']>): boolean {
+  for (const { name } of presets) if (hasOwn(args, name)) return true;
+  return false;
 }
 
 /** True when a parsed argument object holds a `null` or a nested value (where a `null` may hide). */
@@ -276,7 +282,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     const validator = entry.validator ?? (entry.validator = this.core.ajv.compile(entry.schema));
     const valid = validator(args) as boolean;
     const presets = entry.presets;
-    if (valid && presets === undefined) return true;
+    // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)
+    if (valid && (presets === undefined || !namesPreset(args, presets))) return true;
     const problems = new ProblemList();
     if (!valid) {
       // values are quoted cut short: redact them first, so that no part of a preset value stays at a cut
@@ -494,20 +501,20 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private resolvePresets(entry: ToolEntry, attempt: Attempt): Record<string, unknown> | Promise<Record<string, unknown>> {
     const merged = { ...this.args };
+    const book = presetSecretsOf(entry);
     let pending: Promise<void>[] | undefined;
     for (const { name, value } of entry.presets!) {
       let resolved: unknown = value;
       if (typeof value === 'function') resolved = (value as (ctx: Attempt) => unknown)(attempt);
       else if (isContainerPreset(value)) resolved = this.core.container.get(value.token as Parameters<Container['get']>[0]);
-      if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => this.setPreset(merged, name, v)));
-      else this.setPreset(merged, name, resolved);
+      if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => this.setPreset(book, merged, name, v)));
+      else this.setPreset(book, merged, name, resolved);
     }
     return pending === undefined ? merged : Promise.all(pending).then(() => merged);
   }
 
-  private setPreset(target: Record<string, unknown>, name: string, value: unknown): void {
+  private setPreset(book: PresetSecrets, target: Record<string, unknown>, name: string, value: unknown): void {
     target[name] = value;
-    const book = presetSecretsOf(this.entry!);
     // A fixed preset's value is known already (the common case: one lookup).
     if (typeof value === 'string' && book.isFixed(value)) return;
     // Every shape counts: strings, the decimal text of numbers, the leaves of objects (see collectSecrets).

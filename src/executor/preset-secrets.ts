@@ -20,6 +20,7 @@ export class PresetSecrets {
   private readonly recent = new Set<string>();
   /** True when some preset is resolved at call time. */
   private readonly dynamic: boolean;
+  /** The scrub of `fixed` and `recent`; `null` until built (again after `recent` changes). */
   private cached: Scrub | undefined | null = null;
 
   constructor(entry: ToolEntry) {

@@ -1,5 +1,5 @@
 import { isToolResult } from '../common/results';
-import type { ToolResult } from '../common/tool-types';
+import type { ToolResult, ToolResultError } from '../common/tool-types';
 import { toToolResult } from './convert';
 
 /** The text that replaces a preset value wherever it would leak. */
@@ -9,7 +9,7 @@ export const REDACTED = '[REDACTED]';
  * Literal secrets whose text is shorter than this are ignored: redacting `'a'` or `42` would
  * shred every text. Applies to strings and to the decimal text of numbers alike.
  */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 /** Rewrites one text, replacing whatever must not leave. */
 export type Scrub = (text: string) => string;
@@ -21,7 +21,7 @@ const MAX_DEPTH = 32;
  * The texts a secret may take in output: raw, JSON-escaped (`JSON.stringify(s).slice(1, -1)`,
  * once and twice — a JSON string inside JSON text), and URL-encoded (`encodeURIComponent`).
  */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const forms = [secret];
   const once = JSON.stringify(secret).slice(1, -1);
   const twice = JSON.stringify(once).slice(1, -1);
@@ -225,21 +225,33 @@ class Walk {
 /** Fields of an Error that {@link Walk} redacts on their own. */
 const ERROR_FIELDS: ReadonlySet<string> = new Set(['message', 'name', 'stack', 'cause', 'errors']);
 
+/** Fields of a ToolResult that {@link redactResult} redacts on their own. */
+const RESULT_FIELDS: ReadonlySet<string> = new Set(['forLLM', 'forUser', 'error', 'data']);
+
 /**
- * A copy of `result` with `forLLM`, `forUser`, `error` (code and message) and `data` redacted
- * (`result` itself when nothing changed).
+ * A copy of `result` with `forLLM`, `forUser`, `error` (every field of it) and `data` redacted,
+ * and any other field a tool put on it (`result` itself when nothing changed).
  */
 export function redactResult(result: ToolResult, scrub: Scrub, replacement: string = REDACTED): ToolResult {
   const forLLM = scrub(result.forLLM);
   const forUser = result.forUser === undefined ? undefined : scrub(result.forUser);
-  const error = result.error;
-  const safeError = error === undefined ? undefined : { ...error, code: scrub(error.code), message: scrub(error.message) };
-  const errorChanged = error !== undefined && (safeError!.code !== error.code || safeError!.message !== error.message);
+  const error = result.error === undefined ? undefined : { ...result.error };
+  // a plain copy: redactDeep keeps its shape (a class instance would become `replacement`)
+  const safeError = error === undefined ? undefined : (redactDeep(error, scrub, replacement) as ToolResultError);
   const data = result.data === undefined ? undefined : redactDeep(result.data, scrub, replacement);
-  if (forLLM === result.forLLM && forUser === result.forUser && !errorChanged && data === result.data) return result;
-  const copy: ToolResult = { ...result, forLLM };
+  let extras: Record<string, unknown> | undefined;
+  for (const key of Object.keys(result)) {
+    if (RESULT_FIELDS.has(key)) continue;
+    const value = (result as unknown as Record<string, unknown>)[key];
+    // `silent`, `isError`, `async` and absent fields hold no text
+    if (typeof value === 'boolean' || value === undefined || value === null) continue;
+    const safe = typeof value === 'string' ? scrub(value) : redactDeep(value, scrub, replacement);
+    if (safe !== value) (extras ??= {})[key] = safe;
+  }
+  if (forLLM === result.forLLM && forUser === result.forUser && safeError === error && data === result.data && extras === undefined) return result;
+  const copy: ToolResult = { ...result, ...extras, forLLM };
   if (forUser !== undefined) copy.forUser = forUser;
-  if (errorChanged) copy.error = safeError;
+  if (safeError !== error) copy.error = safeError;
   if (data !== undefined) copy.data = data;
   return copy;
 }

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
-import { previewInput, quoteInput } from '../common/quote-input';
+import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
 import { linearRegExp } from './linear-regexp';
 
@@ -27,13 +27,17 @@ export function createAjv(): Ajv {
   return ajv;
 }
 
-function jsonPointerToPath(pointer: string): string {
-  if (!pointer) return '';
+/** The unescaped segments of a JSON Pointer (`/a~1b/0` → `['a/b', '0']`); none for the root (`''`). */
+function pointerSegments(pointer: string): string[] {
+  if (!pointer) return [];
   return pointer
     .slice(1)
     .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function jsonPointerToPath(pointer: string): string {
+  return pointerSegments(pointer).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
 function typeOfJson(value: unknown): string {
@@ -45,9 +49,7 @@ function typeOfJson(value: unknown): string {
 
 function valueAt(root: unknown, pointer: string): unknown {
   let current = root;
-  if (!pointer) return current;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerSegments(pointer)) {
     if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];
   }
@@ -83,7 +85,7 @@ export class ProblemList {
 
   /** Adds a problem line (a repeated line is listed once). */
   add(line: string): void {
-    const bounded = line.length > MAX_PROBLEM_CHARS ? `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…` : line;
+    const bounded = boundInput(line, MAX_PROBLEM_CHARS);
     if (this.seen.has(bounded)) return;
     if (this.full) {
       this.more++;
@@ -111,6 +113,9 @@ export class ProblemList {
     return rows.join('\n');
   }
 }
+
+/** Keywords whose problem lines quote the offending value (`must be >= 1 (got 0)`). */
+const VALUE_KEYWORDS: ReadonlySet<string> = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'multipleOf']);
 
 function quotePath(path: string): string {
   return quoteInput(path, MAX_PATH_CHARS);
@@ -145,11 +150,7 @@ export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown,
         line = `${at}: must be one of ${previewInput((error.params as { allowedValues: unknown[] }).allowedValues, 160)}, got ${previewInput(valueAt(args, error.instancePath))}`;
         break;
       default:
-        line = `${at}: ${error.message ?? error.keyword}${
-          ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'multipleOf'].includes(error.keyword)
-            ? ` (got ${previewInput(valueAt(args, error.instancePath))})`
-            : ''
-        }`;
+        line = `${at}: ${error.message ?? error.keyword}${VALUE_KEYWORDS.has(error.keyword) ? ` (got ${previewInput(valueAt(args, error.instancePath))})` : ''}`;
     }
     problems.add(line);
   }

@@ -61,6 +61,8 @@ export const MCP_IMPORT_LIMITS: Readonly<Required<Pick<McpImportOptions, 'maxPag
 
 /** The longest remote name a tool may have (the MCP specification's limit). */
 const MAX_REMOTE_NAME = 128;
+/** The longest registration error a `skipped` reason quotes (it may quote the remote schema). */
+const MAX_SKIP_REASON_CHARS = 300;
 
 /**
  * A remote tool that could not be imported, and why.
@@ -354,7 +356,7 @@ class McpImport implements McpImportHandle {
           this.toolkit.registerTool(imported.tool, registerOptions);
           this.imported.set(tool.name, imported);
         } catch (e) {
-          this.skippedList.push({ name: tool.name, reason: e instanceof Error ? e.message : String(e) });
+          this.skippedList.push({ name: tool.name, reason: boundInput(e instanceof Error ? e.message : String(e), MAX_SKIP_REASON_CHARS) });
         }
       }
     }

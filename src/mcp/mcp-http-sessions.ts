@@ -39,6 +39,7 @@ export class McpHttpSessions {
     return this.byId.size;
   }
 
+  /** The initialized session with this `Mcp-Session-Id`, if open. */
   get(id: string): McpHttpSession | undefined {
     return this.byId.get(id);
   }

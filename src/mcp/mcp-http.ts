@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport, StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { boundInput, quoteInput } from '../common/quote-input';
 import type { Toolkit } from '../toolkit/toolkit';
 import { httpRequestScope } from './http-request-scope';
 import { checkLimit, isLoopback, McpHttpGuard } from './mcp-http-guard';
@@ -24,6 +25,8 @@ const DEFAULT_MAX_SESSIONS = 1_000;
 const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** The `Retry-After` (seconds) sent with a 503 when the session cap is reached. */
 const RETRY_AFTER_S = 30;
+/** The longest internal error text a 500 answer quotes (it may hold a piece of the request). */
+const MAX_ERROR_CHARS = 200;
 
 /**
  * Options of {@link createMcpHttpHandler}: the server options plus Streamable HTTP settings.
@@ -224,7 +227,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     const session = sessions.get(sessionId);
     // another principal's session is answered as an unknown one: ids are not probed through it
     if (!session || session.principalId !== principal?.id) {
-      return replyError(res, 404, -32001, `Session not found: '${sessionId.slice(0, 100)}'. Start a new session with an initialize request.`);
+      return replyError(res, 404, -32001, `Session not found: ${quoteInput(sessionId, 100)}. Start a new session with an initialize request.`);
     }
     sessions.touch(session, res, req.method === 'GET');
     return httpRequestScope.run(scope, () => session.transport.handleRequest(req, res, body));
@@ -233,7 +236,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   const handler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
     const body = parsedBody ?? (req as IncomingMessage & { body?: unknown }).body;
     handle(req, res, body).catch((error: unknown) => {
-      replyError(res, 500, -32603, `Internal server error: ${error instanceof Error ? error.message : String(error)}`);
+      replyError(res, 500, -32603, `Internal server error: ${boundInput(error instanceof Error ? error.message : String(error), MAX_ERROR_CHARS)}`);
     });
   }) as McpHttpHandler;
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });

@@ -73,7 +73,7 @@ export interface Redactor {
    * otherwise.
    */
   readonly value: <T>(value: T, extraSecrets?: readonly string[]) => T;
-  /** A copy of `result` with `forLLM`, `forUser`, `error.message` and `data` redacted (`result` itself when clean). */
+  /** A copy of `result` with `forLLM`, `forUser`, `error`, `data` and any other field redacted (`result` itself when clean). */
   readonly result: (result: ToolResult, extraSecrets?: readonly string[]) => ToolResult;
 }
 
