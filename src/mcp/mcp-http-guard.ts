@@ -60,7 +60,8 @@ export class McpHttpGuard {
     }
     const origin = singleHeader(req.headers.origin);
     if (origin === undefined || this.origins.has(McpHttpGuard.normalizeOrigin(origin))) return undefined;
-    if (authority !== undefined && McpHttpGuard.sameOrigin(origin, authority)) return undefined;
+    const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true ? 'https:' : 'http:';
+    if (authority !== undefined && McpHttpGuard.sameOrigin(origin, authority, scheme)) return undefined;
     return `Forbidden: Origin ${echo(origin)} is not allowed; only the server's own origin and allowedOrigins may call it from a browser.`;
   }
 
@@ -74,11 +75,17 @@ export class McpHttpGuard {
     }
   }
 
-  private static sameOrigin(origin: string, authority: URL): boolean {
+  /**
+   * True when `origin` is the server's own: the scheme the request came in on (`https:` on a TLS
+   * socket), the `Host` header's host, and its port (or the scheme's default when it names none).
+   * Behind a TLS-terminating proxy the socket is plain HTTP: list the public origin in
+   * `allowedOrigins` there.
+   */
+  private static sameOrigin(origin: string, authority: URL, scheme: 'http:' | 'https:'): boolean {
     try {
       const url = new URL(origin);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-      return url.hostname === authority.hostname && effectivePort(url) === (authority.port || effectivePort(url));
+      const port = authority.port || (scheme === 'https:' ? '443' : '80');
+      return url.protocol === scheme && url.hostname === authority.hostname && effectivePort(url) === port;
     } catch {
       return false;
     }

@@ -66,4 +66,18 @@ describe('MCP HTTP Origin checks', () => {
     expect((await post(url, INITIALIZE, { host: `localhost:${port}`, origin: 'https://evil.example' })).status).toBe(403);
     expect((await post(url, INITIALIZE, { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
   });
+
+  test("the server's own origin is its scheme, host and port: a Host without a port means the scheme's default", async () => {
+    const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'origin', version: '0' }));
+    const server = createServer((req, res) => handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closer.add({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    // a page on another port of the same host is another origin
+    expect((await post(url, INITIALIZE, { host: 'app.example', origin: 'http://app.example:8080' })).status).toBe(403);
+    // so is the same host over https when the request came in over plain http
+    expect((await post(url, INITIALIZE, { host: 'app.example', origin: 'https://app.example' })).status).toBe(403);
+    expect((await post(url, INITIALIZE, { host: 'app.example', origin: 'http://app.example' })).status).toBe(200);
+    expect((await post(url, INITIALIZE, { host: 'app.example', origin: 'http://app.example:80' })).status).toBe(200);
+  });
 });
