@@ -27,6 +27,8 @@ import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from 
 export type { ResolvedExecution } from './execution-settings';
 export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
 
+/** The longest model-sent tool name or call id an event carries (provider ids are far shorter). */
+const MAX_EVENT_ID_CHARS = 256;
 /** The longest JSON parse error quoted in MALFORMED_ARGUMENTS (V8 quotes a piece of the input). */
 const MAX_PARSE_ERROR_CHARS = 200;
 function safePredicate(predicate: (error: unknown, attempt: number) => boolean, error: unknown, attempt: number): boolean {
@@ -777,7 +779,9 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   }
 
   private eventBase(): ToolCallEventBase {
-    const base: ToolCallEventBase = { callId: this.call.id, tool: this.toolName(), timestamp: Date.now() };
+    // an unknown tool's name and the call id come from the model: events (logs, spans) get them bounded
+    const tool = this.entry !== undefined ? this.entry.name : boundInput(String(this.call.name), MAX_EVENT_ID_CHARS);
+    const base: ToolCallEventBase = { callId: boundInput(String(this.call.id), MAX_EVENT_ID_CHARS), tool, timestamp: Date.now() };
     if (this.options.sessionId !== undefined) base.sessionId = this.options.sessionId;
     return base;
   }

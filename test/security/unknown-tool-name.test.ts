@@ -77,3 +77,19 @@ describe('item 5: an unknown tool name costs bounded work and is echoed bounded'
     for (const m of result.messages.filter((m) => m.role === 'tool')) expect(m.content.length).toBeLessThan(MAX_TEXT);
   });
 });
+
+describe('security: events and spans bound what the model named', () => {
+  it('a 1 MB unknown tool name and call id reach events$ cut short', async () => {
+    const toolkit = newToolkit();
+    const events: { tool?: string; callId?: string }[] = [];
+    toolkit.events$.subscribe((e) => events.push(e as { tool?: string; callId?: string }));
+    const huge = 'x'.repeat(1_000_000);
+    const result = await toolkit.callTool({ id: huge, name: huge, arguments: {} });
+    expect(result.error?.code).toBe('UNKNOWN_TOOL');
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) {
+      expect((event.tool ?? '').length).toBeLessThan(400);
+      expect((event.callId ?? '').length).toBeLessThan(400);
+    }
+  });
+});
