@@ -1,6 +1,7 @@
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import type { BeforeHookDecision, HookContext, ToolHook } from '../executor/hooks';
+import { redactDeep, redactResult } from '../executor/redact';
 
 /**
  * What an argument guardrail decides: nothing (the call goes on), block it with a reason the
@@ -93,23 +94,6 @@ function named<G extends { name: string }>(guard: G | G[keyof G], kind: string, 
   return guard as G;
 }
 
-function mapStrings(value: unknown, map: (text: string) => string, depth = 0): unknown {
-  if (typeof value === 'string') return map(value);
-  if (typeof value !== 'object' || value === null || depth > 32) return value;
-  if (Array.isArray(value)) return value.map((v: unknown) => mapStrings(v, map, depth + 1));
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, map, depth + 1)]));
-}
-
-function redactResult(result: ToolResult, map: (text: string) => string): ToolResult {
-  const copy: ToolResult = { ...result, forLLM: map(result.forLLM) };
-  if (result.forUser !== undefined) copy.forUser = map(result.forUser);
-  if (result.error) copy.error = { ...result.error, message: map(result.error.message) };
-  if (result.data !== undefined) copy.data = mapStrings(result.data, map);
-  return copy;
-}
-
 /**
  * A hook that runs guardrails over the arguments of each call (before the tool runs) and over
  * its result (after). An argument guardrail that blocks denies the call (`DENIED`, the tool does
@@ -145,7 +129,7 @@ export function createGuardrailHook(options: GuardrailHookOptions): ToolHook {
         const verdict = await guard.check(changed ? { ...ctx, arguments: args } : ctx);
         if (!verdict) continue;
         if ('block' in verdict) return { action: 'deny', reason: `guardrail '${guard.name}' blocked it: ${verdict.block}` };
-        args = 'rewrite' in verdict ? { ...verdict.rewrite } : (mapStrings(args, verdict.redact) as Record<string, unknown>);
+        args = 'rewrite' in verdict ? { ...verdict.rewrite } : (redactDeep(args, verdict.redact) as Record<string, unknown>);
         changed = true;
       }
       return changed ? { action: 'rewrite', arguments: args } : undefined;
