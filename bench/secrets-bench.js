@@ -10,6 +10,8 @@
  *   object      returns { id, name, tags } (serialised to JSON, kept as data)
  *   leaky-text  returns a string holding the secret (redacted)
  *   leaky-obj   returns { key: secret, nested: [secret] } (redacted before and after serialisation)
+ *   rotating    returns text; the preset is a function giving a fresh token on every call
+ *   number      returns text; the preset is a number (1234567)
  *
  *   npx tsc -p tsconfig.build.json && node bench/secrets-bench.js
  *   TOOLWRIGHT_DIST=/tmp/twdist RUNS=7 CALLS=200000 node bench/secrets-bench.js
@@ -31,11 +33,18 @@ const calls = Number(process.env.CALLS || 100_000);
 const SECRET = 'pa"ss\\word-7f3a9c2e1b';
 const middle = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
+let token = 0;
 const behaviours = {
   text: () => 'ok: 3 rows',
   object: () => ({ id: 42, name: 'report', tags: ['a', 'b'] }),
   'leaky-text': (key) => `used ${key}`,
   'leaky-obj': (key) => ({ key, nested: [key] }),
+  rotating: () => 'ok: 3 rows',
+  number: () => 'ok: 3 rows',
+};
+const presets = {
+  rotating: () => `tok-7f3a9c2e1b-${++token}`,
+  number: 1_234_567,
 };
 
 function toolkitFor(name, withPreset) {
@@ -48,7 +57,7 @@ function toolkitFor(name, withPreset) {
       parameters: { type: 'object', properties: { q: { type: 'string' }, key: { type: 'string' } }, required: ['q'] },
       execute: (args) => respond(args.key ?? 'no-key-given'),
     },
-    withPreset ? { presets: { t: { key: SECRET } } } : {},
+    withPreset ? { presets: { t: { key: name in presets ? presets[name] : SECRET } } } : {},
   );
   return toolkit;
 }

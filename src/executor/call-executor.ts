@@ -110,8 +110,6 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private settings: ResolvedExecution | undefined = undefined;
   /** What this call's presets resolved to (the texts to redact). */
   private secrets: Set<string> | undefined = undefined;
-  /** The call's redaction, once asked for (reset when a preset resolves). */
-  private scrubber: Scrub | undefined = undefined;
   private chain: ChainResolver | undefined = undefined;
   private attempts = 0;
   private current: Attempt | undefined = undefined;
@@ -521,11 +519,10 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
     if (typeof value === 'string' && book.isFixed(value)) return;
     // Every shape counts: strings, the decimal text of numbers, the leaves of objects (see collectSecrets).
     const own = (this.secrets ??= new Set());
-    const before = own.size;
-    collectSecrets(value, own);
-    if (own.size === before) return;
-    book.remember(own);
-    this.scrubber = undefined;
+    const found = new Set<string>();
+    collectSecrets(value, found);
+    for (const secret of found) own.add(secret);
+    book.remember(found);
   }
 
   /**
@@ -536,7 +533,7 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
   private redaction(): Scrub | undefined {
     const entry = this.entry;
     if (entry === undefined || entry.presets === undefined) return undefined;
-    return (this.scrubber ??= presetSecretsOf(entry).scrub(this.secrets));
+    return presetSecretsOf(entry).scrub(this.secrets);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { isContainerPreset } from './presets';
 import type { ToolEntry } from './tool-entry';
-import { collectSecrets, literalScrub, type Scrub } from './redact';
+import { collectSecrets, formsScrub, literalScrub, MIN_SECRET_LENGTH, secretForms, type Scrub } from './redact';
 
 /**
  * How many values a tool's call-time presets (functions, `fromContainer`) resolved to are
@@ -12,7 +12,12 @@ const REMEMBERED_PRESET_SECRETS = 64;
  * @internal The secrets of one tool's presets: its fixed values (collected once) and what its
  * call-time presets resolved to in recent calls. Output that belongs to no running call (a stray
  * `AsyncTool` completion), or that is made before the call's presets resolve (`call_started`,
- * argument errors), is redacted with these.
+ * argument errors), is redacted with these; so is every call's own output.
+ *
+ * Kept up to date in place: the forms of each secret are computed once, inserted into one list
+ * sorted longest first and removed when the secret is forgotten, and one {@link Scrub} reads that
+ * list. A preset that resolves to a fresh value on every call (a rotating token) costs a few
+ * inserts per call, not a rebuild of every form of every remembered value.
  */
 export class PresetSecrets {
   private readonly fixed = new Set<string>();
@@ -20,8 +25,9 @@ export class PresetSecrets {
   private readonly recent = new Set<string>();
   /** True when some preset is resolved at call time. */
   private readonly dynamic: boolean;
-  /** The scrub of `fixed` and `recent`; `null` until built (again after `recent` changes). */
-  private cached: Scrub | undefined | null = null;
+  /** Every form of every secret, longest first (a form shared by two secrets is listed once per secret). */
+  private readonly sorted: string[] = [];
+  private readonly live: Scrub;
 
   constructor(entry: ToolEntry) {
     let dynamic = false;
@@ -30,6 +36,8 @@ export class PresetSecrets {
       else collectSecrets(value, this.fixed);
     }
     this.dynamic = dynamic;
+    for (const secret of this.fixed) this.insertForms(secret);
+    this.live = formsScrub(this.sorted);
   }
 
   /** True when the tool has call-time presets and none has been seen resolved in this process. */
@@ -46,23 +54,55 @@ export class PresetSecrets {
   remember(secrets: Iterable<string>): void {
     for (const secret of secrets) {
       if (this.fixed.has(secret)) continue;
-      const known = this.recent.delete(secret);
+      if (this.recent.delete(secret)) {
+        this.recent.add(secret);
+        continue;
+      }
       this.recent.add(secret);
-      if (known) continue;
-      this.cached = null;
-      if (this.recent.size > REMEMBERED_PRESET_SECRETS) this.recent.delete(this.recent.values().next().value as string);
+      this.insertForms(secret);
+      if (this.recent.size > REMEMBERED_PRESET_SECRETS) {
+        const oldest = this.recent.values().next().value as string;
+        this.recent.delete(oldest);
+        this.removeForms(oldest);
+      }
     }
   }
 
-  /** Redaction of everything known of the tool, plus `own` (a call's resolved values); `undefined` when there is nothing to redact. */
+  /**
+   * Redaction of everything known of the tool, plus `own` (a call's resolved values: when many
+   * calls rotate values, the call's own may already be forgotten here); `undefined` when there is
+   * nothing to redact.
+   */
   scrub(own?: ReadonlySet<string>): Scrub | undefined {
     if (own !== undefined) {
-      for (const secret of own) {
-        if (!this.fixed.has(secret) && !this.recent.has(secret)) return literalScrub([...this.fixed, ...this.recent, ...own]);
-      }
+      const forgotten = [...own].filter((secret) => !this.fixed.has(secret) && !this.recent.has(secret));
+      const extra = forgotten.length === 0 ? undefined : literalScrub(forgotten);
+      if (extra !== undefined) return this.sorted.length === 0 ? extra : (text) => extra(this.live(text));
     }
-    if (this.cached === null) this.cached = literalScrub([...this.fixed, ...this.recent]);
-    return this.cached;
+    return this.sorted.length === 0 ? undefined : this.live;
+  }
+
+  private insertForms(secret: string): void {
+    if (secret.length < MIN_SECRET_LENGTH) return;
+    for (const form of secretForms(secret)) {
+      // binary search for the first shorter form: the list stays longest first
+      let low = 0;
+      let high = this.sorted.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (this.sorted[mid].length >= form.length) low = mid + 1;
+        else high = mid;
+      }
+      this.sorted.splice(low, 0, form);
+    }
+  }
+
+  private removeForms(secret: string): void {
+    if (secret.length < MIN_SECRET_LENGTH) return;
+    for (const form of secretForms(secret)) {
+      const at = this.sorted.indexOf(form);
+      if (at >= 0) this.sorted.splice(at, 1);
+    }
   }
 }
 

@@ -9,7 +9,7 @@ export const REDACTED = '[REDACTED]';
  * Literal secrets whose text is shorter than this are ignored: redacting `'a'` or `42` would
  * shred every text. Applies to strings and to the decimal text of numbers alike.
  */
-const MIN_SECRET_LENGTH = 4;
+export const MIN_SECRET_LENGTH = 4;
 
 /** Rewrites one text, replacing whatever must not leave. */
 export type Scrub = (text: string) => string;
@@ -21,7 +21,7 @@ const MAX_DEPTH = 32;
  * The texts a secret may take in output: raw, JSON-escaped (`JSON.stringify(s).slice(1, -1)`,
  * once and twice — a JSON string inside JSON text), and URL-encoded (`encodeURIComponent`).
  */
-function secretForms(secret: string): string[] {
+export function secretForms(secret: string): string[] {
   const forms = [secret];
   const once = JSON.stringify(secret).slice(1, -1);
   const twice = JSON.stringify(once).slice(1, -1);
@@ -45,7 +45,14 @@ export function literalScrub(secrets: Iterable<string>, replacement: string = RE
     for (const form of secretForms(secret)) forms.add(form);
   }
   if (forms.size === 0) return undefined;
-  const sorted = [...forms].sort((a, b) => b.length - a.length);
+  return formsScrub([...forms].sort((a, b) => b.length - a.length), replacement);
+}
+
+/**
+ * A {@link Scrub} replacing each of `sorted` (longest first). It reads the array on every call:
+ * a caller may keep it up to date in place.
+ */
+export function formsScrub(sorted: readonly string[], replacement: string = REDACTED): Scrub {
   return (text) => {
     for (const form of sorted) if (text.includes(form)) text = text.split(form).join(replacement);
     return text;
