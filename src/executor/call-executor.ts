@@ -4,6 +4,7 @@ import { callSafely } from '../common/guarded-observable';
 import { isAsyncTool } from '../common/agent-tool';
 import { errorResult } from '../common/results';
 import { boundInput, quoteInput } from '../common/quote-input';
+import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { CallFailedEvent, ToolCallEventBase } from './events';
@@ -22,15 +23,13 @@ import { closeNames } from './close-names';
 import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
 import { presetSecretsOf, type PresetSecrets } from './preset-secrets';
 import { collectSecrets, redactDeep, redactedToolResult, redactResult, REDACTED, type Scrub } from './redact';
-import { describeAjvErrors, prepareDtos, ProblemList, stripNullOptionals } from './validation';
+import { describeAjvErrors, prepareDtos, ProblemList } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
 export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
 
 /** The longest model-sent tool name or call id an event carries (provider ids are far shorter). */
 const MAX_EVENT_ID_CHARS = 256;
-/** The longest JSON parse error quoted in MALFORMED_ARGUMENTS (V8 quotes a piece of the input). */
-const MAX_PARSE_ERROR_CHARS = 200;
 function safePredicate(predicate: (error: unknown, attempt: number) => boolean, error: unknown, attempt: number): boolean {
   try {
     return predicate(error, attempt) === true;
@@ -241,40 +240,17 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
 
   private parseArguments(entry: ToolEntry): Record<string, unknown> | undefined {
     const raw = this.call.arguments;
-    let args: unknown;
-    if (typeof raw === 'string') {
-      try {
-        // `{}` is what models send to parameterless tools: skip the parser for it
-        args = raw === '{}' ? {} : JSON.parse(raw);
-      } catch (e) {
-        if (raw.trim() === '') args = {};
-        else {
-          this.fail(
-            'MALFORMED_ARGUMENTS',
-            `Arguments for tool '${entry.name}' are not valid JSON (${boundInput(describeThrown(e), MAX_PARSE_ERROR_CHARS)}). ` +
-              `Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.`,
-          );
-          return undefined;
-        }
-      }
-    } else args = raw;
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      this.fail(
-        'MALFORMED_ARGUMENTS',
-        `Arguments for tool '${entry.name}' must be a JSON object, got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}.`,
-      );
+    const args = parseCallArguments(raw);
+    if (args instanceof MalformedArguments) {
+      const expected = args.invalidJson
+        ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.`
+        : '.';
+      this.fail('MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${args.reason}${expected}`);
       return undefined;
     }
-    // An object argument belongs to the caller: work on a copy.
-    let object: Record<string, unknown>;
-    if (typeof raw === 'string') {
-      object = args as Record<string, unknown>;
-      // JSON text without `null` holds no null at any depth
-      if (entry.stripNulls && raw.includes('null')) stripNullOptionals(entry.schema, object);
-    } else {
-      object = { ...(args as Record<string, unknown>) };
-      if (entry.stripNulls && mayHoldNull(object)) stripNullOptionals(entry.schema, object);
-    }
+    const strip = entry.stripNulls;
+    // JSON text without `null` holds no null at any depth
+    const object = strip !== undefined && (typeof raw === 'string' ? raw.includes('null') : mayHoldNull(args)) ? strip(args) : args;
     return this.validate(entry, object) ? object : undefined;
   }
 
@@ -391,8 +367,8 @@ export class CallRun implements AttemptHost, AsyncSink, AbortWatcher {
       if (decision.action === 'deny') return this.fail('DENIED', `Tool '${entry.name}' was denied: ${decision.reason}`);
       if (decision.action === 'respond') return this.conclude(this.shape(entry, decision.result));
       if (decision.action === 'rewrite') {
-        const rewritten = { ...decision.arguments };
-        if (entry.stripNulls) stripNullOptionals(entry.schema, rewritten);
+        const own = { ...decision.arguments };
+        const rewritten = entry.stripNulls !== undefined ? entry.stripNulls(own) : own;
         if (!this.validate(entry, rewritten)) return this.final!;
         this.args = rewritten;
       }

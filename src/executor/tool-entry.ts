@@ -1,3 +1,4 @@
+import type { NullStripper } from '../schema/null-optionals';
 import type { ValidateFunction } from 'ajv';
 import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
@@ -25,7 +26,8 @@ export interface ToolEntry {
   readonly definition: ToolSchema;
   readonly presets?: readonly { readonly name: string; readonly value: PresetValue }[];
   readonly dtos?: readonly { readonly name: string; readonly type: Constructor; readonly array: boolean }[];
-  readonly stripNulls: boolean;
+  /** Removes the `null`s that mean "absent" (see `nullStripper`); `undefined` when none can. */
+  readonly stripNulls: NullStripper | undefined;
   readonly contextual: boolean;
   validator?: ValidateFunction;
 }

@@ -2,7 +2,6 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
 import { linearRegExp } from './linear-regexp';
@@ -225,70 +224,3 @@ export async function prepareDtos(
   }
 }
 
-/**
- * Removes `null` values of optional properties (a strict-mode model sends every property).
- * `value` itself (the executor's own copy of the arguments) is changed in place; nested objects
- * and arrays that need a change are copied first, so a caller's objects are never mutated.
- */
-export function stripNullOptionals(schema: JsonSchema, value: Record<string, unknown>): void {
-  stripProperties(schema, value, value);
-}
-
-/** Copy-on-write: `value`, or a copy without the `null`s of optional properties at any depth. */
-function stripNested(schema: JsonSchema, value: object): unknown {
-  if (Array.isArray(value)) {
-    const items = schema.items;
-    if (!items?.properties) return value;
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
-      const stripped = stripNested(items, item);
-      if (stripped !== item) (copy ??= value.slice())[i] = stripped;
-    }
-    return copy ?? value;
-  }
-  return stripProperties(schema, value as Record<string, unknown>, undefined);
-}
-
-/**
- * `record` without the `null`s of optional properties. Changes go to `target`: `record` itself
- * (in place), or `undefined` for a copy made at the first change.
- */
-function stripProperties(schema: JsonSchema, record: Record<string, unknown>, target: Record<string, unknown> | undefined): Record<string, unknown> {
-  const properties = schema.properties;
-  if (!properties) return record;
-  const required = schema.required ?? [];
-  let copy = target;
-  for (const key of Object.keys(record)) {
-    const property = properties[key];
-    // `properties.constructor`, `properties.__proto__`… are inherited, not parameters
-    if (property === undefined || !Object.prototype.hasOwnProperty.call(properties, key)) continue;
-    const v = record[key];
-    if (v === null) {
-      if (!required.includes(key) && !allowsNull(property)) delete (copy ??= { ...record })[key];
-    } else if (typeof v === 'object') {
-      const stripped = stripNested(property, v);
-      if (stripped !== v) setOwn((copy ??= { ...record }), key, stripped);
-    }
-  }
-  return copy ?? record;
-}
-
-/** `target[key] = value` that defines a data property even for `__proto__`. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
-function allowsNull(schema: JsonSchema): boolean {
-  const type = schema.type;
-  return type === 'null' || (Array.isArray(type) && type.includes('null')) || schema.nullable === true || (schema.enum?.includes(null) ?? false);
-}
-
-/** True when `schema` (an object schema) may hold a `null` worth stripping somewhere. */
-export function hasOptionalProperties(schema: ObjectJsonSchema): boolean {
-  const required = schema.required ?? [];
-  return Object.keys(schema.properties).some((k) => !required.includes(k)) ||
-    Object.values(schema.properties).some((p) => p.type === 'object' || p.type === 'array');
-}

@@ -2,6 +2,7 @@ import type { ToolExecutionContext } from '../common/execution-context';
 import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-types';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { quoteInput } from '../common/quote-input';
+import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import { errorResult } from '../common/results';
 import type { CallProgress } from '../executor/call-executor';
 import { ToolkitError, describeThrown } from '../errors';
@@ -79,14 +80,8 @@ export interface ToolLoopResult {
 const DEFAULT_SUMMARY_PROMPT = 'A limit was reached: do not call tools any more; answer now with what you have.';
 
 function stableKey(call: ToolCall): string {
-  let args: unknown = call.arguments;
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      return `${call.name}\u0000${args as string}`;
-    }
-  }
+  const args = parseCallArguments(call.arguments);
+  if (args instanceof MalformedArguments) return `${call.name}\u0000${String(call.arguments)}`;
   const sort = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(sort)

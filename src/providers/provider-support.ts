@@ -1,3 +1,4 @@
+import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import type { Message } from '../common/llm-types';
 import type { ToolCall, ToolSchema } from '../common/tool-types';
 import { describeThrown, ToolkitError } from '../errors';
@@ -11,14 +12,8 @@ import type { LoweringChange } from '../schema/lowering';
 /** The arguments of a call as an object, or `undefined` when the text is not a JSON object. */
 export function argumentsObject(args: ToolCall['arguments']): Record<string, unknown> | undefined {
   if (typeof args !== 'string') return args;
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseCallArguments(args);
+  return parsed instanceof MalformedArguments ? undefined : parsed;
 }
 
 /** The arguments of a call as the JSON text the wire formats want. */

@@ -4,6 +4,7 @@ import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import { quoteInput, quoteInputs } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
+import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import { CallRun, type AvailabilityView, type CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import type { ActivationState } from './activation';
@@ -256,16 +257,9 @@ export class MetaTools implements SkillRunHost {
 
   /** The entry of the skill an `invoke_skill` call names, or `undefined` when it names none. */
   private templateFor(call: ToolCall): { entry: ToolEntry; record: SkillRecord } | undefined {
-    let args: unknown = call.arguments;
-    if (typeof args === 'string') {
-      try {
-        args = JSON.parse(args);
-      } catch {
-        return undefined;
-      }
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-    const name = (args as Record<string, unknown>).name;
+    const args = parseCallArguments(call.arguments);
+    if (args instanceof MalformedArguments) return undefined;
+    const name = args.name;
     if (typeof name !== 'string') return undefined;
     const record = this.host.skills.get(name);
     if (record === undefined) return undefined;

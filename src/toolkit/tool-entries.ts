@@ -6,7 +6,7 @@ import type { ToolManifest } from '../common/manifest';
 import { ToolkitError, describeThrown } from '../errors';
 import type { PresetValue } from '../executor/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';
-import { hasOptionalProperties } from '../executor/validation';
+import { nullStripper } from '../schema/null-optionals';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { MethodTool } from './method-tool';
@@ -176,7 +176,7 @@ export class ToolEntries {
       definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema }),
       ...(presets ? { presets } : {}),
       ...(dtos.length ? { dtos } : {}),
-      stripNulls: hasOptionalProperties(schema),
+      stripNulls: nullStripper(schema),
       contextual: isContextualTool(target),
     };
   }

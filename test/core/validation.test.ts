@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsDateString, IsEmail, IsInt, IsOptional, IsString, IsUrl, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Container } from 'inversify';
-import { Tool, ToolParam, type AgentTool } from '../../src';
+import { restoreArguments, Tool, ToolParam, type AgentTool, type ObjectJsonSchema } from '../../src';
 import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit, recordEvents } from './helpers';
 
 afterAll(() => expectAllSchemasMetaValid());
@@ -286,6 +286,28 @@ describe('null means absent for optionals', () => {
     expect(contact.address.geo!.altitude).toBeUndefined();
     expect(contact.others![0].number).toBeUndefined();
     expect(contact.others![0].geo).toBeUndefined();
+  });
+
+  it('applies the one null rule of restoreArguments: a null that is a valid value stays, at any depth', async () => {
+    const schema: ObjectJsonSchema = {
+      type: 'object',
+      properties: {
+        a: { type: 'string' },
+        b: { type: ['string', 'null'] },
+        c: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        d: { $ref: '#/$defs/Box' },
+        e: { type: 'array', items: { $ref: '#/$defs/Box' } },
+      },
+      $defs: { Box: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number', nullable: true } } } },
+    };
+    const received: unknown[] = [];
+    const toolkit = newToolkit();
+    toolkit.registerTool({ name: 'nulls', description: 'Takes nulls', parameters: schema, execute: (args) => (received.push(args), 'ok') });
+    const sent = { a: null, b: null, c: null, d: { x: null, y: null }, e: [{ x: null, y: null }] };
+    expect((await call(toolkit, 'nulls', JSON.stringify(sent))).forLLM).toBe('ok');
+    const kept = { b: null, c: null, d: { y: null }, e: [{ y: null }] };
+    expect(received).toEqual([kept]);
+    expect(restoreArguments(schema, sent, 'openai', { strict: true })).toEqual(kept);
   });
 
   it('keeps null for a required property an error', async () => {
