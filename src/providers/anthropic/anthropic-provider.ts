@@ -126,7 +126,7 @@ function usageOf(usage: Anthropic.Usage): LLMUsage {
  * // { system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }
  * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
  */
-export function toAnthropicMessages(messages: readonly Message[]): { system?: string; messages: MessageParam[] } {
+export function toAnthropicMessages(messages: readonly Message[]): { system?: string; messages: Anthropic.MessageParam[] } {
   const system: string[] = [];
   const out: MessageParam[] = [];
   let results: ToolResultBlockParam[] | undefined;
