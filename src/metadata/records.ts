@@ -99,3 +99,36 @@ export function ownToolNames(target: object): string[] {
   if (!Object.prototype.hasOwnProperty.call(target, RECORDS)) return [];
   return [...(target as Record<symbol, ClassRecords>)[RECORDS].tools.keys()];
 }
+
+/** @internal True when `prototype` (or an ancestor) has `@Tool` methods. */
+export function hasToolMethods(prototype: object): boolean {
+  return recordChain(prototype).some((records) => records.tools.size > 0);
+}
+
+/** @internal The records of a class and its ancestors merged into one view; a subclass's records win. */
+export interface MergedRecords {
+  /** The nearest `@ToolService` options (empty when there are none). */
+  readonly service: ToolServiceOptions;
+  /** Every `@Tool` method, by method name. */
+  readonly methods: ReadonlyMap<string, ToolMethodRecord>;
+  /** The `@ToolParam` records of one method, by parameter index. */
+  params(methodName: string): Map<number, ToolParamRecord>;
+}
+
+/** @internal Merges the records of `prototype` and its ancestors (see {@link MergedRecords}). */
+export function mergedRecords(prototype: object): MergedRecords {
+  const chain = recordChain(prototype);
+  const service: ToolServiceOptions = chain.find((r) => r.service)?.service ?? {};
+  // Merged from the root class down, so a subclass's records win.
+  const rootFirst = [...chain].reverse();
+  const methods = new Map<string, ToolMethodRecord>();
+  for (const records of rootFirst) for (const [k, v] of records.tools) methods.set(k, v);
+  const params = (methodName: string): Map<number, ToolParamRecord> => {
+    const merged = new Map<number, ToolParamRecord>();
+    for (const records of rootFirst) {
+      for (const [index, record] of records.params.get(methodName) ?? []) merged.set(index, record);
+    }
+    return merged;
+  };
+  return { service, methods, params };
+}

@@ -1,0 +1,42 @@
+import type { ToolBehaviour } from '../common/agent-tool';
+import type { ContextType } from '../common/execution-context';
+import type { JsonSchema } from '../common/json-schema';
+import type { Constructor } from './records';
+
+/** A parameter the model fills. */
+export interface ModelParamDescriptor {
+  readonly kind: 'model';
+  readonly index: number;
+  readonly name: string;
+  readonly required: boolean;
+  readonly schema: JsonSchema;
+  /** Set when the argument must become a class instance (class-transformer + class-validator). */
+  readonly dto?: { readonly type: Constructor; readonly array: boolean };
+  /** Set when the argument (or each item, for arrays) must become a `Date`. */
+  readonly date?: boolean;
+  /** Set for `@ToolParam({ preset: true })`: never visible; registration must bind a preset. */
+  readonly preset?: boolean;
+}
+
+/** A parameter the toolkit fills by type. */
+export interface InjectedParamDescriptor {
+  readonly kind: 'emitter' | 'signal' | 'context';
+  readonly index: number;
+  /** For context parameters: the class to look up along the context chain. */
+  readonly type?: ContextType;
+  readonly typeName?: string;
+}
+
+/** Any parameter of a decorated tool method: its kind says who fills it (the model, or the toolkit by type). */
+export type ParamDescriptor = ModelParamDescriptor | InjectedParamDescriptor;
+
+/** The checked, frozen description of one decorated tool method. */
+export interface ToolDescriptor {
+  readonly className: string;
+  readonly methodName: string;
+  readonly name: string;
+  readonly description: string;
+  readonly behaviour: ToolBehaviour;
+  readonly params: readonly ParamDescriptor[];
+  readonly returns?: JsonSchema;
+}

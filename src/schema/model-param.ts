@@ -1,0 +1,139 @@
+import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
+import type { ManifestParam } from '../common/manifest';
+import { ToolkitError } from '../errors';
+import type { ToolParamOptions } from '../metadata/records';
+import type { ModelParamDescriptor } from '../metadata/tool-descriptor';
+import { deepFreeze } from './lowering/schema-utils';
+import { schemaProblems } from './schema-problems';
+import { builtinSchema, dtoSchema, enumSchema, hasValidationMetadata, isUserClass } from './type-schema';
+
+/**
+ * Describes a parameter the model fills: its name, whether it is required, and its JSON Schema.
+ * Explicit decorator options (enum, type thunks, DTO classes with their class-validator
+ * constraints) win over the manifest, which wins over what reflection saw.
+ *
+ * @throws ToolkitError `MISSING_NAME`, `INVALID_DEFINITION` (a type nobody can see, a class
+ *   without class-validator decorators, an invalid schema fragment, an array without item type).
+ * @internal
+ */
+export function buildModelParam(
+  owner: string,
+  index: number,
+  label: string,
+  options: ToolParamOptions,
+  manifest: ManifestParam | undefined,
+  designType: unknown,
+): ModelParamDescriptor {
+  const name = options.name ?? manifest?.name;
+  if (!name) {
+    throw new ToolkitError(
+      'MISSING_NAME',
+      `${owner} parameter #${index} has no name. Reflection cannot see parameter names: write ` +
+        "@ToolParam({ name: '…' }), or generate a manifest with toolwright-schema and pass it to new Toolkit({ manifest }).",
+    );
+  }
+  const required = options.required ?? (manifest ? !manifest.optional : true);
+  // A declared preset is never shown to a model: its schema does not matter.
+  if (options.preset === true) return { kind: 'model', index, name, required, schema: deepFreeze({}), preset: true };
+
+  let hint: unknown = options.type ? options.type() : undefined;
+  let array = false;
+  if (isArrayHint(hint)) {
+    array = true;
+    hint = hint[0];
+  } else if (hint === undefined && designType === Array) {
+    array = true;
+  }
+  const elementType = hint ?? (array ? undefined : designType);
+
+  let inferred: JsonSchema | undefined;
+  let dto: ModelParamDescriptor['dto'];
+  if (options.enum) inferred = enumSchema(options.enum);
+  else if (elementType !== undefined && typeof elementType === 'object') inferred = enumSchema(elementType as never);
+  else if (isUserClass(elementType)) {
+    if (!hasValidationMetadata(elementType)) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner} ${label}: class ${elementType.name} has no class-validator decorators, so its schema is unknown. ` +
+          'Decorate its properties (@IsString(), @IsOptional()…), or give @ToolParam a schema.',
+      );
+    }
+    inferred = dtoSchema(elementType);
+    dto = { type: elementType, array };
+  } else inferred = builtinSchema(elementType, options.integer);
+  if (inferred && array) inferred = { type: 'array', items: inferred };
+  if (array && !inferred) inferred = { type: 'array' };
+
+  const explicit = options.enum !== undefined || options.type !== undefined || dto !== undefined;
+  const base = explicit ? inferred : (manifest?.schema ?? inferred);
+  const schema: JsonSchema = { ...(base ?? {}), ...(options.schema ?? {}) };
+  if (options.integer) {
+    if (schema.type === 'array') schema.items = { ...(schema.items ?? {}), type: 'integer' };
+    else schema.type = 'integer';
+  }
+  // `days: number | undefined` reflects as Object under swc/esbuild-style transpilers (tsc says
+  // Number): a fragment such as `{ minimum: 1 }` still tells which type is meant.
+  if (schema.type === undefined) {
+    const implied = typeFromKeywords(schema);
+    if (implied) schema.type = implied;
+  }
+  const description = options.description ?? manifest?.description ?? options.schema?.description;
+  if (description) schema.description = description;
+  else delete schema.description;
+
+  if (schema.type === undefined && schema.enum === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined && schema.const === undefined) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `${owner} ${label}: its type cannot be seen by reflection (an interface, a union or any). Add ` +
+        "@ToolParam({ schema: { type: '…' } }) or a type thunk (type: () => MyDto), or use the toolwright-schema manifest. " +
+        '(A parameter declared `x: T | undefined` reflects as Object under swc/esbuild; `x?: T` keeps its type.)',
+    );
+  }
+  // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
+  const problems = options.schema !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
+  if (problems !== undefined) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `${owner} ${label}: its schema is not a valid JSON Schema (${problems}). Fix the @ToolParam schema fragment` +
+        `${manifest?.schema ? ' or regenerate the manifest with toolwright-schema' : ''}.`,
+    );
+  }
+  if (schema.type === 'array' && schema.items === undefined) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `${owner} ${label} is an array but reflection cannot see its item type. Add type: () => [String] ` +
+        "(or a DTO class), or schema: { items: { type: '…' } }, or use the toolwright-schema manifest.",
+    );
+  }
+  const date = elementType === Date || (manifest?.schema?.format === 'date-time' && designType === Date);
+  return {
+    kind: 'model',
+    index,
+    name,
+    required,
+    schema: deepFreeze(schema),
+    ...(dto ? { dto } : {}),
+    ...(date ? { date: true } : {}),
+  };
+}
+
+/** `() => [AddressDto]`, `() => [String]`, `() => [Unit]` (an enum object): a one-element array of a type. */
+function isArrayHint(hint: unknown): hint is [unknown] {
+  if (!Array.isArray(hint) || hint.length !== 1) return false;
+  const [element] = hint as unknown[];
+  return typeof element === 'function' || (typeof element === 'object' && element !== null && !Array.isArray(element));
+}
+
+const KEYWORD_TYPES: readonly (readonly [JsonSchemaType, readonly string[]])[] = [
+  ['number', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
+  ['string', ['minLength', 'maxLength', 'pattern', 'format']],
+  ['array', ['items', 'minItems', 'maxItems', 'uniqueItems']],
+  ['object', ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties']],
+];
+
+/** The one JSON type that a fragment's keywords imply (`minimum` → number…), if exactly one. */
+function typeFromKeywords(schema: JsonSchema): JsonSchemaType | undefined {
+  if (schema.enum !== undefined || schema.const !== undefined || schema.anyOf || schema.oneOf || schema.allOf || schema.$ref) return undefined;
+  const implied = KEYWORD_TYPES.filter(([, keywords]) => keywords.some((k) => schema[k] !== undefined)).map(([type]) => type);
+  return implied.length === 1 ? implied[0] : undefined;
+}
