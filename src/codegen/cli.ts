@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
-import { expandGlobs, NoMatchError } from './expand-globs';
+import { expandGlobs } from './expand-globs';
 import { generateManifest } from './generate-manifest';
 import { serializeManifest } from './serialize-manifest';
 
@@ -52,7 +52,10 @@ interface CliArgs {
   readonly files: string[];
 }
 
-class UsageError extends Error {}
+/** A mistake on the command line: printed with a pointer to `--help`, exit code 2. */
+function usageError(message: string): ToolkitError {
+  return new ToolkitError('CLI_USAGE', message);
+}
 
 function parseArgs(argv: readonly string[]): CliArgs {
   let help = false;
@@ -70,11 +73,11 @@ function parseArgs(argv: readonly string[]): CliArgs {
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string => {
       if (inline !== undefined) {
-        if (inline === '') throw new UsageError(`${flag} needs a value`);
+        if (inline === '') throw usageError(`${flag} needs a value`);
         return inline;
       }
       const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('-') && next !== '-')) throw new UsageError(`${flag} needs a value`);
+      if (next === undefined || (next.startsWith('-') && next !== '-')) throw usageError(`${flag} needs a value`);
       i += 1;
       return next;
     };
@@ -91,16 +94,16 @@ function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case '-o':
       case '--out':
-        if (out !== undefined) throw new UsageError(`${flag} given twice`);
+        if (out !== undefined) throw usageError(`${flag} given twice`);
         out = value();
         break;
       case '-p':
       case '--project':
-        if (project !== undefined) throw new UsageError(`${flag} given twice`);
+        if (project !== undefined) throw usageError(`${flag} given twice`);
         project = value();
         break;
       default:
-        throw new UsageError(`unknown option ${flag}`);
+        throw usageError(`unknown option ${flag}`);
     }
   }
   return { help, check, files, ...(out !== undefined ? { out } : {}), ...(project !== undefined ? { project } : {}) };
@@ -176,7 +179,7 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
   try {
     args = parseArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError) return usage(error.message);
+    if (ToolkitError.is(error, 'CLI_USAGE')) return usage(error.message);
     throw error;
   }
   if (args.help) {
@@ -191,7 +194,7 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
     try {
       files = expandGlobs(args.files, cwd);
     } catch (error) {
-      if (error instanceof NoMatchError) return usage(error.message);
+      if (ToolkitError.is(error, 'NO_MATCHING_FILES')) return usage(error.message);
       throw error;
     }
   }

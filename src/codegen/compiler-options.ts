@@ -55,19 +55,19 @@ export function generatorCompilerOptions(options: ts.CompilerOptions): ts.Compil
 /**
  * Reads a tsconfig (with `extends`) and returns its compiler options and file list.
  *
- * @throws ToolkitError `INVALID_DEFINITION` when the file is missing or invalid.
+ * @throws ToolkitError `INVALID_TSCONFIG` when the file is missing or invalid.
  */
 export function loadProject(projectPath: string, cwd: string): LoadedProject {
   const absolute = path.resolve(cwd, projectPath);
   const read = ts.readConfigFile(absolute, ts.sys.readFile);
   if (read.error !== undefined) {
-    throw new ToolkitError('INVALID_DEFINITION', `cannot read tsconfig ${projectPath}:\n${formatDiagnostics([read.error], cwd)}`);
+    throw new ToolkitError('INVALID_TSCONFIG', `cannot read tsconfig ${projectPath}:\n${formatDiagnostics([read.error], cwd)}`);
   }
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(absolute), undefined, absolute);
   // "No inputs were found" is not fatal when files are named on the command line.
   const errors = parsed.errors.filter((d) => d.code !== 18003);
   if (errors.length > 0) {
-    throw new ToolkitError('INVALID_DEFINITION', `invalid tsconfig ${projectPath}:\n${formatDiagnostics(errors, cwd)}`);
+    throw new ToolkitError('INVALID_TSCONFIG', `invalid tsconfig ${projectPath}:\n${formatDiagnostics(errors, cwd)}`);
   }
   return { options: parsed.options, fileNames: parsed.fileNames.map((f) => path.resolve(f)) };
 }

@@ -1,16 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ToolkitError } from '../errors';
 
 const GLOB_CHARS = /[*?{]/;
 const TS_SOURCE = /\.(ts|tsx|mts|cts)$/;
 const TS_DECLARATION = /\.d\.(ts|mts|cts)$/;
 
-/** Thrown by {@link expandGlobs} when a path or pattern names no TypeScript source file. */
-export class NoMatchError extends Error {
-  constructor(readonly pattern: string, message: string) {
-    super(message);
-    this.name = 'NoMatchError';
-  }
+/** The `NO_MATCHING_FILES` error {@link expandGlobs} throws when a path or pattern names no TypeScript source file. */
+function noMatch(message: string): ToolkitError {
+  return new ToolkitError('NO_MATCHING_FILES', message);
 }
 
 /** True for `.ts`/`.tsx`/`.mts`/`.cts` files that are not declaration files. */
@@ -101,7 +99,7 @@ function walkAll(dir: string, out: Set<string>): void {
  * directories.
  *
  * @example expandGlobs(['src/services/**\/*.service.ts'], process.cwd())
- * @throws NoMatchError when a path does not exist or a pattern matches no source file.
+ * @throws ToolkitError `NO_MATCHING_FILES` when a path does not exist or a pattern matches no source file.
  */
 export function expandGlobs(patterns: readonly string[], cwd: string): string[] {
   const result = new Set<string>();
@@ -110,11 +108,11 @@ export function expandGlobs(patterns: readonly string[], cwd: string): string[] 
     const found = new Set<string>();
     if (!GLOB_CHARS.test(pattern)) {
       const absolute = path.resolve(cwd, raw);
-      if (!fs.existsSync(absolute)) throw new NoMatchError(raw, `no such file or directory: ${raw}`);
+      if (!fs.existsSync(absolute)) throw noMatch(`no such file or directory: ${raw}`);
       if (fs.statSync(absolute).isDirectory()) {
         walkAll(absolute, found);
       } else {
-        if (!isTypeScriptSource(absolute)) throw new NoMatchError(raw, `not a TypeScript source file: ${raw}`);
+        if (!isTypeScriptSource(absolute)) throw noMatch(`not a TypeScript source file: ${raw}`);
         found.add(absolute);
       }
     } else {
@@ -125,7 +123,7 @@ export function expandGlobs(patterns: readonly string[], cwd: string): string[] 
       walk(path.resolve(base), segments.slice(firstGlob), found);
     }
     const sources = [...found].filter(isTypeScriptSource);
-    if (sources.length === 0) throw new NoMatchError(raw, `no TypeScript source file matches ${raw}`);
+    if (sources.length === 0) throw noMatch(`no TypeScript source file matches ${raw}`);
     for (const file of sources) result.add(path.resolve(file));
   }
   return [...result].sort();

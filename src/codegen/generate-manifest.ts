@@ -6,7 +6,7 @@ import type { ManifestClass, ManifestMethod, ManifestParam, ToolManifest } from 
 import { ToolkitError } from '../errors';
 import { classifyParam, unwrapTypeNode } from './classify-param';
 import { DEFAULT_COMPILER_OPTIONS, generatorCompilerOptions, loadProject } from './compiler-options';
-import { expandGlobs, isTypeScriptSource, NoMatchError } from './expand-globs';
+import { expandGlobs, isTypeScriptSource } from './expand-globs';
 import { canonicalManifest } from './serialize-manifest';
 import { createSchemaReader, type SchemaReader } from './schema-generator';
 import {
@@ -58,16 +58,9 @@ function locate(node: ts.Node, cwd: string): string {
 }
 
 function resolveFiles(options: GenerateManifestOptions, cwd: string, projectFiles: readonly string[] | undefined): string[] {
-  if (options.files !== undefined && options.files.length > 0) {
-    try {
-      return expandGlobs(options.files, cwd);
-    } catch (error) {
-      if (error instanceof NoMatchError) throw definitionError(error.message, error);
-      throw error;
-    }
-  }
+  if (options.files !== undefined && options.files.length > 0) return expandGlobs(options.files, cwd);
   if (projectFiles !== undefined) return projectFiles.filter(isTypeScriptSource);
-  throw definitionError('no source files to scan. Fix: pass files or globs, or a tsconfig with `project`.');
+  throw new ToolkitError('NO_MATCHING_FILES', 'no source files to scan. Fix: pass files or globs, or a tsconfig with `project`.');
 }
 
 function methodDescription(method: ts.MethodDeclaration): string | undefined {
@@ -288,8 +281,9 @@ function checkDuplicates(classes: readonly ScannedClass[], cwd: string): ScanPro
  * const toolkit = new Toolkit({ manifest });
  * @throws ToolkitError `INVALID_DEFINITION` naming `file:line` and the fix, for: a destructured
  *   parameter without a name, a tool class that is not exported, two tool classes with the
- *   same name, a parameter type JSON Schema cannot express, an unreadable tsconfig, files that
- *   do not exist.
+ *   same name, a parameter type JSON Schema cannot express; `INVALID_TSCONFIG` for an unreadable
+ *   or invalid tsconfig; `NO_MATCHING_FILES` for files that do not exist, globs that match no
+ *   TypeScript source, or nothing to scan.
  */
 export function generateManifest(options: GenerateManifestOptions): ToolManifest {
   const cwd = path.resolve(options.cwd ?? process.cwd());

@@ -1,4 +1,4 @@
-import type { ToolResult } from './tool-types';
+import type { ToolResult, ToolResultErrorCode } from './tool-types';
 
 /**
  * A plain result: the model gets `forLLM`, the user sees nothing extra.
@@ -24,8 +24,14 @@ export function asyncResult(forLLM: string): ToolResult {
   return { forLLM, silent: false, isError: false, async: true };
 }
 
-/** A failed call: `isError: true`, the message goes to the model. */
-export function errorResult(message: string, code = 'EXECUTION_FAILED'): ToolResult {
+/**
+ * A failed call: `isError: true`, the message goes to the model. `code` defaults to
+ * `EXECUTION_FAILED`; a tool may pass one of toolwright's codes or its own.
+ *
+ * @example
+ * return errorResult('The city is unknown; try a nearby larger city.', 'CITY_UNKNOWN');
+ */
+export function errorResult(message: string, code: ToolResultErrorCode = 'EXECUTION_FAILED'): ToolResult {
   return { forLLM: message, silent: false, isError: true, async: false, error: { code, message } };
 }
 

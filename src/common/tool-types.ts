@@ -1,3 +1,4 @@
+import type { ToolkitErrorCode } from '../errors';
 import type { ObjectJsonSchema } from './json-schema';
 
 /** A tool call as a model emits it: `arguments` is the model's raw JSON text or an object. */
@@ -10,10 +11,20 @@ export interface ToolCall {
   arguments: string | Record<string, unknown>;
 }
 
+/**
+ * The code of a failed {@link ToolResult}: one of toolwright's own ({@link ToolkitErrorCode}, offered
+ * by autocompletion), or any string a tool chooses for its own failures.
+ *
+ * @example
+ * const code: ToolResultErrorCode = 'TIMEOUT';       // one of toolwright's
+ * const mine: ToolResultErrorCode = 'QUOTA_EXCEEDED'; // a tool's own
+ */
+export type ToolResultErrorCode = ToolkitErrorCode | (string & {});
+
 /** The error carried by a failed {@link ToolResult}. */
 export interface ToolResultError {
-  /** A stable code, e.g. `INVALID_ARGUMENTS`, `TIMEOUT` (see `ToolkitErrorCode`). */
-  code: string;
+  /** A stable code, e.g. `INVALID_ARGUMENTS`, `TIMEOUT` (see `ToolkitErrorCode`), or a tool's own. */
+  code: ToolResultErrorCode;
   /** What went wrong, written so that a model can repair its call. */
   message: string;
 }

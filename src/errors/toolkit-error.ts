@@ -43,6 +43,16 @@ export type ToolkitErrorCode =
   | 'APPROVAL_STORE_FAILED'
   | 'RESULT_WITHHELD'
   | 'PROVIDER_FAILED'
+  // runToolLoop refusing a call: a tool-call budget used up / the same call repeated too often
+  | 'TOOL_BUDGET_EXCEEDED'
+  | 'REPEATED_CALL'
+  // misuse at run time: a provider name lowering does not know; a manifest file that is not one
+  | 'UNKNOWN_PROVIDER'
+  | 'INVALID_MANIFEST'
+  // the build-time generator (toolwright-schema, generateManifest)
+  | 'CLI_USAGE'
+  | 'NO_MATCHING_FILES'
+  | 'INVALID_TSCONFIG'
   // an imported MCP catalogue past one of `importMcpTools`' bounds (pages, tools, time)
   | 'IMPORT_LIMIT_EXCEEDED'
   // skills and sessions (thrown by activateSkill / session methods, or carried by results)

@@ -41,11 +41,17 @@ export interface ToolLoopOptions {
   signal?: AbortSignal;
   /** Provider options passed on every turn (temperature, max tokens…). */
   options?: Record<string, unknown>;
-  /** Most tool calls in the whole loop; calls beyond it get an error result and the loop asks the model to finish. */
+  /**
+   * Most tool calls in the whole loop; calls beyond it get a `TOOL_BUDGET_EXCEEDED` error result
+   * and the loop asks the model to finish.
+   */
   maxToolCalls?: number;
-  /** Most calls per tool (one number for all, or per tool name). */
+  /** Most calls per tool (one number for all, or per tool name); calls beyond it get a `TOOL_BUDGET_EXCEEDED` error result. */
   maxCallsPerTool?: number | Record<string, number>;
-  /** How often the same call (same tool, same arguments) may run; repeats beyond it are answered with an error (default 3). */
+  /**
+   * How often the same call (same tool, same arguments) may run; repeats beyond it are answered
+   * with a `REPEATED_CALL` error result (default 3).
+   */
   maxRepeatedCalls?: number;
   /** A wall-clock budget in ms for the whole loop. */
   timeBudgetMs?: number;
@@ -104,16 +110,23 @@ function addUsage(total: LLMUsage | undefined, usage: LLMUsage | undefined): LLM
   return next;
 }
 
+/** What an aborted loop rejects with: the signal's reason, or an `ABORTED` error when it has none. */
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new ToolkitError('ABORTED', 'The tool loop was aborted.');
+}
+
 /**
  * Drives a model through tool calls: model → tool calls → results → model, until a reply without
  * tool calls or a limit. Bad tool calls (unknown, malformed, invalid, thrown) go back to the
- * model as error results, never up the stack; a provider failure rejects.
+ * model as error results, never up the stack, and so do calls the loop refuses
+ * (`TOOL_BUDGET_EXCEEDED`, `REPEATED_CALL`); a provider failure rejects.
  *
  * @example
  * const { content, iterations } = await runToolLoop(
  *   { provider, model: 'gpt-4o-mini', toolkit, maxIterations: 5, context },
  *   [{ role: 'user', content: 'Weather in Paris?' }]);
- * @throws ToolkitError `PROVIDER_FAILED` when the provider rejects; the signal's reason when aborted.
+ * @throws ToolkitError `PROVIDER_FAILED` when the provider rejects; the signal's reason when aborted
+ *   (`ABORTED` when the signal has none).
  */
 export async function runToolLoop(options: ToolLoopOptions, messages: readonly Message[]): Promise<ToolLoopResult> {
   const maxIterations = Math.max(1, options.maxIterations ?? 10);
@@ -124,7 +137,7 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
   const controller = new AbortController();
   const outer = options.signal;
   const onOuterAbort = () => controller.abort(outer!.reason);
-  if (outer?.aborted) throw outer.reason ?? new Error('aborted');
+  if (outer?.aborted) throw abortReason(outer);
   outer?.addEventListener('abort', onOuterAbort, { once: true });
   let budgetTimer: ReturnType<typeof setTimeout> | undefined;
   let outOfTime = false;
@@ -192,17 +205,20 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
         repeats.set(key, seen);
         const used = (perTool.get(call.name) ?? 0) + 1;
         const limit = limitFor(call.name);
-        let refusal: string | undefined;
+        let refusal: ToolResult | undefined;
         if (options.maxToolCalls !== undefined && toolCalls >= options.maxToolCalls) {
-          refusal = `The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`;
+          refusal = errorResult(`The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`, 'TOOL_BUDGET_EXCEEDED');
           budgetHit = true;
         } else if (limit !== undefined && used > limit) {
-          refusal = `Tool ${quoteInput(call.name)} may be called at most ${limit} time(s) in this conversation; use what you have.`;
+          refusal = errorResult(`Tool ${quoteInput(call.name)} may be called at most ${limit} time(s) in this conversation; use what you have.`, 'TOOL_BUDGET_EXCEEDED');
         } else if (seen > maxRepeats) {
-          refusal = `You already called ${quoteInput(call.name)} with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`;
+          refusal = errorResult(
+            `You already called ${quoteInput(call.name)} with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`,
+            'REPEATED_CALL',
+          );
         }
         if (refusal) {
-          results[index] = { ...errorResult(refusal, 'DENIED'), toolCallId: call.id, name: call.name };
+          results[index] = { ...refusal, toolCallId: call.id, name: call.name };
           return;
         }
         perTool.set(call.name, used);
@@ -218,7 +234,7 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
         },
       );
       runnable.forEach((r, i) => (results[r.index] = done[i]));
-      if (outer?.aborted) throw outer.reason ?? new Error('aborted');
+      if (outer?.aborted) throw abortReason(outer);
       calls.forEach((call, index) => {
         const result = results[index];
         options.onToolResult?.(result, call);

@@ -46,7 +46,7 @@ export class ScriptedProvider implements LLMProvider {
   }
 
   async chat(request: LLMRequest): Promise<LLMResponse> {
-    if (request.signal?.aborted) throw request.signal.reason ?? new Error('aborted');
+    if (request.signal?.aborted) throw request.signal.reason ?? new ToolkitError('ABORTED', 'ScriptedProvider: the request was aborted.');
     this.requests.push({ ...request, messages: request.messages.map((m) => ({ ...m })) });
     const turn = this.turns[this.next];
     if (turn === undefined) {

@@ -5,11 +5,11 @@ import { ToolkitError, describeThrown } from '../errors';
 /**
  * Checks that `value` has the shape of a toolwright-schema manifest and returns it typed.
  *
- * @throws ToolkitError `INVALID_DEFINITION` naming what is wrong.
+ * @throws ToolkitError `INVALID_MANIFEST` naming what is wrong.
  */
 export function parseManifest(value: unknown, source = 'the manifest'): ToolManifest {
   const fail = (why: string): never => {
-    throw new ToolkitError('INVALID_DEFINITION', `${source} is not a toolwright-schema manifest: ${why}. Regenerate it with toolwright-schema.`);
+    throw new ToolkitError('INVALID_MANIFEST', `${source} is not a toolwright-schema manifest: ${why}. Regenerate it with toolwright-schema.`);
   };
   if (typeof value !== 'object' || value === null) return fail('it is not a JSON object');
   const manifest = value as Partial<ToolManifest>;
@@ -30,20 +30,20 @@ export function parseManifest(value: unknown, source = 'the manifest'): ToolMani
  *
  * @example
  * const toolkit = new Toolkit({ manifest: loadManifest('dist/tools.manifest.json') });
- * @throws ToolkitError `INVALID_DEFINITION` when the file cannot be read, is not JSON, or is not a manifest.
+ * @throws ToolkitError `INVALID_MANIFEST` when the file cannot be read, is not JSON, or is not a manifest.
  */
 export function loadManifest(path: string): ToolManifest {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ToolkitError('INVALID_DEFINITION', `Cannot read the manifest ${path}: ${describeThrown(e)}. Generate it with toolwright-schema.`, { cause: e });
+    throw new ToolkitError('INVALID_MANIFEST', `Cannot read the manifest ${path}: ${describeThrown(e)}. Generate it with toolwright-schema.`, { cause: e });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ToolkitError('INVALID_DEFINITION', `The manifest ${path} is not valid JSON: ${describeThrown(e)}.`, { cause: e });
+    throw new ToolkitError('INVALID_MANIFEST', `The manifest ${path} is not valid JSON: ${describeThrown(e)}.`, { cause: e });
   }
   return parseManifest(json, `The manifest ${path}`);
 }

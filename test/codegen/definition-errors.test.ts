@@ -65,8 +65,22 @@ describe('definitions the generator cannot handle', () => {
     expect(error.cause).toBeInstanceOf(Error);
   });
 
-  it('no files, or files that do not exist', () => {
-    expect(failure([]).message).toContain('no source files to scan');
-    expect(failure(['test/codegen/fixtures/nothing-*.ts']).message).toBe('no TypeScript source file matches test/codegen/fixtures/nothing-*.ts');
+  it('no files, or files that do not exist: NO_MATCHING_FILES', () => {
+    expect(failure([])).toMatchObject({ code: 'NO_MATCHING_FILES', message: expect.stringContaining('no source files to scan') });
+    expect(failure(['test/codegen/fixtures/nothing-*.ts'])).toMatchObject({
+      code: 'NO_MATCHING_FILES',
+      message: 'no TypeScript source file matches test/codegen/fixtures/nothing-*.ts',
+    });
+  });
+
+  it('a tsconfig that cannot be read: INVALID_TSCONFIG', () => {
+    let error: unknown;
+    try {
+      generateManifest({ project: 'test/codegen/fixtures/no-such-tsconfig.json', cwd: ROOT });
+    } catch (e) {
+      error = e;
+    }
+    expect(ToolkitError.is(error, 'INVALID_TSCONFIG')).toBe(true);
+    expect((error as ToolkitError).message).toContain('cannot read tsconfig test/codegen/fixtures/no-such-tsconfig.json');
   });
 });

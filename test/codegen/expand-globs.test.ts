@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { expandGlobs, NoMatchError } from '../../src/codegen/expand-globs';
+import { expandGlobs } from '../../src/codegen/expand-globs';
+import { ToolkitError } from '../../src/errors';
 
 let dir: string;
 
@@ -72,11 +73,20 @@ describe('expandGlobs', () => {
     expect(rel(files)).toEqual(['a.ts', 'src/one.service.ts', 'src/two.service.ts']);
   });
 
-  it('throws NoMatchError for a missing path, a non-TypeScript file, or a pattern without matches', () => {
-    expect(() => expandGlobs(['nope.ts'], dir)).toThrow(new NoMatchError('nope.ts', 'no such file or directory: nope.ts'));
+  it('throws NO_MATCHING_FILES for a missing path, a non-TypeScript file, or a pattern without matches', () => {
+    expect(() => expandGlobs(['nope.ts'], dir)).toThrow(new ToolkitError('NO_MATCHING_FILES', 'no such file or directory: nope.ts'));
     expect(() => expandGlobs(['notes.md'], dir)).toThrow('not a TypeScript source file: notes.md');
     expect(() => expandGlobs(['c.d.ts'], dir)).toThrow('not a TypeScript source file: c.d.ts');
     expect(() => expandGlobs(['src/**/*.js'], dir)).toThrow('no TypeScript source file matches src/**/*.js');
-    expect(() => expandGlobs(['*.md'], dir)).toThrow(NoMatchError);
+    expect(() => expandGlobs(['*.md'], dir)).toThrow(ToolkitError);
+    for (const pattern of ['nope.ts', 'notes.md', 'c.d.ts', 'src/**/*.js', '*.md']) {
+      let error: unknown;
+      try {
+        expandGlobs([pattern], dir);
+      } catch (e) {
+        error = e;
+      }
+      expect(ToolkitError.is(error, 'NO_MATCHING_FILES')).toBe(true);
+    }
   });
 });

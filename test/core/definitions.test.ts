@@ -4,6 +4,8 @@ import { IsInt, IsOptional, IsString, Length, Min, ValidateNested } from 'class-
 import { Container, inject, injectable } from 'inversify';
 import {
   asyncResult,
+  loadManifest,
+  parseManifest,
   Tool,
   ToolExecutionContext,
   ToolParam,
@@ -615,6 +617,16 @@ describe('definition-time errors', () => {
       }
       return Lazy;
     }).not.toThrow();
+  });
+
+  it('INVALID_MANIFEST for a manifest file that cannot be read, is not JSON, or is not a manifest', () => {
+    expect(definitionError(() => loadManifest('/nonexistent/tools.manifest.json'), 'INVALID_MANIFEST').message).toContain(
+      'Cannot read the manifest /nonexistent/tools.manifest.json',
+    );
+    expect(definitionError(() => loadManifest(__filename), 'INVALID_MANIFEST').message).toContain('is not valid JSON');
+    expect(definitionError(() => parseManifest({ generator: 'other', version: 1, classes: {} }), 'INVALID_MANIFEST').message).toBe(
+      'the manifest is not a toolwright-schema manifest: "generator" is "other". Regenerate it with toolwright-schema.',
+    );
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type LLMProvider,
   type LoopTurn,
   type Message,
+  type ToolResult,
 } from '../../src';
 
 class UserContext {
@@ -122,11 +123,14 @@ describe('runToolLoop', () => {
     const { toolkit, greeter } = setup();
     const same = ScriptedProvider.toolCall('greet', { who: 'Ada' });
     const provider = new ScriptedProvider([same, same, same, ScriptedProvider.reply('done')]);
-    const result = await runToolLoop({ provider, model: 'm', toolkit, maxRepeatedCalls: 2 }, user('hi'));
+    const codes: (string | undefined)[] = [];
+    const onToolResult = (r: ToolResult): number => codes.push(r.error?.code);
+    const result = await runToolLoop({ provider, model: 'm', toolkit, maxRepeatedCalls: 2, onToolResult }, user('hi'));
     const last = result.messages.filter((m) => m.role === 'tool').pop()!;
     expect(last.isError).toBe(true);
     expect(last.content).toContain('already called');
     expect(greeter.calls).toBe(2);
+    expect(codes).toEqual([undefined, undefined, 'REPEATED_CALL']);
 
     const capped = new ScriptedProvider([
       ScriptedProvider.toolCalls([
@@ -135,8 +139,10 @@ describe('runToolLoop', () => {
       ]),
       ScriptedProvider.reply('ok'),
     ]);
-    const perTool = await runToolLoop({ provider: capped, model: 'm', toolkit, maxCallsPerTool: { greet: 1 } }, user('hi'));
+    codes.length = 0;
+    const perTool = await runToolLoop({ provider: capped, model: 'm', toolkit, maxCallsPerTool: { greet: 1 }, onToolResult }, user('hi'));
     expect(perTool.messages.filter((m) => m.role === 'tool').map((m) => m.isError ?? false)).toEqual([false, true]);
+    expect(codes).toEqual([undefined, 'TOOL_BUDGET_EXCEEDED']);
 
     const budget = new ScriptedProvider([
       ScriptedProvider.toolCalls([
@@ -145,9 +151,11 @@ describe('runToolLoop', () => {
       ]),
       ScriptedProvider.reply('unused'),
     ]);
-    const total = await runToolLoop({ provider: budget, model: 'm', toolkit, maxToolCalls: 1 }, user('hi'));
+    codes.length = 0;
+    const total = await runToolLoop({ provider: budget, model: 'm', toolkit, maxToolCalls: 1, onToolResult }, user('hi'));
     expect(total.stopReason).toBe('max_tool_calls');
     expect(total.toolCalls).toBe(1);
+    expect(codes).toEqual([undefined, 'TOOL_BUDGET_EXCEEDED']);
   });
 
   it('sums usage and stops on the time budget', async () => {

@@ -458,6 +458,6 @@ describe('definition-time errors', () => {
     for (const provider of ['openai', 'anthropic', 'gemini', 'mcp'] as const) {
       expectToolkitError(() => lowerToolSchema(bad, provider), 'INVALID_DEFINITION', 'object schema');
     }
-    expectToolkitError(() => lowerToolSchemas([named('t')], 'bedrock' as ProviderName), 'INVALID_DEFINITION', 'Unknown provider "bedrock"');
+    expectToolkitError(() => lowerToolSchemas([named('t')], 'bedrock' as ProviderName), 'UNKNOWN_PROVIDER', 'Unknown provider "bedrock"');
   });
 });

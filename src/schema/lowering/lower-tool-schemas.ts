@@ -35,7 +35,8 @@ const PROVIDER_LABELS: Readonly<Record<ProviderName, string>> = {
  *
  * @example
  * assertToolName('search.web', 'anthropic'); // throws INVALID_NAME: dots are not allowed
- * @throws ToolkitError `INVALID_NAME` naming the tool, the provider, the pattern and a fix.
+ * @throws ToolkitError `INVALID_NAME` naming the tool, the provider, the pattern and a fix;
+ *   `UNKNOWN_PROVIDER` for a provider name it does not know.
  */
 export function assertToolName(name: string, provider: ProviderName): void {
   const rule = PROVIDER_NAME_RULES[provider];
@@ -55,7 +56,7 @@ export function assertToolName(name: string, provider: ProviderName): void {
 
 function unknownProvider(provider: string): ToolkitError {
   return new ToolkitError(
-    'INVALID_DEFINITION',
+    'UNKNOWN_PROVIDER',
     `Unknown provider "${provider}"; expected one of ${Object.keys(PROVIDER_NAME_RULES).join(', ')}.`,
   );
 }
@@ -106,7 +107,7 @@ function lowerOpenAIPlain(schema: ObjectJsonSchema, report: Reporter): ObjectJso
  *
  * @example
  * const { definition, report } = lowerToolSchema(tool, 'gemini');
- * @throws ToolkitError `INVALID_NAME`, `INVALID_DEFINITION`.
+ * @throws ToolkitError `INVALID_NAME`, `INVALID_DEFINITION`, `UNKNOWN_PROVIDER`.
  */
 export function lowerToolSchema<P extends ProviderName>(
   tool: ToolSchema,
@@ -169,7 +170,8 @@ export function lowerToolSchema<P extends ProviderName>(
  * // report: [{ tool: 'get_weather', path: 'days', change: 'made required and nullable for strict mode' }, …]
  * @throws ToolkitError `INVALID_NAME` when a name breaks the provider's pattern;
  *   `INVALID_DEFINITION` when a schema cannot be expressed (nesting or size beyond the
- *   provider's limits, recursive references for Gemini, maps in strict mode…).
+ *   provider's limits, recursive references for Gemini, maps in strict mode…);
+ *   `UNKNOWN_PROVIDER` for a provider name it does not know.
  */
 export function lowerToolSchemas<P extends ProviderName>(
   tools: readonly ToolSchema[],
