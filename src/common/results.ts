@@ -1,4 +1,5 @@
-import type { ToolResult, ToolResultErrorCode } from './tool-types';
+import type { ToolkitErrorCode } from '../errors';
+import type { ToolResult } from './tool-types';
 
 /**
  * A plain result: the model gets `forLLM`, the user sees nothing extra.
@@ -31,7 +32,7 @@ export function asyncResult(forLLM: string): ToolResult {
  * @example
  * return errorResult('The city is unknown; try a nearby larger city.', 'CITY_UNKNOWN');
  */
-export function errorResult(message: string, code: ToolResultErrorCode = 'EXECUTION_FAILED'): ToolResult {
+export function errorResult(message: string, code: ToolkitErrorCode | (string & {}) = 'EXECUTION_FAILED'): ToolResult {
   return { forLLM: message, silent: false, isError: true, async: false, error: { code, message } };
 }
 

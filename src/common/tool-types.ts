@@ -11,20 +11,13 @@ export interface ToolCall {
   arguments: string | Record<string, unknown>;
 }
 
-/**
- * The code of a failed {@link ToolResult}: one of toolwright's own ({@link ToolkitErrorCode}, offered
- * by autocompletion), or any string a tool chooses for its own failures.
- *
- * @example
- * const code: ToolResultErrorCode = 'TIMEOUT';       // one of toolwright's
- * const mine: ToolResultErrorCode = 'QUOTA_EXCEEDED'; // a tool's own
- */
-export type ToolResultErrorCode = ToolkitErrorCode | (string & {});
-
 /** The error carried by a failed {@link ToolResult}. */
 export interface ToolResultError {
-  /** A stable code, e.g. `INVALID_ARGUMENTS`, `TIMEOUT` (see `ToolkitErrorCode`), or a tool's own. */
-  code: ToolResultErrorCode;
+  /**
+   * A stable code: one of toolwright's own ({@link ToolkitErrorCode}, e.g. `INVALID_ARGUMENTS`,
+   * `TIMEOUT`; offered by autocompletion), or any string a tool chooses for its own failures.
+   */
+  code: ToolkitErrorCode | (string & {});
   /** What went wrong, written so that a model can repair its call. */
   message: string;
 }
