@@ -52,7 +52,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly maxConcurrency: number;
   /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
   readonly events$: Observable<ToolEvent>;
-  /** The toolkit's own view. */
+  /** The state of the toolkit's own view. */
   readonly state: ActivationState;
   readonly skills: SkillRegistry;
   readonly meta: MetaTools;
@@ -60,8 +60,8 @@ export class ToolkitRuntime implements ToolkitCore {
   private readonly availability: AvailabilityCache;
   private readonly toolEntries: ToolEntries;
   private readonly dispatcher: Dispatcher;
-  /** The `Toolkit`, once constructed (see {@link attach}). */
-  private root: ToolView | undefined = undefined;
+  /** The toolkit's own view: the `Toolkit`, which {@link attach}es itself once constructed. */
+  private root!: ToolView;
 
   constructor(options: ToolkitOptions) {
     this.report = callbackFailureReporter(this.events);
@@ -129,7 +129,7 @@ export class ToolkitRuntime implements ToolkitCore {
   }
 
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState } {
-    if (sessionId === undefined) return { view: this.root!, state: this.state };
+    if (sessionId === undefined) return { view: this.root, state: this.state };
     const session = this.sessions.session(sessionId, {});
     return { view: session, state: session.sessionState };
   }
