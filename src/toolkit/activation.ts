@@ -3,6 +3,7 @@ import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import type { AvailabilityView } from '../executor/call-executor';
+import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';
 import type { Registry, ToolEntry } from './registry';
 
@@ -31,6 +32,8 @@ export class ActivationState implements AvailabilityView {
   private reactive: Reactive | undefined = undefined;
   /** Set once the view is closed (a session that expired or was closed). */
   closed = false;
+  /** When the view expires (ms since the epoch; `Infinity`: never). Sessions with a TTL set it. */
+  expiresAt = Infinity;
   /** The skill hooks of this view run one after the other, in the order of the changes. */
   hookChain: Promise<void> | undefined = undefined;
 
@@ -206,6 +209,11 @@ export class ActivationState implements AvailabilityView {
     if (rx !== undefined) rx.changes.next(rx.changes.value + 1);
   }
 
+  /** True once an open view's time ran out (it is not closed yet: whoever notices closes it). */
+  expired(): boolean {
+    return !this.closed && this.expiresAt !== Infinity && this.expiresAt <= Date.now();
+  }
+
   /** Closes the view: its Observables complete. */
   complete(): void {
     this.closed = true;
@@ -213,3 +221,41 @@ export class ActivationState implements AvailabilityView {
   }
 }
 
+
+/**
+ * @internal The availability gate of a skill run: the global meta tools, and the tools of the
+ * skill's scope that the calling view permits (its groups, plus the skill's own `grantGroups`).
+ * The view's skill layer does not matter otherwise: a run acts as if its skill were active.
+ */
+export class ScopeGate implements AvailabilityView {
+  constructor(
+    private readonly skill: string,
+    private readonly scope: ReadonlySet<string>,
+    private readonly grants: ReadonlySet<string>,
+    private readonly state: ActivationState,
+    private readonly registry: Registry,
+  ) {}
+
+  isEnabled(entry: ToolEntry): boolean {
+    return entry.source === 'global' || (this.scope.has(entry.name) && this.state.permits(entry.group, this.grants));
+  }
+
+  whyDisabled(entry: ToolEntry): string {
+    if (this.scope.has(entry.name)) return groupInactive(entry);
+    return `Tool '${entry.name}' is not available to skill '${this.skill}': list it in the skill's tools to call it from the skill.`;
+  }
+
+  enabledNames(): string[] {
+    const names: string[] = [];
+    for (const entry of this.registry.entries()) if (this.isEnabled(entry)) names.push(entry.name);
+    return names;
+  }
+}
+
+/** @internal What a closed (or expired) session answers to a toggle, a skill change or a call. */
+export function closedError(sessionId: string | undefined): ToolkitError {
+  return new ToolkitError(
+    'SESSION_CLOSED',
+    `Session '${sessionId ?? ''}' is closed (it expired or was closed); get a new one with toolkit.session(id).`,
+  );
+}

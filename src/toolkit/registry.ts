@@ -1,15 +1,24 @@
-import type { ExecutorCore } from '../executor/call-executor';
+import type { RoutedEntry } from '../executor/executor-core';
 import type { EntryLookup, ToolEntry } from '../executor/tool-entry';
 
 export type { ToolEntry, ToolSource } from '../executor/tool-entry';
 
-/** @internal The toolkit's tools by name, in registration order. */
+/**
+ * @internal The toolkit's tools by name, in registration order. Each entry is kept resolved for
+ * the dispatcher (a {@link RoutedEntry} made once at registration), so that a call costs one
+ * lookup and no allocation.
+ */
 export class Registry implements EntryLookup {
-  private readonly byName = new Map<string, ToolEntry>();
+  private readonly byName = new Map<string, RoutedEntry>();
   /** Bumped on every change so views know their caches are stale. */
   version = 0;
 
   get(name: string): ToolEntry | undefined {
+    return this.byName.get(name)?.entry;
+  }
+
+  /** What a call of `name` runs and what its availability gate checks: the entry itself. */
+  resolve(name: string): RoutedEntry | undefined {
     return this.byName.get(name);
   }
 
@@ -19,11 +28,11 @@ export class Registry implements EntryLookup {
 
   /** True for a tool marked `concurrency: 'sequential'` (a batch runs those one at a time, in order). */
   isSequential(name: string): boolean {
-    return this.byName.get(name)?.behaviour.concurrency === 'sequential';
+    return this.byName.get(name)?.entry.behaviour.concurrency === 'sequential';
   }
 
   add(entries: readonly ToolEntry[]): void {
-    for (const entry of entries) this.byName.set(entry.name, entry);
+    for (const entry of entries) this.byName.set(entry.name, Object.freeze({ entry, gate: entry }));
     this.version++;
   }
 
@@ -33,12 +42,7 @@ export class Registry implements EntryLookup {
     return removed;
   }
 
-  entries(): IterableIterator<ToolEntry> {
-    return this.byName.values();
+  *entries(): IterableIterator<ToolEntry> {
+    for (const resolved of this.byName.values()) yield resolved.entry;
   }
-}
-
-/** @internal The executor core as the toolkit builds it: with its registry. */
-export interface ToolkitCore extends ExecutorCore {
-  readonly registry: Registry;
 }

@@ -1,9 +1,7 @@
-import { errorResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
-import type { ActivationState } from './activation';
-import { closedError } from './skills';
-import { ToolView, type ViewHost } from './tool-view';
+import { closedError, type ActivationState } from './activation';
+import { ToolView, type ToolkitCore } from './tool-view';
 
 /**
  * Options of `toolkit.session(id, options)`.
@@ -18,11 +16,6 @@ export interface SessionOptions {
    * toolkit's `sessionTtlMs`, else never. `Infinity` means never.
    */
   ttlMs?: number;
-}
-
-/** @internal What a session needs from its toolkit beyond what every view needs. */
-export interface SessionHost extends ViewHost {
-  closeSession(session: ToolkitSession): void;
 }
 
 /**
@@ -47,31 +40,30 @@ export interface SessionHost extends ViewHost {
  * session.close();
  */
 export class ToolkitSession extends ToolView {
-  /** @internal When the session expires (ms since the epoch; `Infinity`: never). */
-  expiresAt = Infinity;
   private ttlMs: number | undefined;
 
   /** @internal */
-  constructor(
-    private readonly sessionHost: SessionHost,
-    state: ActivationState,
-    ttlMs: number | undefined,
-  ) {
-    super(sessionHost, state);
+  constructor(core: ToolkitCore, state: ActivationState, ttlMs: number | undefined) {
+    super(core, state);
     this.ttlMs = ttlMs;
   }
 
-  /** @internal */
-  get stateForHost(): ActivationState {
+  /** @internal The session's state (its groups, skill, lifetime). */
+  get sessionState(): ActivationState {
     return this.state;
+  }
+
+  /** @internal When the session expires (ms since the epoch; `Infinity`: never). */
+  get expiresAt(): number {
+    return this.state.expiresAt;
   }
 
   /** @internal Sets a new TTL (when given) and restarts it. */
   touch(ttlMs?: number): void {
     if (ttlMs !== undefined) this.ttlMs = ttlMs;
     const ttl = this.ttlMs;
-    if (ttl !== undefined && ttl !== Infinity) this.expiresAt = Date.now() + Math.max(0, ttl);
-    else if (ttlMs !== undefined) this.expiresAt = Infinity;
+    if (ttl !== undefined && ttl !== Infinity) this.state.expiresAt = Date.now() + Math.max(0, ttl);
+    else if (ttlMs !== undefined) this.state.expiresAt = Infinity;
   }
 
   /** The session's id. */
@@ -95,8 +87,8 @@ export class ToolkitSession extends ToolView {
   }
 
   private closeIfExpired(): boolean {
-    if (this.state.closed || this.expiresAt === Infinity || this.expiresAt > Date.now()) return false;
-    this.sessionHost.closeSession(this);
+    if (!this.state.expired()) return false;
+    this.core.closeSession(this, this.state);
     return true;
   }
 
@@ -105,16 +97,12 @@ export class ToolkitSession extends ToolView {
    * toolkit forgets it. Idempotent.
    */
   close(): void {
-    this.sessionHost.closeSession(this);
+    this.core.closeSession(this, this.state);
   }
 
   /** {@inheritDoc ToolView.callTool} Answers `SESSION_CLOSED` once the session is closed. */
   override callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
     this.use();
-    if (this.state.closed) {
-      const error = closedError(this.state.sessionId);
-      return Promise.resolve({ ...errorResult(error.message, error.code), toolCallId: call.id, name: String(call.name) });
-    }
     return super.callTool(call, options);
   }
 

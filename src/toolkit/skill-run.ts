@@ -1,19 +1,17 @@
 import { Observable, isObservable } from 'rxjs';
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
 import { errorResult } from '../common/results';
-import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
+import type { ToolProgress, ToolResult } from '../common/tool-types';
 import { runBatch } from '../executor/batch';
-import type { AvailabilityView, CallOptions } from '../executor/call-executor';
+import type { CallOptions } from '../executor/call-executor';
 import { isAsyncIterator, isThenable } from '../executor/convert';
 import { describeThrown, ToolkitError } from '../errors';
-import type { ActivationState } from './activation';
-import { groupInactive } from './availability';
-import type { Registry, ToolEntry } from './registry';
+import { ScopeGate, type ActivationState } from './activation';
 import type { SkillCallOptions, SkillContext, SkillStep } from './skill-definition';
 import type { SkillRecord } from './skills';
-import type { SkillFrame, ToolView } from './tool-view';
+import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 
-/** @internal The view a routed call came through and the options it came with. */
+/** @internal The view a meta tool's call came through and the options it came with. */
 export interface CallBinding {
   readonly view: ToolView;
   readonly state: ActivationState;
@@ -22,41 +20,13 @@ export interface CallBinding {
   readonly frame: SkillFrame | undefined;
 }
 
-/** @internal What a run needs from the toolkit. */
-export interface SkillRunHost {
-  readonly registry: Registry;
-  readonly parallel: boolean;
-  readonly maxConcurrency: number;
-  /** Runs a call (routing meta tools) against `availability`. */
-  dispatch(view: ToolView, state: ActivationState, availability: AvailabilityView, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
-}
-
 /**
- * @internal What a skill run may call: the global meta tools, and the tools of its scope that
- * the calling view permits (its groups, plus the skill's own `grantGroups`). The view's skill
- * layer does not matter otherwise: a run acts as if its skill were active.
+ * @internal The binding of a meta tool run without the dispatcher (someone called its
+ * `tool.execute` by hand): the session named by the context, or the toolkit's own view.
  */
-class ScopeAvailability implements AvailabilityView {
-  constructor(
-    private readonly record: SkillRecord,
-    private readonly registry: Registry,
-    private readonly state: ActivationState,
-  ) {}
-
-  isEnabled(entry: ToolEntry): boolean {
-    return entry.source === 'global' || (this.record.scope.has(entry.name) && this.state.permits(entry.group, this.record.grants));
-  }
-
-  whyDisabled(entry: ToolEntry): string {
-    if (this.record.scope.has(entry.name)) return groupInactive(entry);
-    return `Tool '${entry.name}' is not available to skill '${this.record.skill.name}': list it in the skill's tools to call it from the skill.`;
-  }
-
-  enabledNames(): string[] {
-    const names: string[] = [];
-    for (const entry of this.registry.entries()) if (this.isEnabled(entry)) names.push(entry.name);
-    return names;
-  }
+export function fallbackBinding(core: ToolkitCore, ctx: ToolCallContext): CallBinding {
+  const { view, state } = core.viewFor(ctx.sessionId);
+  return { view, state, options: ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}, frame: undefined };
 }
 
 /** True for what `ctx.callTool` answers when an approval hook held the call (or the tool went async). */
@@ -80,21 +50,20 @@ export class SkillRun implements SkillContext {
   private ended = false;
   private failure: ToolResult | undefined = undefined;
   private readonly controller = new AbortController();
-  private readonly availability: ScopeAvailability;
-  private readonly binding: CallBinding;
+  private readonly binding: CallBinding & { readonly frame: SkillFrame };
   /** @internal */
   readonly signal: AbortSignal;
 
   constructor(
-    private readonly host: SkillRunHost,
+    private readonly core: ToolkitCore,
     private readonly record: SkillRecord,
     private readonly attempt: ToolCallContext,
     outer: CallBinding,
-    frame: SkillFrame,
+    nesting: { readonly depth: number; readonly chain: readonly string[] },
     private readonly maxToolCalls: number,
   ) {
-    this.availability = new ScopeAvailability(record, host.registry, outer.state);
-    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame };
+    const gate = new ScopeGate(record.skill.name, record.scope, record.grants, outer.state, core.registry);
+    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame: { depth: nesting.depth, chain: nesting.chain, gate } };
     this.signal = AbortSignal.any([attempt.signal, this.controller.signal]);
   }
 
@@ -111,7 +80,7 @@ export class SkillRun implements SkillContext {
   }
 
   get depth(): number {
-    return this.binding.frame!.depth;
+    return this.binding.frame.depth;
   }
 
   get toolCalls(): number {
@@ -133,16 +102,17 @@ export class SkillRun implements SkillContext {
     if (refused !== undefined) return Promise.resolve(refused);
     this.calls++;
     const { view, state, frame } = this.binding;
-    return this.host.dispatch(view, state, this.availability, { id, name, arguments: args }, this.optionsFor(options), frame);
+    return this.core.dispatch(view, state, { id, name, arguments: args }, this.optionsFor(options), frame);
   }
 
   callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
-    const registry = this.host.registry;
+    const core = this.core;
+    const registry = core.registry;
     return runBatch(
       calls.map((c) => ({ id: '', name: c.name, arguments: c.arguments ?? {} })),
       {
-        parallel: this.host.parallel,
-        maxConcurrency: this.host.maxConcurrency,
+        parallel: core.parallel,
+        maxConcurrency: core.maxConcurrency,
         isSequential: (call) => registry.isSequential(call.name),
         run: (call) => this.callTool(call.name, call.arguments, options),
       },

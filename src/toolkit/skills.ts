@@ -1,8 +1,8 @@
 import { ToolkitError, describeThrown } from '../errors';
-import type { ActivationState } from './activation';
+import { closedError, type ActivationState } from './activation';
 import { EMPTY_GROUPS } from './availability';
 import { checkSkill, type SkillDefinition } from './skill-definition';
-import type { ToolView } from './tool-view';
+import type { ToolkitCore, ToolView } from './tool-view';
 
 /** @internal A registered skill with what the toolkit derives from it once. */
 export interface SkillRecord {
@@ -12,18 +12,6 @@ export interface SkillRecord {
   /** The groups its definition grants (`grantGroups`). */
   readonly grants: ReadonlySet<string>;
   readonly executable: boolean;
-}
-
-/** @internal What the skill registry needs from its toolkit. */
-export interface SkillHost {
-  /** True when a tool of that name is registered. */
-  hasTool(name: string): boolean;
-  /** Names of the registered tools (for error messages). */
-  toolNames(): string[];
-  /** A skill was registered: the meta tools must follow (may throw `DUPLICATE_TOOL`). */
-  skillsChanged(): void;
-  /** A view's skill changed (tell subscribers, emit events). */
-  skillChanged(state: ActivationState, previous: string | undefined): void;
 }
 
 const noop = (): void => undefined;
@@ -37,8 +25,12 @@ export class SkillRegistry {
   private readonly records = new Map<string, SkillRecord>();
   private activations = 0;
 
-  constructor(private readonly host: SkillHost) {}
+  constructor(private readonly core: ToolkitCore) {}
 
+  /**
+   * Checks and adds a skill. The caller then rebuilds the meta tools, and {@link forget}s the
+   * skill again when that fails.
+   */
   register(skill: SkillDefinition): void {
     checkSkill(skill);
     if (this.records.has(skill.name)) {
@@ -48,12 +40,11 @@ export class SkillRegistry {
     const scope = new Set<string>([...skill.tools, ...(skill.requiredTools ?? []), ...(skill.steps ?? []).map((s) => s.tool)]);
     const grants: ReadonlySet<string> = skill.grantGroups?.length ? new Set(skill.grantGroups) : EMPTY_GROUPS;
     this.records.set(skill.name, Object.freeze({ skill, scope, grants, executable: skill.run !== undefined || skill.steps !== undefined }));
-    try {
-      this.host.skillsChanged();
-    } catch (error) {
-      this.records.delete(skill.name);
-      throw error;
-    }
+  }
+
+  /** Removes a skill just registered (its meta tools could not follow). */
+  forget(name: string): void {
+    this.records.delete(name);
   }
 
   list(): SkillDefinition[] {
@@ -70,10 +61,13 @@ export class SkillRegistry {
 
   /** @throws ToolkitError `MISSING_REQUIRED_TOOLS` */
   checkRequired(skill: SkillDefinition, when: 'register' | 'activate' | 'run'): void {
-    const missing = (skill.requiredTools ?? []).filter((t) => !this.host.hasTool(t));
+    const registry = this.core.registry;
+    const missing = (skill.requiredTools ?? []).filter((t) => !registry.has(t));
     if (!missing.length) return;
     const list = missing.map((t) => `'${t}'`).join(', ');
-    const registered = this.host.toolNames().join(', ') || '(none)';
+    const names: string[] = [];
+    for (const entry of registry.entries()) if (entry.source !== 'global') names.push(entry.name);
+    const registered = names.join(', ') || '(none)';
     const message =
       when === 'register'
         ? `Skill '${skill.name}' requires tool(s) ${list} that are not registered. Register them (toolkit.registerTool) before the skill, or remove them from requiredTools. Registered tools: ${registered}.`
@@ -102,7 +96,7 @@ export class SkillRegistry {
     const previous = state.skill !== undefined ? this.records.get(state.skill.name)?.skill : undefined;
     const activation = ++this.activations;
     state.skill = { name, scope: record.scope, grants: record.grants, groups: EMPTY_GROUPS, activation };
-    this.host.skillChanged(state, previous?.name);
+    this.core.skillChanged(state, previous?.name);
     const { onActivate } = record.skill;
     const onDeactivate = previous?.onDeactivate;
     if (onActivate === undefined && onDeactivate === undefined) return state.hookChain ?? Promise.resolve();
@@ -122,7 +116,7 @@ export class SkillRegistry {
           // undo this activation unless something changed the skill since
           if (state.skill?.activation === activation) {
             state.skill = undefined;
-            this.host.skillChanged(state, name);
+            this.core.skillChanged(state, name);
           }
           failure ??= hookError(name, 'onActivate', error, ' The skill was deactivated again.');
         }
@@ -137,7 +131,7 @@ export class SkillRegistry {
     const layer = state.skill;
     if (layer === undefined) return state.hookChain ?? Promise.resolve();
     state.skill = undefined;
-    this.host.skillChanged(state, layer.name);
+    this.core.skillChanged(state, layer.name);
     const skill = this.records.get(layer.name)?.skill;
     const onDeactivate = skill?.onDeactivate;
     if (onDeactivate === undefined) return state.hookChain ?? Promise.resolve();
@@ -164,12 +158,4 @@ export class SkillRegistry {
 
 function hookError(skill: string, hook: string, error: unknown, more = ''): ToolkitError {
   return new ToolkitError('SKILL_FAILED', `Skill '${skill}': ${hook} failed: ${describeThrown(error)}.${more}`, { cause: error });
-}
-
-/** @internal */
-export function closedError(sessionId: string | undefined): ToolkitError {
-  return new ToolkitError(
-    'SESSION_CLOSED',
-    `Session '${sessionId ?? ''}' is closed (it expired or was closed); get a new one with toolkit.session(id).`,
-  );
 }

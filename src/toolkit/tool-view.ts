@@ -2,8 +2,8 @@ import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
 import { runBatch } from '../executor/batch';
-import type { AvailabilityView, CallOptions } from '../executor/call-executor';
-import type { ToolkitCore } from './registry';
+import type { AvailabilityView, CallOptions, ExecutorCore } from '../executor/call-executor';
+import type { Registry } from './registry';
 import { ToolkitError } from '../errors';
 import {
   lowerToolSchemas,
@@ -13,7 +13,7 @@ import {
   type ProviderToolDefinitionMap,
 } from '../schema/lowering';
 import type { ActivationState } from './activation';
-import type { ToolAvailability } from './availability';
+import type { GroupRecord, ToolAvailability } from './availability';
 
 /**
  * A group and whether it is on in this view.
@@ -44,25 +44,43 @@ export interface RenderPromptOptions {
   maxDescriptionChars?: number;
 }
 
-/** @internal Where a skill run was invoked from: how deep in other runs, and which. */
+/**
+ * @internal Where a call of a skill run comes from: how deep in other runs, which runs, and the
+ * availability gate of the run (its scope within the calling view).
+ */
 export interface SkillFrame {
   readonly depth: number;
   /** The skills from the outermost run to this one. */
   readonly chain: readonly string[];
+  /** What the run may call (instead of what the view enables). */
+  readonly gate: AvailabilityView;
 }
 
-/** @internal What a view needs from its toolkit beyond the executor core. */
-export interface ViewHost {
-  readonly core: ToolkitCore;
+/**
+ * @internal The one core object of a toolkit, passed down to its views, sessions, skills, meta
+ * tools and dispatcher: the executor's core (registry, hooks, events, defaults…), the groups,
+ * batch settings, and the few operations that a part needs from a part above it (a view runs its
+ * calls through the dispatcher and its skills through the skill registry). Declared here, beside
+ * the lowest part that holds it, because its operations take views.
+ */
+export interface ToolkitCore extends ExecutorCore {
+  readonly registry: Registry;
+  readonly groups: ReadonlyMap<string, GroupRecord>;
   readonly parallel: boolean;
   readonly maxConcurrency: number;
-  /** Called after a view changed its groups. */
-  viewChanged(state: ActivationState): void;
+  /** Runs a call made in a view (`frame`: by a skill run); the dispatcher. Never rejects. */
+  dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
   activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
   deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
-  /** Runs a call of a view (meta tools are bound to the view). */
-  dispatch(view: ToolView, state: ActivationState, availability: AvailabilityView, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
+  /** A view switched groups: tell its subscribers and `events$`. */
+  viewChanged(state: ActivationState): void;
+  /** A view's skill changed: tell its subscribers and `events$`. */
+  skillChanged(state: ActivationState, previous: string | undefined): void;
+  /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
+  closeSession(view: ToolView, state: ActivationState): void;
+  /** The view of a session (made on first lookup), or the toolkit's own view. */
+  viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
 }
 
 /**
@@ -80,7 +98,7 @@ export interface ViewHost {
 export abstract class ToolView {
   /** @internal */
   protected constructor(
-    /** @internal */ protected readonly host: ViewHost,
+    /** @internal */ protected readonly core: ToolkitCore,
     /** @internal */ protected readonly state: ActivationState,
   ) {}
 
@@ -172,7 +190,7 @@ export abstract class ToolView {
         `Unknown tool group(s): ${unknown.map((n) => `'${n}'`).join(', ')}. Known groups: ${known.join(', ') || '(none)'}; create one with toolkit.createToolGroup(name, description, active).`,
       );
     }
-    if (this.state.setGroups(names, active)) this.host.viewChanged(this.state);
+    if (this.state.setGroups(names, active)) this.core.viewChanged(this.state);
   }
 
   /**
@@ -203,17 +221,16 @@ export abstract class ToolView {
    * const result = await toolkit.callTool({ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' });
    */
   callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
-    const state = this.state;
-    const withSession = state.sessionId !== undefined && options.sessionId === undefined ? { ...options, sessionId: state.sessionId } : options;
-    return this.host.dispatch(this, state, state, call, withSession);
+    return this.core.dispatch(this, this.state, call, options);
   }
 
   /** Runs a batch (in parallel up to `maxConcurrency`, sequential tools in order); results in call order. */
   callTools(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolResult[]> {
-    const registry = this.host.core.registry;
+    const core = this.core;
+    const registry = core.registry;
     return runBatch(calls, {
-      parallel: this.host.parallel,
-      maxConcurrency: this.host.maxConcurrency,
+      parallel: core.parallel,
+      maxConcurrency: core.maxConcurrency,
       isSequential: (call) => registry.isSequential(call.name),
       run: (call) => this.callTool(call, options),
     });
@@ -250,7 +267,7 @@ export abstract class ToolView {
    * session.getActiveTools().map((t) => t.name); // ['web_search', 'fetch_page', 'list_skills', 'invoke_skill']
    */
   activateSkill(name: string): Promise<void> {
-    return this.host.activateSkill(this, this.state, name);
+    return this.core.activateSkill(this, this.state, name);
   }
 
   /**
@@ -263,7 +280,7 @@ export abstract class ToolView {
    * await session.deactivateSkill();
    */
   deactivateSkill(): Promise<void> {
-    return this.host.deactivateSkill(this, this.state);
+    return this.core.deactivateSkill(this, this.state);
   }
 
   /**
@@ -275,6 +292,6 @@ export abstract class ToolView {
    * const messages = [{ role: 'system', content: `You are a helpful agent.\n\n${session.renderPrompt()}` }];
    */
   renderPrompt(options: RenderPromptOptions = {}): string {
-    return this.host.renderPrompt(this.state, options);
+    return this.core.renderPrompt(this.state, options);
   }
 }

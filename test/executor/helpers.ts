@@ -6,7 +6,7 @@ import type { ExecutorCore } from '../../src/executor/call-executor';
 
 /** The executor core of a toolkit (scheduler, async waiters) for white-box assertions. */
 export function internals(toolkit: Toolkit): ExecutorCore {
-  return (toolkit as unknown as { host: { core: ExecutorCore } }).host.core;
+  return (toolkit as unknown as { core: ExecutorCore }).core;
 }
 
 /** Records every event of `toolkit.events$` until `stop()`. */

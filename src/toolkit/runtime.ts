@@ -1,0 +1,259 @@
+import type { Ajv } from 'ajv';
+import { Container } from 'inversify';
+import { Subject, type Observable } from 'rxjs';
+import { isAsyncTool, type AgentTool } from '../common/agent-tool';
+import { ToolExecutionContext } from '../common/execution-context';
+import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
+import type { ToolCall, ToolResult } from '../common/tool-types';
+import type { AsyncSink } from '../executor/async-completion';
+import { completeAsyncToolCall } from '../executor/async-calls';
+import type { CallOptions } from '../executor/call-executor';
+import { DeadlineScheduler } from '../executor/deadlines';
+import type { ToolEvent } from '../executor/events';
+import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
+import type { ToolHook } from '../executor/hooks';
+import { createAjv } from '../executor/validation';
+import { ToolkitError } from '../errors';
+import type { Constructor } from '../metadata/records';
+import { ActivationState } from './activation';
+import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
+import { callbackFailureReporter } from './callback-failures';
+import { Dispatcher } from './dispatcher';
+import { EQUIP_TOOL_GROUPS, MetaTools } from './meta-tools';
+import type { RegisterOptions, ToolTarget } from './registration';
+import { Registry, type ToolEntry } from './registry';
+import { renderPrompt } from './render-prompt';
+import { SessionTable } from './sessions';
+import { resolveSkillOptions, type SkillDefinition } from './skill-definition';
+import { SkillRegistry } from './skills';
+import { ToolEntries } from './tool-entries';
+import type { RenderPromptOptions, SkillFrame, ToolkitCore, ToolView } from './tool-view';
+import type { ToolkitOptions } from './toolkit-options';
+
+/**
+ * @internal The working parts of one toolkit and the {@link ToolkitCore} they share: the
+ * executor's core, the registry, groups, skills, meta tools, sessions and the one dispatcher.
+ * The `Toolkit` is its public face (and its own view); everything below gets this object.
+ */
+export class ToolkitRuntime implements ToolkitCore {
+  readonly registry = new Registry();
+  readonly ajv: Ajv = createAjv();
+  readonly hooks: ToolHook[] = [];
+  readonly events = new Subject<ToolEvent>();
+  readonly report: CallbackFailureReporter;
+  readonly deadlines = new DeadlineScheduler();
+  readonly defaults: ResolvedExecution;
+  readonly container: Container;
+  readonly context: ToolExecutionContext;
+  readonly maxResultChars: number | undefined;
+  readonly asyncListeners = new Map<string, AsyncSink>();
+  readonly groups = new Map<string, GroupRecord>();
+  readonly parallel: boolean;
+  readonly maxConcurrency: number;
+  /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
+  readonly events$: Observable<ToolEvent>;
+  /** The state of the toolkit's own view. */
+  readonly state: ActivationState;
+  readonly skills: SkillRegistry;
+  readonly meta: MetaTools;
+  readonly sessions: SessionTable;
+  private readonly availability: AvailabilityCache;
+  private readonly toolEntries: ToolEntries;
+  private readonly dispatcher: Dispatcher;
+  /** The toolkit's own view: the `Toolkit`, which {@link attach}es itself once constructed. */
+  private root!: ToolView;
+
+  constructor(options: ToolkitOptions) {
+    this.report = callbackFailureReporter(this.events);
+    this.events$ = GuardedObservable.of(this.events, this.report, 'events$');
+    this.defaults = resolveExecution(DEFAULT_EXECUTION, options.execution);
+    this.container = options.container ?? new Container();
+    this.context = options.context ?? ToolExecutionContext.EMPTY;
+    this.maxResultChars = options.maxResultChars;
+    this.parallel = options.parallel ?? true;
+    this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
+    this.availability = new AvailabilityCache(this.registry, this.report);
+    this.state = new ActivationState(this.registry, this.availability, this.groups, EMPTY_GROUPS);
+    this.toolEntries = new ToolEntries(this.container, options.manifest);
+    this.skills = new SkillRegistry(this);
+    this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
+    this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
+    this.dispatcher = new Dispatcher(this, this.meta);
+  }
+
+  /** Makes `view` (the `Toolkit`, whose state is {@link state}) the toolkit's own view. */
+  attach(view: ToolView): void {
+    this.root = view;
+  }
+
+  // ------------------------------------------------------------------ ToolkitCore
+
+  dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
+    return this.dispatcher.dispatch(view, state, call, options, frame);
+  }
+
+  activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void> {
+    return this.skills.activate(view, state, name);
+  }
+
+  deactivateSkill(view: ToolView, state: ActivationState): Promise<void> {
+    return this.skills.deactivate(view, state);
+  }
+
+  renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
+    const skill = state.skill;
+    return renderPrompt(
+      {
+        activeSkill: skill !== undefined ? this.skills.get(skill.name)?.skill : undefined,
+        tools: state.activeTools(),
+        availability: state.availability(),
+        groups: state.groupStates(),
+        skills: this.skills.list(),
+        equipTool: this.meta.equipEnabled && this.registry.has(EQUIP_TOOL_GROUPS) ? EQUIP_TOOL_GROUPS : undefined,
+      },
+      options,
+    );
+  }
+
+  viewChanged(state: ActivationState): void {
+    this.announce(state, (base) => ({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] }));
+  }
+
+  skillChanged(state: ActivationState, previous: string | undefined): void {
+    const skill = state.skill?.name;
+    this.announce(state, (base) => ({ type: 'skill_changed', ...base, ...(skill !== undefined ? { skill } : {}), ...(previous !== undefined ? { previous } : {}) }));
+  }
+
+  closeSession(view: ToolView, state: ActivationState): void {
+    this.sessions.close(view, state);
+  }
+
+  viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState } {
+    if (sessionId === undefined) return { view: this.root, state: this.state };
+    const session = this.sessions.session(sessionId, {});
+    return { view: session, state: session.sessionState };
+  }
+
+  // ------------------------------------------------------------------ changes
+
+  /** Creates (or updates) a group; see `Toolkit.createToolGroup`. */
+  createGroup(name: string, description: string, active: boolean): void {
+    const existing = this.groups.get(name);
+    const described = existing === undefined || existing.description !== description;
+    if (existing) {
+      existing.description = description;
+      existing.activeByDefault = active;
+    } else this.addGroup(name, description, active);
+    const listed = described && this.meta.groupsChanged();
+    const base = this.state.baseGroups;
+    if (active !== base.has(name)) {
+      this.state.baseGroups = this.availability.toggled(base, name, active);
+      this.viewChanged(this.state);
+    }
+    if (listed) this.registryChanged();
+  }
+
+  /** Registers all targets or, on any definition error, nothing (container bindings it made are undone). */
+  register(targets: readonly ToolTarget[], options: RegisterOptions): AgentTool[] {
+    const bound: Constructor[] = [];
+    try {
+      const entries = targets.flatMap((target) => this.toolEntries.entriesFor(target, options, bound));
+      const presetTools = Object.keys(options.presets ?? {}).filter((name) => !entries.some((e) => e.name === name));
+      if (presetTools.length) {
+        throw new ToolkitError(
+          'INVALID_DEFINITION',
+          `Presets name tool(s) ${presetTools.map((n) => `'${n}'`).join(', ')} that this registration does not register. ` +
+            `It registers: ${entries.map((e) => e.name).join(', ') || '(nothing)'}.`,
+        );
+      }
+      this.addEntries(entries);
+      return entries.map((e) => e.tool);
+    } catch (error) {
+      for (const ctor of bound) this.toolEntries.unbindQuietly(ctor);
+      throw error;
+    }
+  }
+
+  /** Removes a tool by name; returns whether it existed. */
+  unregister(name: string): boolean {
+    const removed = this.registry.remove(name);
+    if (removed) this.registryChanged();
+    return removed;
+  }
+
+  /** Registers a skill and rebuilds the skill meta tools (or, when they cannot follow, registers nothing). */
+  registerSkill(skill: SkillDefinition): void {
+    this.skills.register(skill);
+    try {
+      this.meta.skillsChanged();
+    } catch (error) {
+      this.skills.forget(skill.name);
+      throw error;
+    }
+    this.registryChanged();
+  }
+
+  /** The registry changed: every view's tools may have. */
+  registryChanged(): void {
+    this.state.changed();
+    for (const session of this.sessions.values()) session.sessionState.changed();
+    if (this.events.observed) {
+      this.events.next({ type: 'tools_changed', timestamp: Date.now(), tools: [...this.state.enabledNames()] });
+    }
+  }
+
+  /** Tells the view's subscribers; for `events$` listeners, `event` then the view's `tools_changed`. */
+  private announce(state: ActivationState, event: (base: { timestamp: number; sessionId?: string }) => ToolEvent): void {
+    state.changed();
+    if (!this.events.observed) return;
+    const base = { timestamp: Date.now(), ...(state.sessionId !== undefined ? { sessionId: state.sessionId } : {}) };
+    this.events.next(event(base));
+    this.events.next({ type: 'tools_changed', ...base, tools: [...state.enabledNames()] });
+  }
+
+  /**
+   * A new group: on (when `active`) in the toolkit's view and in every open session, since none
+   * of them could have switched it off yet. Tells nobody: the caller does.
+   */
+  private addGroup(name: string, description: string, active: boolean): void {
+    this.groups.set(name, { name, description, activeByDefault: active });
+    if (!active) return;
+    // views that shared one group set keep sharing one (the new one)
+    const add = (state: ActivationState): void => {
+      state.baseGroups = this.availability.toggled(state.baseGroups, name, true);
+    };
+    add(this.state);
+    for (const session of this.sessions.values()) add(session.sessionState);
+  }
+
+  private addEntries(entries: readonly ToolEntry[]): void {
+    const seen = new Map<string, ToolEntry>();
+    for (const entry of entries) {
+      const previous = this.registry.get(entry.name) ?? seen.get(entry.name);
+      if (previous) {
+        throw new ToolkitError(
+          'DUPLICATE_TOOL',
+          `Tool name '${entry.name}' is taken: ${previous.owner} already registered it, and ${entry.owner} registers it again. ` +
+            'Tool names are unique: rename one with @Tool({ name }) (or the AgentTool name).',
+          { tool: entry.name },
+        );
+      }
+      seen.set(entry.name, entry);
+    }
+    for (const entry of entries) {
+      const target = entry.target;
+      if (isAsyncTool(target)) target.setCallback((result) => completeAsyncToolCall(this, entry, result));
+    }
+    // groups named by the tools are created (on) silently: the one change notification follows
+    let created = false;
+    for (const entry of entries) {
+      if (entry.group !== undefined && !this.groups.has(entry.group)) {
+        this.addGroup(entry.group, '', true);
+        created = true;
+      }
+    }
+    if (created) this.meta.groupsChanged();
+    this.registry.add(entries);
+    this.registryChanged();
+  }
+}

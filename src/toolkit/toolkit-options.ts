@@ -1,0 +1,37 @@
+import type { Container } from 'inversify';
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { ToolManifest } from '../common/manifest';
+import type { ExecutionOptions } from '../common/tool-types';
+import type { EquipToolGroupsOptions } from './equip-tool';
+import type { SkillOptions } from './skill-definition';
+
+/** Options of `new Toolkit(...)`; all optional. */
+export interface ToolkitOptions {
+  /** The Inversify container services are resolved from (default: a new one). */
+  container?: Container;
+  /** Toolkit-level context objects (lowest priority of the chain). */
+  context?: ToolExecutionContext;
+  /** The parsed build-time manifest (`toolwright-schema`). */
+  manifest?: ToolManifest;
+  /** Run batches in parallel (default `true`). */
+  parallel?: boolean;
+  /** Most calls of a batch running at once (default 5). */
+  maxConcurrency?: number;
+  /** Default timeout and retry policy of every tool. */
+  execution?: ExecutionOptions;
+  /** Default `maxResultChars` of every tool. */
+  maxResultChars?: number;
+  /**
+   * Sessions unused longer than this are closed (default: never). Use means a
+   * `toolkit.session(id)` lookup, a call, a group toggle or a skill change through the session.
+   */
+  sessionTtlMs?: number;
+  /** Limits of executable skills: composition depth (default 3), tool calls per run (25), timeout (60 s). */
+  skills?: SkillOptions;
+  /**
+   * Offer the `equip_tool_groups` meta tool, which lets the model switch tool groups on and off
+   * in its own view (`true`: every group; or `{ groups }` to limit it). Off by default; see
+   * `Toolkit.enableEquipToolGroups`.
+   */
+  equipToolGroups?: boolean | EquipToolGroupsOptions;
+}
