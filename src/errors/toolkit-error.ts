@@ -21,6 +21,9 @@ export type ToolkitErrorCode =
   | 'SERVICE_RESOLUTION_FAILED'
   | 'INVALID_CONTEXT'
   | 'PEER_DEPENDENCY_MISSING'
+  // run-time misconfiguration: a bad option value given to a constructor or factory, a bad restore() input
+  | 'INVALID_OPTIONS'
+  | 'INVALID_SNAPSHOT'
   // call time
   | 'UNKNOWN_TOOL'
   | 'TOOL_DISABLED'

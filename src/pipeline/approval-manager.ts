@@ -1,28 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { BehaviorSubject, Subject, map, type Observable } from 'rxjs';
-import { ToolExecutionContext } from '../common/execution-context';
-import { errorResult } from '../common/results';
-import type { ToolCall, ToolResult, ToolRisk } from '../common/tool-types';
-import type { CallOptions } from '../executor/call-executor';
+import { Subject, type Observable } from 'rxjs';
+import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
-import { CALL_ORIGIN, type BeforeHookDecision, type CallOrigin, type HookContext, type ToolHook } from '../executor/hooks';
-import type { ToolView } from '../toolkit/tool-view';
+import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecisionClaim } from './approval-decisions';
-import { checkSnapshot } from './approval-snapshot';
+import { PendingApprovals, freezeApproval } from './approval-pending';
+import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
+import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
+import { heldResult, limitResult, rejectedResult, rememberedRejection } from './approval-results';
+import { ApprovalGrants, requesterRun } from './approval-resume';
+import { parseSnapshot } from './approval-snapshot';
 import type {
   ApprovalDecision,
   ApprovalManagerOptions,
-  ApprovalPolicy,
   ApproveOptions,
   PendingApproval,
-  PendingApprovalData,
   PendingFilter,
   RejectOptions,
   RememberedDecision,
-  RememberScope,
   SerializedApprovals,
 } from './approval-types';
+
+export { isPendingApprovalResult } from './approval-results';
 
 /**
  * The code of the `ToolkitError` thrown by `approve` / `reject` for an id that is unknown or
@@ -34,46 +34,8 @@ import type {
  */
 export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING' satisfies ToolkitErrorCode;
 
-const RISK_RANK: Readonly<Record<ToolRisk, number>> = { low: 0, medium: 1, high: 2 };
-
-/** Marks the approved run of one approval in the call's context; only the manager that made it honours it. */
-const GRANT = Symbol('toolwright.approvalGrant');
-
-interface Grant {
-  readonly manager: ApprovalManager;
-  readonly id: string;
-  readonly callId: string;
-  readonly toolName: string;
-  used: boolean;
-}
-
-function rememberKey(identity: { readonly sessionId?: string | undefined; readonly principal?: string | undefined }, toolName: string): string | undefined {
-  if (identity.sessionId !== undefined) return `s:${identity.sessionId}\u0000${toolName}`;
-  if (identity.principal !== undefined) return `p:${identity.principal}\u0000${toolName}`;
-  return undefined;
-}
-
 function notPending(message: string): ToolkitError {
   return new ToolkitError(APPROVAL_NOT_PENDING, message);
-}
-
-function positiveLimit(value: number | undefined, fallback: number, what: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager: ${what} must be a whole number >= 1, got ${String(value)}.`);
-  return value;
-}
-
-/**
- * True when `result` is the answer of a call held for approval (then `result.data.approvalId`
- * names it).
- *
- * @example
- * const results = await toolkit.callTools(calls);
- * const held = results.filter(isPendingApprovalResult).map((r) => r.data.approvalId);
- */
-export function isPendingApprovalResult(result: ToolResult): result is ToolResult & { data: PendingApprovalData } {
-  const data = result.data as Partial<PendingApprovalData> | undefined;
-  return !result.isError && result.async && typeof data === 'object' && data !== null && typeof data.approvalId === 'string';
 }
 
 /**
@@ -111,55 +73,40 @@ export class ApprovalManager {
   /** The hook to add with `toolkit.use(...)`; it holds the calls the policy matches. */
   readonly hook: ToolHook;
 
-  private readonly tools: ReadonlySet<string>;
-  private readonly minRisk: ToolRisk | undefined;
-  private readonly when: ApprovalPolicy['when'];
+  private readonly requirement: ApprovalRequirementCheck;
   private readonly principalOf: ApprovalManagerOptions['principal'];
   private readonly generateId: () => string;
   private readonly now: () => number;
-  private readonly maxPending: number;
-  private readonly maxPendingPerSession: number;
-  private readonly held = new Map<string, PendingApproval>();
-  /** How many calls each session (key `''`: none) has held. */
-  private readonly heldPerSession = new Map<string, number>();
-  /** How to run each call held in this process as it was requested (never serialised). */
-  private readonly origins = new Map<string, CallOrigin>();
+  private readonly held: PendingApprovals;
   private readonly memory: InMemoryApprovalDecisions;
   private readonly decisions: ApprovalDecisionStore;
-  private readonly rememberedDecisions = new Map<string, RememberedDecision>();
-  private readonly grants = new Map<string, Grant>();
-  /** The pending list, made only when someone reads it (holding stays O(1) however many are held). */
-  private snapshot: readonly PendingApproval[] | undefined = undefined;
-  private readonly changes = new BehaviorSubject<void>(undefined);
+  private readonly rememberedDecisions = new RememberedDecisions();
+  private readonly grants = new ApprovalGrants();
   private readonly pendingList$: Observable<readonly PendingApproval[]>;
   private readonly decisionsSubject = new Subject<ApprovalDecision>();
   private readonly decisionList$: Observable<ApprovalDecision>;
 
+  /**
+   * @throws ToolkitError `INVALID_OPTIONS` when `minRisk` is not a risk level, or `maxPending` /
+   *   `maxPendingPerSession` is not a whole number >= 1.
+   */
   constructor(options: ApprovalManagerOptions = {}) {
-    this.tools = new Set(options.tools ?? []);
-    this.minRisk = options.minRisk;
-    if (this.minRisk !== undefined && !(this.minRisk in RISK_RANK)) {
-      throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager: minRisk must be 'low', 'medium' or 'high', got '${String(this.minRisk)}'.`);
-    }
-    this.when = options.when;
+    this.requirement = approvalRequirement(options);
     this.principalOf = options.principal;
     this.generateId = options.generateId ?? (() => `appr_${randomUUID()}`);
     this.now = options.now ?? Date.now;
-    this.maxPending = positiveLimit(options.maxPending, 1_000, 'maxPending');
-    this.maxPendingPerSession = positiveLimit(options.maxPendingPerSession, 100, 'maxPendingPerSession');
+    this.held = new PendingApprovals(options);
     this.memory = new InMemoryApprovalDecisions(10_000, this.now);
     this.decisions = options.decisions ?? this.memory;
     const report = options.onCallbackError !== undefined ? reportSafely(options.onCallbackError) : warnOnce();
-    this.pendingList$ = GuardedObservable.of(this.changes.pipe(map(() => this.list())), report, 'pending$');
+    this.pendingList$ = GuardedObservable.of(this.held.list$, report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     this.hook = { name: options.name ?? 'approval', before: (ctx) => this.check(ctx) };
   }
 
   /** The calls waiting for a decision, oldest first; with a filter, only one session's or principal's. */
   pending(filter?: PendingFilter): PendingApproval[] {
-    const all = this.list();
-    if (filter === undefined || (filter.sessionId === undefined && filter.principal === undefined)) return [...all];
-    return all.filter((p) => (filter.sessionId === undefined || p.sessionId === filter.sessionId) && (filter.principal === undefined || p.principal === filter.principal));
+    return this.held.filtered(filter);
   }
 
   /** The pending approvals: the current list at once, then a new list on every change (for an operator's view of all sessions). */
@@ -179,12 +126,12 @@ export class ApprovalManager {
 
   /** The decisions remembered per session or principal. */
   remembered(): RememberedDecision[] {
-    return [...this.rememberedDecisions.values()];
+    return this.rememberedDecisions.list();
   }
 
   /** Forgets the decisions remembered for `sessionId` (e.g. when the session ends). Pending approvals stay. */
   forgetSession(sessionId: string): void {
-    for (const [key, decision] of this.rememberedDecisions) if (decision.sessionId === sessionId) this.rememberedDecisions.delete(key);
+    this.rememberedDecisions.forgetSession(sessionId);
   }
 
   /**
@@ -198,38 +145,21 @@ export class ApprovalManager {
    *   restored copy, or by another process sharing the decision store);
    *   `APPROVAL_CONTEXT_REQUIRED` for a restored call without `context` and a `toolkit` or `view`;
    *   `APPROVAL_CONTEXT_CONFLICT` when the options name another context or session than the
-   *   requester's; `APPROVAL_IDENTITY_MISSING` when `remember` names an identity the call lacks.
+   *   requester's; `APPROVAL_IDENTITY_MISSING` when `remember` names an identity the call lacks;
+   *   `APPROVAL_STORE_FAILED` when the decision store failed (nothing was decided).
    *
    * @example
    * const result = await approvals.approve('appr_1');
    */
   async approve(id: string, options: ApproveOptions = {}): Promise<ToolResult> {
     const approval = this.pendingOrThrow(id);
-    const origin = this.origins.get(id);
-    const view = origin === undefined ? this.restoredView(approval, options) : this.checkOrigin(approval, options);
-    const remembered = this.rememberFor(approval, options.remember, { decision: 'approved' });
+    const run = requesterRun(approval, this.held.originOf(id), options);
+    const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'approved' });
     await this.claim(approval, 'approved');
-    if (remembered !== undefined) this.remember(remembered);
-    const grant: Grant = { manager: this, id, callId: approval.call.id, toolName: approval.toolName, used: false };
-    this.grants.set(id, grant);
-    const marked = ToolExecutionContext.of().toBuilder().register(GRANT, grant).build();
-    const call: ToolCall = { id: approval.call.id, name: approval.toolName, arguments: { ...approval.arguments } };
-    try {
-      let result: ToolResult;
-      if (origin !== undefined) {
-        result = await origin.resume(call, { context: marked, ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-      } else {
-        const callOptions: CallOptions = { context: ToolExecutionContext.merge(options.context, marked) };
-        if (options.agentContext) callOptions.agentContext = options.agentContext;
-        if (options.signal) callOptions.signal = options.signal;
-        if (options.onProgress) callOptions.onProgress = options.onProgress;
-        result = await view!.callTool(call, callOptions);
-      }
-      this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now() });
-      return result;
-    } finally {
-      this.grants.delete(id);
-    }
+    if (remembered !== undefined) this.rememberedDecisions.add(remembered);
+    const result = await this.grants.run(approval, run);
+    this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now() });
+    return result;
   }
 
   /**
@@ -244,18 +174,10 @@ export class ApprovalManager {
    */
   async reject(id: string, reason = 'a person declined it', options: RejectOptions = {}): Promise<ToolResult> {
     const approval = this.pendingOrThrow(id);
-    const remembered = this.rememberFor(approval, options.remember, { decision: 'rejected', reason });
+    const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'rejected', reason });
     await this.claim(approval, 'rejected');
-    if (remembered !== undefined) this.remember(remembered);
-    const result: ToolResult = {
-      ...errorResult(
-        `A person rejected the call to tool '${approval.toolName}' (approval ${approval.id}): ${reason}. ` +
-          'The tool did not run. Do not call it again unless the user asks for it.',
-        'APPROVAL_REJECTED',
-      ),
-      toolCallId: approval.call.id,
-      name: approval.toolName,
-    };
+    if (remembered !== undefined) this.rememberedDecisions.add(remembered);
+    const result = rejectedResult(approval, reason);
     this.decisionsSubject.next({ approval, decision: 'rejected', result, decidedAt: this.now() });
     return result;
   }
@@ -277,7 +199,7 @@ export class ApprovalManager {
    * of calls decided since they were held, are skipped; so are approvals over `maxPending`.
    *
    * @returns the number of pending approvals added.
-   * @throws ToolkitError `INVALID_DEFINITION` when `state` is not a serialised approval state
+   * @throws ToolkitError `INVALID_SNAPSHOT` when `state` is not a serialised approval state
    *   (checked whole before anything is loaded).
    *
    * @example
@@ -286,49 +208,30 @@ export class ApprovalManager {
    * await approvals.approve(id, { toolkit, context: ToolExecutionContext.of(user) });
    */
   restore(state: string | SerializedApprovals): number {
-    let parsed: unknown;
-    try {
-      parsed = typeof state === 'string' ? JSON.parse(state) : state;
-    } catch (e) {
-      throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager.restore(): the text is not JSON (${(e as Error).message}).`, { cause: e });
-    }
-    const snapshot = checkSnapshot(parsed, this.now());
+    const snapshot = parseSnapshot(state, this.now());
     this.memory.load(snapshot.decided.filter((d) => !this.held.has(d.id)), snapshot.horizon);
-    for (const decision of snapshot.remembered) this.remember(decision);
+    for (const decision of snapshot.remembered) this.rememberedDecisions.add(decision);
     let added = 0;
     for (const approval of snapshot.pending) {
       if (this.held.has(approval.id) || this.memory.isDecided({ id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt })) continue;
-      if (this.overLimit(approval.sessionId) !== undefined) continue;
-      this.add(freezeApproval(approval));
+      if (this.held.overLimit(approval.sessionId) !== undefined) continue;
+      this.held.add(freezeApproval(approval));
       added++;
     }
-    if (added) this.publish();
+    if (added) this.held.publish();
     return added;
   }
 
   private async check(ctx: HookContext): Promise<BeforeHookDecision> {
-    const grant = ctx.context.get<Grant>(GRANT);
-    if (grant && grant.manager === this && !grant.used && this.grants.get(grant.id) === grant && grant.callId === ctx.call.id && grant.toolName === ctx.tool.name) {
-      grant.used = true; // exactly one run per approval, even if the grant leaked into another call
-      return undefined;
-    }
+    if (this.grants.admits(ctx)) return undefined;
     const reason = await this.requirement(ctx);
     if (reason === undefined) return undefined;
     const principal = this.principal(ctx);
-    const remembered = this.lookupRemembered(ctx.sessionId, principal, ctx.tool.name);
+    const remembered = this.rememberedDecisions.lookup(ctx.sessionId, principal, ctx.tool.name);
     if (remembered?.decision === 'approved') return undefined;
-    if (remembered?.decision === 'rejected') {
-      return {
-        action: 'respond',
-        result: errorResult(
-          `A person rejected calls to tool '${ctx.tool.name}' for ${remembered.sessionId !== undefined ? 'this session' : 'you'}: ${remembered.reason ?? 'no reason given'}. ` +
-            'The tool did not run. Do not call it again unless the user asks for it.',
-          'APPROVAL_REJECTED',
-        ),
-      };
-    }
-    const full = this.overLimit(ctx.sessionId);
-    if (full !== undefined) return { action: 'respond', result: errorResult(`Tool '${ctx.tool.name}' needs a person's approval, but ${full}. The call did not run; wait for the pending ones to be decided.`, 'APPROVAL_LIMIT_EXCEEDED') };
+    if (remembered?.decision === 'rejected') return { action: 'respond', result: rememberedRejection(ctx.tool.name, remembered) };
+    const full = this.held.overLimit(ctx.sessionId);
+    if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
     return { action: 'respond', result: this.hold(ctx, reason, principal) };
   }
 
@@ -337,37 +240,10 @@ export class ApprovalManager {
     return typeof principal === 'string' && principal !== '' ? principal : undefined;
   }
 
-  private lookupRemembered(sessionId: string | undefined, principal: string | undefined, toolName: string): RememberedDecision | undefined {
-    const bySession = sessionId !== undefined ? this.rememberedDecisions.get(rememberKey({ sessionId }, toolName)!) : undefined;
-    return bySession ?? (principal !== undefined ? this.rememberedDecisions.get(rememberKey({ principal }, toolName)!) : undefined);
-  }
-
-  private async requirement(ctx: HookContext): Promise<string | undefined> {
-    const name = ctx.tool.name;
-    if (this.tools.has(name)) return `tool '${name}' always needs approval`;
-    const risk = ctx.tool.behaviour?.risk;
-    if (this.minRisk !== undefined && risk !== undefined && RISK_RANK[risk] >= RISK_RANK[this.minRisk]) {
-      return `tool '${name}' has risk level '${risk}'`;
-    }
-    if (!this.when) return undefined;
-    const verdict = await this.when(ctx);
-    if (typeof verdict === 'string') return verdict.trim() !== '' ? verdict : undefined;
-    return verdict === true ? `the approval policy requires it for tool '${name}'` : undefined;
-  }
-
-  /** Why no further call of `sessionId` can be held, or `undefined` when one can. */
-  private overLimit(sessionId: string | undefined): string | undefined {
-    if (this.held.size >= this.maxPending) return `${this.maxPending} calls are already waiting for approval (the limit)`;
-    if ((this.heldPerSession.get(sessionId ?? '') ?? 0) >= this.maxPendingPerSession) {
-      return `${this.maxPendingPerSession} calls of this ${sessionId !== undefined ? 'session' : 'caller'} are already waiting for approval (the limit)`;
-    }
-    return undefined;
-  }
-
   private hold(ctx: HookContext, reason: string, principal: string | undefined): ToolResult {
     const id = this.generateId();
     if (this.held.has(id) || this.memory.decisionOf(id) !== undefined) {
-      throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager: generateId() returned '${id}' twice; approval ids must be unique.`);
+      throw new ToolkitError('INVALID_OPTIONS', `ApprovalManager: generateId() returned '${id}' twice; approval ids must be unique.`);
     }
     const approval = freezeApproval({
       id,
@@ -379,27 +255,9 @@ export class ApprovalManager {
       reason,
       createdAt: this.now(),
     });
-    this.add(approval);
-    const origin = ctx[CALL_ORIGIN];
-    if (origin !== undefined) this.origins.set(id, origin);
-    this.publish();
-    const data: PendingApprovalData = { approvalId: id };
-    return {
-      forLLM:
-        `Tool '${ctx.tool.name}' needs a person's approval before it runs (${reason}). ` +
-        `The call is waiting for approval under id '${id}'; its result will be sent once a person approves or rejects it. ` +
-        'Do not call the tool again for this request.',
-      silent: false,
-      isError: false,
-      async: true,
-      data,
-    };
-  }
-
-  private add(approval: PendingApproval): void {
-    this.held.set(approval.id, approval);
-    const key = approval.sessionId ?? '';
-    this.heldPerSession.set(key, (this.heldPerSession.get(key) ?? 0) + 1);
+    this.held.add(approval, ctx[CALL_ORIGIN]);
+    this.held.publish();
+    return heldResult(ctx.tool.name, reason, id);
   }
 
   private pendingOrThrow(id: string): PendingApproval {
@@ -413,104 +271,26 @@ export class ApprovalManager {
     );
   }
 
-  /** Where a restored call (no origin in this process) runs; the application must re-supply its context. */
-  private restoredView(approval: PendingApproval, options: ApproveOptions): ToolView {
-    const session = approval.sessionId;
-    if (options.context === undefined || (options.view === undefined && options.toolkit === undefined)) {
-      throw new ToolkitError(
-        'APPROVAL_CONTEXT_REQUIRED',
-        `Approval '${approval.id}' was restored from a snapshot: the requester's context is not known here. ` +
-          `Re-supply it: approve(id, { ${options.toolkit === undefined && options.view === undefined ? 'toolkit, ' : ''}context }) with the context of ` +
-          `${approval.principal !== undefined ? `principal '${approval.principal}'` : 'the requester'}${session !== undefined ? ` in session '${session}'` : ''} ` +
-          '(ToolExecutionContext.EMPTY to say there is none). The call did not run and stays pending.',
-      );
-    }
-    if (options.view !== undefined) {
-      if (options.view.sessionId !== session) throw this.conflict(approval, `the view belongs to ${describeSession(options.view.sessionId)}`);
-      return options.view;
-    }
-    return session !== undefined ? options.toolkit!.session(session) : options.toolkit!;
-  }
-
-  /** A call held here runs through its origin: options that would change its requester are refused. */
-  private checkOrigin(approval: PendingApproval, options: ApproveOptions): undefined {
-    if (options.context !== undefined || options.agentContext !== undefined) throw this.conflict(approval, 'a context was given');
-    if (options.view !== undefined && options.view.sessionId !== approval.sessionId) throw this.conflict(approval, `the view belongs to ${describeSession(options.view.sessionId)}`);
-    return undefined;
-  }
-
-  private conflict(approval: PendingApproval, what: string): ToolkitError {
-    return new ToolkitError(
-      'APPROVAL_CONTEXT_CONFLICT',
-      `Approval '${approval.id}' runs exactly as it was requested (${describeSession(approval.sessionId)}, with the requester's context), but ${what}. ` +
-        'Call approve(id) without context or view; they are only for approvals restored from a snapshot. The call did not run and stays pending.',
-    );
-  }
-
-  /** The decision to remember, or `undefined`; throws before anything changes when the call lacks the identity. */
-  private rememberFor(
-    approval: PendingApproval,
-    scope: RememberScope | undefined,
-    decision: { decision: 'approved' | 'rejected'; reason?: string },
-  ): RememberedDecision | undefined {
-    if (scope === undefined) return undefined;
-    const identity = scope === 'session' ? approval.sessionId : approval.principal;
-    if (identity === undefined) {
-      throw new ToolkitError(
-        'APPROVAL_IDENTITY_MISSING',
-        `Approval '${approval.id}': remember: '${scope}' needs the call's ${scope === 'session' ? 'session (it was made without one)' : 'principal (set the manager\'s principal option)'}; ` +
-          'a remembered decision never covers everyone. Decide without remember. Nothing was decided.',
-      );
-    }
-    return { ...(scope === 'session' ? { sessionId: identity } : { principal: identity }), toolName: approval.toolName, ...decision };
-  }
-
   /** Records the decision in the store (atomic); a lost claim drops the stale copy and throws. */
   private async claim(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<void> {
     const claim: DecisionClaim = { id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt, decision };
     if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     // removed first, synchronously: two decisions can never both win here
-    const origin = this.origins.get(approval.id);
-    this.release(approval);
+    const origin = this.held.release(approval);
     let won: boolean;
     try {
       won = this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
     } catch (error) {
       // the store could not record the decision: nothing was decided, the call stays pending
-      this.add(approval);
-      if (origin !== undefined) this.origins.set(approval.id, origin);
-      this.publish();
+      this.held.add(approval, origin);
+      this.held.publish();
       throw new ToolkitError(
         'APPROVAL_STORE_FAILED',
-        `Approval '${approval.id}' could not be decided: the decision store failed (${describeThrown(error)}). Nothing ran; the call stays pending.`,
+        `Approval '${approval.id}' could not be decided because the decision store failed: ${describeThrown(error)}. Nothing ran; the call stays pending.`,
         { cause: error },
       );
     }
     if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
-  }
-
-  private release(approval: PendingApproval): void {
-    this.held.delete(approval.id);
-    this.origins.delete(approval.id);
-    const key = approval.sessionId ?? '';
-    const count = (this.heldPerSession.get(key) ?? 1) - 1;
-    if (count > 0) this.heldPerSession.set(key, count);
-    else this.heldPerSession.delete(key);
-    this.publish();
-  }
-
-  private remember(decision: RememberedDecision): void {
-    const key = rememberKey(decision, decision.toolName);
-    if (key !== undefined) this.rememberedDecisions.set(key, Object.freeze({ ...decision }));
-  }
-
-  private list(): readonly PendingApproval[] {
-    return (this.snapshot ??= Object.freeze([...this.held.values()]));
-  }
-
-  private publish(): void {
-    this.snapshot = undefined;
-    if (this.changes.observed) this.changes.next();
   }
 }
 
@@ -537,10 +317,6 @@ function reportSafely(onCallbackError: (error: unknown, source: string) => void)
   };
 }
 
-function describeSession(sessionId: string | undefined): string {
-  return sessionId !== undefined ? `session '${sessionId}'` : 'no session';
-}
-
 /**
  * Creates an {@link ApprovalManager} and returns its hook, with the manager at `.approvals`.
  *
@@ -553,8 +329,4 @@ function describeSession(sessionId: string | undefined): string {
 export function createApprovalHook(options: ApprovalManagerOptions = {}): ToolHook & { readonly approvals: ApprovalManager } {
   const approvals = new ApprovalManager(options);
   return Object.freeze({ ...approvals.hook, approvals });
-}
-
-function freezeApproval(approval: PendingApproval): PendingApproval {
-  return Object.freeze({ ...approval, call: Object.freeze({ ...approval.call }), arguments: Object.freeze({ ...approval.arguments }) });
 }

@@ -1,4 +1,4 @@
-import { ToolkitError } from '../errors';
+import { ToolkitError, describeThrown } from '../errors';
 import type { DecidedRecord } from './approval-decisions';
 import type { PendingApproval, RememberedDecision, SerializedApprovals } from './approval-types';
 
@@ -14,10 +14,29 @@ const isOptionalText = (v: unknown): boolean => v === undefined || isText(v);
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isDecision = (v: unknown): v is 'approved' | 'rejected' => v === 'approved' || v === 'rejected';
 
-/** Checks a whole snapshot and copies only the fields it knows (nothing else of the input is kept). */
-export function checkSnapshot(value: unknown, now: number): SerializedApprovals {
+/**
+ * @internal What `ApprovalManager.restore()` was given (the text `serialize()` wrote, or its
+ * parsed object), checked whole; only the fields a snapshot has are copied (nothing else of the
+ * input is kept).
+ *
+ * @throws ToolkitError `INVALID_SNAPSHOT` when `state` is not JSON or not a serialised approval state.
+ *
+ * @example
+ * const snapshot = parseSnapshot(await fs.readFile('approvals.json', 'utf8'), Date.now());
+ */
+export function parseSnapshot(state: string | SerializedApprovals, now: number): SerializedApprovals {
+  let parsed: unknown;
+  try {
+    parsed = typeof state === 'string' ? JSON.parse(state) : state;
+  } catch (e) {
+    throw new ToolkitError('INVALID_SNAPSHOT', `ApprovalManager.restore(): the text is not JSON because ${describeThrown(e)}. Pass what serialize() returned.`, { cause: e });
+  }
+  return checkSnapshot(parsed, now);
+}
+
+function checkSnapshot(value: unknown, now: number): SerializedApprovals {
   const fail = (why: string): never => {
-    throw new ToolkitError('INVALID_DEFINITION', `ApprovalManager.restore(): not a serialised approval state (${why}). Pass what serialize() returned.`);
+    throw new ToolkitError('INVALID_SNAPSHOT', `ApprovalManager.restore(): not a serialised approval state (${why}). Pass what serialize() returned.`);
   };
   if (!isRecord(value)) return fail('expected an object');
   if (value.version !== 1) return fail(`unsupported version ${JSON.stringify(value.version)?.slice(0, 40)}`);

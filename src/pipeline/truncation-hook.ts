@@ -28,7 +28,7 @@ export interface TruncationHookOptions {
 
 function checkLimit(limit: number, source: string): number {
   if (!Number.isInteger(limit) || limit < 0) {
-    throw new ToolkitError('INVALID_DEFINITION', `${source}: maxResultChars must be a whole number >= 0, got ${String(limit)}.`);
+    throw new ToolkitError('INVALID_OPTIONS', `${source}: maxResultChars must be a whole number >= 0, got ${String(limit)}.`);
   }
   return limit;
 }
@@ -39,7 +39,7 @@ function checkLimit(limit: number, source: string): number {
  * Use it for limits the per-tool / per-toolkit option cannot express: per session, per model
  * context window, or only for some results.
  *
- * @throws ToolkitError `INVALID_DEFINITION` when a fixed limit is not a whole number >= 0; a
+ * @throws ToolkitError `INVALID_OPTIONS` when a fixed limit is not a whole number >= 0; a
  *   function returning such a limit turns the call into a `HOOK_FAILED` result.
  *
  * @example

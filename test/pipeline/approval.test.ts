@@ -118,7 +118,18 @@ describe('ApprovalManager: holding calls', () => {
   });
 
   it('rejects an invalid policy at construction', () => {
-    expect(thrown(() => new ApprovalManager({ minRisk: 'extreme' as 'high' })).code).toBe('INVALID_DEFINITION');
+    expect(thrown(() => new ApprovalManager({ minRisk: 'extreme' as 'high' })).code).toBe('INVALID_OPTIONS');
+    expect(thrown(() => new ApprovalManager({ maxPendingPerSession: 0 })).code).toBe('INVALID_OPTIONS');
+  });
+
+  it('a generateId that repeats an id fails the second held call, which does not run', async () => {
+    const { toolkit, approvals } = setup({ tools: ['delete_file'], generateId: () => 'appr_same' });
+    const [held, repeated] = await toolkit.callTools([toolCall('delete_file', { path: 'a' }), toolCall('delete_file', { path: 'b' })]);
+    expect(isPendingApprovalResult(held)).toBe(true);
+    expect(repeated.error?.code).toBe('HOOK_FAILED');
+    expect(repeated.forLLM).toContain("generateId() returned 'appr_same' twice");
+    expect(approvals.pending()).toHaveLength(1);
+    expect(FileService.runs).toEqual([]);
   });
 
   it('createApprovalHook returns a usable hook carrying its manager', async () => {
@@ -388,7 +399,11 @@ describe('ApprovalManager: serialise and restore', () => {
 
   it('rejects what is not a serialised state', () => {
     const approvals = new ApprovalManager();
-    expect(thrown(() => approvals.restore('{oops')).code).toBe('INVALID_DEFINITION');
+    const notJson = thrown(() => approvals.restore('{oops'));
+    expect(notJson.code).toBe('INVALID_SNAPSHOT');
+    expect(notJson.message).toMatch(/not JSON because .+/);
+    expect(notJson.cause).toBeInstanceOf(SyntaxError);
+    expect(thrown(() => approvals.restore('{"version":2,"pending":[]}')).code).toBe('INVALID_SNAPSHOT');
     expect(thrown(() => approvals.restore('{"version":2,"pending":[]}')).message).toMatch(/unsupported version/);
     expect(thrown(() => approvals.restore(JSON.stringify({ version: 1, pending: [{ id: 'x' }] }))).message).toMatch(/pending\[0\]/);
   });

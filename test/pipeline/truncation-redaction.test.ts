@@ -48,6 +48,7 @@ describe('createTruncationHook', () => {
 
   it('rejects a bad fixed limit at once, and a bad chosen limit as HOOK_FAILED', async () => {
     expect(() => createTruncationHook({ maxResultChars: -1 })).toThrow(ToolkitError);
+    expect(() => createTruncationHook({ maxResultChars: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     const toolkit = textToolkit(long).use(createTruncationHook({ maxResultChars: () => 1.5 }));
     const result = await toolkit.callTool(toolCall('dump'));
     expect(result.error?.code).toBe('HOOK_FAILED');
