@@ -1,102 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
-import type { ObjectJsonSchema } from '../common/json-schema';
-import type { ToolAnnotations } from '../common/tool-types';
+import type { AgentTool } from '../common/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../toolkit/meta-tools';
 import type { Toolkit } from '../toolkit/toolkit';
-import { boundInput, quoteInput } from '../common/quote-input';
-import { ToolkitError } from '../errors';
-import { linearPatternProblem } from '../executor/linear-regexp';
-import { MCP_TOOL_OPTIONS, type McpToolOptions } from './mcp-tool-options';
-import { fromCallToolResult } from './remote-result';
+import { boundInput } from '../common/quote-input';
+import { listRemoteTools } from './list-remote-tools';
+import type { McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
+import { MAX_REMOTE_NAME, fingerprint, remoteToolRefusal } from './remote-tool-checks';
+import { remoteAgentTool } from './remote-tool';
 import { portableToolName } from './tool-names';
 
-/**
- * Options of {@link importMcpTools}.
- *
- * @example
- * importMcpTools(client, toolkit, { group: 'github', prefix: 'gh', filter: (t) => !t.annotations?.destructiveHint });
- */
-export interface McpImportOptions {
-  /** The toolkit group the tools join (created active when missing). Without it they are always active. */
-  group?: string;
-  /** The description of a group this call creates. */
-  groupDescription?: string;
-  /** Prepended to every remote name with `_` (`gh` + `search` → `gh_search`). */
-  prefix?: string;
-  /** Which remote tools to import: a predicate, or a list of remote names. Default: all. */
-  filter?: ((tool: McpTool) => boolean) | readonly string[];
-  /** Per-call request timeout towards the remote in ms (the SDK's default is 60 s); progress resets it. */
-  requestTimeoutMs?: number;
-  /** Follow the remote's `notifications/tools/list_changed` (default `true`). */
-  followListChanged?: boolean;
-  /**
-   * The most `tools/list` pages one listing follows (default 100). A server whose `nextCursor`
-   * chain goes on fails the listing with `IMPORT_LIMIT_EXCEEDED`.
-   */
-  maxPages?: number;
-  /** The most tools one listing may hold, counted before `filter` (default 1000); more fail it with `IMPORT_LIMIT_EXCEEDED`. */
-  maxTools?: number;
-  /** The whole time one listing (every page) may take in ms (default 30 000); past it the listing fails with `IMPORT_LIMIT_EXCEEDED`. */
-  timeoutMs?: number;
-  /**
-   * The largest definition of one remote tool, as JSON characters: description, title, input and
-   * output schema, annotations (default 100 000). A larger tool is skipped (see `skipped`).
-   */
-  maxSchemaBytes?: number;
-  /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
-  maxSchemaDepth?: number;
-}
-
-/**
- * Defaults of {@link McpImportOptions}' bounds: what a remote MCP server may make an import
- * hold or spend.
- *
- * @example
- * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
- */
-export const MCP_IMPORT_LIMITS: Readonly<Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth'>>> =
-  Object.freeze({ maxPages: 100, maxTools: 1000, timeoutMs: 30_000, maxSchemaBytes: 100_000, maxSchemaDepth: 64 });
-
-/** The longest remote name a tool may have (the MCP specification's limit). */
-const MAX_REMOTE_NAME = 128;
 /** The longest registration error a `skipped` reason quotes (it may quote the remote schema). */
 const MAX_SKIP_REASON_CHARS = 300;
-
-/**
- * A remote tool that could not be imported, and why.
- *
- * @example
- * for (const { name, reason } of imported.skipped) console.error(`skipped ${name}: ${reason}`);
- */
-export interface McpImportSkipped {
-  /** The remote tool's name. */
-  readonly name: string;
-  /** Why it was skipped (e.g. its input schema is not valid JSON Schema). */
-  readonly reason: string;
-}
-
-/**
- * What {@link importMcpTools} returns: the imported tools, kept in sync with the remote.
- *
- * @example
- * const imported = await importMcpTools(client, toolkit, { group: 'remote' });
- * imported.tools.map((t) => t.name);
- * await imported.close();   // unregisters them; close the client yourself
- */
-export interface McpImportHandle {
-  /** The imported tools as registered in the toolkit. */
-  readonly tools: readonly AgentTool[];
-  /** Local tool name by remote tool name. */
-  readonly names: ReadonlyMap<string, string>;
-  /** Remote tools the toolkit refused (invalid schema, …), from the last refresh. */
-  readonly skipped: readonly McpImportSkipped[];
-  /** Lists the remote tools again and adds, updates or removes local ones to match. */
-  refresh(): Promise<void>;
-  /** Unregisters the imported tools and stops following the remote. The client stays open. */
-  close(): Promise<void>;
-}
 
 type NotificationHandler = (notification: unknown) => Promise<void>;
 const LIST_CHANGED = 'notifications/tools/list_changed';
@@ -105,68 +20,6 @@ interface Imported {
   readonly local: string;
   readonly fingerprint: string | undefined;
   readonly tool: AgentTool;
-}
-
-/** The tool's definition as JSON text (what tells a changed tool), or `undefined` when it is too deep to write. */
-function fingerprint(tool: McpTool): string | undefined {
-  try {
-    return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Schema keywords whose values are data, not schemas: no pattern or reference is looked for in them. */
-const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
-
-/** Why a pattern of an imported schema is refused (it needs a backtracking engine), or `undefined`. */
-function patternProblem(pattern: string): string | undefined {
-  const problem = linearPatternProblem(pattern);
-  return problem === undefined ? undefined : `its pattern ${quoteInput(pattern)} needs a backtracking regular expression engine (${boundInput(problem, 120)})`;
-}
-
-/**
- * Why a remote schema is not imported, or `undefined`: nested deeper than `maxDepth`, a `pattern`
- * or `patternProperties` key the linear-time engine cannot run, a `$ref` outside the schema
- * itself, or an `$id` (it would enter the toolkit's shared Ajv registry).
- */
-function untrustedSchemaProblem(schema: unknown, maxDepth: number): string | undefined {
-  const stack: { value: object; depth: number; data: boolean }[] = [];
-  if (typeof schema === 'object' && schema !== null) stack.push({ value: schema, depth: 1, data: false });
-  while (stack.length > 0) {
-    const { value, depth, data } = stack.pop()!;
-    if (depth > maxDepth) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
-    for (const [key, child] of Object.entries(value)) {
-      if (!data && !Array.isArray(value)) {
-        let problem: string | undefined;
-        if (key === 'pattern' && typeof child === 'string') problem = patternProblem(child);
-        else if (key === 'patternProperties' && typeof child === 'object' && child !== null) {
-          for (const property of Object.keys(child)) if ((problem = patternProblem(property)) !== undefined) break;
-        } else if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
-          problem = `its schema refers outside itself (${key} ${quoteInput(child)})`;
-        } else if (key === '$id' && typeof child === 'string') problem = `its schema declares an $id (${quoteInput(child)})`;
-        if (problem !== undefined) return problem;
-      }
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1, data: data || DATA_KEYWORDS.has(key) });
-    }
-  }
-  return undefined;
-}
-
-function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
-  const a = tool.annotations;
-  if (!a) return undefined;
-  const out: ToolAnnotations = {};
-  if (a.readOnlyHint !== undefined) out.readOnly = a.readOnlyHint;
-  if (a.destructiveHint !== undefined) out.destructive = a.destructiveHint;
-  if (a.idempotentHint !== undefined) out.idempotent = a.idempotentHint;
-  if (a.openWorldHint !== undefined) out.openWorld = a.openWorldHint;
-  return Object.keys(out).length ? out : undefined;
-}
-
-function parametersOf(tool: McpTool): ObjectJsonSchema {
-  const { $schema: _dropped, ...schema } = tool.inputSchema as Record<string, unknown> & { properties?: ObjectJsonSchema['properties'] };
-  return { ...schema, type: 'object', properties: schema.properties ?? {} } as ObjectJsonSchema;
 }
 
 class McpImport implements McpImportHandle {
@@ -242,76 +95,8 @@ class McpImport implements McpImportHandle {
     }
   }
 
-  private limit(name: keyof typeof MCP_IMPORT_LIMITS): number {
-    return this.options[name] ?? MCP_IMPORT_LIMITS[name];
-  }
-
-  private limitExceeded(what: string, option: keyof typeof MCP_IMPORT_LIMITS, cause?: unknown): ToolkitError {
-    return new ToolkitError(
-      'IMPORT_LIMIT_EXCEEDED',
-      `MCP server ${quoteInput(this.serverName())} ${what} (importMcpTools option ${option}: ${this.limit(option)}); nothing was imported or changed. ` +
-        `Raise ${option} if the server is trusted to need it.`,
-      cause !== undefined ? { cause } : {},
-    );
-  }
-
-  /** Every remote tool, page after page, within `maxPages`, `maxTools` and `timeoutMs`. */
-  private async listRemote(): Promise<McpTool[]> {
-    const maxPages = this.limit('maxPages');
-    const maxTools = this.limit('maxTools');
-    const timeoutMs = this.limit('timeoutMs');
-    const deadline = Date.now() + timeoutMs;
-    // one controller per page: the SDK leaves its abort listener on the signal of every request
-    let page: AbortController | undefined;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      page?.abort();
-    }, timeoutMs);
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    try {
-      do {
-        if (++pages > maxPages) throw this.limitExceeded(`listed more than ${maxPages} pages of tools`, 'maxPages');
-        const left = deadline - Date.now();
-        if (left <= 0) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs');
-        page = new AbortController();
-        let listed: Awaited<ReturnType<Client['listTools']>>;
-        try {
-          listed = await this.client.listTools(cursor !== undefined ? { cursor } : undefined, { signal: page.signal, timeout: left });
-        } catch (error) {
-          if (timedOut || Date.now() >= deadline) throw this.limitExceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs', error);
-          throw error;
-        }
-        if (tools.length + listed.tools.length > maxTools) throw this.limitExceeded(`listed more than ${maxTools} tools`, 'maxTools');
-        tools.push(...listed.tools);
-        cursor = listed.nextCursor;
-      } while (cursor !== undefined);
-    } finally {
-      clearTimeout(timer);
-    }
-    const { filter } = this.options;
-    if (!filter) return tools;
-    if (typeof filter === 'function') return tools.filter((t) => filter(t));
-    const names = new Set(filter);
-    return tools.filter((t) => names.has(t.name));
-  }
-
-  /** Why a remote tool is not imported (too large, too deep, untrusted patterns or references), or `undefined`. */
-  private refusal(tool: McpTool, print: string | undefined): string | undefined {
-    if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > MAX_REMOTE_NAME) {
-      return `its name is not 1-${MAX_REMOTE_NAME} characters long`;
-    }
-    const maxDepth = this.limit('maxSchemaDepth');
-    if (print === undefined) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
-    const maxBytes = this.limit('maxSchemaBytes');
-    if (print.length > maxBytes) return `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)`;
-    return untrustedSchemaProblem(tool.inputSchema, maxDepth) ?? untrustedSchemaProblem(tool.outputSchema, maxDepth);
-  }
-
   private async sync(): Promise<void> {
-    const remote = await this.listRemote();
+    const remote = await listRemoteTools(this.client, this.options, this.serverName());
     if (this.closed) return;
     const wanted = new Map(remote.map((t) => [t.name, t]));
     for (const [name, entry] of [...this.imported]) {
@@ -324,17 +109,18 @@ class McpImport implements McpImportHandle {
     const refused: McpImportSkipped[] = [];
     // the toolkit's meta tools keep their names even before they are offered: a remote tool never poses as one
     const reserved = new Set<string>([LIST_SKILLS, INVOKE_SKILL, EQUIP_TOOL_GROUPS]);
+    const source = { client: this.client, serverName: this.serverName(), requestTimeoutMs: this.options.requestTimeoutMs };
     for (const tool of remote) {
       if (this.imported.has(tool.name)) continue;
       const print = fingerprint(tool);
-      const refusal = this.refusal(tool, print);
+      const refusal = remoteToolRefusal(tool, print, this.options);
       if (refusal !== undefined) {
         refused.push({ name: boundInput(String(tool.name), MAX_REMOTE_NAME), reason: refusal });
         continue;
       }
       const local = portableToolName(tool.name, this.options.prefix, (n) => reserved.has(n) || this.toolkit.getTool(n) !== undefined);
       reserved.add(local);
-      fresh.push({ remote: tool, imported: { local, fingerprint: print, tool: this.agentTool(tool, local) } });
+      fresh.push({ remote: tool, imported: { local, fingerprint: print, tool: remoteAgentTool(tool, local, source) } });
     }
     this.skippedList = refused;
     if (!fresh.length) return;
@@ -365,35 +151,6 @@ class McpImport implements McpImportHandle {
   /** The remote's own name for itself (bounded: it ends up in descriptions and errors). */
   private serverName(): string {
     return boundInput(this.client.getServerVersion()?.name ?? 'server');
-  }
-
-  private agentTool(remote: McpTool, local: string): AgentTool {
-    const { client } = this;
-    const timeout = this.options.requestTimeoutMs;
-    const annotations = annotationsOf(remote);
-    const behaviour: ToolBehaviour = { tags: ['mcp'], ...(annotations ? { annotations } : {}) };
-    const mcpOptions: McpToolOptions = {
-      ...(remote.title ?? remote.annotations?.title ? { title: remote.title ?? remote.annotations?.title } : {}),
-      ...(remote.outputSchema ? { outputSchema: remote.outputSchema as ObjectJsonSchema } : {}),
-    };
-    const tool: AgentTool & { [MCP_TOOL_OPTIONS]?: McpToolOptions } = {
-      name: local,
-      description: remote.description || remote.title || `Tool '${remote.name}' of MCP server ${this.serverName()}.`,
-      parameters: parametersOf(remote),
-      behaviour,
-      execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
-        const result = await client.callTool({ name: remote.name, arguments: args }, undefined, {
-          signal: ctx.signal,
-          onprogress: (p) =>
-            ctx.emit({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
-          resetTimeoutOnProgress: true,
-          ...(timeout !== undefined ? { timeout } : {}),
-        });
-        return fromCallToolResult(result);
-      },
-    };
-    if (Object.keys(mcpOptions).length) Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: mcpOptions, enumerable: false });
-    return tool;
   }
 }
 

@@ -4,14 +4,16 @@
  */
 import './require-sdk';
 export { createMcpServer } from './mcp-server';
-export type { McpServerHandle, McpServerOptions, McpRequestInfo } from './mcp-server';
+export type { McpServerHandle, McpServerOptions } from './mcp-server';
+export type { McpRequestInfo } from './mcp-tool-call';
 export { serveMcpStdio } from './mcp-stdio';
 export type { McpStdioOptions } from './mcp-stdio';
 export { createMcpHttpHandler, serveMcpHttp } from './mcp-http';
 export type { McpHttpHandler, McpHttpOptions, McpHttpServeOptions, McpHttpServer } from './mcp-http';
 export { McpPrincipal, bearerAuth } from './mcp-principal';
 export type { McpAuthenticate, McpTokenVerdict } from './mcp-principal';
-export { importMcpTools, MCP_IMPORT_LIMITS } from './import-mcp-tools';
-export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './import-mcp-tools';
+export { importMcpTools } from './import-mcp-tools';
+export { MCP_IMPORT_LIMITS } from './mcp-import-options';
+export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
 export type { McpToolOptions, McpAgentTool, OutputShape } from './mcp-tool-options';

@@ -1,14 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { ToolkitError } from '../errors';
+import { quoteInput } from '../common/quote-input';
 
 /** The most characters of a client-sent header value echoed back in an error. */
 const ECHO_LIMIT = 100;
-
-/** `value`, cut to {@link ECHO_LIMIT} characters, quoted. */
-function echo(value: string): string {
-  return JSON.stringify(value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value);
-}
 
 function singleHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -56,13 +51,13 @@ export class McpHttpGuard {
     if (this.hosts) {
       if (host === undefined) return 'Forbidden: the Host header is missing.';
       const allowed = authority !== undefined && (this.hosts.has(host.toLowerCase()) || this.hosts.has(authority.hostname));
-      if (!allowed) return `Forbidden: Host ${echo(host)} is not allowed (allowedHosts).`;
+      if (!allowed) return `Forbidden: Host ${quoteInput(host, ECHO_LIMIT)} is not allowed (allowedHosts).`;
     }
     const origin = singleHeader(req.headers.origin);
     if (origin === undefined || this.origins.has(McpHttpGuard.normalizeOrigin(origin))) return undefined;
     const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true ? 'https:' : 'http:';
     if (authority !== undefined && McpHttpGuard.sameOrigin(origin, authority, scheme)) return undefined;
-    return `Forbidden: Origin ${echo(origin)} is not allowed; only the server's own origin and allowedOrigins may call it from a browser.`;
+    return `Forbidden: Origin ${quoteInput(origin, ECHO_LIMIT)} is not allowed; only the server's own origin and allowedOrigins may call it from a browser.`;
   }
 
   /** `https://a.example:443/` and `HTTPS://A.EXAMPLE` are the same origin: compare their serializations. */
@@ -99,10 +94,4 @@ export function isLoopback(address: string | undefined): boolean {
   if (bare === 'localhost' || bare === '::1') return true;
   const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
   return isIP(v4) === 4 && v4.startsWith('127.');
-}
-
-/** Throws `INVALID_DEFINITION` unless `value` is a whole number >= 1 or `Infinity`. */
-export function checkLimit(name: string, value: number): number {
-  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return value;
-  throw new ToolkitError('INVALID_DEFINITION', `MCP HTTP option ${name} must be a whole number >= 1 (or Infinity for no limit), got ${String(value)}.`);
 }

@@ -5,7 +5,8 @@ import type { StreamableHTTPServerTransport, StreamableHTTPServerTransportOption
 import { boundInput, quoteInput } from '../common/quote-input';
 import type { Toolkit } from '../toolkit/toolkit';
 import { httpRequestScope } from './http-request-scope';
-import { checkLimit, isLoopback, McpHttpGuard } from './mcp-http-guard';
+import { ToolkitError } from '../errors';
+import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { McpHttpSessions, type McpHttpSession } from './mcp-http-sessions';
 import type { McpAuthenticate, McpPrincipal } from './mcp-principal';
 import { bindMcpSession, createMcpServer, type McpServerOptions } from './mcp-server';
@@ -144,7 +145,7 @@ function replyUnauthorized(req: IncomingMessage, res: ServerResponse): void {
  * `authenticate` first; sessions are capped (`maxSessions`) and expire when idle
  * (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback interface without
  * `authenticate` emits one process warning (code `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`).
- * Throws `INVALID_DEFINITION` for a `maxSessions` or `sessionIdleTimeoutMs` that is not a whole
+ * Throws `INVALID_OPTIONS` for a `maxSessions` or `sessionIdleTimeoutMs` that is not a whole
  * number >= 1 (or `Infinity`).
  *
  * @example
@@ -161,7 +162,13 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
   return buildHandler(toolkit, options, false);
 }
 
-/** The session limits of `options`, defaults applied; throws `INVALID_DEFINITION` for invalid ones. */
+/** `value` when it is a whole number >= 1 or `Infinity`; throws `INVALID_OPTIONS` otherwise. */
+function checkLimit(name: string, value: number): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return value;
+  throw new ToolkitError('INVALID_OPTIONS', `MCP HTTP option ${name} must be a whole number >= 1 (or Infinity for no limit), got ${String(value)}.`);
+}
+
+/** The session limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones. */
 function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs'>): { maxSessions: number; sessionIdleTimeoutMs: number } {
   return {
     maxSessions: checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS),
@@ -283,7 +290,7 @@ export interface McpHttpServer {
  * toolkit session) per client. On a loopback host, DNS-rebinding protection accepts only
  * loopback `Host` headers. Listening beyond loopback (e.g. `host: '0.0.0.0'`) without
  * `authenticate` emits one process warning, code `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`.
- * Throws `INVALID_DEFINITION` for invalid limits (see {@link createMcpHttpHandler}).
+ * Throws `INVALID_OPTIONS` for invalid limits (see {@link createMcpHttpHandler}).
  *
  * @example
  * const http = await serveMcpHttp(toolkit, { name: 'app', version: '1.0.0' });

@@ -227,7 +227,8 @@ describe('security: pending approvals are bounded and listed per session', () =>
     expect(isPendingApprovalResult(await toolkit.session('s4').callTool(wipeCall('now')))).toBe(true);
   });
 
-  it.each([0, -1, 1.5])('refuses maxPending %p at definition time', (value) => {
+  it.each([0, -1, 1.5])('refuses maxPending %p at construction', (value) => {
     expect(() => new ApprovalManager({ maxPending: value })).toThrow(/maxPending must be a whole number >= 1/);
+    expect(() => new ApprovalManager({ maxPending: value })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });

@@ -53,6 +53,7 @@ describe('MCP HTTP session cap', () => {
   test('limits must be whole numbers >= 1 or Infinity', () => {
     const toolkit = new Toolkit();
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: 0 })).toThrow(ToolkitError);
+    expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: 1.5 })).toThrow(/maxSessions must be a whole number >= 1/);
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', sessionIdleTimeoutMs: -1 })).toThrow(/sessionIdleTimeoutMs/);
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: Infinity, sessionIdleTimeoutMs: Infinity })).not.toThrow();

@@ -1,0 +1,94 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool } from '../common/agent-tool';
+
+/**
+ * Options of {@link importMcpTools}.
+ *
+ * @example
+ * importMcpTools(client, toolkit, { group: 'github', prefix: 'gh', filter: (t) => !t.annotations?.destructiveHint });
+ */
+export interface McpImportOptions {
+  /** The toolkit group the tools join (created active when missing). Without it they are always active. */
+  group?: string;
+  /** The description of a group this call creates. */
+  groupDescription?: string;
+  /** Prepended to every remote name with `_` (`gh` + `search` → `gh_search`). */
+  prefix?: string;
+  /** Which remote tools to import: a predicate, or a list of remote names. Default: all. */
+  filter?: ((tool: McpTool) => boolean) | readonly string[];
+  /** Per-call request timeout towards the remote in ms (the SDK's default is 60 s); progress resets it. */
+  requestTimeoutMs?: number;
+  /** Follow the remote's `notifications/tools/list_changed` (default `true`). */
+  followListChanged?: boolean;
+  /**
+   * The most `tools/list` pages one listing follows (default 100). A server whose `nextCursor`
+   * chain goes on fails the listing with `IMPORT_LIMIT_EXCEEDED`.
+   */
+  maxPages?: number;
+  /** The most tools one listing may hold, counted before `filter` (default 1000); more fail it with `IMPORT_LIMIT_EXCEEDED`. */
+  maxTools?: number;
+  /** The whole time one listing (every page) may take in ms (default 30 000); past it the listing fails with `IMPORT_LIMIT_EXCEEDED`. */
+  timeoutMs?: number;
+  /**
+   * The largest definition of one remote tool, as JSON characters: description, title, input and
+   * output schema, annotations (default 100 000). A larger tool is skipped (see `skipped`).
+   */
+  maxSchemaBytes?: number;
+  /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
+  maxSchemaDepth?: number;
+}
+
+/**
+ * Defaults of {@link McpImportOptions}' bounds: what a remote MCP server may make an import
+ * hold or spend.
+ *
+ * @example
+ * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
+ */
+export const MCP_IMPORT_LIMITS: Readonly<Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth'>>> =
+  Object.freeze({ maxPages: 100, maxTools: 1000, timeoutMs: 30_000, maxSchemaBytes: 100_000, maxSchemaDepth: 64 });
+
+
+/**
+ * A remote tool that could not be imported, and why.
+ *
+ * @example
+ * for (const { name, reason } of imported.skipped) console.error(`skipped ${name}: ${reason}`);
+ */
+export interface McpImportSkipped {
+  /** The remote tool's name. */
+  readonly name: string;
+  /** Why it was skipped (e.g. its input schema is not valid JSON Schema). */
+  readonly reason: string;
+}
+
+/**
+ * What {@link importMcpTools} returns: the imported tools, kept in sync with the remote.
+ *
+ * @example
+ * const imported = await importMcpTools(client, toolkit, { group: 'remote' });
+ * imported.tools.map((t) => t.name);
+ * await imported.close();   // unregisters them; close the client yourself
+ */
+export interface McpImportHandle {
+  /** The imported tools as registered in the toolkit. */
+  readonly tools: readonly AgentTool[];
+  /** Local tool name by remote tool name. */
+  readonly names: ReadonlyMap<string, string>;
+  /** Remote tools the toolkit refused (invalid schema, …), from the last refresh. */
+  readonly skipped: readonly McpImportSkipped[];
+  /** Lists the remote tools again and adds, updates or removes local ones to match. */
+  refresh(): Promise<void>;
+  /** Unregisters the imported tools and stops following the remote. The client stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * @internal The value of one of `options`' bounds, or its default.
+ *
+ * @example
+ * importLimit(options, 'maxTools'); // 1000 unless the options say otherwise
+ */
+export function importLimit(options: McpImportOptions, name: keyof typeof MCP_IMPORT_LIMITS): number {
+  return options[name] ?? MCP_IMPORT_LIMITS[name];
+}

@@ -1,0 +1,80 @@
+import type { ListToolsResult, Tool, ToolAnnotations as McpToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool } from '../common/agent-tool';
+import type { McpToolDefinition } from '../schema/lowering';
+import type { ToolView } from '../toolkit/tool-view';
+import { metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
+
+interface ListCache {
+  readonly definitions: readonly McpToolDefinition[];
+  readonly result: ListToolsResult;
+}
+
+const ANNOTATION_KEYS = [
+  ['readOnly', 'readOnlyHint'],
+  ['destructive', 'destructiveHint'],
+  ['idempotent', 'idempotentHint'],
+  ['openWorld', 'openWorldHint'],
+] as const;
+
+/**
+ * @internal The `tools/list` answer of one MCP connection: the view's MCP definitions with titles,
+ * annotations, output schemas and `_meta` (the server's per-tool options win over the tool's
+ * own), kept until the view's definitions change; and each tool's output shape, which call
+ * results are checked against too.
+ *
+ * @example
+ * const list = new McpToolList(options);
+ * server.setRequestHandler(ListToolsRequestSchema, () => list.list(view));
+ */
+export class McpToolList {
+  private cache?: ListCache;
+  private readonly shapes = new WeakMap<AgentTool, OutputShape | null>();
+
+  /** `options.tools`: MCP-only details by tool name (read when needed). */
+  constructor(private readonly options: { readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined }) {}
+
+  /** The `tools/list` result for `view`'s active tools (the same object while its definitions stay). */
+  list(view: ToolView): ListToolsResult {
+    const definitions = view.toProviderDefs('mcp');
+    const cache = this.cache;
+    if (cache && cache.definitions === definitions) return cache.result;
+    const active = view.getActiveTools();
+    const byName = new Map(active.map((t) => [t.name, t]));
+    const tools: Tool[] = definitions.map((definition) => this.describe(definition, byName.get(definition.name)));
+    const result: ListToolsResult = { tools };
+    this.cache = { definitions, result };
+    return result;
+  }
+
+  /** Forgets the cached answer (the active tools changed). */
+  invalidate(): void {
+    this.cache = undefined;
+  }
+
+  /** The structured output `tool` declares for MCP, if any (worked out once per tool). */
+  shapeOf(tool: AgentTool): OutputShape | undefined {
+    let shape = this.shapes.get(tool);
+    if (shape === undefined) this.shapes.set(tool, (shape = outputShapeOf(tool, this.options.tools?.[tool.name]) ?? null));
+    return shape ?? undefined;
+  }
+
+  private describe(definition: McpToolDefinition, tool: AgentTool | undefined): Tool {
+    const described: Tool = { name: definition.name, description: definition.description, inputSchema: definition.inputSchema };
+    if (!tool) return described;
+    const override = this.options.tools?.[tool.name];
+    const title = titleOf(tool, override);
+    if (title !== undefined) described.title = title;
+    const hints = tool.behaviour?.annotations;
+    if (hints || title !== undefined) {
+      const annotations: McpToolAnnotations = {};
+      if (title !== undefined) annotations.title = title;
+      if (hints) for (const [from, to] of ANNOTATION_KEYS) if (hints[from] !== undefined) annotations[to] = hints[from];
+      described.annotations = annotations;
+    }
+    const shape = this.shapeOf(tool);
+    if (shape) described.outputSchema = shape.schema as Tool['outputSchema'];
+    const meta = metaOf(tool, override);
+    if (meta) described._meta = meta;
+    return described;
+  }
+}

@@ -1,0 +1,79 @@
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { boundInput, quoteInput } from '../common/quote-input';
+import { linearPatternProblem } from '../executor/linear-regexp';
+import { importLimit, type McpImportOptions } from './mcp-import-options';
+
+/** @internal The longest remote name a tool may have (the MCP specification's limit). */
+export const MAX_REMOTE_NAME = 128;
+
+/**
+ * @internal The tool's definition as JSON text (what tells a changed tool), or `undefined` when
+ * it is too deep to write.
+ *
+ * @example
+ * if (fingerprint(next) !== imported.fingerprint) reimport(next);
+ */
+export function fingerprint(tool: McpTool): string | undefined {
+  try {
+    return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Schema keywords whose values are data, not schemas: no pattern or reference is looked for in them. */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/** Why a pattern of an imported schema is refused (it needs a backtracking engine), or `undefined`. */
+function patternProblem(pattern: string): string | undefined {
+  const problem = linearPatternProblem(pattern);
+  return problem === undefined ? undefined : `its pattern ${quoteInput(pattern)} needs a backtracking regular expression engine (${boundInput(problem, 120)})`;
+}
+
+/**
+ * Why a remote schema is not imported, or `undefined`: nested deeper than `maxDepth`, a `pattern`
+ * or `patternProperties` key the linear-time engine cannot run, a `$ref` outside the schema
+ * itself, or an `$id` (it would enter the toolkit's shared Ajv registry).
+ */
+function untrustedSchemaProblem(schema: unknown, maxDepth: number): string | undefined {
+  const stack: { value: object; depth: number; data: boolean }[] = [];
+  if (typeof schema === 'object' && schema !== null) stack.push({ value: schema, depth: 1, data: false });
+  while (stack.length > 0) {
+    const { value, depth, data } = stack.pop()!;
+    if (depth > maxDepth) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
+    for (const [key, child] of Object.entries(value)) {
+      if (!data && !Array.isArray(value)) {
+        let problem: string | undefined;
+        if (key === 'pattern' && typeof child === 'string') problem = patternProblem(child);
+        else if (key === 'patternProperties' && typeof child === 'object' && child !== null) {
+          for (const property of Object.keys(child)) if ((problem = patternProblem(property)) !== undefined) break;
+        } else if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
+          problem = `its schema refers outside itself (${key} ${quoteInput(child)})`;
+        } else if (key === '$id' && typeof child === 'string') problem = `its schema declares an $id (${quoteInput(child)})`;
+        if (problem !== undefined) return problem;
+      }
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1, data: data || DATA_KEYWORDS.has(key) });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * @internal Why a remote tool is not imported (a name that is empty or too long, a definition too
+ * large or too deep, untrusted patterns or references), or `undefined`. `print` is its
+ * {@link fingerprint}.
+ *
+ * @example
+ * const refusal = remoteToolRefusal(tool, fingerprint(tool), options);
+ * if (refusal !== undefined) skipped.push({ name: tool.name, reason: refusal });
+ */
+export function remoteToolRefusal(tool: McpTool, print: string | undefined, options: McpImportOptions): string | undefined {
+  if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > MAX_REMOTE_NAME) {
+    return `its name is not 1-${MAX_REMOTE_NAME} characters long`;
+  }
+  const maxDepth = importLimit(options, 'maxSchemaDepth');
+  if (print === undefined) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
+  const maxBytes = importLimit(options, 'maxSchemaBytes');
+  if (print.length > maxBytes) return `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)`;
+  return untrustedSchemaProblem(tool.inputSchema, maxDepth) ?? untrustedSchemaProblem(tool.outputSchema, maxDepth);
+}
