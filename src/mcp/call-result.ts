@@ -27,7 +27,7 @@ function toJson(value: unknown): unknown {
 }
 
 /**
- * A toolkit {@link ToolResult} as an MCP `tools/call` result: `forLLM` as text content, `forUser`
+ * @internal A toolkit {@link ToolResult} as an MCP `tools/call` result: `forLLM` as text content, `forUser`
  * (when it differs) as a second text block for the user's eyes only, errors as `isError`, and
  * the structured value as `structuredContent` when the tool declares an output schema (a value
  * that cannot be served under that schema becomes an `isError` result saying so).

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { McpPrincipal } from './mcp-principal';
 
-/** What the HTTP handler knows about the request whose JSON-RPC messages are being handled. */
+/** @internal What the HTTP handler knows about the request whose JSON-RPC messages are being handled. */
 export interface HttpRequestScope {
   /** The response that carries this request's SSE stream (progress notifications go there). */
   readonly response: ServerResponse;

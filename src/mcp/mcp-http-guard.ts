@@ -25,7 +25,7 @@ function effectivePort(url: URL): string {
 }
 
 /**
- * The `Host` and `Origin` checks of the MCP HTTP handler (DNS-rebinding and cross-site
+ * @internal The `Host` and `Origin` checks of the MCP HTTP handler (DNS-rebinding and cross-site
  * protection), done before the SDK transport sees the request: they replace the transport's
  * deprecated `allowedHosts` / `allowedOrigins` / `enableDnsRebindingProtection` options.
  */
@@ -87,7 +87,7 @@ export class McpHttpGuard {
   }
 }
 
-/** True for a loopback interface address or name (`127.0.0.0/8`, `::1`, `localhost`, IPv4-mapped loopback). */
+/** @internal True for a loopback interface address or name (`127.0.0.0/8`, `::1`, `localhost`, IPv4-mapped loopback). */
 export function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
   const bare = address.replace(/^\[|\]$/g, '').toLowerCase();

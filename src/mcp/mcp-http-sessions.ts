@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { McpServerHandle } from './mcp-server';
 
-/** One MCP session of the HTTP handler. */
+/** @internal One MCP session of the HTTP handler. */
 export interface McpHttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly mcp: McpServerHandle;

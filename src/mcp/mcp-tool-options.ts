@@ -82,7 +82,7 @@ function isToolResultSchema(schema: JsonSchema): boolean {
 }
 
 /**
- * The output shape of `tool`, or `undefined` when its result is plain text: void, `null`,
+ * @internal The output shape of `tool`, or `undefined` when its result is plain text: void, `null`,
  * string and `ToolResult` return types declare no structured output.
  */
 export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefined): OutputShape | undefined {
@@ -100,12 +100,12 @@ export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefi
   return { schema: { type: 'object', properties: { result: inner }, required: ['result'] }, wrap: true };
 }
 
-/** The title of `tool` for MCP, if one was given. */
+/** @internal The title of `tool` for MCP, if one was given. */
 export function titleOf(tool: AgentTool, override: McpToolOptions | undefined): string | undefined {
   return override?.title ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.title ?? tool.behaviour?.title;
 }
 
-/** Extra `_meta` of `tool` for MCP, if any. */
+/** @internal Extra `_meta` of `tool` for MCP, if any. */
 export function metaOf(tool: AgentTool, override: McpToolOptions | undefined): Record<string, unknown> | undefined {
   return override?.meta ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.meta;
 }

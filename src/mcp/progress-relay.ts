@@ -19,7 +19,7 @@ interface ProgressParams {
 const PROGRESS_QUEUE_LIMIT = 32;
 
 /**
- * Relays a call's `ToolEmitter` progress as `notifications/progress` for one request. MCP wants
+ * @internal Relays a call's `ToolEmitter` progress as `notifications/progress` for one request. MCP wants
  * `progress` to increase with every notification: a tool's own value is used when it does,
  * otherwise the previous value plus one (and then no `total`, which would no longer match).
  *

@@ -35,7 +35,7 @@ interface LegacyToolResult {
 }
 
 /**
- * A remote MCP `tools/call` result as a {@link ToolResult}: text blocks (and descriptions of
+ * @internal A remote MCP `tools/call` result as a {@link ToolResult}: text blocks (and descriptions of
  * images, audio and resources) joined as `forLLM`; `structuredContent` as `data` (else the
  * non-text blocks, so an app can still render them); `isError` as an error result.
  *

@@ -16,7 +16,7 @@ function sanitize(text: string): string {
 }
 
 /**
- * A local name for a remote MCP tool that every provider accepts: `prefix_remote` with every
+ * @internal A local name for a remote MCP tool that every provider accepts: `prefix_remote` with every
  * other character replaced by `_` (never `.`), at most 64 characters. When the name had to be
  * shortened or is taken, the end is replaced by a hash of the remote name, so the result is
  * stable across refreshes and distinct per remote tool.

@@ -106,7 +106,7 @@ export class InMemoryApprovalDecisions implements ApprovalDecisionStore {
   }
 }
 
-/** The key of a call in a {@link DecisionClaim}: its session and id. */
+/** @internal The key of a call in a {@link DecisionClaim}: its session and id. */
 export function callKeyOf(sessionId: string | undefined, callId: string): string {
   return `${sessionId ?? ''}\u0000${callId}`;
 }

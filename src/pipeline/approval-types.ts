@@ -66,7 +66,7 @@ export interface ApprovalPolicy {
 export interface ApprovalManagerOptions extends ApprovalPolicy {
   /** The hook's name in errors (default `'approval'`). */
   name?: string;
-  /** Makes approval ids (default: `'appr_'` + a random UUID). Ids must be unique. */
+  /** Makes approval ids (default: `'appr_'` + a random UUID). Ids must be unique: a repeated one fails its call (`HOOK_FAILED`, caused by `INVALID_OPTIONS`); nothing runs. */
   generateId?: () => string;
   /** The clock (default `Date.now`). */
   now?: () => number;
