@@ -25,9 +25,9 @@ export interface McpRequestInfo {
   /** The MCP session (Streamable HTTP), if any. */
   readonly sessionId?: string;
   /** Who is calling, when the HTTP transport was given auth info (`req.auth`). */
-  readonly authInfo?: Extra['authInfo'];
+  readonly authInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['authInfo'];
   /** The HTTP request's headers and URL, when served over HTTP. */
-  readonly requestInfo?: Extra['requestInfo'];
+  readonly requestInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['requestInfo'];
   /** The request's `_meta`. */
   readonly meta?: Record<string, unknown>;
   /** Who is calling, when the HTTP handler's `authenticate` option established it. */
