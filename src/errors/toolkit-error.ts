@@ -1,11 +1,12 @@
 /**
  * Every error code toolwright produces.
  *
- * Definition-time codes are thrown as {@link ToolkitError} by `registerTool` and friends;
- * call-time codes travel in `ToolResult.error.code` (a call never rejects for them).
+ * Definition-time and misuse codes are thrown as {@link ToolkitError} (by `registerTool`,
+ * constructors, `activateSkill`…); call-time codes travel in `ToolResult.error.code` (a call never
+ * rejects for them). The README's "Error codes" tables list each with its meaning.
  */
 export type ToolkitErrorCode =
-  // definition time
+  // definition time: registering tools, groups, skills and manifests
   | 'REFLECT_METADATA_MISSING'
   | 'DECORATOR_METADATA_MISSING'
   | 'MISSING_NAME'
@@ -21,10 +22,18 @@ export type ToolkitErrorCode =
   | 'SERVICE_RESOLUTION_FAILED'
   | 'INVALID_CONTEXT'
   | 'PEER_DEPENDENCY_MISSING'
-  // run-time misconfiguration: a bad option value given to a constructor or factory, a bad restore() input
+  // misuse at run time: a bad option value, a bad restore() input, an unknown provider, a file that is no manifest
   | 'INVALID_OPTIONS'
   | 'INVALID_SNAPSHOT'
-  // call time
+  | 'UNKNOWN_PROVIDER'
+  | 'INVALID_MANIFEST'
+  // the build-time generator (toolwright-schema, generateManifest)
+  | 'CLI_USAGE'
+  | 'NO_MATCHING_FILES'
+  | 'INVALID_TSCONFIG'
+  // an imported MCP catalogue past one of `importMcpTools`' bounds (pages, tools, time)
+  | 'IMPORT_LIMIT_EXCEEDED'
+  // call time: the call itself
   | 'UNKNOWN_TOOL'
   | 'TOOL_DISABLED'
   | 'MALFORMED_ARGUMENTS'
@@ -34,6 +43,7 @@ export type ToolkitErrorCode =
   | 'DUPLICATE_CALL_ID'
   | 'TIMEOUT'
   | 'ABORTED'
+  // call time: hooks (approval, guardrails) and providers
   | 'DENIED'
   | 'HOOK_FAILED'
   | 'APPROVAL_PENDING'
@@ -49,15 +59,6 @@ export type ToolkitErrorCode =
   // runToolLoop refusing a call: a tool-call budget used up / the same call repeated too often
   | 'TOOL_BUDGET_EXCEEDED'
   | 'REPEATED_CALL'
-  // misuse at run time: a provider name lowering does not know; a manifest file that is not one
-  | 'UNKNOWN_PROVIDER'
-  | 'INVALID_MANIFEST'
-  // the build-time generator (toolwright-schema, generateManifest)
-  | 'CLI_USAGE'
-  | 'NO_MATCHING_FILES'
-  | 'INVALID_TSCONFIG'
-  // an imported MCP catalogue past one of `importMcpTools`' bounds (pages, tools, time)
-  | 'IMPORT_LIMIT_EXCEEDED'
   // skills and sessions (thrown by activateSkill / session methods, or carried by results)
   | 'SKILL_FAILED'
   | 'SKILL_LIMIT_EXCEEDED'
