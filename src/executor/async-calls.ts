@@ -5,7 +5,7 @@ import type { ToolResult } from '../common/tool-types';
 import { AsyncCompletion } from './async-completion';
 import { eventBase } from './call-events';
 import { answerFor } from './call-shape';
-import { AsyncState, type AsyncTrack, type CallState } from './call-state';
+import { AsyncState, describe, redaction, toolName, type AsyncTrack, type CallState } from './call-state';
 import { toToolResult } from './convert';
 import type { ExecutorCore } from './executor-core';
 import { presetSecretsOf } from './preset-secrets';
@@ -73,7 +73,7 @@ export function completionOf(run: CallState): AsyncCompletion {
     track = run.asyncTrack = { state: AsyncState.Pending };
     if (run.done) settleAsync(run, track, run.final!);
   }
-  return (track.handle ??= new AsyncCompletion((value, failed) => deliverAsync(run, value, failed), run.call.id, run.toolName()));
+  return (track.handle ??= new AsyncCompletion((value, failed) => deliverAsync(run, value, failed), run.call.id, toolName(run)));
 }
 
 /**
@@ -109,9 +109,9 @@ function deliverNow(run: CallState, track: AsyncTrack, value: unknown, failed: b
   track.state = AsyncState.Closed;
   untrackAsyncTool(run, track);
   const entry = run.entry!;
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   const produced = failed
-    ? errorResult(`Tool '${entry.name}' failed in the background: ${run.describe(value)}`)
+    ? errorResult(`Tool '${entry.name}' failed in the background: ${describe(run, value)}`)
     : scrub
       ? redactedToolResult(value, scrub)
       : toToolResult(value);

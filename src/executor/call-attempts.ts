@@ -6,9 +6,9 @@ import { trackAsyncTool } from './async-calls';
 import { Attempt, AttemptState } from './attempt';
 import { abortCall, conclude, concludeSafely, fail, internalFailure } from './call-end';
 import { emitAttemptFailed, emitRetry } from './call-events';
-import { invokeTool } from './call-presets';
+import { invokeTarget, invokeWithPresets } from './call-presets';
 import { errorAnswer, successOf } from './call-shape';
-import { End, type CallState } from './call-state';
+import { End, describe, quotedName, type CallState } from './call-state';
 import { isPending } from './convert';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import type { ExecutorCore } from './executor-core';
@@ -46,7 +46,7 @@ export function runAttempts(run: CallState, entry: ToolEntry): ToolResult | Prom
     return fail(
       run,
       'DUPLICATE_CALL_ID',
-      `Tool ${run.quotedName()} is still completing an earlier call with id ${quoteInput(run.call.id)} in the background; ` +
+      `Tool ${quotedName(run)} is still completing an earlier call with id ${quoteInput(run.call.id)} in the background; ` +
         'send this call with an id of its own.',
     );
   }
@@ -62,7 +62,7 @@ function runAttempt(run: CallState, entry: ToolEntry, n: number, startedAt: numb
   const invokedAt = budget > 0 ? Date.now() : 0;
   let value: unknown;
   try {
-    value = invokeTool(run, entry, attempt);
+    value = entry.presets === undefined ? invokeTarget(run, entry, run.args!, attempt) : invokeWithPresets(run, entry, attempt);
   } catch (error) {
     if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
     else attempt.end(AttemptState.Threw, error);
@@ -124,8 +124,8 @@ function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Tool
   const message = timedOut
     ? `Tool '${entry.name}' timed out after ${settings.timeoutMs} ms`
     : code === 'CONTEXT_MISSING'
-      ? run.describe(error)
-      : `Tool '${entry.name}' failed: ${run.describe(error)}`;
+      ? describe(run, error)
+      : `Tool '${entry.name}' failed: ${describe(run, error)}`;
   emitAttemptFailed(run, attempt, code, message);
   // a timed-out body may still be running: retrying could repeat its side effect, so only
   // tools marked idempotent (or a retryOn that says so) retry a timeout

@@ -4,7 +4,7 @@ import type { ToolkitErrorCode } from '../errors';
 import { settleAsync } from './async-calls';
 import { emitTerminal } from './call-events';
 import { errorAnswer } from './call-shape';
-import { End, type CallState } from './call-state';
+import { End, describe, quotedName, type CallState } from './call-state';
 import { closeNames } from './close-names';
 
 /**
@@ -33,12 +33,12 @@ export function abortCall(run: CallState, reason: string): ToolResult {
   if (run.done) return run.final!;
   run.endKind = End.Aborted;
   run.failure = { abortText: reason };
-  return conclude(run, errorAnswer(run, 'ABORTED', `Tool ${run.quotedName()} was aborted: ${reason}`));
+  return conclude(run, errorAnswer(run, 'ABORTED', `Tool ${quotedName(run)} was aborted: ${reason}`));
 }
 
 /** @internal Ends the call on a fault of the pipeline itself (or a callback that threw into it). */
 export function internalFailure(run: CallState, error: unknown): ToolResult {
-  return fail(run, 'EXECUTION_FAILED', `Tool ${run.quotedName()} failed: ${run.describe(error)}`, error);
+  return fail(run, 'EXECUTION_FAILED', `Tool ${quotedName(run)} failed: ${describe(run, error)}`, error);
 }
 
 /** @internal {@link conclude} where a throw (a caller's callback) must not turn into a rejection. */

@@ -2,7 +2,7 @@ import { callSafely } from '../common/guarded-observable';
 import { boundInput } from '../common/quote-input';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { Attempt } from './attempt';
-import { End, type CallState } from './call-state';
+import { End, redaction, toolName, type CallState } from './call-state';
 import type { CallFailedEvent, ToolCallEventBase } from './events';
 import { redactDeep, REDACTED } from './redact';
 
@@ -25,7 +25,7 @@ export function eventBase(run: CallState): ToolCallEventBase {
 /** @internal `call_started`, with the validated model arguments. */
 export function emitStarted(run: CallState, args: Record<string, unknown>): void {
   if (!run.core.events.observed) return;
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
   run.core.events.next({ type: 'call_started', ...eventBase(run), arguments: { ...safe } });
 }
@@ -33,7 +33,7 @@ export function emitStarted(run: CallState, args: Record<string, unknown>): void
 /** @internal Progress of a live attempt, to `events$` and the caller's `onProgress`. */
 export function reportProgress(run: CallState, progress: ToolProgress, attempt: number): void {
   if (run.done) return;
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   let safe = progress;
   if (scrub !== undefined) {
     const clean = redactDeep(progress, scrub);
@@ -41,13 +41,13 @@ export function reportProgress(run: CallState, progress: ToolProgress, attempt: 
   }
   if (run.core.events.observed) run.core.events.next({ type: 'call_progress', ...eventBase(run), progress: safe, attempt });
   const onProgress = run.options.onProgress;
-  if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: run.call.id, tool: run.toolName() }, run.core.report, 'onProgress', eventBase(run));
+  if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: run.call.id, tool: toolName(run) }, run.core.report, 'onProgress', eventBase(run));
 }
 
 /** @internal `attempt_failed`. */
 export function emitAttemptFailed(run: CallState, attempt: Attempt, code: string, message: string): void {
   if (!run.core.events.observed) return;
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   const text = scrub ? scrub(message) : message;
   run.core.events.next({
     type: 'attempt_failed',
@@ -77,13 +77,13 @@ export function emitTerminal(run: CallState, result: ToolResult): void {
     events.next({ type: 'call_timed_out', ...eventBase(run), timeoutMs: run.settings?.timeoutMs ?? 0, attempts, durationMs });
   } else if (run.endKind === End.Aborted && error.code === 'ABORTED') {
     const reason = run.failure?.abortText ?? '';
-    const scrub = run.redaction();
+    const scrub = redaction(run);
     events.next({ type: 'call_aborted', ...eventBase(run), reason: scrub ? scrub(reason) : reason, attempts, durationMs });
   } else {
     const event: CallFailedEvent = { type: 'call_failed', ...eventBase(run), error, attempts, durationMs };
     const failure = run.failure;
     if (failure !== undefined && 'cause' in failure) {
-      const scrub = run.redaction();
+      const scrub = redaction(run);
       event.cause = scrub ? redactDeep(failure.cause, scrub) : failure.cause;
     }
     events.next(event);

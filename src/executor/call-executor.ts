@@ -1,13 +1,19 @@
-import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import { describeAbort, unwatchAbort, watchAbort } from './abort-watch';
 import { completionOf, deliverAsync } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
+import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
 import { abortCall, fail, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportProgress } from './call-events';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
-import { CallState } from './call-state';
+import { End, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
 import { invalidArguments, parseArguments } from './call-validate';
+import type { ChainResolver } from './chain-resolver';
+import type { Deadline } from './deadlines';
+import type { ResolvedExecution } from './execution-settings';
+import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
+import type { CallOrigin } from './hooks';
 import type { ToolEntry } from './tool-entry';
 import { prepareDtos, ProblemList } from './validation';
 
@@ -16,25 +22,52 @@ export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from '
 
 /**
  * Runs one call from the model's raw arguments to a {@link ToolResult}, as a straight pipeline of
- * steps over the call's state ({@link CallState}):
+ * steps — modules of free functions over the call's state ({@link CallState}, this object):
  *
- * 1. parse and gate — the entry (looked up, or routed by the dispatcher), the caller's signal, the
- *    one availability gate (`call-end`: unknown tool);
- * 2. validate — `parseCallArguments`, `null` → absent, the schema, no preset parameter, DTOs
- *    (`call-validate`);
- * 3. hooks — `before` (deny, respond, rewrite) and `after`, under the call's timeout (`call-hooks`);
- * 4. presets — resolved per attempt and added to the arguments (`call-presets`);
- * 5. attempts — timeout, retry, backoff (`call-attempts`, `attempt`);
- * 6. shape — convert, redact, truncate (`call-shape`);
- * 7. async completion — `AsyncTool` callbacks and `AsyncCompletion` (`async-calls`);
- * 8. events — `events$` and `onProgress` (`call-events`); the call ends in one place (`call-end`).
+ * gate (here: the entry, the caller's signal, the one availability gate) → validate
+ * (`call-validate`: parse, `null` → absent, schema, no preset parameter; then DTOs) → `before`
+ * hooks (`call-hooks`, under the call's timeout) → presets (`call-presets`) → attempts
+ * (`call-attempts`: timeout, retry, backoff) → shape (`call-shape`: convert, redact, truncate) →
+ * `after` hooks → end (`call-end`: the one place a call ends) → async completion (`async-calls`).
+ * Events along the way: `call-events`.
  *
  * Never rejects: every fault becomes an error result with a message a model can act on.
  * Synchronous tools without hooks or DTOs run without a single `await`.
  *
  * @internal Use `toolkit.callTool()`.
  */
-export class CallRun extends CallState {
+export class CallRun implements CallState {
+  startedAt: number;
+  entry: ToolEntry | undefined = undefined;
+  args: Record<string, unknown> | undefined = undefined;
+  settings: ResolvedExecution | undefined = undefined;
+  secrets: Set<string> | undefined = undefined;
+  chain: ChainResolver | undefined = undefined;
+  attempts = 0;
+  current: Attempt | undefined = undefined;
+  done = false;
+  final: ToolResult | undefined = undefined;
+  endKind = End.Normal;
+  failure: { abortText: string; cause?: unknown } | undefined = undefined;
+  asyncTrack: AsyncTrack | undefined = undefined;
+  resolveEarly: ((result: ToolResult) => void) | undefined = undefined;
+  backoffWait: { timer: ReturnType<typeof setTimeout>; done: () => void } | undefined = undefined;
+  concludeInline = true;
+  phaseDeadline: Deadline | undefined = undefined;
+  phaseHook: string | undefined = undefined;
+  hooksStartedAt = -1;
+
+  constructor(
+    readonly core: ExecutorCore,
+    readonly view: AvailabilityView,
+    readonly call: ToolCall,
+    readonly options: CallOptions,
+    readonly origin?: CallOrigin,
+    readonly routed?: RoutedEntry,
+  ) {
+    this.startedAt = core.events.observed ? Date.now() : -1;
+  }
+
   /** Runs the call; resolves with its result (never rejects). */
   run(): Promise<ToolResult> {
     let produced: ToolResult | Promise<ToolResult>;
@@ -68,7 +101,7 @@ export class CallRun extends CallState {
     });
   }
 
-  /** Parse and gate, then validation; DTO arguments wait for class-validator. */
+  /** Gate, then validation; DTO arguments wait for class-validator. */
   private start(): ToolResult | Promise<ToolResult> {
     const routed = this.routed;
     const entry = routed !== undefined ? routed.entry : this.core.registry.get(this.call.name);
@@ -94,7 +127,7 @@ export class CallRun extends CallState {
     return this.proceed(entry, args);
   }
 
-  /** Hooks (when the toolkit has any), then the attempts. */
+  /** The hooks (when the toolkit has any) around the attempts. */
   private proceed(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
     this.args = args;
     this.settings = settingsFor(this.core, entry);
@@ -116,13 +149,13 @@ export class CallRun extends CallState {
   // ------------------------------------------------------------------ CallLink, DeadlineTarget
 
   /** @internal The deadline of a hook phase passed: the call answers `TIMEOUT` at once, whatever the hook does later. */
-  override onDeadline(): void {
+  onDeadline(): void {
     const result = hookPhaseTimedOut(this);
     if (result !== undefined) this.answerEarly(result);
   }
 
   /** @internal The caller's signal aborted while the call was pending. */
-  override onCallerAbort(): void {
+  onCallerAbort(): void {
     const signal = this.options.signal!;
     unwatchAbort(signal, this);
     if (this.done) return;
@@ -135,22 +168,32 @@ export class CallRun extends CallState {
   }
 
   /** @internal */
-  override attemptEnded(): ToolResult | Promise<ToolResult> {
+  resolver(): ChainResolver {
+    return resolverOf(this);
+  }
+
+  /** @internal */
+  timeoutReason(): unknown {
+    return timeoutError(this);
+  }
+
+  /** @internal */
+  attemptEnded(): ToolResult | Promise<ToolResult> {
     return attemptEnded(this);
   }
 
   /** @internal */
-  override progress(progress: ToolProgress, attempt: number): void {
+  progress(progress: ToolProgress, attempt: number): void {
     reportProgress(this, progress, attempt);
   }
 
   /** @internal */
-  override asyncCompletion(): AsyncCompletion {
+  asyncCompletion(): AsyncCompletion {
     return completionOf(this);
   }
 
   /** @internal */
-  override deliverAsync(value: unknown, failed: boolean): boolean {
+  deliverAsync(value: unknown, failed: boolean): boolean {
     return deliverAsync(this, value, failed);
   }
 }

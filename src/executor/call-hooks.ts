@@ -3,13 +3,13 @@ import { runAttempts } from './call-attempts';
 import { conclude, fail } from './call-end';
 import { emitStarted } from './call-events';
 import { errorAnswer, shapeResult } from './call-shape';
-import { End, type CallState } from './call-state';
+import { End, describe, quotedName, resolverOf, type CallState } from './call-state';
 import { validateArguments } from './call-validate';
 import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from './hooks';
 import type { ToolEntry } from './tool-entry';
 
 function hookContext(run: CallState, entry: ToolEntry): HookContext {
-  const context: { -readonly [K in keyof HookContext]: HookContext[K] } = { call: run.call, tool: entry.tool, arguments: run.args!, context: run.resolver() };
+  const context: { -readonly [K in keyof HookContext]: HookContext[K] } = { call: run.call, tool: entry.tool, arguments: run.args!, context: resolverOf(run) };
   if (run.options.sessionId !== undefined) context.sessionId = run.options.sessionId;
   if (run.origin !== undefined) context[CALL_ORIGIN] = run.origin;
   return context;
@@ -56,7 +56,7 @@ export async function runWithHooks(run: CallState, entry: ToolEntry): Promise<To
         if (run.done) return run.final!;
         if (replacement) result = shapeResult(run, entry, replacement);
       } catch (e) {
-        return fail(run, 'HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${run.describe(e)}`, e);
+        return fail(run, 'HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describe(run, e)}`, e);
       }
     }
   } finally {
@@ -74,7 +74,7 @@ async function beforeHooks(run: CallState, entry: ToolEntry, hooks: readonly Too
     try {
       decision = await hook.before(hookContext(run, entry));
     } catch (e) {
-      return fail(run, 'HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${run.describe(e)}`, e);
+      return fail(run, 'HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${describe(run, e)}`, e);
     }
     if (run.done) return run.final!;
     if (!decision) continue;
@@ -104,7 +104,7 @@ export function hookPhaseTimedOut(run: CallState): ToolResult | undefined {
     errorAnswer(
       run,
       'TIMEOUT',
-      `Tool ${run.quotedName()} timed out after ${run.settings?.timeoutMs ?? 0} ms` +
+      `Tool ${quotedName(run)} timed out after ${run.settings?.timeoutMs ?? 0} ms` +
         `${hook !== undefined ? ` while hook '${hook}' was running` : ''}. Its work was cancelled; try again, or with a smaller request.`,
     ),
   );

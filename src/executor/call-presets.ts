@@ -1,31 +1,31 @@
 import type { Container } from 'inversify';
 import type { ContextualTool } from '../common/agent-tool';
 import type { Attempt } from './attempt';
-import type { CallState } from './call-state';
+import { resolverOf, type CallState } from './call-state';
 import { isThenable } from './convert';
 import { presetSecretsOf, type PresetSecrets } from './preset-secrets';
 import { isContainerPreset } from './presets';
 import { collectSecrets } from './redact';
 import type { ToolEntry } from './tool-entry';
 
+/** @internal Runs the tool once for `attempt` with `args`; a contextual tool is given the merged context first. */
+export function invokeTarget(run: CallState, entry: ToolEntry, args: Record<string, unknown>, attempt: Attempt): unknown {
+  const target = entry.target;
+  if (entry.contextual) (target as ContextualTool).setContext(resolverOf(run).merged(), attempt);
+  return target.execute(args, attempt);
+}
+
 /**
- * @internal Runs the tool once for `attempt`: the model's arguments with the preset values added
- * (resolved now: plain values, functions, `fromContainer`), a contextual tool given the merged
- * context first. Returns what the tool returned (a Promise while call-time presets resolve).
+ * @internal Runs the tool once for `attempt`, the model's arguments with its preset values added
+ * (resolved now: plain values, functions, `fromContainer`). Returns what the tool returned (a
+ * Promise while call-time presets resolve).
  */
-export function invokeTool(run: CallState, entry: ToolEntry, attempt: Attempt): unknown {
-  if (entry.presets === undefined) return invokeTarget(run, entry, run.args!, attempt);
+export function invokeWithPresets(run: CallState, entry: ToolEntry, attempt: Attempt): unknown {
   const merged = resolvePresets(run, entry, attempt);
   if (!(merged instanceof Promise)) return invokeTarget(run, entry, merged, attempt);
   // Preset resolution (a secret store…) counts against the attempt's timeout; a timed-out or
   // aborted attempt never reaches the tool.
   return merged.then((full) => (attempt.live ? invokeTarget(run, entry, full, attempt) : undefined));
-}
-
-function invokeTarget(run: CallState, entry: ToolEntry, args: Record<string, unknown>, attempt: Attempt): unknown {
-  const target = entry.target;
-  if (entry.contextual) (target as ContextualTool).setContext(run.resolver().merged(), attempt);
-  return target.execute(args, attempt);
 }
 
 function resolvePresets(run: CallState, entry: ToolEntry, attempt: Attempt): Record<string, unknown> | Promise<Record<string, unknown>> {

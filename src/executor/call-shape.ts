@@ -1,5 +1,5 @@
 import type { ToolResult } from '../common/tool-types';
-import type { CallState } from './call-state';
+import { redaction, toolName, type CallState } from './call-state';
 import { toToolResult, truncateText } from './convert';
 import type { ExecutorCore } from './executor-core';
 import { redactedToolResult, redactResult } from './redact';
@@ -18,7 +18,7 @@ export function answerFor(produced: ToolResult, entry: ToolEntry, core: Executor
  * JSON), preset values redacted, cut to `maxResultChars`. A string takes the short way (one object).
  */
 export function successOf(run: CallState, entry: ToolEntry, value: unknown): ToolResult {
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   if (typeof value !== 'string') return answerFor(scrub ? redactedToolResult(value, scrub) : toToolResult(value), entry, run.core, run.call.id);
   let text = scrub ? scrub(value) : value;
   const max = entry.behaviour.maxResultChars ?? run.core.maxResultChars;
@@ -28,13 +28,13 @@ export function successOf(run: CallState, entry: ToolEntry, value: unknown): Too
 
 /** @internal A copy of `produced` (a hook's result) answering the call: preset values redacted, then `maxResultChars` applied. */
 export function shapeResult(run: CallState, entry: ToolEntry, produced: ToolResult): ToolResult {
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   return answerFor(scrub ? redactResult(produced, scrub) : produced, entry, run.core, run.call.id);
 }
 
 /** @internal An error answer of the call (its message redacted). */
 export function errorAnswer(run: CallState, code: string, message: string): ToolResult {
-  const scrub = run.redaction();
+  const scrub = redaction(run);
   const text = scrub ? scrub(message) : message;
   return {
     forLLM: text,
@@ -43,6 +43,6 @@ export function errorAnswer(run: CallState, code: string, message: string): Tool
     async: false,
     error: { code, message: text },
     toolCallId: run.call.id,
-    name: run.toolName(),
+    name: toolName(run),
   };
 }

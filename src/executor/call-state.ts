@@ -1,4 +1,4 @@
-import type { ToolProgress, ToolCall, ToolResult } from '../common/tool-types';
+import type { ToolCall, ToolResult } from '../common/tool-types';
 import { quoteInput } from '../common/quote-input';
 import { describeThrown, ToolkitError } from '../errors';
 import type { AsyncCompletion } from './async-completion';
@@ -41,12 +41,20 @@ export interface AsyncTrack {
 }
 
 /**
- * @internal The state of one call, read and written by the steps of its pipeline (`call-*.ts`,
- * free functions that take it first). One object per call, its fields all set in the constructor
- * so that every call has one shape; the orchestrator (`CallRun`) extends it and wires the
- * {@link CallLink} methods the objects it hands out call back into.
+ * @internal The state of one call: what the steps of its pipeline (`call-*.ts`, free functions
+ * that take it first) read and write. `CallRun` is the one implementation (a single flat class,
+ * so that V8 inlines its construction: a base class's would not be); as the {@link CallLink} of
+ * the call it is also what its attempts, its context chain and the caller-abort watch call back.
  */
-export abstract class CallState implements CallLink, DeadlineTarget {
+export interface CallState extends CallLink, DeadlineTarget {
+  readonly core: ExecutorCore;
+  readonly view: AvailabilityView;
+  readonly call: ToolCall;
+  readonly options: CallOptions;
+  /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
+  readonly origin?: CallOrigin;
+  /** The entry the dispatcher resolved for this call, instead of looking the name up. */
+  readonly routed?: RoutedEntry;
   /**
    * When the call started, or -1 until a clock reading is needed: reading the clock costs as much
    * as a tenth of a synchronous call on some VMs, so it is read at the start only when `events$`
@@ -54,93 +62,80 @@ export abstract class CallState implements CallLink, DeadlineTarget {
    * same tick lasts 0 ms to the precision reported).
    */
   startedAt: number;
-  entry: ToolEntry | undefined = undefined;
+  /** The tool being called (once looked up). */
+  entry: ToolEntry | undefined;
   /** The validated model arguments (after `null` → absent and hook rewrites). */
-  args: Record<string, unknown> | undefined = undefined;
-  settings: ResolvedExecution | undefined = undefined;
+  args: Record<string, unknown> | undefined;
+  /** Timeout and retry settings of the tool (once the arguments are valid). */
+  settings: ResolvedExecution | undefined;
   /** What this call's presets resolved to (the texts to redact). */
-  secrets: Set<string> | undefined = undefined;
-  chain: ChainResolver | undefined = undefined;
+  secrets: Set<string> | undefined;
+  /** The context chain, created on first use ({@link resolverOf}). */
+  chain: ChainResolver | undefined;
   /** Attempts started. */
-  attempts = 0;
-  current: Attempt | undefined = undefined;
-  done = false;
-  final: ToolResult | undefined = undefined;
-  endKind = End.Normal;
+  attempts: number;
+  /** The running attempt (until the call ends). */
+  current: Attempt | undefined;
+  /** True once the call has its answer, `final`. */
+  done: boolean;
+  final: ToolResult | undefined;
+  /** Which terminal event the answer gets. */
+  endKind: End;
   /** How the call failed, beyond its result (kept apart: most calls never need it). */
-  failure: { abortText: string; cause?: unknown } | undefined = undefined;
+  failure: { abortText: string; cause?: unknown } | undefined;
   /** Async completion state, for calls that may complete in the background. */
-  asyncTrack: AsyncTrack | undefined = undefined;
+  asyncTrack: AsyncTrack | undefined;
   /** Answers `run()`'s caller before the pipeline settles (caller abort, hook deadline). */
-  resolveEarly: ((result: ToolResult) => void) | undefined = undefined;
-  backoffWait: { timer: ReturnType<typeof setTimeout>; done: () => void } | undefined = undefined;
+  resolveEarly: ((result: ToolResult) => void) | undefined;
+  /** A pending retry backoff (the caller's abort ends it). */
+  backoffWait: { timer: ReturnType<typeof setTimeout>; done: () => void } | undefined;
   /** Attempts conclude the call themselves (no `after` hooks to run first). */
-  concludeInline = true;
+  concludeInline: boolean;
   /** The deadline of the running hook phase (hooks count against the call's timeout). */
-  phaseDeadline: Deadline | undefined = undefined;
+  phaseDeadline: Deadline | undefined;
   /** The hook running now, for the timeout message. */
-  phaseHook: string | undefined = undefined;
+  phaseHook: string | undefined;
   /** When the before-hooks started (ms), so the first attempt gets what remains of the timeout. */
-  hooksStartedAt = -1;
+  hooksStartedAt: number;
+}
 
-  constructor(
-    readonly core: ExecutorCore,
-    readonly view: AvailabilityView,
-    readonly call: ToolCall,
-    readonly options: CallOptions,
-    /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
-    readonly origin?: CallOrigin,
-    /** The entry the dispatcher resolved for this call, instead of looking the name up. */
-    readonly routed?: RoutedEntry,
-  ) {
-    this.startedAt = core.events.observed ? Date.now() : -1;
-  }
+/** @internal The context chain of the call (created on first use). */
+export function resolverOf(run: CallState): ChainResolver {
+  return (run.chain ??= new ChainResolver(run, run.options, run.core));
+}
 
-  /** The context chain of the call (created on first use). */
-  resolver(): ChainResolver {
-    return (this.chain ??= new ChainResolver(this, this.options, this.core));
-  }
+/** @internal The error a timed-out attempt's signal is aborted with. */
+export function timeoutError(run: CallState): ToolkitError {
+  const name = toolName(run);
+  return new ToolkitError('TIMEOUT', `Tool '${name}' timed out after ${run.settings?.timeoutMs ?? 0} ms`, { tool: name });
+}
 
-  /** The error a timed-out attempt's signal is aborted with. */
-  timeoutReason(): unknown {
-    const name = this.toolName();
-    return new ToolkitError('TIMEOUT', `Tool '${name}' timed out after ${this.settings?.timeoutMs ?? 0} ms`, { tool: name });
-  }
+/** @internal The name of the called tool (as the model sent it while no tool is known). */
+export function toolName(run: CallState): string {
+  return run.entry !== undefined ? run.entry.name : String(run.call.name);
+}
 
-  toolName(): string {
-    return this.entry !== undefined ? this.entry.name : String(this.call.name);
-  }
+/** @internal The tool's name as error texts quote it (an unknown name is the model's input: bounded). */
+export function quotedName(run: CallState): string {
+  return run.entry !== undefined ? `'${run.entry.name}'` : quoteInput(String(run.call.name));
+}
 
-  /** The tool's name as error texts quote it (an unknown name is the model's input: bounded). */
-  quotedName(): string {
-    return this.entry !== undefined ? `'${this.entry.name}'` : quoteInput(String(this.call.name));
-  }
+/**
+ * @internal What redacts the call's output: the values its presets resolved to, and every value
+ * its tool is known to use (so that output made before the presets resolve is redacted too).
+ * `undefined` for tools without presets.
+ */
+export function redaction(run: CallState): Scrub | undefined {
+  const entry = run.entry;
+  if (entry === undefined || entry.presets === undefined) return undefined;
+  return presetSecretsOf(entry).scrub(run.secrets);
+}
 
-  /**
-   * What redacts this call's output: the values its presets resolved to, and every value its tool
-   * is known to use (so that output made before the presets resolve is redacted too).
-   * `undefined` for tools without presets.
-   */
-  redaction(): Scrub | undefined {
-    const entry = this.entry;
-    if (entry === undefined || entry.presets === undefined) return undefined;
-    return presetSecretsOf(entry).scrub(this.secrets);
-  }
-
-  /**
-   * `describeThrown` of a redacted copy (its JSON text then holds no secret in any escaping),
-   * redacted again before the cut, so no part of a secret is left at the cut.
-   */
-  describe(thrown: unknown): string {
-    const scrub = this.redaction();
-    return scrub ? describeThrown(redactDeep(thrown, scrub), scrub) : describeThrown(thrown);
-  }
-
-  abstract progress(progress: ToolProgress, attempt: number): void;
-  abstract attemptEnded(): ToolResult | Promise<ToolResult>;
-  abstract asyncCompletion(): AsyncCompletion;
-  abstract deliverAsync(value: unknown, failed: boolean): boolean;
-  abstract onCallerAbort(): void;
-  /** The deadline of a hook phase passed. */
-  abstract onDeadline(): void;
+/**
+ * @internal `describeThrown` of a redacted copy (its JSON text then holds no secret in any
+ * escaping), redacted again before the cut, so no part of a secret is left at the cut.
+ */
+export function describe(run: CallState, thrown: unknown): string {
+  const scrub = redaction(run);
+  return scrub ? describeThrown(redactDeep(thrown, scrub), scrub) : describeThrown(thrown);
 }

@@ -1,7 +1,7 @@
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import type { ToolResult } from '../common/tool-types';
 import { fail } from './call-end';
-import type { CallState } from './call-state';
+import { redaction, type CallState } from './call-state';
 import { redactDeep } from './redact';
 import type { ToolEntry } from './tool-entry';
 import { describeAjvErrors, ProblemList } from './validation';
@@ -57,7 +57,7 @@ export function validateArguments(run: CallState, entry: ToolEntry, args: Record
   const problems = new ProblemList();
   if (!valid) {
     // values are quoted cut short: redact them first, so that no part of a preset value stays at a cut
-    const scrub = run.redaction();
+    const scrub = redaction(run);
     describeAjvErrors(validator.errors ?? [], scrub !== undefined ? (redactDeep(args, scrub) as Record<string, unknown>) : args, problems);
   }
   if (presets !== undefined) {
