@@ -1,8 +1,7 @@
-/** Something that must hear when a caller's signal aborts. */
-export interface AbortWatcher {
-  /** Called once, synchronously, when the watched signal aborts. */
-  onCallerAbort(): void;
-}
+import type { CallLink } from './call-link';
+
+/** What hears when a caller's signal aborts: a call (`onCallerAbort` is called once, synchronously). */
+type AbortWatcher = Pick<CallLink, 'onCallerAbort'>;
 
 /**
  * One `abort` listener per caller signal, shared by every call watching it. A batch of 10,000

@@ -1,7 +1,12 @@
+import { callSafely } from '../common/guarded-observable';
 import { quoteInput } from '../common/quote-input';
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
-import { toToolResult, truncateText } from './convert';
+import { AsyncCompletion } from './async-completion';
+import { eventBase } from './call-events';
+import { answerFor } from './call-shape';
+import { AsyncState, describe, redaction, toolName, type AsyncTrack, type CallState } from './call-state';
+import { toToolResult } from './convert';
 import type { ExecutorCore } from './executor-core';
 import { presetSecretsOf } from './preset-secrets';
 import { redactedToolResult } from './redact';
@@ -46,10 +51,80 @@ export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, prod
   core.events.next({ type: 'async_completed', callId: id, tool: entry.name, timestamp: Date.now(), result: answer });
 }
 
-/** A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars`. */
-export function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string): ToolResult {
-  const result: ToolResult = { ...produced, toolCallId: callId, name: entry.name };
-  const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
-  if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
-  return result;
+/**
+ * @internal Registers a call of an `AsyncTool` as waiting for its completion callback; false when
+ * another live call with the same id waits (the completion names only the call id: the two would
+ * get each other's).
+ */
+export function trackAsyncTool(run: CallState, entry: ToolEntry): boolean {
+  const key = asyncKey(entry.name, run.call.id);
+  const waiting = run.core.asyncListeners.get(key);
+  if (waiting !== undefined && waiting !== run) return false;
+  const track = (run.asyncTrack ??= { state: AsyncState.Pending });
+  track.toolKey = key;
+  run.core.asyncListeners.set(key, run);
+  return true;
+}
+
+/** @internal The call's {@link AsyncCompletion}, created on first use (the call is tracked from then on). */
+export function completionOf(run: CallState): AsyncCompletion {
+  let track = run.asyncTrack;
+  if (track === undefined) {
+    track = run.asyncTrack = { state: AsyncState.Pending };
+    if (run.done) settleAsync(run, track, run.final!);
+  }
+  return (track.handle ??= new AsyncCompletion((value, failed) => deliverAsync(run, value, failed), run.call.id, toolName(run)));
+}
+
+/**
+ * @internal A background completion of the call: delivered at once when the call answered with an
+ * async result, held when it has not answered yet; false when it cannot be taken.
+ */
+export function deliverAsync(run: CallState, value: unknown, failed: boolean): boolean {
+  const track = run.asyncTrack;
+  if (track === undefined) return false;
+  if (track.state === AsyncState.Armed) {
+    deliverNow(run, track, value, failed);
+    return true;
+  }
+  if (track.state !== AsyncState.Pending || track.early !== undefined) return false;
+  track.early = { value, failed };
+  return true;
+}
+
+/** @internal The call answered `result`: an async result arms the track (and delivers a held completion), anything else closes it. */
+export function settleAsync(run: CallState, track: AsyncTrack, result: ToolResult): void {
+  const early = track.early;
+  track.early = undefined;
+  if (result.async && !result.isError) {
+    track.state = AsyncState.Armed;
+    if (early !== undefined) deliverNow(run, track, early.value, early.failed);
+    return;
+  }
+  track.state = AsyncState.Closed;
+  untrackAsyncTool(run, track);
+}
+
+function deliverNow(run: CallState, track: AsyncTrack, value: unknown, failed: boolean): void {
+  track.state = AsyncState.Closed;
+  untrackAsyncTool(run, track);
+  const entry = run.entry!;
+  const scrub = redaction(run);
+  const produced = failed
+    ? errorResult(`Tool '${entry.name}' failed in the background: ${describe(run, value)}`)
+    : scrub
+      ? redactedToolResult(value, scrub)
+      : toToolResult(value);
+  const result = answerFor(produced, entry, run.core, run.call.id);
+  result.async = false;
+  if (run.core.events.observed) run.core.events.next({ type: 'async_completed', ...eventBase(run), result });
+  const onAsyncComplete = run.options.onAsyncComplete;
+  if (onAsyncComplete !== undefined) callSafely(onAsyncComplete, result, run.core.report, 'onAsyncComplete', eventBase(run));
+}
+
+function untrackAsyncTool(run: CallState, track: AsyncTrack): void {
+  const key = track.toolKey;
+  if (key === undefined) return;
+  track.toolKey = undefined;
+  if (run.core.asyncListeners.get(key) === run) run.core.asyncListeners.delete(key);
 }

@@ -1,9 +1,3 @@
-/** Where an {@link AsyncCompletion} delivers: the call it belongs to (not exported by the package). */
-export interface AsyncSink {
-  /** Delivers a completion; false when the call cannot take one (already completed, or not async). */
-  deliverAsync(value: unknown, failed: boolean): boolean;
-}
-
 /**
  * Lets a decorated tool finish a call in the background — the decorator counterpart of the Go
  * design's `AsyncTool`. Declare a parameter of this type (no `@ToolParam`); the toolkit injects
@@ -31,18 +25,21 @@ export interface AsyncSink {
  * const result = await toolkit.callTool(call, { onAsyncComplete: (r) => queue.push(r) });
  */
 export class AsyncCompletion {
-  readonly #sink: AsyncSink;
+  readonly #deliver: (value: unknown, failed: boolean) => boolean;
   #settled = false;
 
-  /** @internal Created by the executor, one per call. */
+  /**
+   * @internal Created by the executor, one per call; `deliver` hands a completion to the call
+   * (false when the call cannot take one: already completed, or not async).
+   */
   constructor(
-    sink: AsyncSink,
+    deliver: (value: unknown, failed: boolean) => boolean,
     /** The id of the call this handle completes. */
     readonly callId: string,
     /** The tool of that call. */
     readonly toolName: string,
   ) {
-    this.#sink = sink;
+    this.#deliver = deliver;
   }
 
   /** True once a completion was accepted. */
@@ -70,7 +67,7 @@ export class AsyncCompletion {
 
   private deliver(value: unknown, failed: boolean): boolean {
     if (this.#settled) return false;
-    const accepted = this.#sink.deliverAsync(value, failed);
+    const accepted = this.#deliver(value, failed);
     if (accepted) this.#settled = true;
     return accepted;
   }

@@ -1,5 +1,6 @@
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { CallLink } from './call-link';
 import { isPending, settleValue, type SettleScope } from './convert';
 import type { DeadlineScheduler, DeadlineTarget, Deadline } from './deadlines';
 
@@ -10,18 +11,6 @@ export enum AttemptState {
   Threw = 2,
   TimedOut = 3,
   Aborted = 4,
-}
-
-/** @internal What an attempt needs from its call. */
-export interface AttemptHost {
-  /** The context chain of the call (created on first use). */
-  resolver(): ContextResolver;
-  /** Reports progress of a live attempt. */
-  progress(progress: ToolProgress, attempt: number): void;
-  /** The error a timed-out attempt's signal is aborted with. */
-  timeoutReason(): unknown;
-  /** What the call does once a waited-for attempt ended (must not throw). */
-  attemptEnded(attempt: Attempt): ToolResult | Promise<ToolResult>;
 }
 
 /**
@@ -36,7 +25,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   value: unknown = undefined;
   /** The session the call belongs to, if any (always set, so every attempt has one shape). */
   readonly sessionId: string | undefined;
-  #host: AttemptHost;
+  #call: CallLink;
   #controller: AbortController | undefined = undefined;
   #aborted = false;
   #abortReason: unknown = undefined;
@@ -46,7 +35,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   #emit: ((progress: ToolProgress | string) => void) | undefined = undefined;
 
   constructor(
-    host: AttemptHost,
+    call: CallLink,
     /** The id of the call being answered. */
     readonly callId: string,
     /** The tool's name. */
@@ -57,7 +46,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
     /** When the attempt started (ms since the epoch); -1 for the first attempt (it starts with the call). */
     readonly startedAt: number,
   ) {
-    this.#host = host;
+    this.#call = call;
     this.sessionId = sessionId;
   }
 
@@ -73,7 +62,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
 
   /** Context objects along the call > agent > toolkit chain. */
   get context(): ContextResolver {
-    return this.#host.resolver();
+    return this.#call.resolver();
   }
 
   /** Streams progress to `events$` and the caller's `onProgress` (a bound function: safe to destructure). */
@@ -88,7 +77,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
 
   /** Progress of this attempt; dropped once it ended. */
   report(progress: ToolProgress): void {
-    if (this.state === AttemptState.Running) this.#host.progress(progress, this.attempt);
+    if (this.state === AttemptState.Running) this.#call.progress(progress, this.attempt);
   }
 
   /** Runs `cleanup` when the attempt ends (at once when it already has). */
@@ -99,8 +88,8 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
 
   /**
    * Waits for a pending return value under an optional timeout. Resolves, once the attempt ended
-   * however it ended (settled, threw, timed out, aborted), with what the host makes of it
-   * (`attemptEnded`); never rejects. One Promise per attempt: the host continues from `end()`
+   * however it ended (settled, threw, timed out, aborted), with what the call makes of it
+   * (`attemptEnded`); never rejects. One Promise per attempt: the call continues from `end()`
    * instead of chaining further Promises.
    */
   wait(value: unknown, timeoutMs: number, deadlines: DeadlineScheduler): Promise<ToolResult> {
@@ -135,7 +124,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   /** The deadline passed: end as timed out and fire the tool's signal. */
   onDeadline(): void {
     this.#deadline = undefined;
-    const reason = this.#host.timeoutReason();
+    const reason = this.#call.timeoutReason();
     if (this.end(AttemptState.TimedOut, reason)) this.abortSignal(reason);
   }
 
@@ -168,7 +157,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
     const resolve = this.#resolve;
     if (resolve !== undefined) {
       this.#resolve = undefined;
-      resolve(this.#host.attemptEnded(this));
+      resolve(this.#call.attemptEnded());
     }
     return true;
   }

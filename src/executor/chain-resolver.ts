@@ -2,12 +2,8 @@ import type { Container } from 'inversify';
 import type { ContextResolver } from '../common/agent-tool';
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { AsyncCompletion } from './async-completion';
+import type { CallLink } from './call-link';
 import type { CallOptions, ExecutorCore } from './executor-core';
-
-/** What a resolver asks of its call: the `AsyncCompletion` handed out for that type. */
-export interface CompletionSource {
-  asyncCompletion(): AsyncCompletion;
-}
 
 /**
  * @internal The context chain of one call (call over agent over toolkit, then the container), and
@@ -17,7 +13,7 @@ export class ChainResolver implements ContextResolver {
   private mergedChain: ToolExecutionContext | undefined = undefined;
 
   constructor(
-    private readonly run: CompletionSource,
+    private readonly run: CallLink,
     private readonly options: CallOptions,
     private readonly core: ExecutorCore,
   ) {}

@@ -4,7 +4,7 @@ import type { Subject } from 'rxjs';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { CallbackFailureReporter } from '../common/guarded-observable';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
-import type { AsyncSink } from './async-completion';
+import type { CallLink } from './call-link';
 import type { DeadlineScheduler } from './deadlines';
 import type { ToolEvent } from './events';
 import type { ResolvedExecution } from './execution-settings';
@@ -76,7 +76,7 @@ export interface ExecutorCore {
   readonly context: ToolExecutionContext;
   readonly maxResultChars?: number;
   /** Calls of `AsyncTool`s waiting for their completion callback, by {@link asyncKey}. */
-  readonly asyncListeners: Map<string, AsyncSink>;
+  readonly asyncListeners: Map<string, CallLink>;
 }
 
 /**

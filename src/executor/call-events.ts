@@ -1,0 +1,91 @@
+import { callSafely } from '../common/guarded-observable';
+import { boundInput } from '../common/quote-input';
+import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { Attempt } from './attempt';
+import { End, redaction, toolName, type CallState } from './call-state';
+import type { CallFailedEvent, ToolCallEventBase } from './events';
+import { redactDeep, REDACTED } from './redact';
+
+/** The longest model-sent tool name or call id an event carries (provider ids are far shorter). */
+const MAX_EVENT_ID_CHARS = 256;
+
+function elapsedSince(start: number): number {
+  return start < 0 ? 0 : Date.now() - start;
+}
+
+/** @internal The fields every event of the call carries. */
+export function eventBase(run: CallState): ToolCallEventBase {
+  // an unknown tool's name and the call id come from the model: events (logs, spans) get them bounded
+  const tool = run.entry !== undefined ? run.entry.name : boundInput(String(run.call.name), MAX_EVENT_ID_CHARS);
+  const base: ToolCallEventBase = { callId: boundInput(String(run.call.id), MAX_EVENT_ID_CHARS), tool, timestamp: Date.now() };
+  if (run.options.sessionId !== undefined) base.sessionId = run.options.sessionId;
+  return base;
+}
+
+/** @internal `call_started`, with the validated model arguments. */
+export function emitStarted(run: CallState, args: Record<string, unknown>): void {
+  if (!run.core.events.observed) return;
+  const scrub = redaction(run);
+  const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
+  run.core.events.next({ type: 'call_started', ...eventBase(run), arguments: { ...safe } });
+}
+
+/** @internal Progress of a live attempt, to `events$` and the caller's `onProgress`. */
+export function reportProgress(run: CallState, progress: ToolProgress, attempt: number): void {
+  if (run.done) return;
+  const scrub = redaction(run);
+  let safe = progress;
+  if (scrub !== undefined) {
+    const clean = redactDeep(progress, scrub);
+    safe = typeof clean === 'object' && clean !== null ? (clean as ToolProgress) : { message: REDACTED };
+  }
+  if (run.core.events.observed) run.core.events.next({ type: 'call_progress', ...eventBase(run), progress: safe, attempt });
+  const onProgress = run.options.onProgress;
+  if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: run.call.id, tool: toolName(run) }, run.core.report, 'onProgress', eventBase(run));
+}
+
+/** @internal `attempt_failed`. */
+export function emitAttemptFailed(run: CallState, attempt: Attempt, code: string, message: string): void {
+  if (!run.core.events.observed) return;
+  const scrub = redaction(run);
+  const text = scrub ? scrub(message) : message;
+  run.core.events.next({
+    type: 'attempt_failed',
+    ...eventBase(run),
+    attempt: attempt.attempt,
+    error: { code, message: text },
+    durationMs: elapsedSince(attempt.startedAt < 0 ? run.startedAt : attempt.startedAt),
+  });
+}
+
+/** @internal `retry_scheduled`. */
+export function emitRetry(run: CallState, attempt: number, delayMs: number): void {
+  if (run.core.events.observed) run.core.events.next({ type: 'retry_scheduled', ...eventBase(run), attempt, delayMs });
+}
+
+/** @internal The call's one terminal event (the caller checks that `events$` is observed). */
+export function emitTerminal(run: CallState, result: ToolResult): void {
+  const events = run.core.events;
+  const durationMs = elapsedSince(run.startedAt);
+  const attempts = run.attempts;
+  if (!result.isError) {
+    events.next({ type: 'call_succeeded', ...eventBase(run), result, attempts, durationMs });
+    return;
+  }
+  const error = result.error ?? { code: 'EXECUTION_FAILED', message: result.forLLM };
+  if (run.endKind === End.TimedOut && error.code === 'TIMEOUT') {
+    events.next({ type: 'call_timed_out', ...eventBase(run), timeoutMs: run.settings?.timeoutMs ?? 0, attempts, durationMs });
+  } else if (run.endKind === End.Aborted && error.code === 'ABORTED') {
+    const reason = run.failure?.abortText ?? '';
+    const scrub = redaction(run);
+    events.next({ type: 'call_aborted', ...eventBase(run), reason: scrub ? scrub(reason) : reason, attempts, durationMs });
+  } else {
+    const event: CallFailedEvent = { type: 'call_failed', ...eventBase(run), error, attempts, durationMs };
+    const failure = run.failure;
+    if (failure !== undefined && 'cause' in failure) {
+      const scrub = redaction(run);
+      event.cause = scrub ? redactDeep(failure.cause, scrub) : failure.cause;
+    }
+    events.next(event);
+  }
+}

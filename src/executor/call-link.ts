@@ -1,0 +1,27 @@
+import type { ContextResolver } from '../common/agent-tool';
+import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { AsyncCompletion } from './async-completion';
+
+/**
+ * @internal What the objects a call hands out call back into: its attempts (the context chain,
+ * progress, the timeout error, the end of an attempt), its context chain (the call's
+ * {@link AsyncCompletion}), an `AsyncTool`'s completion callback (through
+ * `ExecutorCore.asyncListeners`) and the watch on the caller's signal. The executor's one
+ * callback interface; the call run implements it.
+ */
+export interface CallLink {
+  /** The context chain of the call (created on first use). */
+  resolver(): ContextResolver;
+  /** Reports progress of the live attempt number `attempt`. */
+  progress(progress: ToolProgress, attempt: number): void;
+  /** The error a timed-out attempt's signal is aborted with. */
+  timeoutReason(): unknown;
+  /** What the call does once its current attempt, waited for, ended (must not throw). */
+  attemptEnded(): ToolResult | Promise<ToolResult>;
+  /** The call's {@link AsyncCompletion} (what the context chain injects for that type). */
+  asyncCompletion(): AsyncCompletion;
+  /** Delivers a background completion; false when the call cannot take one (already completed, or not async). */
+  deliverAsync(value: unknown, failed: boolean): boolean;
+  /** Called once, synchronously, when the caller's signal aborts. */
+  onCallerAbort(): void;
+}

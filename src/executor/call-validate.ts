@@ -1,0 +1,76 @@
+import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
+import type { ToolResult } from '../common/tool-types';
+import { fail } from './call-end';
+import { redaction, type CallState } from './call-state';
+import { redactDeep } from './redact';
+import type { ToolEntry } from './tool-entry';
+import { describeAjvErrors, ProblemList } from './validation';
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** True when the model sent a value for one of the tool's (hidden) preset parameters. */
+function namesPreset(args: Record<string, unknown>, presets: NonNullable<ToolEntry['presets']>): boolean {
+  for (const { name } of presets) if (hasOwn(args, name)) return true;
+  return false;
+}
+
+/** True when a parsed argument object holds a `null` or a nested value (where a `null` may hide). */
+function mayHoldNull(args: Record<string, unknown>): boolean {
+  for (const key in args) {
+    const value = args[key];
+    if (value === null || typeof value === 'object') return true;
+  }
+  return false;
+}
+
+/**
+ * @internal The call's arguments parsed (`parseCallArguments`), `null`s that mean "absent" removed
+ * (`entry.stripNulls`) and validated; `undefined` when the call ended on malformed or invalid
+ * arguments.
+ */
+export function parseArguments(run: CallState, entry: ToolEntry): Record<string, unknown> | undefined {
+  const raw = run.call.arguments;
+  const args = parseCallArguments(raw);
+  if (args instanceof MalformedArguments) {
+    const expected = args.invalidJson ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.` : '.';
+    fail(run, 'MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${args.reason}${expected}`);
+    return undefined;
+  }
+  const strip = entry.stripNulls;
+  // JSON text without `null` holds no null at any depth
+  const object = strip !== undefined && (typeof raw === 'string' ? raw.includes('null') : mayHoldNull(args)) ? strip(args) : args;
+  return validateArguments(run, entry, object) ? object : undefined;
+}
+
+/**
+ * @internal Checks `args` against the tool's schema (its compiled validator) and rejects a value
+ * for a preset parameter; false when the call ended with `INVALID_ARGUMENTS`.
+ */
+export function validateArguments(run: CallState, entry: ToolEntry, args: Record<string, unknown>): boolean {
+  const validator = entry.validator ?? (entry.validator = run.core.ajv.compile(entry.schema));
+  const valid = validator(args) as boolean;
+  const presets = entry.presets;
+  // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)
+  if (valid && (presets === undefined || !namesPreset(args, presets))) return true;
+  const problems = new ProblemList();
+  if (!valid) {
+    // values are quoted cut short: redact them first, so that no part of a preset value stays at a cut
+    const scrub = redaction(run);
+    describeAjvErrors(validator.errors ?? [], scrub !== undefined ? (redactDeep(args, scrub) as Record<string, unknown>) : args, problems);
+  }
+  if (presets !== undefined) {
+    for (const { name } of presets) {
+      if (hasOwn(args, name)) problems.add(`'${name}': is not a parameter of this tool (remove it)`);
+    }
+  }
+  if (problems.empty) return true;
+  invalidArguments(run, entry, problems);
+  return false;
+}
+
+/** @internal Ends the call with `INVALID_ARGUMENTS`, listing `problems`. */
+export function invalidArguments(run: CallState, entry: ToolEntry, problems: ProblemList): ToolResult {
+  return fail(run, 'INVALID_ARGUMENTS', `Invalid arguments for tool '${entry.name}':\n${problems.toText()}\nFix these and call the tool again.`);
+}
