@@ -5,7 +5,7 @@ import { isAsyncTool, type AgentTool } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
 import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import type { AsyncSink } from '../executor/async-completion';
+import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
 import type { CallOptions } from '../executor/call-executor';
 import { DeadlineScheduler } from '../executor/deadlines';
@@ -46,7 +46,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly container: Container;
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
-  readonly asyncListeners = new Map<string, AsyncSink>();
+  readonly asyncListeners = new Map<string, CallLink>();
   readonly groups = new Map<string, GroupRecord>();
   readonly parallel: boolean;
   readonly maxConcurrency: number;
