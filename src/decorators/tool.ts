@@ -1,4 +1,4 @@
-import { injectable } from 'inversify';
+import { markInjectable } from '../di/services';
 import { ownRecords, type ToolOptions, type ToolParamOptions, type ToolServiceOptions } from '../metadata/records';
 
 /**
@@ -45,10 +45,6 @@ export function ToolParam(options: ToolParamOptions = {}): ParameterDecorator {
 export function ToolService(options: ToolServiceOptions = {}): ClassDecorator {
   return (target) => {
     ownRecords(target.prototype as object).service = { ...options };
-    try {
-      injectable()(target);
-    } catch {
-      // already @injectable(): the class is injectable either way
-    }
+    markInjectable(target);
   };
 }

@@ -1,10 +1,10 @@
-import type { Container } from 'inversify';
 import type { ContextualTool } from '../common/agent-tool';
+import { isContainerPreset } from '../di/container-preset';
+import { getBound } from '../di/services';
 import type { Attempt } from './attempt';
 import { resolverOf, type CallState } from './call-state';
 import { isThenable } from './convert';
 import { presetSecretsOf, type PresetSecrets } from './preset-secrets';
-import { isContainerPreset } from './presets';
 import { collectSecrets } from './redact';
 import type { ToolEntry } from './tool-entry';
 
@@ -35,7 +35,7 @@ function resolvePresets(run: CallState, entry: ToolEntry, attempt: Attempt): Rec
   for (const { name, value } of entry.presets!) {
     let resolved: unknown = value;
     if (typeof value === 'function') resolved = (value as (ctx: Attempt) => unknown)(attempt);
-    else if (isContainerPreset(value)) resolved = run.core.container.get(value.token as Parameters<Container['get']>[0]);
+    else if (isContainerPreset(value)) resolved = getBound(run.core.container, value.token);
     if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => setPreset(run, book, merged, name, v)));
     else setPreset(run, book, merged, name, resolved);
   }

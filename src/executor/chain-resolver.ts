@@ -1,9 +1,9 @@
-import type { Container } from 'inversify';
 import type { ContextResolver } from '../common/agent-tool';
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { AsyncCompletion } from './async-completion';
 import type { CallLink } from './call-link';
 import type { CallOptions, ExecutorCore } from './executor-core';
+import { chainLookup } from '../di/context-chain';
 
 /**
  * @internal The context chain of one call (call over agent over toolkit, then the container), and
@@ -27,10 +27,6 @@ export class ChainResolver implements ContextResolver {
     if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
     // For tools that want every context object.
     if ((key as unknown) === ToolExecutionContext) return this.merged() as T;
-    const value = this.options.context?.get(key) ?? this.options.agentContext?.get(key) ?? this.core.context.get(key);
-    if (value !== undefined) return value;
-    const container = this.core.container;
-    const id = key as Parameters<Container['isBound']>[0];
-    return container.isBound(id) ? (container.get(id) as T) : undefined;
+    return chainLookup(key, this.options.context, this.options.agentContext, this.core.context, this.core.container);
   }
 }

@@ -1,4 +1,4 @@
-import { isContainerPreset } from './presets';
+import { isContainerPreset } from '../di/container-preset';
 import type { ToolEntry } from './tool-entry';
 import { collectSecrets, formsScrub, literalScrub, MIN_SECRET_LENGTH, secretForms, type Scrub } from './redact';
 

@@ -1,5 +1,6 @@
 import type { Ajv } from 'ajv';
-import { Container } from 'inversify';
+import type { Container } from 'inversify';
+import { newContainer, releaseService } from '../di/services';
 import { Subject, type Observable } from 'rxjs';
 import { isAsyncTool, type AgentTool } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
@@ -67,7 +68,7 @@ export class ToolkitRuntime implements ToolkitCore {
     this.report = callbackFailureReporter(this.events);
     this.events$ = GuardedObservable.of(this.events, this.report, 'events$');
     this.defaults = resolveExecution(DEFAULT_EXECUTION, options.execution);
-    this.container = options.container ?? new Container();
+    this.container = options.container ?? newContainer();
     this.context = options.context ?? ToolExecutionContext.EMPTY;
     this.maxResultChars = options.maxResultChars;
     this.parallel = options.parallel ?? true;
@@ -169,7 +170,7 @@ export class ToolkitRuntime implements ToolkitCore {
       this.addEntries(entries);
       return entries.map((e) => e.tool);
     } catch (error) {
-      for (const ctor of bound) this.toolEntries.unbindQuietly(ctor);
+      for (const ctor of bound) releaseService(this.container, ctor);
       throw error;
     }
   }

@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { resolveService } from '../di/services';
 import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
 import { isContextualTool } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
@@ -33,7 +34,7 @@ export class ToolEntries {
     if (typeof target === 'function') {
       const ctor = target as Constructor;
       const descriptors = buildToolDescriptors(ctor, this.manifest);
-      const instance = this.resolveService(ctor, bound);
+      const instance = resolveService(this.container, ctor, bound);
       return descriptors.map((d) => this.methodEntry(d, instance, options));
     }
     if (typeof target === 'object' && target !== null) {
@@ -48,25 +49,6 @@ export class ToolEntries {
       'INVALID_DEFINITION',
       `registerTool() takes a class with @Tool methods, an instance of one, or an AgentTool object ({ name, description, parameters, execute }); got ${describeThrown(target)}.`,
     );
-  }
-
-  /** The service instance from the container; a class the user did not bind is bound as a singleton (and listed in `bound`). */
-  private resolveService(ctor: Constructor, bound: Constructor[]): object {
-    const id = ctor as Parameters<Container['isBound']>[0];
-    try {
-      if (!this.container.isBound(id)) {
-        this.container.bind(ctor).toSelf().inSingletonScope();
-        bound.push(ctor);
-      }
-      return this.container.get(id) as object;
-    } catch (e) {
-      throw new ToolkitError(
-        'SERVICE_RESOLUTION_FAILED',
-        `${ctor.name} could not be resolved from the Inversify container: ${describeThrown(e)}\n` +
-          '  Bind its constructor dependencies in the container you pass to new Toolkit({ container }), or register an instance.',
-        { cause: e },
-      );
-    }
   }
 
   private presetsFor(name: string, options: RegisterOptions, visible: readonly string[], owner: string): { name: string; value: PresetValue }[] | undefined {
@@ -179,13 +161,5 @@ export class ToolEntries {
       stripNulls: nullStripper(schema),
       contextual: isContextualTool(target),
     };
-  }
-
-  unbindQuietly(ctor: Constructor): void {
-    try {
-      this.container.unbind(ctor as Parameters<Container['unbind']>[0]);
-    } catch {
-      // the binding is the toolkit's own; if Inversify refuses to drop it, resolving it again still works
-    }
   }
 }

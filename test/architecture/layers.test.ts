@@ -11,6 +11,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['errors'],
   ['common'],
   ['metadata'],
+  ['di'],
   ['decorators', 'schema'],
   ['executor'],
   ['toolkit'],

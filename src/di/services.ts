@@ -1,0 +1,69 @@
+import { Container, injectable } from 'inversify';
+import { describeThrown, ToolkitError } from '../errors';
+
+/** A class the container can build (what `@ToolService` classes and context classes are). */
+type Newable = abstract new (...args: never[]) => unknown;
+
+/** Inversify's service identifier type, as its own API spells it. */
+type ServiceId = Parameters<Container['isBound']>[0];
+
+/**
+ * @internal Makes a class injectable by Inversify (constructor injection). A class that is
+ * already `@injectable()` stays as it is.
+ */
+export function markInjectable(target: object): void {
+  try {
+    injectable()(target as Parameters<ReturnType<typeof injectable>>[0]);
+  } catch {
+    // already @injectable(): the class is injectable either way
+  }
+}
+
+/** @internal The container a toolkit uses when it is given none. */
+export function newContainer(): Container {
+  return new Container();
+}
+
+/**
+ * @internal The service instance of `ctor` from the container. A class the user did not bind is
+ * bound as a singleton first and listed in `bound` (so a failed registration can undo it).
+ *
+ * @throws ToolkitError `SERVICE_RESOLUTION_FAILED` naming the class, the cause and the fix.
+ */
+export function resolveService(container: Container, ctor: Newable & { readonly name: string }, bound: Newable[]): object {
+  const id = ctor as ServiceId;
+  try {
+    if (!container.isBound(id)) {
+      container.bind(id).toSelf().inSingletonScope();
+      bound.push(ctor);
+    }
+    return container.get(id) as object;
+  } catch (e) {
+    throw new ToolkitError(
+      'SERVICE_RESOLUTION_FAILED',
+      `${ctor.name} could not be resolved from the Inversify container because ${describeThrown(e)}\n` +
+        '  Bind its constructor dependencies in the container you pass to new Toolkit({ container }), or register an instance.',
+      { cause: e },
+    );
+  }
+}
+
+/** @internal Drops a binding `resolveService` made; a binding Inversify refuses to drop stays (resolving it again still works). */
+export function releaseService(container: Container, ctor: Newable): void {
+  try {
+    container.unbind(ctor as ServiceId);
+  } catch {
+    // the binding is the toolkit's own: keeping it is harmless
+  }
+}
+
+/** @internal What the container holds for `token` at call time (a `fromContainer` preset); throws what Inversify throws. */
+export function getBound(container: Container, token: unknown): unknown {
+  return container.get(token as ServiceId);
+}
+
+/** @internal What the container holds for `key`, or `undefined` when nothing is bound to it (the end of the context chain). */
+export function lookupBound<T>(container: Container, key: unknown): T | undefined {
+  const id = key as ServiceId;
+  return container.isBound(id) ? (container.get(id) as T) : undefined;
+}
