@@ -2,19 +2,7 @@ import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
 import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
-import {
-  branchPath,
-  cloneJson,
-  describePath,
-  isObjectSchema,
-  isPlainObject,
-  itemsPath,
-  propertyPath,
-  type Reporter,
-  resolveLocalRef,
-  typeList,
-  typeOfValues,
-} from './schema-utils';
+import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, resolveLocalRef, typeList, typeOfValues } from './schema-utils';
 
 interface GeminiContext {
   readonly tool: string;

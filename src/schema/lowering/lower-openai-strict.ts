@@ -1,17 +1,7 @@
 import type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_LIMITS } from './provider-rules';
-import {
-  branchPath,
-  cloneJson,
-  describePath,
-  isObjectSchema,
-  isPlainObject,
-  itemsPath,
-  propertyPath,
-  type Reporter,
-  typeOfValues,
-} from './schema-utils';
+import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, typeOfValues } from './schema-utils';
 
 interface StrictContext {
   readonly tool: string;
