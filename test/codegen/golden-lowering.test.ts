@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { JsonSchema, ObjectJsonSchema, ToolManifest, ToolSchema } from '../../src';
 import { lowerToolSchemas, restoreArguments, type ProviderName } from '../../src/schema/lowering';
-import { checkGemini, checkObjectRoot, checkOpenAIStrict } from '../lowering/provider-rule-checks';
+import { checkGemini, checkObjectRoot, checkOpenAIStrict } from '../schema/lowering/provider-rule-checks';
 
 const golden = JSON.parse(readFileSync(path.join(__dirname, 'golden/manifest.json'), 'utf8')) as ToolManifest;
 

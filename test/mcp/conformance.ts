@@ -1,5 +1,5 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { eventually, textOf, type TestClient } from './helpers';
+import { eventually, textOf, type TestClient } from '../support/mcp';
 
 /** One connected client per test, over some transport, serving `createTestToolkit()`. */
 export type ConnectClient = () => Promise<TestClient>;

@@ -7,7 +7,7 @@ import { createMcpServer, importMcpTools } from '../../src/mcp';
 import { fromCallToolResult } from '../../src/mcp/remote-result';
 import { portableToolName } from '../../src/mcp/tool-names';
 import { createTestToolkit } from './fixtures/test-toolkit';
-import { Closer, connectInMemory, eventually, textOf } from './helpers';
+import { Closer, connectInMemory, eventually, textOf } from '../support/mcp';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMcpHttpHandler, serveMcpHttp, type McpHttpServer } from '../../src/mcp';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';
-import { Closer, TestClient, eventually, textOf } from './helpers';
+import { Closer, TestClient, eventually, textOf } from '../support/mcp';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());

@@ -5,7 +5,7 @@ import { toCallToolResult } from '../../src/mcp/call-result';
 import { outputShapeOf } from '../../src/mcp/mcp-tool-options';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';
-import { Closer, connectInMemory, textOf } from './helpers';
+import { Closer, connectInMemory, textOf } from '../support/mcp';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describeConformance } from './conformance';
-import { Closer, TestClient, textOf } from './helpers';
+import { Closer, TestClient, textOf } from '../support/mcp';
 
 /**
  * A real child process: `node test/mcp/fixtures/stdio-server.js` compiles the TypeScript sources

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Closer, TestClient, textOf } from './helpers';
+import { Closer, TestClient, textOf } from '../support/mcp';
 
 /** `npm run mcp` (node -r ./scripts/swc-register.js samples/mcp-server.ts) as an MCP client starts it. */
 const ROOT = join(__dirname, '..', '..');

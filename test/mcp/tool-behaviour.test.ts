@@ -1,5 +1,5 @@
 import { Tool, ToolParam, Toolkit } from '../../src';
-import { Closer, connectInMemory } from './helpers';
+import { Closer, connectInMemory } from '../support/mcp';
 
 class Forecasts {
   @Tool({

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, ToolExecutionContext, ToolkitError, type AgentTool } from '../../src';
-import { rejectsWith } from './support';
+import { rejectsWith } from '../support/child-process';
 import { ApprovalManager, InMemoryApprovalDecisions, isPendingApprovalResult, type ApprovalManagerOptions } from '../../src';
 
 /**

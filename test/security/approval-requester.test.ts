@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolParam, ToolService } from '../../src';
-import { rejectsWith } from './support';
+import { rejectsWith } from '../support/child-process';
 import { ApprovalManager, isPendingApprovalResult } from '../../src';
 import { runToolLoop, ScriptedProvider } from '../../src/loop';
 

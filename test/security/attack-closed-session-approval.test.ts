@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ApprovalManager, isPendingApprovalResult } from '../../src';
-import { call, setupToolkit } from '../skills/fixtures';
+import { call, setupToolkit } from '../toolkit/fixtures';
 
 /**
  * Attack: a call held for approval in a session; the session is closed (the user logged out) or

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { defineSkill, EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../../src';
 import { importMcpTools } from '../../src/mcp';
-import { Closer } from '../mcp/helpers';
-import { call, setupToolkit } from '../skills/fixtures';
+import { Closer } from '../support/mcp';
+import { call, setupToolkit } from '../toolkit/fixtures';
 import { hostileMcpServer } from './hostile-mcp-server';
 
 const closer = new Closer();

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { asyncResult, type AgentTool, type AsyncCallback, type ToolEvent } from '../../src';
 import { createMcpServer } from '../../src/mcp';
-import { Closer } from '../mcp/helpers';
-import { setupToolkit } from '../skills/fixtures';
+import { Closer } from '../support/mcp';
+import { setupToolkit } from '../toolkit/fixtures';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());

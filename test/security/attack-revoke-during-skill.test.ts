@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { asyncResult, defineSkill, type AgentTool, type AsyncCallback, type ToolEvent } from '../../src';
-import { call, setupToolkit } from '../skills/fixtures';
+import { call, setupToolkit } from '../toolkit/fixtures';
 
 /**
  * Attacks found in review: a group switched off while a skill was active kept its tools running

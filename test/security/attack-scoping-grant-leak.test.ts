@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { defineSkill } from '../../src';
-import { call, setupToolkit } from '../skills/fixtures';
+import { call, setupToolkit } from '../toolkit/fixtures';
 
 /**
  * Attack: the model activates a scoping skill whose definition grants `admin` for its own scope

@@ -1,4 +1,4 @@
-import { runChildFixture } from './support';
+import { runChildFixture } from '../support/child-process';
 
 /**
  * Attack: the application's `onCallbackError` (the ApprovalManager's handler for throwing

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { Tool, ToolParam } from '../../src';
-import { call, newToolkit } from '../core/helpers';
+import { call, newToolkit } from '../support/toolkit';
 
 class AddressDto {
   @IsString() street!: string;

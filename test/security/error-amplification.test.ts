@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Contains } from 'class-validator';
 import { Tool, ToolParam, type ToolResult } from '../../src';
-import { call, newToolkit } from '../core/helpers';
+import { call, newToolkit } from '../support/toolkit';
 
 /** The promised bound of an INVALID_ARGUMENTS text. */
 const MAX_TEXT = 8 * 1024;

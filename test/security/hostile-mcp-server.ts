@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Closer } from '../mcp/helpers';
+import type { Closer } from '../support/mcp';
 
 /** How the server answers `tools/list` for a cursor. */
 export type Lister = (cursor: string | undefined) => ListToolsResult | Promise<ListToolsResult>;

@@ -3,8 +3,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { Tool, ToolExecutionContext, Toolkit } from '../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, type McpAuthenticate, type McpHttpServer } from '../../src/mcp';
-import { Closer, TestClient, textOf } from '../mcp/helpers';
-import { INITIALIZE, messagesOf, post, rawSession, sdkClient, toolsCall } from './mcp-http-helpers';
+import { Closer, TestClient, textOf } from '../support/mcp';
+import { INITIALIZE, messagesOf, post, rawSession, sdkClient, toolsCall } from '../support/mcp-http';
 
 /**
  * Security item 7: `authenticate` guards every request (401 + `WWW-Authenticate: Bearer`),

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Toolkit } from '../../src';
 import { McpPrincipal, createMcpHttpHandler, serveMcpHttp, type McpHttpServeOptions } from '../../src/mcp';
-import { Closer } from '../mcp/helpers';
-import { INITIALIZE, post } from './mcp-http-helpers';
+import { Closer } from '../support/mcp';
+import { INITIALIZE, post } from '../support/mcp-http';
 
 /**
  * Security item 7: listening beyond loopback without `authenticate` emits one process warning

@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Toolkit } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp } from '../../src/mcp';
-import { Closer } from '../mcp/helpers';
-import { INITIALIZE, messagesOf, post, rawSession, sdkClient } from './mcp-http-helpers';
+import { Closer } from '../support/mcp';
+import { INITIALIZE, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
 
 /**
  * Security item 7: a browser page on a foreign origin cannot drive the MCP endpoint. Requests

@@ -1,8 +1,8 @@
 import { Toolkit, ToolkitError } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp } from '../../src/mcp';
 import { createTestToolkit } from '../mcp/fixtures/test-toolkit';
-import { Closer, eventually, textOf } from '../mcp/helpers';
-import { INITIALIZE, messagesOf, post, rawSession, sdkClient } from './mcp-http-helpers';
+import { Closer, eventually, textOf } from '../support/mcp';
+import { INITIALIZE, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
 
 /**
  * Security item 7: MCP HTTP sessions are bounded. A flood of initialize requests stops at

@@ -1,8 +1,8 @@
 import { request, type IncomingMessage } from 'node:http';
 import { Toolkit } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { Closer, eventually } from '../mcp/helpers';
-import { POST_HEADERS, messagesOf, rawSession, toolsCall } from './mcp-http-helpers';
+import { Closer, eventually } from '../support/mcp';
+import { POST_HEADERS, messagesOf, rawSession, toolsCall } from '../support/mcp-http';
 
 /**
  * Security item 7: a client that does not read its response cannot make the server queue

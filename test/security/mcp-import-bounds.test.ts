@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListToolsResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolkitError } from '../../src';
 import { importMcpTools, MCP_IMPORT_LIMITS, type McpImportOptions } from '../../src/mcp';
-import { Closer } from '../mcp/helpers';
-import { newToolkit } from '../core/helpers';
+import { Closer } from '../support/mcp';
+import { newToolkit } from '../support/toolkit';
 import { hostileMcpServer, type Lister } from './hostile-mcp-server';
 
 const closer = new Closer();

@@ -1,8 +1,8 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolParam } from '../../src';
 import { importMcpTools } from '../../src/mcp';
-import { Closer } from '../mcp/helpers';
-import { call, newToolkit } from '../core/helpers';
+import { Closer } from '../support/mcp';
+import { call, newToolkit } from '../support/toolkit';
 import { hostileMcpServer } from './hostile-mcp-server';
 
 const EVIL = '^(a|a)+$';

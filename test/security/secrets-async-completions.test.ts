@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { AsyncCompletion, asyncResult, Tool, Toolkit, ToolParam, type AsyncCallback, type AsyncCompletedEvent, type AsyncTool } from '../../src';
-import { findLeaks, recordAll } from './leak-scan';
+import { findLeaks, recordAll } from '../support/leaks';
 
 const SECRET = 'render-key-8f2e4d6c';
 

@@ -3,8 +3,8 @@ import { Container } from 'inversify';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createRedactor, SECRET_PATTERNS, Toolkit, type AgentTool, type ToolResult } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { Closer, TestClient } from '../mcp/helpers';
-import { findLeaks, recordAll, traceAll } from './leak-scan';
+import { Closer, TestClient } from '../support/mcp';
+import { findLeaks, recordAll, traceAll } from '../support/leaks';
 
 /** A password a user could really have: quotes, a backslash, a newline and non-ASCII text. */
 const SECRET = 'pa"ss\\wörd\n-7f3a9c';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool, type CallFailedEvent, type ToolProgress, type ToolResult } from '../../src';
-import { findLeaks, recordAll } from './leak-scan';
+import { findLeaks, recordAll } from '../support/leaks';
 
 const SECRET = 'db-pass-4c1e9a7b2d';
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool, type PresetValue, type ToolResult } from '../../src';
-import { findLeaks, recordAll } from './leak-scan';
+import { findLeaks, recordAll } from '../support/leaks';
 
 const PIN = 48151623;
 const ACCOUNT = { user: 'svc-reporting', password: 'hunter2-pw-x9', nested: { token: 'tok_5e6f7a8b', port: 54321 } };

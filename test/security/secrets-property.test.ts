@@ -5,9 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallProgress, ToolResult } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { Closer, TestClient } from '../mcp/helpers';
+import { Closer, TestClient } from '../support/mcp';
 import { createLeakyToolkit, LEAK_MODES, leavesOf, type LeakMode, type LeakyToolSpec, type PresetSpec } from './fixtures/leaky-toolkit';
-import { findLeaks, recordAll, traceAll } from './leak-scan';
+import { findLeaks, recordAll, traceAll } from '../support/leaks';
 
 /**
  * The property: whatever preset values a tool has (strings with quotes, backslashes, newlines,

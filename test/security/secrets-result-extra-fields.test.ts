@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool } from '../../src';
-import { findLeaks, recordAll } from './leak-scan';
+import { findLeaks, recordAll } from '../support/leaks';
 
 const SECRET = 'svc-token-7d2e91c4ab';
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool } from '../../src';
-import { findLeaks, recordAll } from './leak-scan';
+import { findLeaks, recordAll } from '../support/leaks';
 
 const SECRET = 'sk-live-9d8c7b6a5f4e3d2c1b0a';
 const QUOTED = 'tok"en\\9d8c7b6a5f4e3d2c';

@@ -1,6 +1,6 @@
 import { runToolLoop, ScriptedProvider } from '../../src/loop';
 import type { Toolkit } from '../../src';
-import { call, newToolkit } from '../core/helpers';
+import { call, newToolkit } from '../support/toolkit';
 
 /** The longest error text any of these echoes may produce (the model's input is megabytes). */
 const MAX_TEXT = 2_000;

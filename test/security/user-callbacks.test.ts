@@ -1,6 +1,6 @@
 import { throwError } from 'rxjs';
 import { GuardedObservable } from '../../src/common/guarded-observable';
-import { runChildFixture } from './support';
+import { runChildFixture } from '../support/child-process';
 
 /**
  * Regression: a throwing subscriber on events$ / activeTools$ / the approval streams, or a

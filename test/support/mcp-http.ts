@@ -1,6 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Closer, TestClient } from '../mcp/helpers';
+import { Closer, TestClient } from './mcp';
 
 /** The headers a Streamable HTTP client sends with a POST. */
 export const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;

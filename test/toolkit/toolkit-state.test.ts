@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Subscription } from 'rxjs';
 import { defineSkill, Tool, ToolParam, ToolService, type AgentTool, type ToolView } from '../../src';
-import { call, definitionError, expectAllSchemasMetaValid, newToolkit, recordEvents } from './helpers';
+import { call, definitionError, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

@@ -12,7 +12,7 @@ import {
   type AgentTool,
   type ToolResult,
 } from '../../src';
-import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit } from './helpers';
+import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

@@ -1,5 +1,5 @@
-import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../src';
-import { ToolkitError } from '../../src/errors';
+import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../../src';
+import { ToolkitError } from '../../../src/errors';
 import {
   type GeminiSchema,
   type LoweringOptions,
@@ -7,7 +7,7 @@ import {
   lowerToolSchemas,
   type ProviderName,
   type ProviderToolDefinition,
-} from '../../src/schema/lowering';
+} from '../../../src/schema/lowering';
 import { FIXTURES, fixture } from './fixtures';
 import {
   checkGemini,

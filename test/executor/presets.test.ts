@@ -10,7 +10,7 @@ import {
   type ToolCallContext,
   type ToolResult,
 } from '../../src';
-import { call, definitionError, eventsText, expectAllSchemasMetaValid, newToolkit, recordEvents } from './helpers';
+import { call, definitionError, eventsText, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

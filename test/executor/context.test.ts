@@ -9,7 +9,7 @@ import {
   type CallProgress,
   type ToolEvent,
 } from '../../src';
-import { call, expectAllSchemasMetaValid, newToolkit, recordEvents } from './helpers';
+import { call, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

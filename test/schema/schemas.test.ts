@@ -28,7 +28,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Tool, ToolParam, type JsonSchema } from '../../src';
-import { call, expectAllSchemasMetaValid, metaSchemaProblems, newToolkit } from './helpers';
+import { call, expectAllSchemasMetaValid, metaSchemaProblems, newToolkit } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

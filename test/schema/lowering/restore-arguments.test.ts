@@ -1,11 +1,11 @@
 import { Ajv } from 'ajv';
-import type { ObjectJsonSchema } from '../../src';
+import type { ObjectJsonSchema } from '../../../src';
 import {
   compileArgumentRestorer,
   loweringRestoresArguments,
   lowerToolSchema,
   restoreArguments,
-} from '../../src/schema/lowering';
+} from '../../../src/schema/lowering';
 import { fixture } from './fixtures';
 import { checkGemini, checkOpenAIStrict, deepFreeze } from './provider-rule-checks';
 

@@ -18,7 +18,7 @@ import {
   type ToolManifest,
   type ToolResult,
 } from '../../src';
-import { call, definitionError, expectAllSchemasMetaValid, newToolkit, recordEvents } from './helpers';
+import { call, definitionError, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

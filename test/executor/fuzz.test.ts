@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
 import fc from 'fast-check';
 import { isToolResult, Tool, ToolParam, type ToolCall, type ToolResult } from '../../src';
-import { expectAllSchemasMetaValid, newToolkit } from './helpers';
+import { expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 

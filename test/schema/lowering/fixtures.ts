@@ -1,4 +1,4 @@
-import type { ObjectJsonSchema, ToolSchema } from '../../src';
+import type { ObjectJsonSchema, ToolSchema } from '../../../src';
 import { deepFreeze } from './provider-rule-checks';
 
 function tool(name: string, parameters: ObjectJsonSchema, description = `The ${name} tool`): ToolSchema {

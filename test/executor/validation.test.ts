@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsDateString, IsEmail, IsInt, IsOptional, IsString, IsUrl, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Container } from 'inversify';
 import { restoreArguments, Tool, ToolParam, type AgentTool, type ObjectJsonSchema } from '../../src';
-import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit, recordEvents } from './helpers';
+import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit, recordEvents } from '../support/toolkit';
 
 afterAll(() => expectAllSchemasMetaValid());
 
