@@ -18,7 +18,9 @@ import {
   type ToolManifest,
   type ToolResult,
 } from '../../src';
-import { call, definitionError, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
+import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
+import { thrown as definitionError } from '../support/errors';
+import { recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
 

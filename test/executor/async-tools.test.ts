@@ -8,7 +8,9 @@ import {
   type AsyncTool,
   type ToolResult,
 } from '../../src';
-import { agentTool, deferred, flushPromises, internals, recordEvents, toolkitWith, typesOf } from './helpers';
+import { deferred, flushPromises, internals, toolkitWith, typesOf } from './helpers';
+import { agentTool } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 /** An AsyncTool (Go design): answers at once, completes later through the registration callback. */
 function renderTool(options: { completeBeforeAnswer?: boolean } = {}) {

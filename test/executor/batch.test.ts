@@ -1,5 +1,7 @@
 import type { ToolCall, ToolResult } from '../../src';
-import { agentTool, deferred, flushPromises, recordEvents, toolkitWith, useFakeTime, type Deferred } from './helpers';
+import { deferred, flushPromises, toolkitWith, useFakeTime, type Deferred } from './helpers';
+import { agentTool } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 /** A tool whose calls stay in flight until the test releases them; it counts in-flight calls. */
 function gatedTool(name = 'work', behaviour: Parameters<typeof agentTool>[2] = undefined) {

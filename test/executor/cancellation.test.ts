@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import type { ToolResult } from '../../src';
-import { agentTool, deferred, flushPromises, recordEvents, toolkitWith, typesOf, useFakeTime } from './helpers';
-
-const hang = () => new Promise<never>(() => undefined);
+import { deferred, flushPromises, toolkitWith, typesOf, useFakeTime } from './helpers';
+import { agentTool, hang } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 describe('caller signal on callTool', () => {
   it("aborts a running tool: its signal fires with the caller's reason and the call answers ABORTED at once", async () => {

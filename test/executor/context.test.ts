@@ -9,7 +9,8 @@ import {
   type CallProgress,
   type ToolEvent,
 } from '../../src';
-import { call, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
+import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
 

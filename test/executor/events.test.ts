@@ -1,8 +1,9 @@
 import { AsyncCompletion, asyncResult, Tool, ToolEmitter, ToolParam, type ToolEvent, type ToolResult } from '../../src';
-import { agentTool, recordEvents, toolkitWith, useFakeTime } from './helpers';
+import { toolkitWith, useFakeTime } from './helpers';
+import { agentTool, hang } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 const SECRET = 'sk-live-7f3a9c1e55d04b2a';
-const hang = () => new Promise<never>(() => undefined);
 
 /** JSON of anything, Errors included (name, message, stack, cause), for leak scans. */
 function deepJson(value: unknown): string {

@@ -1,23 +1,11 @@
 import 'reflect-metadata';
-import type { Subscription } from 'rxjs';
-import type { AgentTool, JsonSchema, ToolBehaviour, ToolCallContext, ToolEvent, ToolkitOptions } from '../../src';
+import type { AgentTool, ToolEvent, ToolkitOptions } from '../../src';
 import { Toolkit } from '../../src';
 import type { ExecutorCore } from '../../src/executor/call-executor';
 
 /** The executor core of a toolkit (scheduler, async waiters) for white-box assertions. */
 export function internals(toolkit: Toolkit): ExecutorCore {
   return (toolkit as unknown as { core: ExecutorCore }).core;
-}
-
-/** Records every event of `toolkit.events$` until `stop()`. */
-export function recordEvents(toolkit: Toolkit): { events: ToolEvent[]; of<T extends ToolEvent['type']>(type: T): Extract<ToolEvent, { type: T }>[]; stop(): void } {
-  const events: ToolEvent[] = [];
-  const subscription: Subscription = toolkit.events$.subscribe((e) => events.push(e));
-  return {
-    events,
-    of: <T extends ToolEvent['type']>(type: T) => events.filter((e): e is Extract<ToolEvent, { type: T }> => e.type === type),
-    stop: () => subscription.unsubscribe(),
-  };
 }
 
 /** The call events of one call id, as `type` strings. */
@@ -41,22 +29,6 @@ export function deferred<T = void>(): Deferred<T> {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-/** A plain AgentTool with a free-form object schema. */
-export function agentTool(
-  name: string,
-  execute: (args: Record<string, unknown>, ctx: ToolCallContext) => unknown,
-  behaviour?: ToolBehaviour,
-  properties: Record<string, JsonSchema> = {},
-): AgentTool {
-  return {
-    name,
-    description: `Test tool ${name}`,
-    parameters: { type: 'object', properties },
-    ...(behaviour ? { behaviour } : {}),
-    execute,
-  };
 }
 
 /** A toolkit with the given tools registered. */

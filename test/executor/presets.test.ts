@@ -10,7 +10,9 @@ import {
   type ToolCallContext,
   type ToolResult,
 } from '../../src';
-import { call, definitionError, eventsText, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
+import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
+import { thrown as definitionError } from '../support/errors';
+import { eventsText, recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
 

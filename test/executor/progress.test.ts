@@ -1,6 +1,8 @@
 import { EMPTY, Observable, interval, map, of, take, throwError } from 'rxjs';
 import { Tool, ToolEmitter, ToolParam, type CallProgress } from '../../src';
-import { agentTool, deferred, flushPromises, recordEvents, toolkitWith, typesOf, useFakeTime } from './helpers';
+import { deferred, flushPromises, toolkitWith, typesOf, useFakeTime } from './helpers';
+import { agentTool } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 class Importer {
   readonly gates = new Map<string, () => void>();

@@ -1,6 +1,8 @@
 import { Tool, ToolkitError, ToolParam, errorResult, type ToolResult } from '../../src';
 import { backoffDelay, DEFAULT_EXECUTION, resolveExecution } from '../../src/executor/execution-settings';
-import { agentTool, recordEvents, toolkitWith, typesOf, useFakeTime } from './helpers';
+import { toolkitWith, typesOf, useFakeTime } from './helpers';
+import { agentTool } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 /** A tool that fails `failures` times (recording when each attempt started), then answers. */
 function flakyTool(name: string, failures: number, behaviour: Parameters<typeof agentTool>[2], failWith: () => unknown = () => new Error('503 Service Unavailable')) {

@@ -1,12 +1,12 @@
-import { execFile } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Observable } from 'rxjs';
 import { Tool, ToolEmitter, ToolkitError, ToolParam, type ToolResult } from '../../src';
-import { agentTool, internals, recordEvents, toolkitWith, trackTimers, typesOf, useFakeTime } from './helpers';
-
-const hang = () => new Promise<never>(() => undefined);
+import { internals, toolkitWith, trackTimers, typesOf, useFakeTime } from './helpers';
+import { agentTool, hang } from '../support/toolkit';
+import { runTypeScript } from '../support/child-process';
+import { recordEvents } from '../support/events';
 
 describe('timeouts on fake timers', () => {
   beforeEach(() => useFakeTime());
@@ -254,8 +254,7 @@ describe('timeouts on real time', () => {
   });
 
   it('outside Jest: 3,000 timed-out calls leave no active resource, the heap returns to baseline, the process exits by itself', async () => {
-    const root = path.resolve(__dirname, '../..');
-    const child = await runNode(['--expose-gc', '-r', path.join(root, 'scripts/swc-register.js'), path.join(__dirname, 'fixtures/soak-child.ts')], root);
+    const child = await runTypeScript(path.join(__dirname, 'fixtures/soak-child.ts'), { nodeArgs: ['--expose-gc'], timeoutMs: 15_000 });
     expect(child.stderr).toBe('');
     expect(child.code).toBe(0);
     const report = JSON.parse(child.stdout) as {
@@ -281,13 +280,3 @@ describe('timeouts on real time', () => {
     expect(child.exitedAt - report.finishedAt).toBeLessThan(5000);
   });
 });
-
-/** Runs `node args…` and collects its output and when it exited. */
-function runNode(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; exitedAt: number }> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, args, { cwd, timeout: 15_000 }, (error, stdout, stderr) => {
-      if (error && error.killed) reject(new Error(`soak child did not exit by itself within 15 s:\n${stderr}`));
-      else resolve({ code: child.exitCode, stdout, stderr, exitedAt: Date.now() });
-    });
-  });
-}

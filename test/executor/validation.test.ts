@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { IsDateString, IsEmail, IsInt, IsOptional, IsString, IsUrl, Length, Max, Min, ValidateNested } from 'class-validator';
 import { Container } from 'inversify';
 import { restoreArguments, Tool, ToolParam, type AgentTool, type ObjectJsonSchema } from '../../src';
-import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit, recordEvents } from '../support/toolkit';
+import { call, expectAllSchemasMetaValid, expectToolResult, newToolkit } from '../support/toolkit';
+import { recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
 

@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
 import {
   ScriptedProvider,
   Tool,
@@ -13,6 +11,7 @@ import {
   type Message,
   type ToolResult,
 } from '../../src';
+import { runTypeScript } from '../support/child-process';
 
 class UserContext {
   constructor(readonly name: string) {}
@@ -199,11 +198,10 @@ describe('runToolLoop', () => {
 });
 
 describe('npm start (the demo)', () => {
-  it('runs the scripted agent loop end to end', () => {
-    const root = path.resolve(__dirname, '../..');
-    const run = spawnSync(process.execPath, ['-r', './scripts/swc-register.js', 'samples/demo.ts'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  it('runs the scripted agent loop end to end', async () => {
+    const run = await runTypeScript('samples/demo.ts');
     expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
+    expect(run.code).toBe(0);
     expect(run.stdout).toContain("INVALID_ARGUMENTS: Invalid arguments for tool 'send_email'");
     expect(run.stdout).toContain('TOOL_DISABLED');
     expect(run.stdout).toContain("Feature flag 'beta-search' is now on.");

@@ -1,11 +1,11 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
 import express from 'express';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMcpHttpHandler, serveMcpHttp, type McpHttpServer } from '../../src/mcp';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';
 import { Closer, TestClient, eventually, textOf } from '../support/mcp';
+import { listen } from '../support/mcp-http';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
@@ -102,25 +102,13 @@ describe('serveMcpHttp', () => {
 });
 
 describe('createMcpHttpHandler', () => {
-  async function listen(server: Server): Promise<URL> {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closer.add({
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    });
-    return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  }
-
   test('mounts on an Express app (with express.json() parsing the body)', async () => {
     const { toolkit } = createTestToolkit();
     const handler = closer.add(createMcpHttpHandler(toolkit, { name: 'toolwright-test', version: '0.0.0' }));
     const app = express();
     app.use(express.json());
     app.all('/mcp', (req, res) => handler(req, res, req.body));
-    const url = await listen(createServer(app));
+    const url = await listen(createServer(app), closer);
     const client = await connectHttp(url);
     expect(textOf(await client.call('echo', { text: 'from express' }))).toBe('echo: from express');
     expect(handler.sessionCount).toBe(1);
@@ -129,7 +117,7 @@ describe('createMcpHttpHandler', () => {
   test('mounts on a plain node:http server, sharing the toolkit view when sessions are off', async () => {
     const { toolkit } = createTestToolkit();
     const handler = closer.add(createMcpHttpHandler(toolkit, { name: 'toolwright-test', version: '0.0.0', sessions: false }));
-    const url = await listen(createServer((req, res) => handler(req, res)));
+    const url = await listen(createServer((req, res) => handler(req, res)), closer);
     const a = await connectHttp(url);
     const b = await connectHttp(url);
     await b.toolNames();

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describeConformance } from './conformance';
-import { Closer, TestClient, textOf } from '../support/mcp';
+import { Closer, connectStdio, textOf, type TestClient } from '../support/mcp';
 
 /**
  * A real child process: `node test/mcp/fixtures/stdio-server.js` compiles the TypeScript sources
@@ -14,13 +13,10 @@ import { Closer, TestClient, textOf } from '../support/mcp';
 const SERVER = join(__dirname, 'fixtures', 'stdio-server.js');
 const closer = new Closer();
 let shared: TestClient | undefined;
-let stderr = '';
+let stderr = (): string => '';
 
 beforeAll(async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe', cwd: join(__dirname, '..', '..') });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  shared = closer.add(new TestClient());
-  await shared.connect(transport);
+  ({ client: shared, stderr } = await connectStdio(closer, [SERVER]));
 }, 20_000);
 
 afterAll(() => closer.closeAll());
@@ -32,6 +28,6 @@ describe('serveMcpStdio in a child process (official StdioClientTransport)', () 
     expect(shared!.client.getServerVersion()).toMatchObject({ name: 'toolwright-test', version: '0.0.0' });
     expect(shared!.client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true } });
     expect(textOf(await shared!.call('echo', { text: 'still alive' }))).toBe('echo: still alive');
-    expect(stderr).not.toMatch(/Error/);
+    expect(stderr()).not.toMatch(/Error/);
   });
 });

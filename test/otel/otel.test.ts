@@ -4,7 +4,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import type { AgentTool, Toolkit } from '../../src';
 import { ApprovalManager, SECRET_PATTERNS, createGuardrailHook, createRedactor } from '../../src';
 import { instrumentToolkit, type ToolTracingOptions } from '../../src/otel';
-import { RunLog, freshToolkit, loggedTool, toolCall } from '../pipeline/fixtures';
+import { RunLog, loggedTool } from '../pipeline/fixtures';
+import { freshToolkit, toolCall } from '../support/toolkit';
 
 function tracing(toolkit: Toolkit, options: Omit<ToolTracingOptions, 'tracer'> = {}) {
   const exporter = new InMemorySpanExporter();

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ToolExecutionContext, ToolkitError, type ToolEvent, type ToolResult } from '../../src';
+import { ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
 import {
   APPROVAL_NOT_PENDING,
   ApprovalManager,
@@ -8,27 +8,9 @@ import {
   isPendingApprovalResult,
   type PendingApproval,
 } from '../../src';
-import { FileService, RunLog, freshToolkit, loggedTool, toolCall } from './fixtures';
-
-async function rejection(promise: Promise<unknown>): Promise<ToolkitError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (ToolkitError.is(e)) return e;
-    throw new Error(`expected a ToolkitError, got ${String(e)}`);
-  }
-  throw new Error('expected the promise to reject');
-}
-
-function thrown(fn: () => unknown): ToolkitError {
-  try {
-    fn();
-  } catch (e) {
-    if (ToolkitError.is(e)) return e;
-    throw new Error(`expected a ToolkitError, got ${String(e)}`);
-  }
-  throw new Error('expected a ToolkitError');
-}
+import { FileService, RunLog, loggedTool } from './fixtures';
+import { rejection, thrown } from '../support/errors';
+import { freshToolkit, toolCall } from '../support/toolkit';
 
 function setup(options: ConstructorParameters<typeof ApprovalManager>[0] = { tools: ['delete_file'] }) {
   FileService.runs = [];

@@ -1,5 +1,4 @@
-import { Container } from 'inversify';
-import { Tool, ToolParam, ToolService, Toolkit, type AgentTool, type ToolCall, type ToolCallContext, type ToolkitOptions } from '../../src';
+import { Tool, ToolParam, ToolService, type AgentTool, type ToolCallContext } from '../../src';
 
 /** Records every run of a tool, so tests can count that nothing runs twice. */
 export class RunLog {
@@ -53,16 +52,4 @@ export function loggedTool(log: RunLog, name: string, options: { risk?: 'low' | 
       return options.respond ? options.respond(args) : `${name} done with ${JSON.stringify(args)}`;
     },
   };
-}
-
-/** A fresh toolkit on a fresh container. */
-export function freshToolkit(options: ToolkitOptions = {}): Toolkit {
-  return new Toolkit({ container: new Container(), ...options });
-}
-
-let next = 0;
-
-/** A call with a fresh id. */
-export function toolCall(name: string, args: ToolCall['arguments'] = {}): ToolCall {
-  return { id: `call_${++next}`, name, arguments: args };
 }

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { userResult } from '../../src';
 import { RESULT_WITHHELD, createGuardrailHook } from '../../src';
-import { FileService, RunLog, freshToolkit, loggedTool, toolCall } from './fixtures';
+import { FileService, RunLog, loggedTool } from './fixtures';
+import { freshToolkit, toolCall } from '../support/toolkit';
 
 function files() {
   FileService.runs = [];

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { ToolkitError, userResult } from '../../src';
 import { truncateText } from '../../src/executor/convert';
 import { SECRET_PATTERNS, createRedactionHook, createRedactor, createTruncationHook } from '../../src';
-import { RunLog, freshToolkit, loggedTool, toolCall } from './fixtures';
+import { RunLog, loggedTool } from './fixtures';
+import { freshToolkit, toolCall } from '../support/toolkit';
 
 const long = Array.from({ length: 200 }, (_, i) => `line ${String(i).padStart(3, '0')}`).join('\n');
 

@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { LLMResponse, Message } from '../../src';
-import { ToolkitError } from '../../src/errors';
 import { AnthropicProvider } from '../../src/providers/anthropic';
-import { WEATHER_TOOLS, WireServer, rejection } from './wire-server';
+import { rejection } from '../support/errors';
+import { WEATHER_TOOLS, WireServer } from './wire-server';
 
 let server: WireServer;
 let client: Anthropic;

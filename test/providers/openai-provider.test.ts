@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import type { LLMResponse, Message } from '../../src';
-import { ToolkitError } from '../../src/errors';
 import { OpenAIProvider } from '../../src/providers/openai';
-import { WEATHER_TOOLS, WireServer, rejection } from './wire-server';
+import { rejection } from '../support/errors';
+import { WEATHER_TOOLS, WireServer } from './wire-server';
 
 let server: WireServer;
 let client: OpenAI;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ToolSchema } from '../../src';
-import { ToolkitError } from '../../src/errors';
+import { deepFreeze } from '../support/schemas';
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -140,21 +140,3 @@ export const WEATHER_TOOLS: readonly ToolSchema[] = deepFreeze<ToolSchema[]>([
     },
   },
 ]);
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value);
-    for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
-  }
-  return value;
-}
-
-/** The ToolkitError a provider call rejects with (fails the test when it resolves or rejects otherwise). */
-export async function rejection(promise: Promise<unknown>): Promise<ToolkitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(ToolkitError.is(error)).toBe(true);
-  return error as ToolkitError;
-}

@@ -28,7 +28,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Tool, ToolParam, type JsonSchema } from '../../src';
-import { call, expectAllSchemasMetaValid, metaSchemaProblems, newToolkit } from '../support/toolkit';
+import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
+import { metaSchemaProblems } from '../support/schemas';
 
 afterAll(() => expectAllSchemasMetaValid());
 

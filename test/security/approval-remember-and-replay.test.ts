@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, ToolExecutionContext, ToolkitError, type AgentTool } from '../../src';
-import { rejectsWith } from '../support/child-process';
+import { rejection } from '../support/errors';
 import { ApprovalManager, InMemoryApprovalDecisions, isPendingApprovalResult, type ApprovalManagerOptions } from '../../src';
 
 /**
@@ -42,10 +42,10 @@ describe('security: remembered decisions are scoped to a real identity', () => {
     const { toolkit, approvals, runs } = setup({ principal: () => undefined });
     await toolkit.callTool(wipeCall('a'));
     const [pending] = approvals.pending();
-    const error = await rejectsWith(approvals.approve(pending.id, { remember: 'session' }), 'APPROVAL_IDENTITY_MISSING');
+    const error = await rejection(approvals.approve(pending.id, { remember: 'session' }), 'APPROVAL_IDENTITY_MISSING');
     expect(error.message).toContain('never covers everyone');
     expect(approvals.pending()).toHaveLength(1); // nothing was decided
-    await rejectsWith(approvals.reject(pending.id, 'no', { remember: 'principal' }), 'APPROVAL_IDENTITY_MISSING');
+    await rejection(approvals.reject(pending.id, 'no', { remember: 'principal' }), 'APPROVAL_IDENTITY_MISSING');
     expect(runs).toEqual([]);
     await approvals.approve(pending.id);
     expect(isPendingApprovalResult(await toolkit.callTool(wipeCall('b')))).toBe(true);
@@ -146,7 +146,7 @@ describe('security: a decided call never runs again, whatever is restored', () =
     });
     await toolkit.session('s1').callTool(wipeCall('a'), as('alice'));
     const [pending] = approvals.pending();
-    expect((await rejectsWith(approvals.approve(pending.id), 'APPROVAL_STORE_FAILED')).message).toContain('redis is down');
+    expect((await rejection(approvals.approve(pending.id), 'APPROVAL_STORE_FAILED')).message).toContain('redis is down');
     expect(approvals.pending()).toEqual([pending]);
     expect(runs).toEqual([]);
     down = false;
@@ -169,7 +169,7 @@ describe('security: a decided call never runs again, whatever is restored', () =
     const other = setup({ now, decisions: shared });
     expect(other.approvals.restore(stale)).toBe(1); // this process never heard of it…
     const [pending] = other.approvals.pending();
-    await rejectsWith(other.approvals.approve(pending.id, { toolkit: other.toolkit, context: ToolExecutionContext.EMPTY }), 'APPROVAL_NOT_PENDING'); // …the store refuses it
+    await rejection(other.approvals.approve(pending.id, { toolkit: other.toolkit, context: ToolExecutionContext.EMPTY }), 'APPROVAL_NOT_PENDING'); // …the store refuses it
     expect(other.runs).toEqual([]);
   });
 });

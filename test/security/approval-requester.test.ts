@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolParam, ToolService } from '../../src';
-import { rejectsWith } from '../support/child-process';
+import { rejection } from '../support/errors';
 import { ApprovalManager, isPendingApprovalResult } from '../../src';
 import { runToolLoop, ScriptedProvider } from '../../src/loop';
 
@@ -75,9 +75,9 @@ describe('security: an approved call runs as its requester', () => {
     await toolkit.session('s-alice').callTool({ id: 'c1', name: 'pay', arguments: { amount: 5 } }, { context: alice });
     const [pending] = approvals.pending();
     const mallory = ToolExecutionContext.of(new UserContext('mallory'));
-    expect((await rejectsWith(approvals.approve(pending.id, { context: mallory }), 'APPROVAL_CONTEXT_CONFLICT')).message).toContain("session 's-alice'");
-    await rejectsWith(approvals.approve(pending.id, { view: toolkit.session('s-mallory') }), 'APPROVAL_CONTEXT_CONFLICT');
-    await rejectsWith(approvals.approve(pending.id, { view: toolkit }), 'APPROVAL_CONTEXT_CONFLICT');
+    expect((await rejection(approvals.approve(pending.id, { context: mallory }), 'APPROVAL_CONTEXT_CONFLICT')).message).toContain("session 's-alice'");
+    await rejection(approvals.approve(pending.id, { view: toolkit.session('s-mallory') }), 'APPROVAL_CONTEXT_CONFLICT');
+    await rejection(approvals.approve(pending.id, { view: toolkit }), 'APPROVAL_CONTEXT_CONFLICT');
     expect(payments.runs).toEqual([]);
     expect(approvals.pending()).toHaveLength(1);
   });
@@ -90,11 +90,11 @@ describe('security: an approved call runs as its requester', () => {
     const after = setup();
     after.approvals.restore(snapshot);
     const [pending] = after.approvals.pending();
-    const missing = await rejectsWith(after.approvals.approve(pending.id, { toolkit: after.toolkit }), 'APPROVAL_CONTEXT_REQUIRED');
+    const missing = await rejection(after.approvals.approve(pending.id, { toolkit: after.toolkit }), 'APPROVAL_CONTEXT_REQUIRED');
     expect(missing.message).toContain("principal 'alice' in session 's-alice'");
-    await rejectsWith(after.approvals.approve(pending.id), 'APPROVAL_CONTEXT_REQUIRED');
+    await rejection(after.approvals.approve(pending.id), 'APPROVAL_CONTEXT_REQUIRED');
     // a view of another session is refused even with a context
-    await rejectsWith(after.approvals.approve(pending.id, { view: after.toolkit.session('s-bob'), context: alice }), 'APPROVAL_CONTEXT_CONFLICT');
+    await rejection(after.approvals.approve(pending.id, { view: after.toolkit.session('s-bob'), context: alice }), 'APPROVAL_CONTEXT_CONFLICT');
     expect(after.payments.runs).toEqual([]);
     expect(after.approvals.pending()).toHaveLength(1);
 

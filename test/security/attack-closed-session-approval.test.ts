@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ApprovalManager, isPendingApprovalResult } from '../../src';
-import { call, setupToolkit } from '../toolkit/fixtures';
+import { setupToolkit } from '../toolkit/fixtures';
+import { call } from '../support/toolkit';
 
 /**
  * Attack: a call held for approval in a session; the session is closed (the user logged out) or

@@ -3,7 +3,8 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { defineSkill, EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../../src';
 import { importMcpTools } from '../../src/mcp';
 import { Closer } from '../support/mcp';
-import { call, setupToolkit } from '../toolkit/fixtures';
+import { setupToolkit } from '../toolkit/fixtures';
+import { call } from '../support/toolkit';
 import { hostileMcpServer } from './hostile-mcp-server';
 
 const closer = new Closer();

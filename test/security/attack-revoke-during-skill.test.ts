@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { asyncResult, defineSkill, type AgentTool, type AsyncCallback, type ToolEvent } from '../../src';
-import { call, setupToolkit } from '../toolkit/fixtures';
+import { setupToolkit } from '../toolkit/fixtures';
+import { call } from '../support/toolkit';
 
 /**
  * Attacks found in review: a group switched off while a skill was active kept its tools running

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { defineSkill } from '../../src';
-import { call, setupToolkit } from '../toolkit/fixtures';
+import { setupToolkit } from '../toolkit/fixtures';
+import { call } from '../support/toolkit';
 
 /**
  * Attack: the model activates a scoping skill whose definition grants `admin` for its own scope

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { runChildFixture } from '../support/child-process';
 
 /**
@@ -7,7 +8,7 @@ import { runChildFixture } from '../support/child-process';
  */
 describe('attack: a throwing onCallbackError cannot crash the process', () => {
   it('the calls complete, one warning says what happened, nothing reaches the process', async () => {
-    const report = await runChildFixture<{ results: unknown[]; warnings: string[]; crashes: string[] }>('throwing-error-handler-child.ts');
+    const report = await runChildFixture<{ results: unknown[]; warnings: string[]; crashes: string[] }>(join(__dirname, 'fixtures', 'throwing-error-handler-child.ts'));
     expect(report.crashes).toEqual([]);
     expect(report.results).toEqual([true, 'paid']);
     expect(report.warnings).toEqual([

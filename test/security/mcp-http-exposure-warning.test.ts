@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Toolkit } from '../../src';
 import { McpPrincipal, createMcpHttpHandler, serveMcpHttp, type McpHttpServeOptions } from '../../src/mcp';
 import { Closer } from '../support/mcp';
-import { INITIALIZE, post } from '../support/mcp-http';
+import { INITIALIZE, listen, post } from '../support/mcp-http';
 
 /**
  * Security item 7: listening beyond loopback without `authenticate` emits one process warning
@@ -50,11 +49,9 @@ describe('MCP HTTP exposure warning', () => {
     const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {
       const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'exposed', version: '0' }));
-      const server = createServer((req, res) => handler(req, res));
-      await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-      closer.add({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-      const port = (server.address() as AddressInfo).port;
-      await post(new URL(`http://127.0.0.1:${port}/mcp`), INITIALIZE);
+      const url = await listen(createServer((req, res) => handler(req, res)), closer, '0.0.0.0');
+      const port = url.port;
+      await post(url, INITIALIZE);
       expect(ours(spy.mock.calls)).toHaveLength(0);
       // the machine's own non-loopback address, where it has one (CI containers do)
       const external = Object.values(networkInterfaces())

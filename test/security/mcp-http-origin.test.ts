@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Toolkit } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp } from '../../src/mcp';
 import { Closer } from '../support/mcp';
-import { INITIALIZE, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
+import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
 
 /**
  * Security item 7: a browser page on a foreign origin cannot drive the MCP endpoint. Requests
@@ -54,11 +53,8 @@ describe('MCP HTTP Origin checks', () => {
 
   test('createMcpHttpHandler: same checks; an allowedHosts entry without a port accepts that host on any port', async () => {
     const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'origin', version: '0', allowedHosts: ['localhost'] }));
-    const server = createServer((req, res) => handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closer.add({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    const port = (server.address() as AddressInfo).port;
-    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const url = await listen(createServer((req, res) => handler(req, res)), closer);
+    const port = url.port;
     expect((await post(url, INITIALIZE, { host: `localhost:${port}` })).status).toBe(200);
     expect((await post(url, INITIALIZE, { host: `127.0.0.1:${port}` })).status).toBe(403);
     // DNS rebinding: the attacker's name resolves to us, Host and Origin both say so
@@ -69,10 +65,7 @@ describe('MCP HTTP Origin checks', () => {
 
   test("the server's own origin is its scheme, host and port: a Host without a port means the scheme's default", async () => {
     const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'origin', version: '0' }));
-    const server = createServer((req, res) => handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closer.add({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const url = await listen(createServer((req, res) => handler(req, res)), closer);
     // a page on another port of the same host is another origin
     expect((await post(url, INITIALIZE, { host: 'app.example', origin: 'http://app.example:8080' })).status).toBe(403);
     // so is the same host over https when the request came in over plain http

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { AsyncCompletion, asyncResult, Tool, Toolkit, ToolParam, type AsyncCallback, type AsyncCompletedEvent, type AsyncTool } from '../../src';
-import { findLeaks, recordAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks } from '../support/leaks';
 
 const SECRET = 'render-key-8f2e4d6c';
 
@@ -27,7 +28,7 @@ describe('stray AsyncTool completions (a repeat, a wrong call id) never carry th
     const { tool, callback } = renderTool();
     const toolkit = new Toolkit({ container: new Container() });
     toolkit.registerTool(tool, { presets: { render: { apiKey: preset } } });
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     const completed: unknown[] = [];
     await toolkit.callTool({ id: 'job-1', name: 'render', arguments: {} }, { onAsyncComplete: (r) => completed.push(r) });
     callback()(completion('job-1'));
@@ -46,7 +47,7 @@ describe('stray AsyncTool completions (a repeat, a wrong call id) never carry th
     const { tool, callback } = renderTool();
     const toolkit = new Toolkit({ container: new Container() });
     toolkit.registerTool(tool, { presets: { render: { apiKey: () => SECRET } } });
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     callback()(completion('from-before-the-restart'));
     recorder.stop();
     const [event] = recorder.events as AsyncCompletedEvent[];
@@ -70,7 +71,7 @@ describe('AsyncCompletion.fail with a non-Error object', () => {
   it('redacts before describeThrown cuts at 500 characters', async () => {
     const toolkit = new Toolkit({ container: new Container() });
     toolkit.registration().tool(new Exports()).presetParameters({ export_table: { apiKey: SECRET } }).apply();
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     const completed: unknown[] = [];
     await toolkit.callTool({ id: 'e1', name: 'export_table', arguments: {} }, { onAsyncComplete: (r) => completed.push(r) });
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type CallStartedEvent } from '../../src';
-import { findLeaks, recordAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks } from '../support/leaks';
 
 const SECRET = 'sk-prod-1f2e3d4c5b6a';
 
@@ -21,7 +22,7 @@ describe('a model that sends a preset value in another argument does not get it 
       },
       { presets: { search: { apiKey: SECRET } } },
     );
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     const ok = await toolkit.callTool({ id: 'a', name: 'search', arguments: { query: `key ${SECRET}`, scope: 'all' } });
     const invalid = await toolkit.callTool({ id: 'b', name: 'search', arguments: { query: 'q', scope: SECRET } });
     recorder.stop();

@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createRedactor, SECRET_PATTERNS, Toolkit, type AgentTool, type ToolResult } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
 import { Closer, TestClient } from '../support/mcp';
-import { findLeaks, recordAll, traceAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks, traceAll } from '../support/leaks';
 
 /** A password a user could really have: quotes, a backslash, a newline and non-ASCII text. */
 const SECRET = 'pa"ss\\wörd\n-7f3a9c';
@@ -52,7 +53,7 @@ const NAMES = ['as_object', 'as_url', 'as_json_text', 'throws_object', 'throws_j
 describe('a preset with quotes, backslashes and newlines never leaves in escaped or encoded form', () => {
   it('not in results, events or OTel spans', async () => {
     const toolkit = setup();
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     const { spans, subscription } = traceAll(toolkit);
     const results: ToolResult[] = [];
     for (const name of NAMES) results.push(await toolkit.callTool({ id: `c-${name}`, name, arguments: {} }));

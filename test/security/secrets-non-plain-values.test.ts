@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool, type CallFailedEvent, type ToolProgress, type ToolResult } from '../../src';
-import { findLeaks, recordAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks } from '../support/leaks';
 
 const SECRET = 'db-pass-4c1e9a7b2d';
 
@@ -62,7 +63,7 @@ function setup(): Toolkit {
 describe('Maps, Sets, class instances, toJSON, bytes and Errors never carry a secret out', () => {
   it('in data, progress, call_failed causes and events', async () => {
     const toolkit = setup();
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     const progress: ToolProgress[] = [];
     const results: ToolResult[] = [];
     for (const name of [...Object.keys(shapes), 'progress', 'throws']) {

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool, type PresetValue, type ToolResult } from '../../src';
-import { findLeaks, recordAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks } from '../support/leaks';
 
 const PIN = 48151623;
 const ACCOUNT = { user: 'svc-reporting', password: 'hunter2-pw-x9', nested: { token: 'tok_5e6f7a8b', port: 54321 } };
@@ -24,7 +25,7 @@ async function run(preset: PresetValue): Promise<{ results: ToolResult[]; events
   const toolkit = new Toolkit({ container: new Container() });
   toolkit.registerTool(echo('fixed'), { presets: { fixed: { secret: preset } } });
   toolkit.registerTool(echo('resolved'), { presets: { resolved: { secret: async () => preset } } });
-  const recorder = recordAll(toolkit);
+  const recorder = recordEvents(toolkit);
   const results: ToolResult[] = [];
   for (const name of ['fixed', 'resolved']) {
     for (const mode of ['text', 'data', 'throw']) results.push(await toolkit.callTool({ id: `${name}-${mode}`, name, arguments: { mode } }));

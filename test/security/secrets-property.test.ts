@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallProgress, ToolResult } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { Closer, TestClient } from '../support/mcp';
+import { Closer, connectStdio, TestClient } from '../support/mcp';
 import { createLeakyToolkit, LEAK_MODES, leavesOf, type LeakMode, type LeakyToolSpec, type PresetSpec } from './fixtures/leaky-toolkit';
-import { findLeaks, recordAll, traceAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks, traceAll } from '../support/leaks';
 
 /**
  * The property: whatever preset values a tool has (strings with quotes, backslashes, newlines,
@@ -87,7 +87,7 @@ describe('no preset value leaves, in any form, on any channel (property)', () =>
       fc.asyncProperty(scenario, async (s) => {
         const specs = specsOf(s, 'leaky_');
         const toolkit = createLeakyToolkit(specs, s.maxResultChars === undefined ? {} : { maxResultChars: s.maxResultChars });
-        const recorder = recordAll(toolkit);
+        const recorder = recordEvents(toolkit);
         const tracing = traceAll(toolkit);
         const results: ToolResult[] = [];
         const progress: CallProgress[] = [];
@@ -152,20 +152,11 @@ describe('no preset value leaves, in any form, on any channel (property)', () =>
     const closer = new Closer();
     try {
       const { specs, calls, maxResultChars } = catalogue(0x57d10);
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [join(__dirname, 'fixtures', 'leaky-stdio-server.js')],
-        env: { ...(process.env as Record<string, string>), LEAKY_SPEC: JSON.stringify({ specs, maxResultChars }) },
-        stderr: 'pipe',
-        cwd: join(__dirname, '..', '..'),
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      const client = closer.add(new TestClient());
-      await client.connect(transport);
+      const env = { ...(process.env as Record<string, string>), LEAKY_SPEC: JSON.stringify({ specs, maxResultChars }) };
+      const { client, stderr } = await connectStdio(closer, [join(__dirname, 'fixtures', 'leaky-stdio-server.js')], env);
       const responses = await callAll(client, calls);
       expect(responses.length).toBe(calls.length * 2);
-      expectNoLeaks(findLeaks({ responses, stderr }, secretsOf(specs)));
+      expectNoLeaks(findLeaks({ responses, stderr: stderr() }, secretsOf(specs)));
     } finally {
       await closer.closeAll();
     }

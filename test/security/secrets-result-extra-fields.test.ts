@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool } from '../../src';
-import { findLeaks, recordAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks } from '../support/leaks';
 
 const SECRET = 'svc-token-7d2e91c4ab';
 
@@ -31,7 +32,7 @@ describe('secrets: fields of a tool-made ToolResult beyond the documented ones',
     const toolkit = new Toolkit({ container: new Container() });
     const t = tool(isError);
     toolkit.registration().tool(t).presetParameters({ [t.name]: { key: SECRET } }).apply();
-    const recorded = recordAll(toolkit);
+    const recorded = recordEvents(toolkit);
     const result = await toolkit.callTool({ id: 'c1', name: t.name, arguments: '{}' });
     recorded.stop();
     expect(result.isError).toBe(isError);

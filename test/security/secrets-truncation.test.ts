@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, type AgentTool } from '../../src';
-import { findLeaks, recordAll } from '../support/leaks';
+import { recordEvents } from '../support/events';
+import { findLeaks } from '../support/leaks';
 
 const SECRET = 'sk-live-9d8c7b6a5f4e3d2c1b0a';
 const QUOTED = 'tok"en\\9d8c7b6a5f4e3d2c';
@@ -25,7 +26,7 @@ describe('no cut leaves 8+ characters of a secret behind', () => {
       }),
       { presets: { throws: { key: SECRET } } },
     );
-    const recorder = recordAll(toolkit);
+    const recorder = recordEvents(toolkit);
     // `{"pad":"xx…x","key":"` puts the secret across the 500th character for these pads
     for (const pad of [470, 475, 480, 485, 490, 495]) {
       const result = await toolkit.callTool({ id: `p${pad}`, name: 'throws', arguments: { pad } });

@@ -4,7 +4,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { defineSkill, type ToolResult } from '../../src';
 import { createMcpServer } from '../../src/mcp';
 import { ApprovalManager, isPendingApprovalResult } from '../../src';
-import { call, setupToolkit } from '../toolkit/fixtures';
+import { setupToolkit } from '../toolkit/fixtures';
+import { call } from '../support/toolkit';
 
 /**
  * Regression: with group `admin` inactive and `equip_tool_groups` off, `invoke_skill` of a skill

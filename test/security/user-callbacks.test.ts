@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { throwError } from 'rxjs';
 import { GuardedObservable } from '../../src/common/guarded-observable';
 import { runChildFixture } from '../support/child-process';
@@ -10,7 +11,7 @@ import { runChildFixture } from '../support/child-process';
  */
 describe('security: user callbacks cannot crash the process', () => {
   it('every throwing callback is reported as an event; every call still returns its result; nothing reaches the process', async () => {
-    const report = await runChildFixture<{ results: unknown[]; failures: string[]; approvalFailures: string[]; crashes: string[] }>('throwing-callbacks-child.ts');
+    const report = await runChildFixture<{ results: unknown[]; failures: string[]; approvalFailures: string[]; crashes: string[] }>(join(__dirname, 'fixtures', 'throwing-callbacks-child.ts'));
     expect(report.crashes).toEqual([]);
     expect(report.results).toEqual([
       { forLLM: 'done', isError: false },

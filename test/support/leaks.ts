@@ -1,6 +1,6 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { Subscription } from 'rxjs';
-import type { Toolkit, ToolEvent } from '../../src';
+import type { Toolkit } from '../../src';
 import { instrumentToolkit } from '../../src/otel';
 
 /** Number fields that are clocks, not output: a secret number may collide with them by chance. */
@@ -70,13 +70,6 @@ export function findLeaks(value: unknown, secrets: readonly (string | number)[])
     }
   }
   return found;
-}
-
-/** Everything `toolkit.events$` emits, kept until `stop()`. */
-export function recordAll(toolkit: Toolkit): { events: ToolEvent[]; stop(): void } {
-  const events: ToolEvent[] = [];
-  const subscription = toolkit.events$.subscribe((e) => events.push(e));
-  return { events, stop: () => subscription.unsubscribe() };
 }
 
 /** Traces `toolkit` into memory, recording arguments and results. */

@@ -1,6 +1,23 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Closer, TestClient } from './mcp';
+
+/**
+ * Starts `server` on a free port of `host` (loopback unless given), closed with its open
+ * connections by `closer`; the MCP endpoint's URL on loopback.
+ */
+export async function listen(server: Server, closer: Closer, host = '127.0.0.1'): Promise<URL> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  closer.add({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  });
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+}
 
 /** The headers a Streamable HTTP client sends with a POST. */
 export const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;

@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Toolkit } from '../../src';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from '../../src/mcp';
+import { ROOT } from './child-process';
 
 /** Things to close at the end of a test, most recent first. */
 export class Closer {
@@ -74,6 +76,19 @@ export async function connectInMemory(
   const client = closer.add(new TestClient());
   await client.connect(clientSide);
   return { client, mcp };
+}
+
+/**
+ * Starts `node args…` from the repository root as a real child process and connects a test client
+ * to it over stdio (the official StdioClientTransport); `stderr()` is what the child wrote there so far.
+ */
+export async function connectStdio(closer: Closer, args: readonly string[], env?: Record<string, string>): Promise<{ client: TestClient; stderr(): string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: ROOT, stderr: 'pipe', ...(env ? { env } : {}) });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = closer.add(new TestClient());
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
 }
 
 /** Polls `check` on the event loop until it holds (no fixed sleeps), failing after `timeoutMs`. */

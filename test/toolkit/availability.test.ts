@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { defineSkill, type ToolAvailability } from '../../src';
-import { agentTool, call, names, setupToolkit } from './fixtures';
+import { agentTool, call, names } from '../support/toolkit';
+import { setupToolkit } from './fixtures';
 
 function setup() {
   const { toolkit } = setupToolkit();

@@ -10,7 +10,9 @@ import {
   type SkillContext,
   type ToolResult,
 } from '../../src';
-import { agentTool, call, names, recordEvents, setupToolkit, Tenant } from './fixtures';
+import { recordEvents } from '../support/events';
+import { agentTool, call, names } from '../support/toolkit';
+import { setupToolkit, Tenant } from './fixtures';
 
 const convert = defineSkill({
   name: 'convert',

@@ -1,20 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import type { Subscription } from 'rxjs';
-import {
-  Tool,
-  Toolkit,
-  ToolkitError,
-  ToolParam,
-  ToolService,
-  type AgentTool,
-  type CallOptions,
-  type ToolCall,
-  type ToolEvent,
-  type ToolkitErrorCode,
-  type ToolkitOptions,
-  type ToolResult,
-} from '../../src';
+import { Tool, Toolkit, ToolParam, ToolService, type ToolkitOptions } from '../../src';
 
 /** A user context object injected by type into tools. */
 export class Tenant {
@@ -78,55 +64,4 @@ export function setupToolkit(options: ToolkitOptions = {}): { toolkit: Toolkit; 
   toolkit.registerTool(AdminService);
   toolkit.registration().tool(NotesService).presetParameters({ notify: { apiKey: 'secret-key-1234' } }).apply();
   return { toolkit, admin: container.get(AdminService) };
-}
-
-/** A plain AgentTool. */
-export function agentTool(name: string, execute: AgentTool['execute'], extra: Partial<AgentTool> = {}): AgentTool {
-  return { name, description: `The ${name} tool`, parameters: { type: 'object', properties: {} }, execute, ...extra };
-}
-
-let nextId = 0;
-
-/** Calls a tool on a view with a fresh call id. */
-export function call(
-  target: { callTool(call: ToolCall, options?: CallOptions): Promise<ToolResult> },
-  name: string,
-  args: ToolCall['arguments'] = {},
-  options: CallOptions = {},
-): Promise<ToolResult> {
-  return target.callTool({ id: `call_${++nextId}`, name, arguments: args }, options);
-}
-
-/** The names of a tool list. */
-export const names = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
-
-/** Records every event of a toolkit until `stop()`. */
-export function recordEvents(toolkit: Toolkit): { events: ToolEvent[]; stop(): void } {
-  const events: ToolEvent[] = [];
-  const subscription: Subscription = toolkit.events$.subscribe((e) => events.push(e));
-  return { events, stop: () => subscription.unsubscribe() };
-}
-
-/** Runs `fn` and returns the ToolkitError it throws (checking the code). */
-export function thrown(fn: () => unknown, code: ToolkitErrorCode): ToolkitError {
-  try {
-    fn();
-  } catch (e) {
-    if (!ToolkitError.is(e)) throw new Error(`expected a ToolkitError ${code}, got ${String(e)}`);
-    expect(e.code).toBe(code);
-    return e;
-  }
-  throw new Error(`expected a ToolkitError ${code}, but nothing was thrown`);
-}
-
-/** Awaits `promise` and returns the ToolkitError it rejects with (checking the code). */
-export async function rejected(promise: Promise<unknown>, code: ToolkitErrorCode): Promise<ToolkitError> {
-  try {
-    await promise;
-  } catch (e) {
-    if (!ToolkitError.is(e)) throw new Error(`expected a ToolkitError ${code}, got ${String(e)}`);
-    expect(e.code).toBe(code);
-    return e;
-  }
-  throw new Error(`expected a rejection with ${code}`);
 }

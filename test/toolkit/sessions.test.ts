@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Toolkit, type AgentTool, type ToolCall, type ToolEvent, type ToolView } from '../../src';
-import { call, names, rejected, setupToolkit, thrown } from './fixtures';
+import { rejection as rejected, thrown } from '../support/errors';
+import { call, names } from '../support/toolkit';
+import { setupToolkit } from './fixtures';
 
 describe('sessions', () => {
   afterEach(() => jest.useRealTimers());

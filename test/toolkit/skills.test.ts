@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Toolkit, ToolkitError, type SkillDefinition, type ToolView } from '../../src';
-import { call, names, recordEvents, rejected, setupToolkit, thrown } from './fixtures';
+import { rejection as rejected, thrown } from '../support/errors';
+import { recordEvents } from '../support/events';
+import { call, names } from '../support/toolkit';
+import { setupToolkit } from './fixtures';
 
 const research = defineSkill({
   name: 'research',

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import type { Subscription } from 'rxjs';
 import { defineSkill, Tool, ToolParam, ToolService, type AgentTool, type ToolView } from '../../src';
-import { call, definitionError, expectAllSchemasMetaValid, newToolkit, recordEvents } from '../support/toolkit';
+import { call, expectAllSchemasMetaValid, names, newToolkit } from '../support/toolkit';
+import { thrown as definitionError } from '../support/errors';
+import { recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
 
@@ -42,8 +44,6 @@ function setup() {
   toolkit.registerTool(FreeService);
   return toolkit;
 }
-
-const names = (tools: readonly AgentTool[]) => tools.map((t) => t.name);
 
 /** Subscribes to a view's activeTools$ and records each emitted list's names. */
 function watch(view: ToolView): { lists: string[][]; raw: AgentTool[][]; stop(): void } {

@@ -1,5 +1,5 @@
 import type { ObjectJsonSchema, ToolSchema } from '../../../src';
-import { deepFreeze } from './provider-rule-checks';
+import { deepFreeze } from '../../support/schemas';
 
 function tool(name: string, parameters: ObjectJsonSchema, description = `The ${name} tool`): ToolSchema {
   return { name, description, parameters };

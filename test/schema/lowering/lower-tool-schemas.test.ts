@@ -1,5 +1,5 @@
 import type { JsonSchema, ObjectJsonSchema, ToolSchema } from '../../../src';
-import { ToolkitError } from '../../../src/errors';
+import type { ToolkitErrorCode } from '../../../src/errors';
 import {
   type GeminiSchema,
   type LoweringOptions,
@@ -8,12 +8,13 @@ import {
   type ProviderName,
   type ProviderToolDefinition,
 } from '../../../src/schema/lowering';
+import { thrown } from '../../support/errors';
+import { deepFreeze } from '../../support/schemas';
 import { FIXTURES, fixture } from './fixtures';
 import {
   checkGemini,
   checkObjectRoot,
   checkOpenAIStrict,
-  deepFreeze,
   NAME_PATTERNS,
   walkSchema,
 } from './provider-rule-checks';
@@ -335,16 +336,8 @@ describe('exact lowered forms', () => {
   });
 });
 
-function expectToolkitError(fn: () => unknown, code: string, ...parts: string[]): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(ToolkitError.is(caught)).toBe(true);
-  const error = caught as ToolkitError;
-  expect(error.code).toBe(code);
+function expectToolkitError(fn: () => unknown, code: ToolkitErrorCode, ...parts: string[]): void {
+  const error = thrown(fn, code);
   for (const part of parts) expect(error.message).toContain(part);
 }
 

@@ -109,12 +109,3 @@ export function checkGemini(parameters: unknown): string[] {
 export function checkObjectRoot(schema: unknown): string[] {
   return isNode(schema) && schema.type === 'object' ? [] : ['root must be { type: "object" }'];
 }
-
-/** Freezes a value deeply (the inputs of every lowering are frozen, like the toolkit's). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value);
-    for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
-  }
-  return value;
-}

@@ -7,7 +7,8 @@ import {
   restoreArguments,
 } from '../../../src/schema/lowering';
 import { fixture } from './fixtures';
-import { checkGemini, checkOpenAIStrict, deepFreeze } from './provider-rule-checks';
+import { deepFreeze } from '../../support/schemas';
+import { checkGemini, checkOpenAIStrict } from './provider-rule-checks';
 
 const ajv = new Ajv({ strict: false, validateFormats: false });
 const strict = { strict: true } as const;
