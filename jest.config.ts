@@ -1,19 +1,76 @@
 /** @jest-config-loader ts-node
  * @jest-config-loader-options {"transpileOnly": true, "compilerOptions": {"module": "commonjs", "moduleResolution": "node10"}}
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Config } from 'jest';
+
+type Project = Exclude<NonNullable<Config['projects']>[number], string>;
+
+/**
+ * The `integration` project: the suites that take seconds each because they start real child
+ * processes or HTTP servers, run the TypeScript compiler over files on disk, or run thousands of
+ * generated cases. Every other `test/**\/*.test.ts` is the `unit` project. `npm test` runs both;
+ * `npx jest --selectProjects unit` runs the quick part. Listed by path rather than by a file-name
+ * suffix because SECURITY.md links the test/security files by name.
+ */
+const INTEGRATION: readonly string[] = [
+  // real child processes
+  'executor/timeouts-soak.test.ts',
+  'loop/npm-start.test.ts',
+  'mcp/mcp-stdio.test.ts',
+  'mcp/sample-server.test.ts',
+  'security/attack-throwing-error-handler.test.ts',
+  'security/user-callbacks.test.ts',
+  // real MCP HTTP servers on 127.0.0.1
+  'mcp/mcp-http.test.ts',
+  'security/mcp-http-auth.test.ts',
+  'security/mcp-http-exposure-warning.test.ts',
+  'security/mcp-http-origin.test.ts',
+  'security/mcp-http-session-cap.test.ts',
+  'security/mcp-http-slow-reader.test.ts',
+  // the TypeScript compiler over files on disk
+  'codegen/cli.test.ts',
+  'codegen/definition-errors.test.ts',
+  'codegen/generate-manifest.test.ts',
+  'codegen/sample-manifest.test.ts',
+  // thousands of generated cases: fuzzing, property tests, soaks
+  'executor/fuzz.test.ts',
+  'security/secrets-property.test.ts',
+  'toolkit/sessions-soak.test.ts',
+];
+
+const missing = INTEGRATION.filter((file) => !existsSync(path.join(__dirname, 'test', file)));
+if (missing.length > 0) throw new Error(`jest.config.ts: no such integration test: ${missing.join(', ')}`);
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Jest runs the TypeScript sources through swc with the options of `.swcrc` (legacy decorators with
  * metadata, CommonJS); inversify (ESM-only) is transformed to CommonJS too.
  */
-const config: Config = {
+const shared: Project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
   transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
+};
+
+const config: Config = {
   testTimeout: 20_000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...INTEGRATION.map((file) => `<rootDir>/test/${escape(file)}$`)],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: INTEGRATION.map((file) => `<rootDir>/test/${file}`),
+    },
+  ],
 };
 
 export default config;

@@ -11,7 +11,6 @@ import {
   type Message,
   type ToolResult,
 } from '../../src';
-import { runTypeScript } from '../support/child-process';
 
 class UserContext {
   constructor(readonly name: string) {}
@@ -194,17 +193,5 @@ describe('runToolLoop', () => {
     const { toolkit } = setup();
     const error = await runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, user('hi')).catch((e: unknown) => e);
     expect((error as Error).message).toContain('ScriptedProvider: the script has no turn 1');
-  });
-});
-
-describe('npm start (the demo)', () => {
-  it('runs the scripted agent loop end to end', async () => {
-    const run = await runTypeScript('samples/demo.ts');
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("INVALID_ARGUMENTS: Invalid arguments for tool 'send_email'");
-    expect(run.stdout).toContain('TOOL_DISABLED');
-    expect(run.stdout).toContain("Feature flag 'beta-search' is now on.");
-    expect(run.stdout).not.toContain('sk-demo-0123456789');
   });
 });

@@ -1,0 +1,13 @@
+import { runTypeScript } from '../support/child-process';
+
+describe('npm start (the demo)', () => {
+  it('runs the scripted agent loop end to end', async () => {
+    const run = await runTypeScript('samples/demo.ts');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("INVALID_ARGUMENTS: Invalid arguments for tool 'send_email'");
+    expect(run.stdout).toContain('TOOL_DISABLED');
+    expect(run.stdout).toContain("Feature flag 'beta-search' is now on.");
+    expect(run.stdout).not.toContain('sk-demo-0123456789');
+  });
+});
