@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
 import { Container, inject, injectable } from 'inversify';
 import {
   asyncResult,
