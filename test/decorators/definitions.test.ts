@@ -18,7 +18,7 @@ import {
   type ToolResult,
 } from '../../src';
 import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
-import { thrown as definitionError } from '../support/errors';
+import { thrown } from '../support/errors';
 import { recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
@@ -241,7 +241,7 @@ describe('reflected types of optional parameters', () => {
         return flag;
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(Unknowable), 'INVALID_DEFINITION');
+    const error = thrown(() => newToolkit().registerTool(Unknowable), 'INVALID_DEFINITION');
     expect(error.message).toContain("Unknowable.run parameter 'flag' (#0)");
     expect(error.message).toContain('`x?: T` keeps its type');
   });
@@ -308,7 +308,7 @@ describe('definition-time errors', () => {
         return city;
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(NoName), 'MISSING_NAME');
+    const error = thrown(() => newToolkit().registerTool(NoName), 'MISSING_NAME');
     expect(error.message).toContain('NoName.run');
     expect(error.message).toContain('parameter #0');
     expect(error.message).toContain("@ToolParam({ name: '…' })");
@@ -322,7 +322,7 @@ describe('definition-time errors', () => {
         return 'x';
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(NoDescription), 'MISSING_DESCRIPTION');
+    const error = thrown(() => newToolkit().registerTool(NoDescription), 'MISSING_DESCRIPTION');
     expect(error.message).toContain('NoDescription.run');
     expect(error.message).toContain("'run'");
     expect(error.message).toContain("@Tool({ description: '…' })");
@@ -349,14 +349,14 @@ describe('definition-time errors', () => {
     }
     const toolkit = newToolkit();
     toolkit.registerTool(First);
-    const error = definitionError(() => toolkit.registerTool(Second), 'DUPLICATE_TOOL');
+    const error = thrown(() => toolkit.registerTool(Second), 'DUPLICATE_TOOL');
     expect(error.message).toContain('First.find');
     expect(error.message).toContain('Second.search');
     expect(error.message).toContain('@Tool({ name })');
     expect(toolkit.getAllTools().map((t) => t.name)).toEqual(['lookup']);
 
     const agentTool: AgentTool = { name: 'lookup', description: 'd', parameters: { type: 'object', properties: {} }, execute: () => 'x' };
-    const again = definitionError(() => toolkit.registerTool(agentTool), 'DUPLICATE_TOOL');
+    const again = thrown(() => toolkit.registerTool(agentTool), 'DUPLICATE_TOOL');
     expect(again.message).toContain('First.find');
     expect(again.message).toContain("AgentTool 'lookup'");
   });
@@ -374,7 +374,7 @@ describe('definition-time errors', () => {
       }
     }
     const toolkit = newToolkit();
-    const error = definitionError(() => toolkit.registerTool(Twice), 'DUPLICATE_TOOL');
+    const error = thrown(() => toolkit.registerTool(Twice), 'DUPLICATE_TOOL');
     expect(error.message).toContain('Twice.a');
     expect(error.message).toContain('Twice.b');
     expect(toolkit.getAllTools()).toEqual([]);
@@ -387,7 +387,7 @@ describe('definition-time errors', () => {
         return city + extra;
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(Unresolvable), 'UNRESOLVABLE_PARAMETER');
+    const error = thrown(() => newToolkit().registerTool(Unresolvable), 'UNRESOLVABLE_PARAMETER');
     expect(error.message).toContain('Unresolvable.run');
     expect(error.message).toContain('parameter #1');
     expect(error.message).toContain('@ToolParam');
@@ -406,7 +406,7 @@ describe('definition-time errors', () => {
     expect(Reflect.getMetadata('design:paramtypes', HandDecorated.prototype, 'greet')).toBeUndefined();
 
     const toolkit = newToolkit();
-    const error = definitionError(() => toolkit.registerTool(HandDecorated), 'DECORATOR_METADATA_MISSING');
+    const error = thrown(() => toolkit.registerTool(HandDecorated), 'DECORATOR_METADATA_MISSING');
     expect(error.message).toContain('HandDecorated.greet');
     expect(error.message).toContain('emitDecoratorMetadata');
     expect(error.message).toContain('experimentalDecorators');
@@ -426,7 +426,7 @@ describe('definition-time errors', () => {
     const getMetadata = reflect.getMetadata;
     delete reflect.getMetadata;
     try {
-      const error = definitionError(() => newToolkit().registerTool(Fine), 'REFLECT_METADATA_MISSING');
+      const error = thrown(() => newToolkit().registerTool(Fine), 'REFLECT_METADATA_MISSING');
       expect(error.message).toContain("import 'reflect-metadata'");
     } finally {
       reflect.getMetadata = getMetadata;
@@ -482,7 +482,7 @@ describe('definition-time errors', () => {
         return 1;
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(BadName), name === '' ? 'INVALID_NAME' : 'INVALID_NAME');
+    const error = thrown(() => newToolkit().registerTool(BadName), name === '' ? 'INVALID_NAME' : 'INVALID_NAME');
     expect(error.message).toContain('BadName.run');
     expect(error.message).toContain('^[a-zA-Z0-9_-]{1,64}$');
   });
@@ -494,7 +494,7 @@ describe('definition-time errors', () => {
         return tags;
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(NoItems), 'INVALID_DEFINITION');
+    const error = thrown(() => newToolkit().registerTool(NoItems), 'INVALID_DEFINITION');
     expect(error.message).toContain('NoItems.run');
     expect(error.message).toContain("parameter 'tags' (#0)");
     expect(error.message).toContain('type: () => [String]');
@@ -530,7 +530,7 @@ describe('definition-time errors', () => {
       }
     }
     const target = param === 'shape' ? Opaque : Union;
-    const error = definitionError(() => newToolkit().registerTool(target), 'INVALID_DEFINITION');
+    const error = thrown(() => newToolkit().registerTool(target), 'INVALID_DEFINITION');
     expect(error.message).toContain(`${target.name}.${param}`);
     expect(error.message).toContain(`parameter '${param}' (#0)`);
     expect(error.message).toContain('schema');
@@ -547,7 +547,7 @@ describe('definition-time errors', () => {
         return plain;
       }
     }
-    const error = definitionError(() => newToolkit().registerTool(UsesPlain), 'INVALID_DEFINITION');
+    const error = thrown(() => newToolkit().registerTool(UsesPlain), 'INVALID_DEFINITION');
     expect(error.message).toContain('UsesPlain.run');
     expect(error.message).toContain("parameter 'plain' (#0)");
     expect(error.message).toContain('class Plain');
@@ -561,7 +561,7 @@ describe('definition-time errors', () => {
       }
     }
     const toolkit = newToolkit();
-    const error = definitionError(() => toolkit.registerTool(BadFragment), 'INVALID_DEFINITION');
+    const error = thrown(() => toolkit.registerTool(BadFragment), 'INVALID_DEFINITION');
     expect(error.message).toBe(
       "BadFragment.run parameter 'days' (#0): its schema is not a valid JSON Schema (schema/minimum must be number). " +
         'Fix the @ToolParam schema fragment.',
@@ -576,9 +576,9 @@ describe('definition-time errors', () => {
         return a + b;
       }
     }
-    expect(definitionError(() => newToolkit().registerTool(SameName), 'INVALID_DEFINITION').message).toContain("SameName.run: two parameters are named 'a'");
+    expect(thrown(() => newToolkit().registerTool(SameName), 'INVALID_DEFINITION').message).toContain("SameName.run: two parameters are named 'a'");
     class Nothing {}
-    expect(definitionError(() => newToolkit().registerTool(Nothing), 'INVALID_DEFINITION').message).toContain('Nothing has no @Tool methods');
+    expect(thrown(() => newToolkit().registerTool(Nothing), 'INVALID_DEFINITION').message).toContain('Nothing has no @Tool methods');
   });
 
   it('SERVICE_RESOLUTION_FAILED for an unbound constructor dependency, naming the class and the fix', () => {
@@ -595,7 +595,7 @@ describe('definition-time errors', () => {
     }
     const container = new Container();
     const toolkit = newToolkit({ container });
-    const error = definitionError(() => toolkit.registerTool(NeedsDb), 'SERVICE_RESOLUTION_FAILED');
+    const error = thrown(() => toolkit.registerTool(NeedsDb), 'SERVICE_RESOLUTION_FAILED');
     expect(error.message).toContain('NeedsDb could not be resolved');
     expect(error.message).toContain('Database');
     expect(error.message).toContain('new Toolkit({ container })');
@@ -621,11 +621,11 @@ describe('definition-time errors', () => {
   });
 
   it('INVALID_MANIFEST for a manifest file that cannot be read, is not JSON, or is not a manifest', () => {
-    expect(definitionError(() => loadManifest('/nonexistent/tools.manifest.json'), 'INVALID_MANIFEST').message).toContain(
+    expect(thrown(() => loadManifest('/nonexistent/tools.manifest.json'), 'INVALID_MANIFEST').message).toContain(
       'Cannot read the manifest /nonexistent/tools.manifest.json',
     );
-    expect(definitionError(() => loadManifest(__filename), 'INVALID_MANIFEST').message).toContain('is not valid JSON');
-    expect(definitionError(() => parseManifest({ generator: 'other', version: 1, classes: {} }), 'INVALID_MANIFEST').message).toBe(
+    expect(thrown(() => loadManifest(__filename), 'INVALID_MANIFEST').message).toContain('is not valid JSON');
+    expect(thrown(() => parseManifest({ generator: 'other', version: 1, classes: {} }), 'INVALID_MANIFEST').message).toBe(
       'the manifest is not a toolwright-schema manifest: "generator" is "other". Regenerate it with toolwright-schema.',
     );
   });
@@ -650,12 +650,12 @@ describe('atomic registration', () => {
     const toolkit = newToolkit({ container });
     const emissions: string[][] = [];
     const subscription = toolkit.activeTools$.subscribe((tools) => emissions.push(tools.map((t) => t.name)));
-    definitionError(() => toolkit.registration().tool(Good).tool(Bad).group('g').apply(), 'MISSING_DESCRIPTION');
-    definitionError(
+    thrown(() => toolkit.registration().tool(Good).tool(Bad).group('g').apply(), 'MISSING_DESCRIPTION');
+    thrown(
       () => toolkit.registration().tool(Good).presetParameters({ nope: { x: 1 } }).apply(),
       'INVALID_DEFINITION',
     );
-    definitionError(
+    thrown(
       () => toolkit.registration().tool(Good).presetParameters({ good: { x: 1 } }).apply(),
       'INVALID_DEFINITION',
     );
@@ -670,17 +670,17 @@ describe('atomic registration', () => {
 
   it('names the unknown preset tool and parameter', () => {
     const toolkit = newToolkit();
-    const unknownTool = definitionError(() => toolkit.registration().tool(Good).presetParameters({ nope: { x: 1 } }).apply(), 'INVALID_DEFINITION');
+    const unknownTool = thrown(() => toolkit.registration().tool(Good).presetParameters({ nope: { x: 1 } }).apply(), 'INVALID_DEFINITION');
     expect(unknownTool.message).toContain("'nope'");
     expect(unknownTool.message).toContain('It registers: good');
-    const unknownParam = definitionError(() => toolkit.registration().tool(Good).presetParameters({ good: { x: 1 } }).apply(), 'INVALID_DEFINITION');
+    const unknownParam = thrown(() => toolkit.registration().tool(Good).presetParameters({ good: { x: 1 } }).apply(), 'INVALID_DEFINITION');
     expect(unknownParam.message).toContain("Good.good: preset(s) 'x' match no parameter of tool 'good'");
   });
 
   it('registerTool rejects values that are not tools', () => {
     const toolkit = newToolkit();
-    expect(definitionError(() => toolkit.registerTool({ nope: true }), 'INVALID_DEFINITION').message).toContain('registerTool() takes');
-    expect(definitionError(() => toolkit.registerTool(42 as unknown as object), 'INVALID_DEFINITION').message).toContain('registerTool() takes');
+    expect(thrown(() => toolkit.registerTool({ nope: true }), 'INVALID_DEFINITION').message).toContain('registerTool() takes');
+    expect(thrown(() => toolkit.registerTool(42 as unknown as object), 'INVALID_DEFINITION').message).toContain('registerTool() takes');
   });
 });
 
@@ -711,13 +711,13 @@ describe('tools without decorators', () => {
   it('rejects AgentTools with a bad name, no description, a non-object root or an invalid schema', () => {
     const toolkit = newToolkit();
     const base = { description: 'd', parameters: { type: 'object' as const, properties: {} }, execute: () => 'x' };
-    expect(definitionError(() => toolkit.registerTool({ ...base, name: 'a b' }), 'INVALID_NAME').message).toContain("AgentTool 'a b'");
-    expect(definitionError(() => toolkit.registerTool({ ...base, name: 'n', description: ' ' }), 'MISSING_DESCRIPTION').message).toContain("AgentTool 'n'");
+    expect(thrown(() => toolkit.registerTool({ ...base, name: 'a b' }), 'INVALID_NAME').message).toContain("AgentTool 'a b'");
+    expect(thrown(() => toolkit.registerTool({ ...base, name: 'n', description: ' ' }), 'MISSING_DESCRIPTION').message).toContain("AgentTool 'n'");
     expect(
-      definitionError(() => toolkit.registerTool({ ...base, name: 'n', parameters: { type: 'string' } as never }), 'INVALID_DEFINITION').message,
+      thrown(() => toolkit.registerTool({ ...base, name: 'n', parameters: { type: 'string' } as never }), 'INVALID_DEFINITION').message,
     ).toContain("type 'object'");
     expect(
-      definitionError(() => toolkit.registerTool({ ...base, name: 'n', parameters: { type: 'object', properties: { a: { type: 'strng' } } } as never }), 'INVALID_DEFINITION')
+      thrown(() => toolkit.registerTool({ ...base, name: 'n', parameters: { type: 'object', properties: { a: { type: 'strng' } } } as never }), 'INVALID_DEFINITION')
         .message,
     ).toContain('not a valid JSON Schema');
     expect(toolkit.getAllTools()).toEqual([]);

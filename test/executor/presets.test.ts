@@ -11,7 +11,7 @@ import {
   type ToolResult,
 } from '../../src';
 import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
-import { thrown as definitionError } from '../support/errors';
+import { thrown } from '../support/errors';
 import { eventsText, recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
@@ -178,7 +178,7 @@ describe('hidden parameters', () => {
 
   it('must name a registered tool and one of its parameters', () => {
     const toolkit = newToolkit();
-    const error = definitionError(
+    const error = thrown(
       () => toolkit.registration().tool(EmailService).presetParameters({ send_email: { apiKey: 'x', token: 'y' } }).apply(),
       'INVALID_DEFINITION',
     );

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { defineSkill } from '../../src';
-import { rejection as rejected, thrown } from '../support/errors';
+import { rejection, thrown } from '../support/errors';
 import { call, names } from '../support/toolkit';
 import { setupToolkit } from './fixtures';
 
@@ -69,8 +69,8 @@ describe('sessions', () => {
     expect(thrown(() => session.updateToolGroups(['admin'], false), 'SESSION_CLOSED').message).toBe(
       "Session 's' is closed (it expired or was closed); get a new one with toolkit.session(id).",
     );
-    await rejected(session.activateSkill('w'), 'SESSION_CLOSED');
-    await rejected(session.deactivateSkill(), 'SESSION_CLOSED');
+    await rejection(session.activateSkill('w'), 'SESSION_CLOSED');
+    await rejection(session.deactivateSkill(), 'SESSION_CLOSED');
     const result = await call(session, 'summarise', { text: 'x' });
     expect(result).toMatchObject({ isError: true, name: 'summarise', error: { code: 'SESSION_CLOSED' } });
     // reads still work (the last state)

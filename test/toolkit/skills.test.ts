@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Toolkit, ToolkitError, type SkillDefinition, type ToolView } from '../../src';
-import { rejection as rejected, thrown } from '../support/errors';
+import { rejection, thrown } from '../support/errors';
 import { recordEvents } from '../support/events';
 import { call, names } from '../support/toolkit';
 import { setupToolkit } from './fixtures';
@@ -159,9 +159,9 @@ describe('activateSkill / deactivateSkill', () => {
 
   it('rejects UNKNOWN_SKILL, and MISSING_REQUIRED_TOOLS when a required tool was unregistered since', async () => {
     const { toolkit } = setup();
-    expect((await rejected(toolkit.activateSkill('nope'), 'UNKNOWN_SKILL')).message).toBe("Unknown skill 'nope'. Skills: research, writing.");
+    expect((await rejection(toolkit.activateSkill('nope'), 'UNKNOWN_SKILL')).message).toBe("Unknown skill 'nope'. Skills: research, writing.");
     toolkit.unregisterTool('fetch_page');
-    const error = await rejected(toolkit.activateSkill('research'), 'MISSING_REQUIRED_TOOLS');
+    const error = await rejection(toolkit.activateSkill('research'), 'MISSING_REQUIRED_TOOLS');
     expect(error.message).toContain("Skill 'research' cannot be activated: it requires tool(s) 'fetch_page' that are not registered any more.");
     expect(toolkit.activeSkill).toBeUndefined();
   });
@@ -191,14 +191,14 @@ describe('activateSkill / deactivateSkill', () => {
     const cause = new Error('no licence');
     toolkit.registerSkill(defineSkill({ name: 'broken', description: 'B', tools: ['web_search'], onActivate: () => Promise.reject(cause) }));
     toolkit.registerSkill(defineSkill({ name: 'sticky', description: 'S', tools: ['web_search'], onDeactivate: () => { throw new Error('nope'); } }));
-    const error = await rejected(toolkit.activateSkill('broken'), 'SKILL_FAILED');
+    const error = await rejection(toolkit.activateSkill('broken'), 'SKILL_FAILED');
     expect(error.message).toBe("Skill 'broken': onActivate failed: no licence. The skill was deactivated again.");
     expect(error.cause).toBe(cause);
     expect(toolkit.activeSkill).toBeUndefined();
     expect(activeNames(toolkit)).toContain('summarise');
 
     await toolkit.activateSkill('sticky');
-    expect((await rejected(toolkit.deactivateSkill(), 'SKILL_FAILED')).message).toBe("Skill 'sticky': onDeactivate failed: nope.");
+    expect((await rejection(toolkit.deactivateSkill(), 'SKILL_FAILED')).message).toBe("Skill 'sticky': onDeactivate failed: nope.");
     expect(toolkit.activeSkill).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Subscription } from 'rxjs';
 import { defineSkill, Tool, ToolParam, ToolService, type AgentTool, type ToolView } from '../../src';
 import { call, expectAllSchemasMetaValid, names, newToolkit } from '../support/toolkit';
-import { thrown as definitionError } from '../support/errors';
+import { thrown } from '../support/errors';
 import { recordEvents } from '../support/events';
 
 afterAll(() => expectAllSchemasMetaValid());
@@ -89,7 +89,7 @@ describe('groups', () => {
 
   it('UNKNOWN_GROUP names the unknown and the known groups and changes nothing', () => {
     const toolkit = setup();
-    const error = definitionError(() => toolkit.updateToolGroups(['admin', 'nope'], true), 'UNKNOWN_GROUP');
+    const error = thrown(() => toolkit.updateToolGroups(['admin', 'nope'], true), 'UNKNOWN_GROUP');
     expect(error.message).toBe(
       "Unknown tool group(s): 'nope'. Known groups: basic, admin; create one with toolkit.createToolGroup(name, description, active).",
     );
