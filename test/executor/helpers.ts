@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import type { AgentTool, ToolEvent, ToolkitOptions } from '../../src';
 import { Toolkit } from '../../src';
 import type { ExecutorCore } from '../../src/executor/call-executor';
+import { executorCoreOf } from '../../src/toolkit/toolkit';
 
 /** The executor core of a toolkit (scheduler, async waiters) for white-box assertions. */
 export function internals(toolkit: Toolkit): ExecutorCore {
-  return (toolkit as unknown as { core: ExecutorCore }).core;
+  return executorCoreOf(toolkit);
 }
 
 /** The call events of one call id, as `type` strings. */

@@ -23,7 +23,7 @@ const API_KEY = Symbol('EMAIL_API_KEY');
 class EmailService {
   readonly keys: string[] = [];
 
-  @Tool({ name: 'send_email', description: 'Send an email', timeoutMs: 40 })
+  @Tool({ name: 'send_email', description: 'Send an email', timeoutMs: 500 })
   async sendEmail(
     @ToolParam({ name: 'to', description: 'Recipient' }) to: string,
     @ToolParam({ name: 'subject', required: false, type: () => String }) subject: string | undefined,
@@ -227,7 +227,7 @@ describe('preset values never leak', () => {
       undefined,
     ]);
     expect(results[1].forLLM).toBe("Tool 'send_email' failed: auth failed for key [REDACTED]");
-    expect(results[2].forLLM).toMatch(/^Tool 'send_email' timed out after 40 ms\./);
+    expect(results[2].forLLM).toMatch(/^Tool 'send_email' timed out after 500 ms\./);
     expect(results[3].forLLM).toBe('the key is [REDACTED]');
     const text = JSON.stringify(results);
     // the model's own copy of the secret (results[4], results[5]) is echoed nowhere either
