@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-export { ToolkitError, describeThrown } from './errors';
+export { ToolkitError } from './errors';
 export type { ToolkitErrorCode, ToolkitErrorOptions } from './errors';
 export type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from './common/json-schema';
 export type {
@@ -64,7 +64,7 @@ export type {
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';
 export { AsyncCompletion } from './executor/async-completion';
-export { lowerToolSchemas, assertToolName, restoreArguments } from './schema/lowering';
+export { lowerToolSchemas, restoreArguments } from './schema/lowering';
 export type {
   ProviderName,
   LoweringOptions,
