@@ -59,7 +59,8 @@ const shared: Project = {
 const config: Config = {
   // Jest's default (one worker less than the cores) runs everything in band on a 2-core machine.
   maxWorkers: '100%',
-  testTimeout: 20_000,
+  // generous: the soaks and child-process suites take seconds, several times that on a loaded machine
+  testTimeout: 60_000,
   projects: [
     {
       ...shared,

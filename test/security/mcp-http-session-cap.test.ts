@@ -70,11 +70,12 @@ describe('MCP HTTP session cap', () => {
 describe('MCP HTTP idle sessions', () => {
   test('an idle session is closed with its toolkit session; its client then gets 404', async () => {
     const { toolkit } = createTestToolkit();
-    const http = closer.add(await serveMcpHttp(toolkit, { name: 'idle', version: '0', sessionIdleTimeoutMs: 100 }));
+    // long enough that both sessions exist before the first goes idle, even on a loaded machine
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'idle', version: '0', sessionIdleTimeoutMs: 1_000 }));
     const sessionId = await rawSession(http.url);
     await sdkClient(closer, http.url);
     expect(http.handler.sessionCount).toBe(2);
-    await eventually(() => http.handler.sessionCount === 0 && toolkit.getSessionIds().length === 0);
+    await eventually(() => http.handler.sessionCount === 0 && toolkit.getSessionIds().length === 0, 10_000);
     const late = await post(http.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
       'mcp-session-id': sessionId,
       'mcp-protocol-version': '2025-06-18',
