@@ -75,7 +75,7 @@ export interface ExecutorCore {
   readonly container: Container;
   readonly context: ToolExecutionContext;
   readonly maxResultChars?: number;
-  /** Calls of `AsyncTool`s waiting for their completion callback, by {@link asyncKey}. */
+  /** @internal Calls of `AsyncTool`s waiting for their completion callback, by `asyncKey`. */
   readonly asyncListeners: Map<string, CallLink>;
 }
 
