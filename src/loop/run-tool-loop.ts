@@ -167,7 +167,7 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
     } catch (error) {
       if (controller.signal.aborted && !outOfTime) throw outer?.reason ?? error;
       if (outOfTime) return undefined;
-      throw ToolkitError.is(error) ? error : new ToolkitError('PROVIDER_FAILED', `The model provider failed: ${describeThrown(error)}`, { cause: error });
+      throw ToolkitError.is(error) ? error : new ToolkitError('PROVIDER_FAILED', `The model provider failed because ${describeThrown(error)}`, { cause: error });
     }
   };
 

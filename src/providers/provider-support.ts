@@ -89,7 +89,7 @@ function apiErrorDetail(body: unknown): { type?: string; message?: string } {
 export function providerError(vendor: string, operation: string, error: unknown, signal?: AbortSignal): ToolkitError {
   if (ToolkitError.is(error)) return error;
   if (signal?.aborted) {
-    return new ToolkitError('ABORTED', `${vendor} ${operation} was aborted: ${describeThrown(signal.reason)}`, { cause: error });
+    return new ToolkitError('ABORTED', `${vendor} ${operation} was aborted because ${describeThrown(signal.reason)}`, { cause: error });
   }
   const sdkError = typeof error === 'object' && error !== null ? (error as { status?: unknown; error?: unknown }) : {};
   let detail = describeThrown(error);
@@ -97,7 +97,7 @@ export function providerError(vendor: string, operation: string, error: unknown,
     const { type, message } = apiErrorDetail(sdkError.error);
     detail = `HTTP ${sdkError.status}${type ? ` ${type}` : ''}: ${message ?? detail}`;
   }
-  return new ToolkitError('PROVIDER_FAILED', `${vendor} ${operation} failed: ${detail}`, { cause: error });
+  return new ToolkitError('PROVIDER_FAILED', `${vendor} ${operation} failed because ${detail}`, { cause: error });
 }
 
 /** Runs one SDK request, its failure wrapped by {@link providerError}. */

@@ -37,13 +37,13 @@ export function loadManifest(path: string): ToolManifest {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ToolkitError('INVALID_MANIFEST', `Cannot read the manifest ${path}: ${describeThrown(e)}. Generate it with toolwright-schema.`, { cause: e });
+    throw new ToolkitError('INVALID_MANIFEST', `Cannot read the manifest ${path} because ${describeThrown(e)}. Generate it with toolwright-schema.`, { cause: e });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ToolkitError('INVALID_MANIFEST', `The manifest ${path} is not valid JSON: ${describeThrown(e)}.`, { cause: e });
+    throw new ToolkitError('INVALID_MANIFEST', `The manifest ${path} is not valid JSON because ${describeThrown(e)}.`, { cause: e });
   }
   return parseManifest(json, `The manifest ${path}`);
 }

@@ -157,5 +157,5 @@ export class SkillRegistry {
 }
 
 function hookError(skill: string, hook: string, error: unknown, more = ''): ToolkitError {
-  return new ToolkitError('SKILL_FAILED', `Skill '${skill}': ${hook} failed: ${describeThrown(error)}.${more}`, { cause: error });
+  return new ToolkitError('SKILL_FAILED', `Skill '${skill}': ${hook} failed because ${describeThrown(error)}.${more}`, { cause: error });
 }

@@ -179,7 +179,7 @@ describe('AnthropicProvider failures', () => {
     );
     expect(error.code).toBe('PROVIDER_FAILED');
     expect(error.message).toBe(
-      'Anthropic messages.create failed: HTTP 400 invalid_request_error: messages: text content blocks must be non-empty',
+      'Anthropic messages.create failed because HTTP 400 invalid_request_error: messages: text content blocks must be non-empty',
     );
     expect((error.cause as { status?: number }).status).toBe(400);
   });
@@ -189,7 +189,7 @@ describe('AnthropicProvider failures', () => {
     const error = await rejection(
       new AnthropicProvider(client).chat({ model: 'claude-test', messages: [{ role: 'user', content: 'x' }], tools: [] }),
     );
-    expect(error.message).toBe('Anthropic messages.create failed: HTTP 500 api_error: Internal server error');
+    expect(error.message).toBe('Anthropic messages.create failed because HTTP 500 api_error: Internal server error');
     expect(server.requests).toHaveLength(1);
   });
 

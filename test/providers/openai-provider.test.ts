@@ -335,7 +335,7 @@ describe('OpenAIProvider failures', () => {
     server.reply({ status: 500, json: { error: { message: 'The server had an error', type: 'server_error' } } });
     const error = await rejection(new OpenAIProvider(client).chat({ model: 'gpt-test', messages: [{ role: 'user', content: 'x' }], tools: [] }));
     expect(error.code).toBe('PROVIDER_FAILED');
-    expect(error.message).toBe('OpenAI chat.completions.create failed: HTTP 500 server_error: The server had an error');
+    expect(error.message).toBe('OpenAI chat.completions.create failed because HTTP 500 server_error: The server had an error');
     expect((error.cause as { status?: number }).status).toBe(500);
     expect(server.requests).toHaveLength(1); // maxRetries: 0
   });
@@ -345,7 +345,7 @@ describe('OpenAIProvider failures', () => {
     const provider = new OpenAIProvider(client, { api: 'responses' });
     const error = await rejection(provider.chat({ model: 'gpt-test', messages: [{ role: 'user', content: 'x' }], tools: [] }));
     expect(error.code).toBe('PROVIDER_FAILED');
-    expect(error.message).toBe("OpenAI responses.create failed: HTTP 400 invalid_request_error: Invalid 'tools[0].name'");
+    expect(error.message).toBe("OpenAI responses.create failed because HTTP 400 invalid_request_error: Invalid 'tools[0].name'");
   });
 
   test('an aborted signal aborts the request in flight', async () => {

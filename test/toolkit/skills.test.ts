@@ -192,13 +192,13 @@ describe('activateSkill / deactivateSkill', () => {
     toolkit.registerSkill(defineSkill({ name: 'broken', description: 'B', tools: ['web_search'], onActivate: () => Promise.reject(cause) }));
     toolkit.registerSkill(defineSkill({ name: 'sticky', description: 'S', tools: ['web_search'], onDeactivate: () => { throw new Error('nope'); } }));
     const error = await rejection(toolkit.activateSkill('broken'), 'SKILL_FAILED');
-    expect(error.message).toBe("Skill 'broken': onActivate failed: no licence. The skill was deactivated again.");
+    expect(error.message).toBe("Skill 'broken': onActivate failed because no licence. The skill was deactivated again.");
     expect(error.cause).toBe(cause);
     expect(toolkit.activeSkill).toBeUndefined();
     expect(activeNames(toolkit)).toContain('summarise');
 
     await toolkit.activateSkill('sticky');
-    expect((await rejection(toolkit.deactivateSkill(), 'SKILL_FAILED')).message).toBe("Skill 'sticky': onDeactivate failed: nope.");
+    expect((await rejection(toolkit.deactivateSkill(), 'SKILL_FAILED')).message).toBe("Skill 'sticky': onDeactivate failed because nope.");
     expect(toolkit.activeSkill).toBeUndefined();
   });
 });
