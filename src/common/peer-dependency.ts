@@ -51,19 +51,25 @@ export function assertPeers(peer: PeerRequirement): void {
 }
 
 /**
- * A getter that loads `specifier` on its first call (after {@link assertPeers}) and returns the
- * same module ever after: for peers that only some tools need, so `require('toolwright')` does
- * not pay for them.
+ * A getter that runs `load` on its first call and returns the same module ever after: for peers
+ * that only some tools need, so `require('toolwright')` does not pay for them. `load` is a literal
+ * `require('…')` (bundlers see it); when it fails because a peer is not installed, the getter
+ * throws `PEER_DEPENDENCY_MISSING` (see {@link assertPeers}) instead.
  *
- * @example const classValidator = lazyPeer<typeof import('class-validator')>('class-validator', peer);
+ * @example const classValidator = lazyPeer(() => require('class-validator') as typeof import('class-validator'), peer);
+ * @throws ToolkitError `PEER_DEPENDENCY_MISSING`, or what `load` throws when the peers resolve.
  * @internal
  */
-export function lazyPeer<T>(specifier: string, peer: PeerRequirement): () => T {
+export function lazyPeer<T>(load: () => T, peer: PeerRequirement): () => T {
   let loaded: T | undefined;
   return () => {
     if (loaded === undefined) {
-      assertPeers({ ...peer, modules: [specifier] });
-      loaded = require(specifier) as T;
+      try {
+        loaded = load();
+      } catch (error) {
+        assertPeers(peer);
+        throw error;
+      }
     }
     return loaded;
   };

@@ -50,6 +50,8 @@ function usesFormat(schema: JsonSchema): boolean {
  * `ajv.compile(schema)`, with ajv-formats' formats (`email`, `date-time`, `uuid`…) added to `ajv`
  * first when `schema` is the first of `ajv`'s schemas to use `format`: ajv-formats is loaded only
  * for toolkits that need it, and compiled validators run as fast as before.
+ *
+ * @internal
  */
 export function compileValidator(ajv: Ajv, schema: JsonSchema): ValidateFunction {
   if (!withFormats.has(ajv) && usesFormat(schema)) {

@@ -13,13 +13,16 @@ const DTO_PEERS: PeerRequirement = {
  * @internal class-validator, loaded when the first DTO is described or validated: it is the
  * biggest part of a cold `require('toolwright')` otherwise, and many toolkits have no DTO.
  */
-export const classValidator = lazyPeer<typeof import('class-validator')>('class-validator', DTO_PEERS);
+export const classValidator = lazyPeer(() => require('class-validator') as typeof import('class-validator'), DTO_PEERS);
 
 /** @internal class-transformer (`plainToInstance`), loaded with the first DTO argument. */
-export const classTransformer = lazyPeer<typeof import('class-transformer')>('class-transformer', DTO_PEERS);
+export const classTransformer = lazyPeer(() => require('class-transformer') as typeof import('class-transformer'), DTO_PEERS);
 
 /** @internal class-transformer's metadata storage (`@Type` thunks), loaded with the first DTO schema. */
-export const classTransformerStorage = lazyPeer<typeof import('class-transformer/cjs/storage')>('class-transformer/cjs/storage', DTO_PEERS);
+export const classTransformerStorage = lazyPeer(
+  () => require('class-transformer/cjs/storage') as typeof import('class-transformer/cjs/storage'),
+  DTO_PEERS,
+);
 
 /**
  * True once any class-validator decorator has run in this process. class-validator keeps its

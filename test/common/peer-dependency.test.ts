@@ -37,11 +37,21 @@ describe('peer dependencies', () => {
     );
   });
 
-  it('lazyPeer loads a module on the first call only, and fails with the same error when it is missing', () => {
-    const path = lazyPeer<typeof import('node:path')>('node:path', BUILD);
+  it('lazyPeer loads on the first call only; a missing peer fails with the install command, any other failure as it is', () => {
+    let loads = 0;
+    const path = lazyPeer(() => {
+      loads++;
+      return require('node:path') as typeof import('node:path');
+    }, BUILD);
+    expect(loads).toBe(0);
     expect(path().join('a', 'b')).toBe(`a${path().sep}b`);
-    expect(path()).toBe(path());
-    const missing = lazyPeer<unknown>('toolwright-no-such-module-a', BUILD);
+    expect(loads).toBe(1);
+    const missing = lazyPeer(() => require('toolwright-no-such-module-a') as unknown, BUILD);
     expect(thrown(missing, 'PEER_DEPENDENCY_MISSING').message).toContain("run 'npm i -D typescript toolwright-no-such-module-a'");
+    const broken = new Error('broken inside the module');
+    const failing = lazyPeer(() => {
+      throw broken;
+    }, { ...BUILD, modules: ['typescript'] });
+    expect(failing).toThrow(broken);
   });
 });
