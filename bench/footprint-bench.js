@@ -73,7 +73,8 @@ function install(work) {
   }
   const modules = path.join(project, 'node_modules');
   const { bytes, packages } = measure(modules);
-  process.stdout.write(`installed size with required peers: ${mb(bytes)} MB in ${packages} packages (goal <= ${GOAL_MB} MB)\n`);
+  const disk = Number(run('du', ['-sk', modules], project).split('\t')[0]) * 1024;
+  process.stdout.write(`installed size with required peers: ${mb(bytes)} MB of files (${mb(disk)} MB on disk) in ${packages} packages (goal <= ${GOAL_MB} MB)\n`);
   process.stdout.write(`  biggest: ${biggest(modules, 6).map(([name, size]) => `${name} ${mb(size)} MB`).join(', ')}\n`);
   const absent = ['typescript', 'typescript-json-schema'].filter((name) => !fs.existsSync(path.join(modules, name)));
   process.stdout.write(`  build-time peers not installed: ${absent.length ? absent.join(', ') : 'none'}\n`);
