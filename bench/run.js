@@ -14,6 +14,7 @@ const benches = [
   ['MCP round trip', 'mcp-bench.js'],
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
   ['hostile input bounds', 'security-bench.js'],
+  ['install footprint and cold require (packs and installs from the registry)', 'footprint-bench.js'],
 ];
 
 let failed = 0;

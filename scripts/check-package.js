@@ -1,8 +1,10 @@
 'use strict';
 // Packs toolwright with `npm pack` and uses the tarball as a user would: a fresh CommonJS project,
 // a fresh ESM project and a TypeScript (nodenext) project that type-checks against the shipped
-// types. Dependencies are linked from this repo's node_modules so the check needs no network.
-const { execFileSync } = require('node:child_process');
+// types, and a CommonJS project without the optional peers of toolwright/build (typescript,
+// typescript-json-schema). Dependencies are linked from this repo's node_modules so the check needs
+// no network.
+const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -20,12 +22,12 @@ for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
 
-function project(name, type, files) {
+function project(name, type, files, without = []) {
   const dir = path.join(work, name);
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(modules, { recursive: true });
   for (const entry of fs.readdirSync(path.join(root, 'node_modules'))) {
-    if (entry === '.bin' || entry === 'toolwright' || entry.startsWith('.')) continue;
+    if (entry === '.bin' || entry === 'toolwright' || entry.startsWith('.') || without.includes(entry)) continue;
     fs.symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry));
   }
   fs.cpSync(shipped, path.join(modules, 'toolwright'), { recursive: true });
@@ -93,5 +95,21 @@ run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p',
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
 run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
+// without the optional peers of toolwright/build: the core works; toolwright/build and its bin name the install command
+const install = "run 'npm i -D typescript typescript-json-schema'";
+const light = project(
+  'consumer-light',
+  'commonjs',
+  {
+    'index.js': `require('toolwright');
+try { require('toolwright/build'); } catch (e) { if (e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes(${JSON.stringify(install)})) process.stdout.write('ok'); }`,
+    'service.ts': 'export class Service {}\n',
+  },
+  ['typescript', 'typescript-json-schema'],
+);
+if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
+const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });
+if (bin.status !== 1 || !bin.stderr.includes(install)) throw new Error(`consumer-light: toolwright-schema without its peers: exit ${bin.status}, ${bin.stderr}`);
+
 fs.rmSync(work, { recursive: true, force: true });
-process.stdout.write('package check passed: CommonJS, ESM and TypeScript consumers of the packed tarball\n');
+process.stdout.write('package check passed: CommonJS, ESM and TypeScript consumers of the packed tarball, and one without the build peers\n');

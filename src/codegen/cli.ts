@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
+import { loadGenerator } from './build-peers';
 import { expandGlobs } from './expand-globs';
-import { generateManifest } from './generate-manifest';
 import { serializeManifest } from './serialize-manifest';
 
 const NAME = 'toolwright-schema';
@@ -204,7 +204,7 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
   try {
     // Building the Program is most of the time; say so before the per-file lines arrive.
     if (tty) stderr(`${NAME}: compiling ${files !== undefined ? `${files.length} file${files.length === 1 ? '' : 's'}` : args.project ?? ''}…\n`);
-    manifest = generateManifest({
+    manifest = loadGenerator().generateManifest({
       cwd,
       ...(files !== undefined ? { files } : {}),
       ...(args.project !== undefined ? { project: args.project } : {}),

@@ -1,7 +1,10 @@
 /**
  * `toolwright/build`: the build-time schema generator (`toolwright-schema`). The only part of
- * toolwright that loads the TypeScript compiler; never import it from run-time code.
+ * toolwright that loads the TypeScript compiler; never import it from run-time code. Needs the
+ * optional peer dependencies `typescript` (~5.9) and `typescript-json-schema`
+ * (`npm i -D typescript typescript-json-schema`).
  */
+import './require-peers';
 
 /**
  * Generates the tool manifest from TypeScript sources (one Program for all files).

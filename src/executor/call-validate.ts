@@ -4,7 +4,7 @@ import { fail } from './call-end';
 import { redaction, type CallState } from './call-state';
 import { redactDeep } from './redact';
 import type { ToolEntry } from './tool-entry';
-import { describeAjvErrors, ProblemList } from './validation';
+import { compileValidator, describeAjvErrors, ProblemList } from './validation';
 
 function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
@@ -49,7 +49,7 @@ export function parseArguments(run: CallState, entry: ToolEntry): Record<string,
  * for a preset parameter; false when the call ended with `INVALID_ARGUMENTS`.
  */
 export function validateArguments(run: CallState, entry: ToolEntry, args: Record<string, unknown>): boolean {
-  const validator = entry.validator ?? (entry.validator = run.core.ajv.compile(entry.schema));
+  const validator = entry.validator ?? (entry.validator = compileValidator(run.core.ajv, entry.schema));
   const valid = validator(args) as boolean;
   const presets = entry.presets;
   // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)

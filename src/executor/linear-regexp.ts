@@ -1,4 +1,4 @@
-import { RE2JS, RE2JSException } from 're2js';
+import type { RE2JS } from 're2js';
 
 /** What Ajv needs of a compiled pattern. */
 interface PatternTester {
@@ -8,11 +8,19 @@ interface PatternTester {
 /** Patterns already reported as running on the backtracking engine (one warning each per process). */
 const warned = new Set<string>();
 
+/** re2js, loaded with the first `pattern` (most tools have none). */
+let engine: typeof import('re2js') | undefined;
+
+function re2js(): typeof import('re2js') {
+  return (engine ??= require('re2js') as typeof import('re2js'));
+}
+
 /**
  * Compiles a JSON Schema `pattern` for the linear-time engine (RE2JS, a pure-JS port of RE2),
  * or throws `RE2JSException` when the pattern uses what RE2 lacks: lookaround, backreferences.
  */
 function compileLinear(pattern: string): RE2JS {
+  const { RE2JS } = re2js();
   return RE2JS.compile(RE2JS.translateRegExp(pattern));
 }
 
@@ -48,7 +56,7 @@ export const linearRegExp = Object.assign(
     try {
       return compileLinear(pattern);
     } catch (error) {
-      if (!(error instanceof RE2JSException)) throw error;
+      if (!(error instanceof re2js().RE2JSException)) throw error;
       if (!warned.has(pattern)) {
         warned.add(pattern);
         process.emitWarning(

@@ -1,19 +1,22 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
-import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidationError } from 'class-validator';
+import type { JsonSchema } from '../common/json-schema';
 import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
+import { classTransformer, classValidator } from '../schema/dto-libraries';
 import { linearRegExp } from './linear-regexp';
 
 /**
  * Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion,
- * `pattern`s run by a linear-time engine ({@link linearRegExp}).
+ * `pattern`s run by a linear-time engine ({@link linearRegExp}). Ajv loads with the first toolkit,
+ * not with `require('toolwright')`; compile with {@link compileValidator}, which adds the formats
+ * when a schema first needs them.
  * Schemas are checked against the meta-schema once, at registration (`schemaProblems`), so
  * `compile` skips that check: otherwise each toolkit's first call compiles the meta-schema (~45 ms).
  */
 export function createAjv(): Ajv {
-  const ajv = new Ajv({
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  return new Ajv({
     allErrors: true,
     strict: false,
     coerceTypes: false,
@@ -22,8 +25,40 @@ export function createAjv(): Ajv {
     validateSchema: false,
     code: { regExp: linearRegExp },
   });
-  (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
-  return ajv;
+}
+
+/** The Ajv instances that have ajv-formats' formats and keywords. */
+const withFormats = new WeakSet<Ajv>();
+
+/** True when `schema` has a `format` keyword anywhere (a property named `format` is no keyword). */
+function usesFormat(schema: JsonSchema): boolean {
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) pending.push(...(node as unknown[]));
+    else
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'format' && typeof value === 'string') return true;
+        pending.push(value);
+      }
+  }
+  return false;
+}
+
+/**
+ * `ajv.compile(schema)`, with ajv-formats' formats (`email`, `date-time`, `uuid`…) added to `ajv`
+ * first when `schema` is the first of `ajv`'s schemas to use `format`: ajv-formats is loaded only
+ * for toolkits that need it, and compiled validators run as fast as before.
+ *
+ * @internal
+ */
+export function compileValidator(ajv: Ajv, schema: JsonSchema): ValidateFunction {
+  if (!withFormats.has(ajv) && usesFormat(schema)) {
+    (require('ajv-formats') as typeof import('ajv-formats')).default(ajv);
+    withFormats.add(ajv);
+  }
+  return ajv.compile(schema);
 }
 
 /** The unescaped segments of a JSON Pointer (`/a~1b/0` → `['a/b', '0']`); none for the root (`''`). */
@@ -215,8 +250,8 @@ export async function prepareDtos(
         problems.stopped();
         return;
       }
-      const instance = plainToInstance(type, items[i]) as object;
-      const errors = await validate(instance, { forbidUnknownValues: false });
+      const instance = classTransformer().plainToInstance(type, items[i]) as object;
+      const errors = await classValidator().validate(instance, { forbidUnknownValues: false });
       flattenValidationErrors(errors, array ? `${name}[${i}]` : name, problems);
       instances.push(instance);
     }

@@ -1,8 +1,7 @@
-import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
 import type { Constructor, EnumLike } from '../metadata/records';
+import { classTransformerStorage, classValidator, validationMetadataExists } from './dto-libraries';
 
 /** Classes that reflection reports for built-in types; none of them is a DTO or a context. */
 export const BUILTIN_TYPES: ReadonlySet<unknown> = new Set<unknown>([
@@ -45,13 +44,16 @@ export function isUserClass(type: unknown): type is Constructor {
   return typeof type === 'function' && !BUILTIN_TYPES.has(type);
 }
 
-/** True when `type` carries class-validator constraints (so it can be a DTO). */
+/**
+ * True when `type` carries class-validator constraints (so it can be a DTO). Loads class-validator
+ * only when some class in the process has its decorators.
+ */
 export function hasValidationMetadata(type: Constructor): boolean {
-  return validationMetadatas(type).length > 0;
+  return validationMetadataExists() && validationMetadatas(type).length > 0;
 }
 
 function validationMetadatas(type: Constructor): ValidationMetadata[] {
-  return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
+  return classValidator().getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
 }
 
 const nestingGuard = new Set<Constructor>();
@@ -65,6 +67,7 @@ export function dtoSchema(type: Constructor): JsonSchema {
   if (nestingGuard.has(type)) return { type: 'object' };
   nestingGuard.add(type);
   try {
+    const { ValidationTypes } = classValidator();
     const byProperty = new Map<string, ValidationMetadata[]>();
     for (const meta of validationMetadatas(type)) {
       let list = byProperty.get(meta.propertyName);
@@ -89,7 +92,7 @@ export function dtoSchema(type: Constructor): JsonSchema {
 
 function propertySchema(owner: Constructor, property: string, metas: ValidationMetadata[]): JsonSchema {
   const designType: unknown = Reflect.getMetadata('design:type', owner.prototype as object, property);
-  const nested = defaultMetadataStorage.findTypeMetadata(owner, property)?.typeFunction() as unknown;
+  const nested = classTransformerStorage().defaultMetadataStorage.findTypeMetadata(owner, property)?.typeFunction() as unknown;
   const isArray = designType === Array || metas.some((m) => m.name === 'isArray');
   const element: JsonSchema = {};
   const self: JsonSchema = {};
