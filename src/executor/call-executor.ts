@@ -7,8 +7,8 @@ import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-at
 import { abortCall, fail, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportProgress } from './call-events';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
-import { End, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
-import { invalidArguments, parseArguments } from './call-validate';
+import { End, redaction, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
+import { argumentProblems, invalidArguments, parseArguments } from './call-validate';
 import type { ChainResolver } from './chain-resolver';
 import type { Deadline } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
@@ -114,14 +114,16 @@ export class CallRun implements CallState {
     if (!this.view.isEnabled(gated)) return fail(this, 'TOOL_DISABLED', this.view.whyDisabled(gated));
     const args = parseArguments(this, entry);
     if (args === undefined) return this.final!;
-    if (entry.dtos !== undefined) return this.prepare(entry, args).catch((error: unknown) => internalFailure(this, error));
+    const problems = argumentProblems(this, entry, args);
+    // one round: class-validator's problems join the schema's in the same answer
+    if (entry.dtos !== undefined) return this.prepare(entry, args, problems ?? new ProblemList()).catch((error: unknown) => internalFailure(this, error));
+    if (problems !== undefined) return invalidArguments(this, entry, problems);
     return this.proceed(entry, args);
   }
 
   /** DTO arguments become instances of their classes, validated by class-validator. */
-  private async prepare(entry: ToolEntry, args: Record<string, unknown>): Promise<ToolResult> {
-    const problems = new ProblemList();
-    await prepareDtos(args, entry.dtos!, problems);
+  private async prepare(entry: ToolEntry, args: Record<string, unknown>, problems: ProblemList): Promise<ToolResult> {
+    await prepareDtos(args, entry.dtos!, problems, redaction(this));
     if (this.done) return this.final!;
     if (!problems.empty) return invalidArguments(this, entry, problems);
     return this.proceed(entry, args);

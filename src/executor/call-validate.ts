@@ -4,7 +4,7 @@ import { fail } from './call-end';
 import { redaction, type CallState } from './call-state';
 import { redactDeep } from './redact';
 import type { ToolEntry } from './tool-entry';
-import { compileValidator, describeAjvErrors, ProblemList } from './validation';
+import { describeAjvErrors, ProblemList } from './validation';
 
 function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
@@ -26,9 +26,9 @@ function mayHoldNull(args: Record<string, unknown>): boolean {
 }
 
 /**
- * @internal The call's arguments parsed (`parseCallArguments`), `null`s that mean "absent" removed
- * (`entry.stripNulls`) and validated; `undefined` when the call ended on malformed or invalid
- * arguments.
+ * @internal The call's arguments parsed (`parseCallArguments`) and the `null`s that mean "absent"
+ * removed (`entry.stripNulls`); `undefined` when the call ended on malformed arguments. They are
+ * not validated yet: see {@link argumentProblems}.
  */
 export function parseArguments(run: CallState, entry: ToolEntry): Record<string, unknown> | undefined {
   const raw = run.call.arguments;
@@ -40,20 +40,20 @@ export function parseArguments(run: CallState, entry: ToolEntry): Record<string,
   }
   const strip = entry.stripNulls;
   // JSON text without `null` holds no null at any depth
-  const object = strip !== undefined && (typeof raw === 'string' ? raw.includes('null') : mayHoldNull(args)) ? strip(args) : args;
-  return validateArguments(run, entry, object) ? object : undefined;
+  return strip !== undefined && (typeof raw === 'string' ? raw.includes('null') : mayHoldNull(args)) ? strip(args) : args;
 }
 
 /**
- * @internal Checks `args` against the tool's schema (its compiled validator) and rejects a value
- * for a preset parameter; false when the call ended with `INVALID_ARGUMENTS`.
+ * @internal What is wrong with `args` by the tool's schema (its compiled validator), and a value
+ * for a preset parameter; `undefined` when nothing is. The list is open: class-validator adds the
+ * DTO problems to it in the same round (`prepareDtos`).
  */
-export function validateArguments(run: CallState, entry: ToolEntry, args: Record<string, unknown>): boolean {
-  const validator = entry.validator ?? (entry.validator = compileValidator(run.core.ajv, entry.schema));
+export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<string, unknown>): ProblemList | undefined {
+  const validator = entry.validator ?? (entry.validator = run.core.validators.compile(entry.schema));
   const valid = validator(args) as boolean;
   const presets = entry.presets;
   // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)
-  if (valid && (presets === undefined || !namesPreset(args, presets))) return true;
+  if (valid && (presets === undefined || !namesPreset(args, presets))) return undefined;
   const problems = new ProblemList();
   if (!valid) {
     // values are quoted cut short: redact them first, so that no part of a preset value stays at a cut
@@ -62,10 +62,22 @@ export function validateArguments(run: CallState, entry: ToolEntry, args: Record
   }
   if (presets !== undefined) {
     for (const { name } of presets) {
-      if (hasOwn(args, name)) problems.add(`'${name}': is not a parameter of this tool (remove it)`);
+      if (hasOwn(args, name)) {
+        problems.flag(name);
+        problems.add(`'${name}': is not a parameter of this tool (remove it)`);
+      }
     }
   }
-  if (problems.empty) return true;
+  return problems.empty ? undefined : problems;
+}
+
+/**
+ * @internal {@link argumentProblems}, ending the call with `INVALID_ARGUMENTS` when there are
+ * any (false then). For arguments a hook rewrote.
+ */
+export function validateArguments(run: CallState, entry: ToolEntry, args: Record<string, unknown>): boolean {
+  const problems = argumentProblems(run, entry, args);
+  if (problems === undefined) return true;
   invalidArguments(run, entry, problems);
   return false;
 }

@@ -1,4 +1,3 @@
-import type { Ajv } from 'ajv';
 import type { Container } from 'inversify';
 import type { Subject } from 'rxjs';
 import type { ToolExecutionContext } from '../common/execution-context';
@@ -10,6 +9,7 @@ import type { ToolEvent } from './events';
 import type { ResolvedExecution } from './execution-settings';
 import type { ToolHook } from './hooks';
 import type { EntryLookup, ToolEntry } from './tool-entry';
+import type { SchemaValidators } from './validation';
 
 /** Progress as delivered to a caller's `onProgress`: tagged with the call. */
 export interface CallProgress extends ToolProgress {
@@ -65,7 +65,8 @@ export interface AvailabilityView {
 /** Everything the executor needs from a toolkit (not exported by the package). */
 export interface ExecutorCore {
   readonly registry: EntryLookup;
-  readonly ajv: Ajv;
+  /** Compiles tool schemas, each by the rules of its JSON Schema dialect. */
+  readonly validators: SchemaValidators;
   readonly hooks: readonly ToolHook[];
   readonly events: Subject<ToolEvent>;
   /** Where a user callback's failure goes (a `callback_failed` event), never into the call. */

@@ -1,22 +1,25 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type AjvCore from 'ajv/dist/core';
 import type { ValidationError } from 'class-validator';
 import type { JsonSchema } from '../common/json-schema';
 import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
 import { classTransformer, classValidator } from '../schema/dto-libraries';
+import { schemaDialect, type SchemaDialect } from '../schema/schema-dialect';
 import { linearRegExp } from './linear-regexp';
+import type { Scrub } from './redact';
 
 /**
- * Creates the Ajv instance of one toolkit: every error reported, formats checked, no coercion,
- * `pattern`s run by a linear-time engine ({@link linearRegExp}). Ajv loads with the first toolkit,
- * not with `require('toolwright')`; compile with {@link compileValidator}, which adds the formats
- * when a schema first needs them.
+ * Creates an Ajv instance for `dialect` (Ajv's 2020 build, or its draft-07 default build), loaded
+ * when a toolkit first compiles a schema of that dialect, not with `require('toolwright')`: every
+ * error reported, formats checked, no coercion, `pattern`s run by a linear-time engine
+ * ({@link linearRegExp}). ajv-formats is added by {@link SchemaValidators.compile} when a schema
+ * first needs it.
  * Schemas are checked against the meta-schema once, at registration (`schemaProblems`), so
  * `compile` skips that check: otherwise each toolkit's first call compiles the meta-schema (~45 ms).
  */
-export function createAjv(): Ajv {
-  const { Ajv } = require('ajv') as typeof import('ajv');
-  return new Ajv({
+function createAjv(dialect: SchemaDialect): AjvCore {
+  const options = {
     allErrors: true,
     strict: false,
     coerceTypes: false,
@@ -24,11 +27,11 @@ export function createAjv(): Ajv {
     validateFormats: true,
     validateSchema: false,
     code: { regExp: linearRegExp },
-  });
+  } as const;
+  return dialect === 'draft-07'
+    ? new (require('ajv') as typeof import('ajv')).Ajv(options)
+    : new (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).Ajv2020(options);
 }
-
-/** The Ajv instances that have ajv-formats' formats and keywords. */
-const withFormats = new WeakSet<Ajv>();
 
 /** True when `schema` has a `format` keyword anywhere (a property named `format` is no keyword). */
 function usesFormat(schema: JsonSchema): boolean {
@@ -47,18 +50,34 @@ function usesFormat(schema: JsonSchema): boolean {
 }
 
 /**
- * `ajv.compile(schema)`, with ajv-formats' formats (`email`, `date-time`, `uuid`…) added to `ajv`
- * first when `schema` is the first of `ajv`'s schemas to use `format`: ajv-formats is loaded only
- * for toolkits that need it, and compiled validators run as fast as before.
+ * @internal The schema validators of one toolkit: each schema is compiled by the Ajv of its
+ * dialect (`schemaDialect`: draft 2020-12 unless it declares draft-07 or uses draft-07's tuple
+ * form), each Ajv created when first needed.
  *
- * @internal
+ * @example
+ * const validate = validators.compile({ type: 'object', properties: { t: { prefixItems: [{ type: 'number' }], items: false } } });
  */
-export function compileValidator(ajv: Ajv, schema: JsonSchema): ValidateFunction {
-  if (!withFormats.has(ajv) && usesFormat(schema)) {
-    (require('ajv-formats') as typeof import('ajv-formats')).default(ajv);
-    withFormats.add(ajv);
+export class SchemaValidators {
+  private readonly engines: { [D in SchemaDialect]?: AjvCore } = {};
+  /** The engines that have ajv-formats' formats and keywords. */
+  private readonly withFormats = new Set<AjvCore>();
+
+  /**
+   * The validation function of `schema` (registration has refused the schemas no dialect fits),
+   * with ajv-formats' formats (`email`, `date-time`, `uuid`…) added to the engine first when
+   * `schema` is the first of its schemas to use `format`: ajv-formats is loaded only for toolkits
+   * that need it, and compiled validators run as fast as before.
+   */
+  compile(schema: JsonSchema): ValidateFunction {
+    const found = schemaDialect(schema);
+    const dialect = 'dialect' in found ? found.dialect : '2020-12';
+    const ajv = (this.engines[dialect] ??= createAjv(dialect));
+    if (!this.withFormats.has(ajv) && usesFormat(schema)) {
+      (require('ajv-formats') as typeof import('ajv-formats')).default(ajv as Parameters<typeof import('ajv-formats').default>[0]);
+      this.withFormats.add(ajv);
+    }
+    return ajv.compile(schema);
   }
-  return ajv.compile(schema);
 }
 
 /** The unescaped segments of a JSON Pointer (`/a~1b/0` → `['a/b', '0']`); none for the root (`''`). */
@@ -99,17 +118,26 @@ const MAX_PATH_CHARS = 120;
 
 /**
  * The problems of one call's arguments, bounded whatever the input: at most {@link MAX_PROBLEMS}
- * distinct lines of at most 300 characters each, and a count of the others.
+ * distinct lines of at most 300 characters each, and a count of the others. The schema's
+ * problems are {@link flag}ged with their paths, so that class-validator, which runs in the same
+ * round, adds only what the schema did not already say about a path or its contents.
  */
 export class ProblemList {
   private readonly lines: string[] = [];
   private readonly seen = new Set<string>();
   private more = 0;
   private unknownMore = false;
+  private flagged: string[] | undefined;
+  private shadowed = 0;
 
   /** True when no more lines are listed (further problems are only counted). */
   get full(): boolean {
     return this.lines.length >= MAX_PROBLEMS;
+  }
+
+  /** True when looking for more problems is pointless: the list is full, or enough were found already said. */
+  get saturated(): boolean {
+    return this.full || this.shadowed >= MAX_PROBLEMS;
   }
 
   /** True when nothing was found. */
@@ -127,6 +155,27 @@ export class ProblemList {
     }
     this.seen.add(bounded);
     this.lines.push(bounded);
+  }
+
+  /** Records that the schema reported a problem at `path` (`a.b[0]`; `''` for the arguments). */
+  flag(path: string): void {
+    (this.flagged ??= []).push(path);
+  }
+
+  /** True when the schema reported a problem at `path` or at an object or array that holds it. */
+  covers(path: string): boolean {
+    const flagged = this.flagged;
+    if (flagged === undefined) return false;
+    for (const at of flagged) {
+      if (at === '' || at === path || (path.startsWith(at) && (path[at.length] === '.' || path[at.length] === '['))) return true;
+    }
+    return false;
+  }
+
+  /** Adds `line`, a problem at `path` found after the schema's, unless the schema {@link covers} that path. */
+  addUnlessCovered(path: string, line: string): void {
+    if (this.covers(path)) this.shadowed++;
+    else this.add(line);
   }
 
   /** Counts `count` problems that were not described. */
@@ -166,15 +215,18 @@ export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown,
     const path = jsonPointerToPath(error.instancePath);
     const at = path ? quotePath(path) : 'arguments';
     let line: string;
+    let flagged = path;
     switch (error.keyword) {
       case 'required': {
         const missing = (error.params as { missingProperty: string }).missingProperty;
-        line = `${quotePath(path ? `${path}.${missing}` : missing)}: is required but missing`;
+        flagged = path ? `${path}.${missing}` : missing;
+        line = `${quotePath(flagged)}: is required but missing`;
         break;
       }
       case 'additionalProperties': {
         const extra = (error.params as { additionalProperty: string }).additionalProperty;
-        line = `${quotePath(path ? `${path}.${extra}` : extra)}: is not a parameter of this tool (remove it)`;
+        flagged = path ? `${path}.${extra}` : extra;
+        line = `${quotePath(flagged)}: is not a parameter of this tool (remove it)`;
         break;
       }
       case 'type':
@@ -186,15 +238,19 @@ export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown,
       default:
         line = `${at}: ${error.message ?? error.keyword}${VALUE_KEYWORDS.has(error.keyword) ? ` (got ${previewInput(valueAt(args, error.instancePath))})` : ''}`;
     }
+    problems.flag(flagged);
     problems.add(line);
   }
 }
 
-function flattenValidationErrors(errors: readonly ValidationError[], prefix: string, problems: ProblemList): void {
+function flattenValidationErrors(errors: readonly ValidationError[], prefix: string, problems: ProblemList, scrub: Scrub | undefined): void {
   for (const error of errors) {
     const path = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
-    for (const message of Object.values(error.constraints ?? {})) problems.add(`${quotePath(path)}: ${message}`);
-    if (error.children?.length) flattenValidationErrors(error.children, path, problems);
+    for (const message of Object.values(error.constraints ?? {})) {
+      const line = `${quotePath(path)}: ${message}`;
+      problems.addUnlessCovered(path, scrub !== undefined ? scrub(line) : line);
+    }
+    if (error.children?.length) flattenValidationErrors(error.children, path, problems, scrub);
   }
 }
 
@@ -223,39 +279,51 @@ function builtInKeyPath(value: unknown, path: string): { path: string; key: stri
   return undefined;
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * Turns DTO arguments into class instances (class-transformer) and validates them
  * (class-validator). Replaces the values in `args` in place; adds the failing fields to
- * `problems` and stops once it lists no more of them (the call fails anyway). A key that names a
- * member of `Object.prototype` (`constructor`, `__proto__`, `hasOwnProperty`…) anywhere in a DTO
- * argument is reported as a problem: class-transformer cannot keep it as data.
+ * `problems` and stops once looking further is pointless (the call fails anyway). A key that
+ * names a member of `Object.prototype` (`constructor`, `__proto__`, `hasOwnProperty`…) anywhere
+ * in a DTO argument is reported as a problem: class-transformer cannot keep it as data.
+ *
+ * It also runs after the schema failed (one round: the model learns every problem at once): then
+ * only values of the shape the schema wants are checked (an object, an array of objects), and a
+ * problem at a path the schema already reported ({@link ProblemList.covers}) is not repeated.
+ * `scrub` redacts preset values from class-validator's messages before they are cut.
  */
 export async function prepareDtos(
   args: Record<string, unknown>,
   dtos: readonly { name: string; type: Constructor; array: boolean }[],
   problems: ProblemList,
+  scrub?: Scrub,
 ): Promise<void> {
   for (const { name, type, array } of dtos) {
     const value = args[name];
-    if (value === undefined) continue;
+    if (value === undefined || problems.covers(name) || !(array ? Array.isArray(value) : isPlainObject(value))) continue;
     const builtIn = builtInKeyPath(value, name);
     if (builtIn !== undefined) {
-      problems.add(`${quotePath(builtIn.path)}: the key ${quoteInput(builtIn.key)} names a built-in object member and cannot be used here; rename or remove it`);
+      problems.addUnlessCovered(builtIn.path, `${quotePath(builtIn.path)}: the key ${quoteInput(builtIn.key)} names a built-in object member and cannot be used here; rename or remove it`);
       continue;
     }
     const items = array ? (value as unknown[]) : [value];
     const instances: object[] = [];
     for (let i = 0; i < items.length; i++) {
-      if (problems.full) {
+      if (problems.saturated) {
         problems.stopped();
         return;
       }
-      const instance = classTransformer().plainToInstance(type, items[i]) as object;
+      const item = items[i];
+      const at = array ? `${name}[${i}]` : name;
+      if (!isPlainObject(item) || problems.covers(at)) continue;
+      const instance = classTransformer().plainToInstance(type, item) as object;
       const errors = await classValidator().validate(instance, { forbidUnknownValues: false });
-      flattenValidationErrors(errors, array ? `${name}[${i}]` : name, problems);
+      flattenValidationErrors(errors, at, problems, scrub);
       instances.push(instance);
     }
     args[name] = array ? instances : instances[0];
   }
 }
-

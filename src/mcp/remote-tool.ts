@@ -17,8 +17,13 @@ function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
+/**
+ * The remote's input schema as the tool's parameters. Its `$schema` stays: the schema is validated
+ * by the rules of the dialect it declares (draft 2020-12 when it declares none, as MCP 2025-11-25
+ * says), and registration refuses a dialect toolwright does not validate.
+ */
 function parametersOf(tool: McpTool): ObjectJsonSchema {
-  const { $schema: _dropped, ...schema } = tool.inputSchema as Record<string, unknown> & { properties?: ObjectJsonSchema['properties'] };
+  const schema = tool.inputSchema as Record<string, unknown> & { properties?: ObjectJsonSchema['properties'] };
   return { ...schema, type: 'object', properties: schema.properties ?? {} } as ObjectJsonSchema;
 }
 

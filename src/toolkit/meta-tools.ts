@@ -1,7 +1,6 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall } from '../common/tool-types';
 import type { RoutedEntry } from '../executor/executor-core';
-import { compileValidator } from '../executor/validation';
 import { ToolkitError } from '../errors';
 import type { GroupRecord } from './availability';
 import { EQUIP_TOOL_GROUPS, equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
@@ -95,7 +94,7 @@ export class MetaTools {
         execute = (args, ctx) => this.skillTools.invoke(found.record, args, ctx, binding);
       }
     }
-    template.validator ??= compileValidator(this.core.ajv, template.schema);
+    template.validator ??= this.core.validators.compile(template.schema);
     return { entry: { ...template, target: { ...template.tool, execute } }, gate: registered };
   }
 

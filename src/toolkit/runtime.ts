@@ -1,4 +1,3 @@
-import type { Ajv } from 'ajv';
 import type { Container } from 'inversify';
 import { newContainer, releaseService } from '../di/services';
 import { Subject, type Observable } from 'rxjs';
@@ -13,7 +12,7 @@ import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
 import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
 import type { ToolHook } from '../executor/hooks';
-import { createAjv } from '../executor/validation';
+import { SchemaValidators } from '../executor/validation';
 import { ToolkitError } from '../errors';
 import type { Constructor } from '../metadata/records';
 import { ActivationState } from './activation';
@@ -38,7 +37,7 @@ import type { ToolkitOptions } from './toolkit-options';
  */
 export class ToolkitRuntime implements ToolkitCore {
   readonly registry = new Registry();
-  readonly ajv: Ajv = createAjv();
+  readonly validators = new SchemaValidators();
   readonly hooks: ToolHook[] = [];
   readonly events = new Subject<ToolEvent>();
   readonly report: CallbackFailureReporter;
