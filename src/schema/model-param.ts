@@ -98,7 +98,9 @@ export function buildModelParam(
         `${manifest?.schema ? ' or regenerate the manifest with toolwright-schema' : ''}.`,
     );
   }
-  if (schema.type === 'array' && schema.items === undefined) {
+  // a fragment's `$schema` (zod's toJSONSchema writes one) named the dialect it was checked by; inside a tool's schema it says nothing
+  delete schema.$schema;
+  if (schema.type === 'array' && schema.items === undefined && schema.prefixItems === undefined) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
       `${owner} ${label} is an array but reflection cannot see its item type. Add type: () => [String] ` +
@@ -127,8 +129,8 @@ function isArrayHint(hint: unknown): hint is [unknown] {
 const KEYWORD_TYPES: readonly (readonly [JsonSchemaType, readonly string[]])[] = [
   ['number', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
   ['string', ['minLength', 'maxLength', 'pattern', 'format']],
-  ['array', ['items', 'minItems', 'maxItems', 'uniqueItems']],
-  ['object', ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties']],
+  ['array', ['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems']],
+  ['object', ['properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'dependentRequired', 'minProperties', 'maxProperties']],
 ];
 
 /** The one JSON type that a fragment's keywords imply (`minimum` → number…), if exactly one. */

@@ -2,7 +2,7 @@ import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
 import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
-import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, resolveLocalRef, typeList, typeOfValues } from './schema-utils';
+import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, resolveLocalRef, tupleAsItems, typeList, typeOfValues } from './schema-utils';
 
 interface GeminiContext {
   readonly tool: string;
@@ -18,7 +18,7 @@ interface GeminiContext {
  * omitted). Every change is reported, prefixed `gemini:`.
  *
  * @throws ToolkitError `INVALID_DEFINITION` for what Gemini cannot express: recursive `$ref`s,
- *   `allOf` with several members, tuples, nested objects without properties, untyped schemas.
+ *   `allOf` with several members, nested objects without properties, untyped schemas.
  * @internal
  */
 export function lowerGemini(tool: string, root: ObjectJsonSchema, report: Reporter): GeminiSchema | undefined {
@@ -44,7 +44,7 @@ function isNullSchema(schema: JsonSchema): boolean {
 
 /** Structural rewrites (refs, unions, type arrays) applied before the keyword pass. */
 function normalize(input: JsonSchema, path: string, ctx: GeminiContext): JsonSchema {
-  let node = input;
+  let node = tupleAsItems(input, path, ctx.report, 'gemini: ');
   if (node.allOf !== undefined) {
     if (node.allOf.length !== 1) {
       throw definitionError(ctx, path, 'uses allOf with several members', 'Merge them into one schema');
@@ -160,9 +160,7 @@ function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): Gemini
         break; // set below, from the properties
       case 'items':
         if (isPlainObject(value)) out.items = geminiNode(value as JsonSchema, itemsPath(path), ctx);
-        else if (Array.isArray(value)) {
-          throw definitionError(ctx, path, 'uses the tuple form of items', 'Use one items schema');
-        }
+        else ctx.report(path, `gemini: dropped items: ${String(value)}`);
         break;
       case 'anyOf':
         out.anyOf = (value as JsonSchema[]).map((branch, i) => geminiNode(branch, branchPath(path, 'anyOf', i), ctx));

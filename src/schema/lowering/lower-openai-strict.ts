@@ -1,7 +1,7 @@
 import type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_LIMITS } from './provider-rules';
-import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, typeOfValues } from './schema-utils';
+import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, tupleAsItems, typeOfValues } from './schema-utils';
 
 interface StrictContext {
   readonly tool: string;
@@ -72,6 +72,7 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
   if (node.anyOf !== undefined && node.oneOf !== undefined) {
     throw definitionError(ctx, path, 'uses both anyOf and oneOf', 'Use one union keyword');
   }
+  node = tupleAsItems(node, path, ctx.report, '');
 
   const objectLike = isObjectSchema(node);
   const level = objectLike ? depth + 1 : depth;
@@ -145,11 +146,13 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
       case 'required':
       case 'additionalProperties':
         break; // set below, from the properties
+      case 'unevaluatedProperties':
+        // an object's unevaluatedProperties becomes its additionalProperties: false below
+        if (!objectLike || node.additionalProperties !== undefined) ctx.report(path, 'dropped unevaluatedProperties (not supported in strict mode)');
+        break;
       case 'items':
         if (isPlainObject(value)) out.items = strictNode(value as JsonSchema, itemsPath(path), ctx, level);
-        else if (Array.isArray(value)) {
-          throw definitionError(ctx, path, 'uses the tuple form of items', 'Use one items schema');
-        } else ctx.report(path, `dropped items: ${String(value)}`);
+        else ctx.report(path, `dropped items: ${String(value)}`);
         break;
       case 'anyOf':
       case 'oneOf': {
@@ -206,7 +209,8 @@ function closeObject(node: JsonSchema, out: JsonSchema, path: string, ctx: Stric
     out.type = 'object';
     ctx.report(path, 'added type: object');
   }
-  const extra = node.additionalProperties;
+  const unevaluated = node.additionalProperties === undefined && node.unevaluatedProperties !== undefined;
+  const extra: unknown = unevaluated ? node.unevaluatedProperties : node.additionalProperties;
   if (out.properties === undefined) {
     if (extra === true || isPlainObject(extra)) {
       throw definitionError(
@@ -228,6 +232,7 @@ function closeObject(node: JsonSchema, out: JsonSchema, path: string, ctx: Stric
   }
   out.required = Object.keys(out.properties);
   if (extra === undefined) ctx.report(path, 'added additionalProperties: false (strict mode)');
+  else if (unevaluated) ctx.report(path, `unevaluatedProperties${extra === false ? ': false' : ''} became additionalProperties: false (strict mode)`);
   else if (extra !== false) {
     ctx.report(path, 'replaced additionalProperties with false (strict mode allows no extra properties)');
   }

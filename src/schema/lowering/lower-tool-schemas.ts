@@ -10,6 +10,7 @@ import type {
   ProviderName,
   ProviderToolDefinitionMap,
 } from './provider-definitions';
+import { DRAFT_07, schemaDialect } from '../schema-dialect';
 import { PROVIDER_NAME_RULES } from './provider-rules';
 import {
   branchPath,
@@ -91,6 +92,8 @@ function lowerOpenAIPlain(schema: ObjectJsonSchema, report: Reporter): ObjectJso
     }
     for (const [name, child] of Object.entries(node.properties ?? {})) visit(child, propertyPath(path, name));
     if (isPlainObject(node.items)) visit(node.items as JsonSchema, itemsPath(path));
+    const tuple: unknown = Array.isArray(node.items) ? node.items : node.prefixItems;
+    if (Array.isArray(tuple)) tuple.forEach((member: unknown, i) => isPlainObject(member) && visit(member as JsonSchema, `${path}[${i}]`));
     for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
       node[keyword]?.forEach((branch, i) => visit(branch, branchPath(path, keyword, i)));
     }
@@ -99,6 +102,20 @@ function lowerOpenAIPlain(schema: ObjectJsonSchema, report: Reporter): ObjectJso
     }
   };
   visit(copy, '');
+  return copy;
+}
+
+/**
+ * The MCP form: the schema as it is, with `$schema` declared when the schema is draft-07 without
+ * saying so (draft-07's tuple form): MCP 2025-11-25 reads a schema without `$schema` as 2020-12.
+ */
+function lowerMcp(schema: ObjectJsonSchema, report: Reporter): ObjectJsonSchema {
+  const copy = cloneJson(schema);
+  const found = schemaDialect(schema);
+  if (copy.$schema === undefined && 'dialect' in found && found.dialect === 'draft-07') {
+    copy.$schema = DRAFT_07;
+    report('', `added $schema ${DRAFT_07} (the schema uses draft-07's tuple form; MCP reads a schema without $schema as 2020-12)`);
+  }
   return copy;
 }
 
@@ -141,7 +158,7 @@ export function lowerToolSchema<P extends ProviderName>(
       break;
     }
     case 'mcp':
-      definition = { name, description, inputSchema: cloneJson(tool.parameters) };
+      definition = { name, description, inputSchema: lowerMcp(tool.parameters, reporter) };
       break;
     default:
       throw unknownProvider(provider);
@@ -163,7 +180,14 @@ export function lowerToolSchema<P extends ProviderName>(
  * - `gemini`: a `FunctionDeclaration` whose `parameters` use only Gemini's keywords: `$ref`s
  *   inlined, `[T, 'null']` as `nullable`, exclusive bounds made inclusive, `const` as `enum`,
  *   arrays always with `items`, everything else dropped.
- * - `mcp`: `{ name, description, inputSchema }`.
+ * - `mcp`: `{ name, description, inputSchema }` (`$schema` added to a draft-07 schema that does not
+ *   declare it: MCP reads a schema without `$schema` as draft 2020-12).
+ *
+ * Draft 2020-12 keywords: tuples (`prefixItems`, or draft-07's `items: [...]`) become one `items`
+ * schema with `maxItems` for OpenAI strict and Gemini; `$defs` and local `$ref`s are kept (strict)
+ * or inlined (Gemini); `unevaluatedProperties` of an object becomes `additionalProperties: false`
+ * in strict mode; keywords a provider lacks (`dependentRequired`, `unevaluatedItems`, `$anchor`…)
+ * are dropped, each reported. toolwright still validates calls against the canonical schema.
  *
  * @example
  * const { definitions, report } = lowerToolSchemas(toolkit.getToolSchemas(), 'openai', { strict: true });

@@ -115,3 +115,30 @@ export function typeOfValues(values: readonly unknown[]): JsonSchemaType | undef
   if (types.size === 2 && types.has('integer') && types.has('number')) return 'number';
   return types.size === 1 ? [...types][0] : undefined;
 }
+
+/**
+ * A tuple (`prefixItems`, or draft-07's `items: [...]`) as one `items` schema, for providers that
+ * have no tuples: the positions' schemas (and the schema of the items after them) as an `anyOf`,
+ * and `maxItems` the tuple's length unless items after it are allowed by a schema. Reported with
+ * `label` in front; `node` itself when it is no tuple. The canonical schema still checks each
+ * position: a model that mixes them up gets an `INVALID_ARGUMENTS` it can repair from. @internal
+ */
+export function tupleAsItems(node: JsonSchema, path: string, report: Reporter, label: string): JsonSchema {
+  const draft07 = Array.isArray(node.items);
+  const members: unknown = draft07 ? node.items : node.prefixItems;
+  if (!Array.isArray(members)) return node;
+  const rest: unknown = draft07 ? node.additionalItems : node.items;
+  const { prefixItems: _prefix, additionalItems: _additional, items: _items, ...out } = node;
+  const schemas = new Map<string, JsonSchema>();
+  for (const member of [...(members as unknown[]), rest]) if (isPlainObject(member)) schemas.set(JSON.stringify(member), member as JsonSchema);
+  const unique = [...schemas.values()];
+  out.items = unique.length === 1 ? unique[0] : { anyOf: unique };
+  const open = isPlainObject(rest);
+  if (!open && (out.maxItems === undefined || out.maxItems > members.length)) out.maxItems = members.length;
+  report(
+    path,
+    `${label}the tuple (${draft07 ? 'items: [...]' : 'prefixItems'}, ${members.length} positions) became items: ${unique.length === 1 ? 'one schema' : 'anyOf its schemas'}` +
+      `${open ? '' : ` with maxItems ${out.maxItems}`} (no tuples here; toolwright still checks each position)`,
+  );
+  return out;
+}
