@@ -116,6 +116,11 @@ const MAX_PROBLEM_CHARS = 300;
 /** The longest path or key a problem line quotes. */
 const MAX_PATH_CHARS = 120;
 
+/** True when `path` is `at` or lies inside it (`a.b`, `a[0]` inside `a`; everything inside `''`). */
+function within(path: string, at: string): boolean {
+  return at === '' || path === at || (path.startsWith(at) && (path[at.length] === '.' || path[at.length] === '['));
+}
+
 /**
  * The problems of one call's arguments, bounded whatever the input: at most {@link MAX_PROBLEMS}
  * distinct lines of at most 300 characters each, and a count of the others. The schema's
@@ -128,6 +133,7 @@ export class ProblemList {
   private more = 0;
   private unknownMore = false;
   private flagged: string[] | undefined;
+  private oversized: string[] | undefined;
   private shadowed = 0;
 
   /** True when no more lines are listed (further problems are only counted). */
@@ -157,19 +163,26 @@ export class ProblemList {
     this.lines.push(bounded);
   }
 
-  /** Records that the schema reported a problem at `path` (`a.b[0]`; `''` for the arguments). */
-  flag(path: string): void {
+  /**
+   * Records that the schema reported a problem at `path` (`a.b[0]`; `''` for the arguments);
+   * `oversized` when the value there is larger than the schema allows (`maxItems`, `maxLength`…).
+   */
+  flag(path: string, oversized = false): void {
     (this.flagged ??= []).push(path);
+    if (oversized) (this.oversized ??= []).push(path);
   }
 
   /** True when the schema reported a problem at `path` or at an object or array that holds it. */
   covers(path: string): boolean {
-    const flagged = this.flagged;
-    if (flagged === undefined) return false;
-    for (const at of flagged) {
-      if (at === '' || at === path || (path.startsWith(at) && (path[at.length] === '.' || path[at.length] === '['))) return true;
-    }
-    return false;
+    return this.flagged !== undefined && this.flagged.some((at) => within(path, at));
+  }
+
+  /**
+   * True when the schema found a value at or inside `path` larger than it allows: what the
+   * schema's size bounds would have kept from class-validator's work is not given to it.
+   */
+  holdsOversized(path: string): boolean {
+    return this.oversized !== undefined && this.oversized.some((at) => within(at, path));
   }
 
   /** Adds `line`, a problem at `path` found after the schema's, unless the schema {@link covers} that path. */
@@ -199,6 +212,9 @@ export class ProblemList {
 
 /** Keywords whose problem lines quote the offending value (`must be >= 1 (got 0)`). */
 const VALUE_KEYWORDS: ReadonlySet<string> = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'multipleOf']);
+
+/** Keywords whose problem says the value is larger than the schema allows. */
+const OVERSIZED_KEYWORDS: ReadonlySet<string> = new Set(['maxItems', 'maxProperties', 'maxLength', 'items', 'additionalItems', 'maxContains']);
 
 function quotePath(path: string): string {
   return quoteInput(path, MAX_PATH_CHARS);
@@ -238,7 +254,7 @@ export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown,
       default:
         line = `${at}: ${error.message ?? error.keyword}${VALUE_KEYWORDS.has(error.keyword) ? ` (got ${previewInput(valueAt(args, error.instancePath))})` : ''}`;
     }
-    problems.flag(flagged);
+    problems.flag(flagged, OVERSIZED_KEYWORDS.has(error.keyword));
     problems.add(line);
   }
 }
@@ -291,8 +307,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * in a DTO argument is reported as a problem: class-transformer cannot keep it as data.
  *
  * It also runs after the schema failed (one round: the model learns every problem at once): then
- * only values of the shape the schema wants are checked (an object, an array of objects), and a
- * problem at a path the schema already reported ({@link ProblemList.covers}) is not repeated.
+ * only values of the shape the schema wants and within its size bounds are checked (so its work
+ * stays bounded as for valid arguments), and a problem at a path the schema already reported
+ * ({@link ProblemList.covers}) is not repeated.
  * `scrub` redacts preset values from class-validator's messages before they are cut.
  */
 export async function prepareDtos(
@@ -304,6 +321,10 @@ export async function prepareDtos(
   for (const { name, type, array } of dtos) {
     const value = args[name];
     if (value === undefined || problems.covers(name) || !(array ? Array.isArray(value) : isPlainObject(value))) continue;
+    if (problems.saturated) {
+      problems.stopped();
+      return;
+    }
     const builtIn = builtInKeyPath(value, name);
     if (builtIn !== undefined) {
       problems.addUnlessCovered(builtIn.path, `${quotePath(builtIn.path)}: the key ${quoteInput(builtIn.key)} names a built-in object member and cannot be used here; rename or remove it`);
@@ -318,7 +339,7 @@ export async function prepareDtos(
       }
       const item = items[i];
       const at = array ? `${name}[${i}]` : name;
-      if (!isPlainObject(item) || problems.covers(at)) continue;
+      if (!isPlainObject(item) || problems.covers(at) || problems.holdsOversized(at)) continue;
       const instance = classTransformer().plainToInstance(type, item) as object;
       const errors = await classValidator().validate(instance, { forbidUnknownValues: false });
       flattenValidationErrors(errors, at, problems, scrub);

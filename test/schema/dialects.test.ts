@@ -4,6 +4,9 @@ import { schemaDialect } from '../../src/schema/schema-dialect';
 import { thrown } from '../support/errors';
 import { call, freshToolkit } from '../support/toolkit';
 
+/** A schema literal with what the `JsonSchema` type does not spell (`items: false`, draft-07's `items: [...]`). */
+const raw = (schema: object): ObjectJsonSchema => schema as ObjectJsonSchema;
+
 const D2020 = 'https://json-schema.org/draft/2020-12/schema';
 const D07 = 'http://json-schema.org/draft-07/schema#';
 
@@ -20,12 +23,12 @@ function tool(name: string, parameters: ObjectJsonSchema, seen: unknown[] = []):
 }
 
 /** A point as a closed tuple in draft 2020-12. */
-const point2020: ObjectJsonSchema = {
+const point2020 = raw({
   $schema: D2020,
   type: 'object',
   properties: { at: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], items: false } },
   required: ['at'],
-};
+});
 
 describe('schemaDialect', () => {
   it.each([
@@ -47,7 +50,7 @@ describe('schemaDialect', () => {
       problem: `its $schema "http://json-schema.org/draft-04/schema#" names a JSON Schema dialect toolwright does not validate (use "${D2020}" or "${D07}", or leave $schema out for 2020-12)`,
     });
     expect(schemaDialect({ $schema: 7 as unknown as string, type: 'object' })).toEqual({ problem: 'its $schema is not a string (a dialect URI)' });
-    expect(schemaDialect({ type: 'object', properties: { a: { items: [{}] }, b: { prefixItems: [{}] } } })).toEqual({
+    expect(schemaDialect(raw({ type: 'object', properties: { a: { items: [{}] }, b: { prefixItems: [{}] } } }))).toEqual({
       problem: `it mixes draft-07's tuple form (items: [...]) with the 2020-12 keyword prefixItems; write the tuple as prefixItems (2020-12), or declare "$schema": "${D07}" and drop prefixItems`,
     });
   });
@@ -87,11 +90,11 @@ describe('issue 12: AgentTools declaring draft 2020-12 register and validate by 
 
   it('validates a draft-07 schema by draft-07 rules: its tuple form, additionalItems', async () => {
     const toolkit = freshToolkit();
-    const parameters: ObjectJsonSchema = {
+    const parameters = raw({
       $schema: D07,
       type: 'object',
       properties: { at: { type: 'array', items: [{ type: 'number' }, { type: 'string' }], additionalItems: false } },
-    };
+    });
     toolkit.registerTool(tool('locate07', parameters));
     // the same tuple without $schema is read as draft-07 too (2020-12 forbids items: [...])
     toolkit.registerTool(tool('locate07_bare', { ...parameters, $schema: undefined } as unknown as ObjectJsonSchema));
@@ -120,8 +123,8 @@ describe('@ToolParam schema fragments in draft 2020-12', () => {
   class Geo {
     @Tool({ name: 'route', description: 'Route between two points' })
     route(
-      @ToolParam({ name: 'from', schema: { $schema: D2020, type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 } }) from: number[],
-      @ToolParam({ name: 'to', schema: { prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 } }) to: number[],
+      @ToolParam({ name: 'from', schema: raw({ $schema: D2020, type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 }) }) from: number[],
+      @ToolParam({ name: 'to', schema: raw({ prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 }) }) to: number[],
     ): string {
       return `${from.join(',')}→${to.join(',')}`;
     }

@@ -72,7 +72,7 @@ describe('lowering draft 2020-12 keywords', () => {
   });
 
   it('MCP declares draft-07 for a tuple schema that does not say so (MCP reads no $schema as 2020-12)', () => {
-    const parameters: ObjectJsonSchema = { type: 'object', properties: { at: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } };
+    const parameters = { type: 'object', properties: { at: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } } as object as ObjectJsonSchema;
     const { definition, report } = lowerToolSchema({ name: 'old', description: 'Old', parameters }, 'mcp');
     expect(definition.inputSchema).toEqual({ ...parameters, $schema: 'http://json-schema.org/draft-07/schema#' });
     expect(report).toEqual([
