@@ -117,8 +117,11 @@ function propertySchema(owner: Constructor, property: string, metas: ValidationM
 
 /**
  * class-validator checks whose JSON Schema format accepts the same strings. `@IsUrl` (which takes
- * `example.com` without a scheme) and `@IsDateString` (which takes a bare date) have no such format:
- * they become plain strings and class-validator alone decides.
+ * `example.com` without a scheme) and `@IsDateString` have no such format: they become plain
+ * strings and class-validator alone decides (in the same round as the schema). `@IsDateString`
+ * takes `2024-01-01`, `2024-W01`, `2024-001`, `20240101T100000Z`, times without seconds or zone,
+ * which `format: date-time` refuses, and refuses `…t10:00:00z` and leap seconds, which it takes:
+ * neither is a subset of the other.
  */
 const FORMATS: Record<string, string> = {
   isEmail: 'email',
