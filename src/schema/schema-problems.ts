@@ -40,5 +40,5 @@ function dialectProblems(schema: JsonSchema): string | undefined {
   const ajv = metaValidator(found.dialect);
   // the dialect is known: checked against its meta-schema whatever spelling `$schema` has (https, no `#`)
   const { $schema: _declared, ...rest } = schema;
-  return ajv.validateSchema(rest) ? undefined : `${ajv.errorsText(ajv.errors, { dataVar: 'schema' })} (JSON Schema ${found.dialect})`;
+  return ajv.validateSchema(rest) ? undefined : ajv.errorsText(ajv.errors, { dataVar: 'schema' });
 }
