@@ -65,7 +65,7 @@ export interface AvailabilityView {
 /** Everything the executor needs from a toolkit (not exported by the package). */
 export interface ExecutorCore {
   readonly registry: EntryLookup;
-  /** Compiles tool schemas, each by the rules of its JSON Schema dialect. */
+  /** @internal Compiles tool schemas, each by the rules of its JSON Schema dialect. */
   readonly validators: SchemaValidators;
   readonly hooks: readonly ToolHook[];
   readonly events: Subject<ToolEvent>;
