@@ -209,7 +209,7 @@ describe('timeouts on fake timers', () => {
 });
 
 describe('timeouts on real time', () => {
-  it('a hanging tool with a 50 ms timeout answers TIMEOUT in well under a second, its signal aborted', async () => {
+  it('a hanging tool with a 50 ms timeout answers TIMEOUT (not the test timeout), its signal aborted', async () => {
     let signal: AbortSignal | undefined;
     const toolkit = toolkitWith([
       agentTool(
@@ -227,7 +227,7 @@ describe('timeouts on real time', () => {
     expect(result.error?.code).toBe('TIMEOUT');
     expect(signal!.aborted).toBe(true);
     expect(elapsed).toBeGreaterThanOrEqual(45);
-    expect(elapsed).toBeLessThan(1000);
+    expect(elapsed).toBeLessThan(10_000); // loose: a loaded machine may be slow, a hang never ends
   });
 
   it('a soak of 1,000 timed-out calls leaves no deadline, timer or caller-signal listener behind', async () => {
@@ -239,7 +239,8 @@ describe('timeouts on real time', () => {
       const calls = Array.from({ length: 1000 }, (_, i) => ({ id: `h${i}`, name: 'hang', arguments: {} }));
       const t0 = performance.now();
       const results = await toolkit.callTools(calls, { signal: caller.signal });
-      expect(performance.now() - t0).toBeLessThan(1000);
+      // loose: one after another they would take 50 s; together, one timeout and some scheduling
+      expect(performance.now() - t0).toBeLessThan(10_000);
       expect(results.every((r) => r.error?.code === 'TIMEOUT')).toBe(true);
       expect(results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
       expect([deadlines.pending, deadlines.retained, deadlines.armed]).toEqual([0, 0, false]);
