@@ -21,8 +21,9 @@ Options:
       --check              do not write: exit 1 when <file> is not what would be generated
   -h, --help               show this help
 
-Globs: * and ? within a path segment, ** across directories, {a,b} alternatives; quote them
-so the shell passes them through. A directory stands for every .ts file under it.
+Globs: * and ? within a path segment, ** across directories, {a,b/c} alternatives, [xy]
+classes; quote them so the shell passes them through. A directory stands for every .ts file
+under it.
 
 Exit codes: 0 success (or up to date), 1 generation failed or manifest stale, 2 usage error.
 
