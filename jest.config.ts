@@ -35,6 +35,7 @@ const INTEGRATION: readonly string[] = [
   'codegen/definition-errors.test.ts',
   'codegen/generate-manifest.test.ts',
   'codegen/sample-manifest.test.ts',
+  'readme/snippets.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',
   'security/secrets-property.test.ts',

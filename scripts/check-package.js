@@ -18,7 +18,7 @@ const unpacked = path.join(work, 'unpacked');
 fs.mkdirSync(unpacked);
 run('tar', ['-xzf', tarball, '-C', unpacked], root);
 const shipped = path.join(unpacked, 'package');
-for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md']) {
+for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
 

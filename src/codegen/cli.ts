@@ -21,10 +21,14 @@ Options:
       --check              do not write: exit 1 when <file> is not what would be generated
   -h, --help               show this help
 
-Globs: * and ? within a path segment, ** across directories, {a,b} alternatives; quote them
-so the shell passes them through. A directory stands for every .ts file under it.
+Globs: * and ? within a path segment, ** across directories, {a,b/c} alternatives, [xy]
+classes; quote them so the shell passes them through. A directory stands for every .ts file
+under it.
 
-Exit codes: 0 success (or up to date), 1 generation failed or manifest stale, 2 usage error.
+A definition problem (a tool class that is not exported, two tool classes with one name…) is
+reported with file:line and the fix; the other files are still described, and the exit code is 1.
+
+Exit codes: 0 success (or up to date), 1 a problem or a stale manifest, 2 usage error.
 
 Examples:
   ${NAME} 'src/**/*.service.ts' -o tools.manifest.json
@@ -152,7 +156,9 @@ function describeDrift(onDisk: string, generated: ToolManifest): string[] {
 /**
  * Runs the `toolwright-schema` command line with `argv` (without `node` and the script path)
  * and returns the exit code: 0 success, 1 generation error or stale manifest (`--check`),
- * 2 usage error. Never calls `process.exit` and never throws.
+ * 2 usage error. Definition problems are reported per file while the other files are still
+ * described (the manifest is written without them), and end in exit code 1. Never calls
+ * `process.exit` and never throws.
  *
  * @example process.exitCode = main(['src/**\/*.ts', '-o', 'tools.manifest.json']);
  */
@@ -201,6 +207,7 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
   const outPath = path.resolve(cwd, args.out);
 
   let manifest: ToolManifest;
+  const problems: string[] = [];
   try {
     // Building the Program is most of the time; say so before the per-file lines arrive.
     if (tty) stderr(`${NAME}: compiling ${files !== undefined ? `${files.length} file${files.length === 1 ? '' : 's'}` : args.project ?? ''}…\n`);
@@ -209,6 +216,10 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
       ...(files !== undefined ? { files } : {}),
       ...(args.project !== undefined ? { project: args.project } : {}),
       ...(tty ? { onProgress: (p) => stderr(`${NAME}: [${p.index}/${p.total}] ${p.file}${p.tools > 0 ? ` (${p.tools} tool${p.tools === 1 ? '' : 's'})` : ''}\n`) } : {}),
+      onProblem: (problem) => {
+        problems.push(problem);
+        stderr(`${NAME}: ${problem}\n`);
+      },
     });
   } catch (error) {
     const message = ToolkitError.is(error) ? error.message : `unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
@@ -217,6 +228,9 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
   }
   const text = serializeManifest(manifest);
   const summary = `${countTools(manifest)} tools in ${Object.keys(manifest.classes).length} classes`;
+  // Every problem was printed as it was found; the rest of the manifest is still checked or written.
+  const failed = problems.length > 0;
+  const problemSummary = `${problems.length} problem${problems.length === 1 ? '' : 's'}: the files named above are left out of`;
 
   let onDisk: string | undefined;
   try {
@@ -235,8 +249,9 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
       stderr(`${NAME}: ${args.out} is out of date:\n${describeDrift(onDisk, manifest).join('\n')}\nRun \`${regenerate}\` to update it.\n`);
       return 1;
     }
-    if (tty) stderr(`${NAME}: ${args.out} is up to date (${summary})\n`);
-    return 0;
+    if (failed) stderr(`${NAME}: ${problemSummary} the check (the rest of ${args.out} is up to date)\n`);
+    else if (tty) stderr(`${NAME}: ${args.out} is up to date (${summary})\n`);
+    return failed ? 1 : 0;
   }
   if (onDisk !== text) {
     try {
@@ -247,8 +262,9 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
       return 1;
     }
   }
-  if (tty) stderr(`${NAME}: ${onDisk === text ? 'unchanged' : 'wrote'} ${args.out} (${summary})\n`);
-  return 0;
+  if (failed) stderr(`${NAME}: ${problemSummary} ${args.out} (${summary})\n`);
+  else if (tty) stderr(`${NAME}: ${onDisk === text ? 'unchanged' : 'wrote'} ${args.out} (${summary})\n`);
+  return failed ? 1 : 0;
 }
 
 if (require.main === module) {

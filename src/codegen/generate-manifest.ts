@@ -45,6 +45,9 @@ export interface GenerateManifestOptions {
   readonly cwd?: string;
   /** Called after each source file is analysed (the CLI prints a progress line on a TTY). */
   readonly onProgress?: (progress: GenerateProgress) => void;
+  /** Receives each definition problem (`file:line:column: message`) instead of a throw; the manifest leaves out
+   * the files with problems (both, for a duplicated class name) and describes the rest. */
+  readonly onProblem?: (problem: string) => void;
 }
 
 function definitionError(message: string, cause?: unknown): ToolkitError {
@@ -244,7 +247,7 @@ function analyseClass(analysis: Analysis, cls: ScannedClass, imports: ImportBind
   return { file: displayPath(cls.fileName, analysis.cwd), methods };
 }
 
-function checkDuplicates(classes: readonly ScannedClass[], cwd: string): ScanProblem[] {
+function checkDuplicates(classes: readonly ScannedClass[], cwd: string, skip: Set<string>): ScanProblem[] {
   const problems: ScanProblem[] = [];
   const seen = new Map<string, ScannedClass>();
   for (const cls of classes) {
@@ -259,6 +262,7 @@ function checkDuplicates(classes: readonly ScannedClass[], cwd: string): ScanPro
       return { line: line + 1, column: character + 1 };
     };
     const firstAt = where(first);
+    skip.add(displayPath(first.fileName, cwd)).add(displayPath(cls.fileName, cwd));
     problems.push({
       fileName: displayPath(cls.fileName, cwd),
       ...where(cls),
@@ -283,7 +287,7 @@ function checkDuplicates(classes: readonly ScannedClass[], cwd: string): ScanPro
  *   parameter without a name, a tool class that is not exported, two tool classes with the
  *   same name, a parameter type JSON Schema cannot express; `INVALID_TSCONFIG` for an unreadable
  *   or invalid tsconfig; `NO_MATCHING_FILES` for files that do not exist, globs that match no
- *   TypeScript source, or nothing to scan.
+ *   TypeScript source, or nothing to scan. With `onProblem`, definition problems go there instead.
  */
 export function generateManifest(options: GenerateManifestOptions): ToolManifest {
   const cwd = path.resolve(options.cwd ?? process.cwd());
@@ -307,11 +311,15 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
     scanned.push(...result.classes);
     problems.push(...result.problems);
   }
-  problems.push(...checkDuplicates(scanned, cwd));
+  const skipped = new Set(problems.map((p) => p.fileName));
+  problems.push(...checkDuplicates(scanned, cwd, skipped));
   if (problems.length > 0) {
-    throw definitionError(
-      `cannot generate the manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${formatProblems(problems)}`,
-    );
+    if (options.onProblem === undefined) {
+      throw definitionError(
+        `cannot generate the manifest (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${formatProblems(problems)}`,
+      );
+    }
+    for (const problem of problems) options.onProblem(formatProblems([problem]));
   }
 
   // ONE Program for every file; types are read from the checker, schemas from typescript-json-schema.
@@ -320,14 +328,19 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
   const classes: Record<string, ManifestClass> = {};
   files.forEach((file, fileIndex) => {
     let tools = 0;
-    if (toolFiles.has(file)) {
+    if (toolFiles.has(file) && !skipped.has(displayPath(file, cwd))) {
       const sourceFile = program.getSourceFile(file);
       if (sourceFile === undefined) throw definitionError(`internal error: ${displayPath(file, cwd)} is not in the program`);
       // Scanned again on the Program's own nodes: the checker only knows those.
       const { classes: found, imports } = scanSourceFile(sourceFile, displayPath(file, cwd));
       for (const cls of found) {
-        classes[cls.name] = analyseClass(analysis, cls, imports);
-        tools += cls.methods.length;
+        try {
+          classes[cls.name] = analyseClass(analysis, cls, imports);
+          tools += cls.methods.length;
+        } catch (error) {
+          if (options.onProblem === undefined || !ToolkitError.is(error)) throw error;
+          options.onProblem(error.message);
+        }
       }
     }
     options.onProgress?.({ file: displayPath(file, cwd), index: fileIndex + 1, total: files.length, tools });

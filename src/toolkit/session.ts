@@ -100,7 +100,7 @@ export class ToolkitSession extends ToolView {
     this.core.closeSession(this, this.state);
   }
 
-  /** {@inheritDoc ToolView.callTool} Answers `SESSION_CLOSED` once the session is closed. */
+  /** Runs one tool call in this session's view, as {@link ToolView.callTool} does; answers `SESSION_CLOSED` once the session is closed. */
   override callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
     this.use();
     return super.callTool(call, options);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -203,9 +204,36 @@ describe('generating and checking', () => {
     fs.writeFileSync(path.join(dir, 'bad.ts'), `import { Tool } from './stub';\nclass Hidden {\n  @Tool()\n  x(): void {}\n}\nexport const h = new Hidden();\n`);
     const result = run(['bad.ts', '-o', 'bad.json'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('toolwright-schema: cannot generate the manifest (1 problem):\nbad.ts:2:7: class Hidden has @Tool methods but is not exported.');
+    expect(result.stderr).toContain('toolwright-schema: bad.ts:2:7: class Hidden has @Tool methods but is not exported.');
     expect(result.stderr).toContain('Fix: ');
-    expect(fs.existsSync(path.join(dir, 'bad.json'))).toBe(false);
+    expect(result.stderr).toContain('toolwright-schema: 1 problem: the files named above are left out of bad.json (0 tools in 0 classes)');
+    expect((JSON.parse(fs.readFileSync(path.join(dir, 'bad.json'), 'utf8')) as ToolManifest).classes).toEqual({});
+  });
+
+  // issue 12: one bad file failed the whole run, and the glob expansion broke on {a,b/c}
+  it('the real bin reports every problem per file, describes the other files and exits 1 at the end', () => {
+    const project = path.join(dir, 'keep-going');
+    const write = (file: string, text: string): void => {
+      fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      fs.writeFileSync(path.join(project, file), text);
+    };
+    write('stub.ts', STUB);
+    write('src/good/greeter.ts', GREETER.replace('../stub', '../../stub'));
+    write('src/admin/tools/counter.ts', COUNTER.replace('../../stub', '../../../stub'));
+    write('src/good/hidden.ts', `import { Tool } from '../../stub';\nclass Hidden {\n  @Tool()\n  x(): void {}\n}\nexport const h = new Hidden();\n`);
+    write('src/good/twin.ts', `import { Tool } from '../../stub';\nexport class Counter {\n  @Tool()\n  y(): void {}\n}\n`);
+    const cli = path.resolve(__dirname, '../../src/codegen/cli.ts');
+    const register = path.resolve(__dirname, '../../scripts/swc-register.js');
+    const result = spawnSync(process.execPath, ['-r', register, cli, 'src/{good,admin/tools}/*.ts', '-o', 'out/tools.json'], { cwd: project, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^toolwright-schema: src\/good\/hidden\.ts:2:7: class Hidden has @Tool methods but is not exported\./);
+    expect(lines[1]).toMatch(/^toolwright-schema: src\/good\/twin\.ts:2:1: two tool classes are named Counter \(also src\/admin\/tools\/counter\.ts:4\)\./);
+    expect(lines[2]).toBe('toolwright-schema: 2 problems: the files named above are left out of out/tools.json (1 tools in 1 classes)');
+    expect(lines).toHaveLength(3);
+    const manifest = JSON.parse(fs.readFileSync(path.join(project, 'out/tools.json'), 'utf8')) as ToolManifest;
+    expect(Object.keys(manifest.classes)).toEqual(['Greeter']);
+    expect(manifest.classes.Greeter?.file).toBe('src/good/greeter.ts');
   });
 
   it('exits 1 for a malformed tsconfig', () => {

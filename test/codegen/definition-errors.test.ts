@@ -65,6 +65,29 @@ describe('definitions the generator cannot handle', () => {
     expect(error.cause).toBeInstanceOf(Error);
   });
 
+  it('with onProblem: every problem goes there, one line each, and the other files are still described', () => {
+    const problems: string[] = [];
+    const manifest = generateManifest({
+      files: [`${INVALID}/*.ts`, 'test/codegen/fixtures/weather-service.ts'],
+      cwd: ROOT,
+      onProblem: (problem) => problems.push(problem),
+    });
+    expect(problems.map((p) => p.split(':')[0])).toEqual([
+      `${INVALID}/destructured.ts`,
+      `${INVALID}/not-exported.ts`,
+      `${INVALID}/rest.ts`,
+      `${INVALID}/twin-b.ts`,
+      `${INVALID}/unsupported.ts`, // found while analysing types, after the syntactic scan
+    ]);
+    expect(problems.every((p) => p.includes('Fix: '))).toBe(true);
+    expect(Object.keys(manifest.classes)).not.toContain('TwinService');
+    expect(Object.keys(manifest.classes)).not.toContain('UnsupportedService');
+    expect(Object.values(manifest.classes).map((c) => c.file)).toEqual(
+      Object.keys(manifest.classes).map(() => 'test/codegen/fixtures/weather-service.ts'),
+    );
+    expect(Object.keys(manifest.classes).length).toBeGreaterThan(0);
+  });
+
   it('no files, or files that do not exist: NO_MATCHING_FILES', () => {
     expect(failure([])).toMatchObject({ code: 'NO_MATCHING_FILES', message: expect.stringContaining('no source files to scan') });
     expect(failure(['test/codegen/fixtures/nothing-*.ts'])).toMatchObject({

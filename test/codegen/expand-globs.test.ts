@@ -21,6 +21,8 @@ const FILES = [
   'src/node_modules/pkg/inner.service.ts',
   'lib/x1.ts',
   'lib/x22.ts',
+  'lib/y3.ts',
+  'pages/[id].ts',
 ];
 
 beforeAll(() => {
@@ -55,6 +57,18 @@ describe('expandGlobs', () => {
   it('supports ? and {a,b}', () => {
     expect(rel(expandGlobs(['lib/x?.ts'], dir))).toEqual(['lib/x1.ts']);
     expect(rel(expandGlobs(['src/{one,two}.service.ts'], dir))).toEqual(['src/one.service.ts', 'src/two.service.ts']);
+  });
+
+  it('supports braces across directories, character classes and absolute patterns (issue 12)', () => {
+    expect(rel(expandGlobs(['src/{deep,deep/er}/*.{ts,mts}'], dir))).toEqual(['src/deep/er/three.service.ts', 'src/deep/module.mts']);
+    expect(rel(expandGlobs(['{src,lib/x*}/*.ts'], dir))).toEqual(['src/helper.ts', 'src/one.service.ts', 'src/two.service.ts']);
+    expect(rel(expandGlobs(['lib/[xy][0-9].ts'], dir))).toEqual(['lib/x1.ts', 'lib/y3.ts']);
+    expect(rel(expandGlobs(['lib/[!x]*.ts'], dir))).toEqual(['lib/y3.ts']);
+    expect(rel(expandGlobs([`${dir.split(path.sep).join('/')}/lib/x?.ts`], process.cwd()))).toEqual(['lib/x1.ts']);
+  });
+
+  it('takes a path that exists literally, even with glob characters in its name', () => {
+    expect(rel(expandGlobs(['pages/[id].ts'], dir))).toEqual(['pages/[id].ts']);
   });
 
   it('takes plain paths and directories (every source below), absolute or relative', () => {

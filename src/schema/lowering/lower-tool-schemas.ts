@@ -32,7 +32,7 @@ const PROVIDER_LABELS: Readonly<Record<ProviderName, string>> = {
 };
 
 /**
- * Checks a tool name against a provider's documented pattern ({@link PROVIDER_NAME_RULES}).
+ * Checks a tool name against a provider's documented name pattern and length (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`).
  *
  * @example
  * assertToolName('search.web', 'anthropic'); // throws INVALID_NAME: dots are not allowed

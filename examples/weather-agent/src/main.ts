@@ -1,0 +1,34 @@
+import { Container } from 'inversify';
+import { runToolLoop, ScriptedProvider, ToolExecutionContext, Toolkit } from 'toolwright';
+import { UserContext } from './user-context.js';
+import { WeatherApi } from './weather-api.js';
+import { WeatherService } from './weather.service.js';
+
+const container = new Container();
+container.bind(WeatherApi).toSelf().inSingletonScope();
+
+const toolkit = new Toolkit({ container, context: ToolExecutionContext.of(new UserContext('Ada', 'celsius')) });
+toolkit.registerTool(WeatherService);
+
+toolkit.events$.subscribe((event) => {
+  if (event.type === 'call_succeeded') console.log(`  ✓ ${event.tool}`);
+  if (event.type === 'call_failed') console.log(`  ✗ ${event.tool}: ${event.error.code}`);
+});
+
+// A scripted model (no API key): swap in OpenAIProvider from 'toolwright/openai' for a real one.
+const model = new ScriptedProvider([
+  ScriptedProvider.toolCall('get_forecast', { request: { city: 'Paris', days: 0.5 } }),
+  ScriptedProvider.toolCall('get_forecast', { request: { city: 'Paris', days: 3 } }),
+  ScriptedProvider.toolCall('get_weather', { city: 'Tokyo' }),
+  ScriptedProvider.reply('Paris warms up over three days; Tokyo is sunny now.'),
+]);
+
+const result = await runToolLoop({ provider: model, model: 'scripted', toolkit }, [
+  { role: 'user', content: 'What will the weather be like in Paris, and how is Tokyo now?' },
+]);
+
+for (const message of result.messages) {
+  if (message.role === 'tool') console.log(`tool: ${message.content.split('\n')[0]}`); // an error's first line: what failed
+}
+console.log(`model: ${result.content}`);
+console.log(`tools offered: ${toolkit.toProviderDefs('openai').map((def) => def.function.name).join(', ')}`);

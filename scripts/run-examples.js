@@ -1,0 +1,86 @@
+'use strict';
+// Runs every project under examples/ as a user would, against the packed tarball: `npm pack`,
+// a temporary copy of the example with the tarball unpacked as node_modules/toolwright, `tsc`
+// with the example's own tsconfig, then `npm start`'s command; its output must equal the
+// example's expected-output.txt. The example's other dependencies are linked from this repo's
+// node_modules (as scripts/check-package.js does), so the run needs no network. Run
+// `npm run build` first (`.ci/run` runs it after `npm run test:package`). Last, the README's quick
+// example runs in a fresh `tsc --init` project.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const examples = path.join(root, 'examples');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-examples-'));
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+
+const tarball = path.join(work, JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root))[0].filename);
+const unpacked = path.join(work, 'unpacked');
+fs.mkdirSync(unpacked);
+run('tar', ['-xzf', tarball, '-C', unpacked], root);
+
+/** `dir`/node_modules: the unpacked tarball as toolwright, and links to this repo's dependencies. */
+function installInto(dir) {
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(modules);
+  fs.cpSync(path.join(unpacked, 'package'), path.join(modules, 'toolwright'), { recursive: true });
+  for (const entry of fs.readdirSync(path.join(root, 'node_modules'))) {
+    if (entry === '.bin' || entry === 'toolwright' || entry.startsWith('.')) continue;
+    fs.symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry));
+  }
+  return modules;
+}
+
+/** A copy of the example without its build output, with its node_modules. */
+function install(name) {
+  const dir = path.join(work, name);
+  fs.cpSync(path.join(examples, name), dir, { recursive: true, filter: (src) => !/[\\/](node_modules|dist)$/.test(src) });
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const modules = installInto(dir);
+  for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })) {
+    if (!fs.existsSync(path.join(modules, dependency))) throw new Error(`${name}: ${dependency} is not installed in this repository`);
+  }
+  return { dir, pkg };
+}
+
+const names = fs.readdirSync(examples).filter((name) => fs.existsSync(path.join(examples, name, 'package.json')));
+if (names.length === 0) throw new Error('no example project under examples/');
+for (const name of names) {
+  const { dir, pkg } = install(name);
+  run(process.execPath, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
+  const [command, ...args] = pkg.scripts.start.split(' ');
+  if (command !== 'node') throw new Error(`${name}: the start script must be a plain \`node …\` command`);
+  const output = run(process.execPath, args, dir);
+  const expected = fs.readFileSync(path.join(examples, name, 'expected-output.txt'), 'utf8');
+  if (output !== expected) {
+    throw new Error(`${name}: the output differs from expected-output.txt\n--- expected\n${expected}--- actual\n${output}`);
+  }
+  process.stdout.write(`example ${name}: compiled against the packed tarball and ran as expected\n`);
+}
+// The README's quick example in the project its "Quick example" section makes: `npm init -y`,
+// `npm pkg set type=module`, `npx tsc --init` plus the two decorator flags; then `npx tsc && node index.js`.
+{
+  const fresh = path.join(work, 'fresh');
+  fs.mkdirSync(fresh);
+  run('npm', ['init', '-y'], fresh);
+  run('npm', ['pkg', 'set', 'type=module'], fresh);
+  const modules = installInto(fresh);
+  const tsc = path.join(modules, 'typescript/bin/tsc');
+  run(process.execPath, [tsc, '--init'], fresh);
+  const tsconfig = path.join(fresh, 'tsconfig.json');
+  const init = fs.readFileSync(tsconfig, 'utf8');
+  if (!init.includes('"compilerOptions": {')) throw new Error('tsc --init wrote an unexpected tsconfig.json');
+  fs.writeFileSync(tsconfig, init.replace('"compilerOptions": {', '"compilerOptions": {\n    "experimentalDecorators": true,\n    "emitDecoratorMetadata": true,'));
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick example'));
+  const quick = /```ts\n([\s\S]*?)```/.exec(section);
+  if (quick === null) throw new Error('README.md: no ```ts block in the Quick example section');
+  fs.writeFileSync(path.join(fresh, 'index.ts'), quick[1]);
+  run(process.execPath, [tsc], fresh);
+  const printed = run(process.execPath, ['index.js'], fresh);
+  if (printed !== 'Paris: 18 °C, cloudy\n') throw new Error(`README quick example printed ${JSON.stringify(printed)}`);
+  process.stdout.write('README quick example: compiled in a fresh tsc --init project and ran as expected\n');
+}
+fs.rmSync(work, { recursive: true, force: true });
