@@ -37,6 +37,8 @@ const INTEGRATION: readonly string[] = [
   'codegen/sample-manifest.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',
+  // the TypeScript compiler over the public API with a user's compiler options
+  'types/exact-optional.test.ts',
   'security/secrets-property.test.ts',
   'toolkit/sessions-soak.test.ts',
 ];

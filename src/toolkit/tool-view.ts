@@ -35,13 +35,13 @@ export interface ToolGroupState {
  */
 export interface RenderPromptOptions {
   /** List the enabled tools (default `true`). */
-  tools?: boolean;
+  tools?: boolean | undefined;
   /** List the tool groups with their on/off state in this view (default `true`). */
-  groups?: boolean;
+  groups?: boolean | undefined;
   /** List the registered skills (default `true`). */
-  skills?: boolean;
+  skills?: boolean | undefined;
   /** Cut every description to this many characters (default: no limit). */
-  maxDescriptionChars?: number;
+  maxDescriptionChars?: number | undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ const GREETING = Symbol('greeting');
  * Inversify's "Cannot apply @injectable decorator multiple times", which never named toolwright.
  */
 describe('@injectable() together with @ToolService()', () => {
-  function defineBoth(order: 'injectable first' | 'ToolService first'): new (...args: never[]) => object {
+  function defineBoth(order: 'injectable first' | 'ToolService first'): new (greeting: string) => object {
     // class decorators apply bottom-up: the one written last runs first
     if (order === 'ToolService first') {
       @injectable()

@@ -20,7 +20,7 @@ export interface LoweringOptions {
    * in which every property is required, optionals are `null` unions and every object has
    * `additionalProperties: false`. Ignored by the other providers. Default `false`.
    */
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /**
