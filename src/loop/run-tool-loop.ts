@@ -160,7 +160,8 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
       return await options.provider.chat({
         model: options.model,
         messages: extra ? [...conversation, extra] : conversation,
-        tools: tools ? options.toolkit.getToolSchemas() : [],
+        // the provider's own array (the view's is frozen and shared)
+        tools: tools ? [...options.toolkit.getToolSchemas()] : [],
         ...(options.options ? { options: options.options } : {}),
         signal: controller.signal,
       });

@@ -114,7 +114,7 @@ export abstract class ToolView {
    * @example
    * session.getActiveTools().map((t) => t.name); // ['get_weather', 'list_skills', 'invoke_skill']
    */
-  getActiveTools(): AgentTool[] {
+  getActiveTools(): readonly AgentTool[] {
     return this.state.activeTools();
   }
 
@@ -125,7 +125,7 @@ export abstract class ToolView {
    * @example
    * const sub = session.activeTools$.subscribe((tools) => mcp.sendToolListChanged());
    */
-  get activeTools$(): Observable<AgentTool[]> {
+  get activeTools$(): Observable<readonly AgentTool[]> {
     return this.state.activeTools$;
   }
 
@@ -154,7 +154,7 @@ export abstract class ToolView {
   }
 
   /** `{ name, description, parameters }` of each enabled tool (presets never appear). */
-  getToolSchemas(): ToolSchema[] {
+  getToolSchemas(): readonly ToolSchema[] {
     return this.state.toolSchemas();
   }
 
@@ -199,7 +199,7 @@ export abstract class ToolView {
    *
    * @throws ToolkitError `INVALID_NAME` / `INVALID_DEFINITION` when a tool cannot be expressed for the provider.
    */
-  toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions = {}): ProviderToolDefinitionMap[P][] {
+  toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions = {}): readonly ProviderToolDefinitionMap[P][] {
     return this.lowerTools(provider, options).definitions;
   }
 
