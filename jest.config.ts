@@ -38,6 +38,8 @@ const INTEGRATION: readonly string[] = [
   'readme/snippets.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',
+  // the TypeScript compiler over the public API with a user's compiler options
+  'types/exact-optional.test.ts',
   'security/secrets-property.test.ts',
   'toolkit/sessions-soak.test.ts',
 ];

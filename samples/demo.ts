@@ -25,7 +25,8 @@ function scriptedModel(): ScriptedProvider {
       { name: 'get_weather', arguments: '{"city":"Paris"}' },
       { name: 'get_forecast', arguments: { request: { city: 'Tokyo', window: { days: 3 } } } },
     ], 'Let me look up both.'),
-    ScriptedProvider.toolCall('send_email', { to: 'ada(at)example.com', subject: 'Weather', body: 'Paris: partly cloudy, 18 °C. Tokyo: 3 days around 22 °C.' }),
+    // a bad address, and a guess at the hidden apiKey: rejected, shown with its arguments (the guess redacted)
+    ScriptedProvider.toolCall('send_email', { to: 'ada(at)example.com', subject: 'Weather', body: 'Paris: partly cloudy, 18 °C. Tokyo: 3 days around 22 °C.', apiKey: 'sk-guess' }),
     ScriptedProvider.toolCall('send_email', { to: 'ada@example.com', subject: 'Weather', body: 'Paris: partly cloudy, 18 °C. Tokyo: 3 days around 22 °C.' }),
     ScriptedProvider.reply('Paris is partly cloudy at 18 °C; Tokyo stays around 22 °C for 3 days. I emailed you the summary.'),
     // conversation 2: the admin tool is switched off
@@ -61,7 +62,8 @@ function realModel(vendor: 'openai' | 'anthropic'): { provider: LLMProvider; mod
 function printEvent(event: ToolEvent): void {
   switch (event.type) {
     case 'call_started':
-      say(`  ${cyan('→ call')} ${bold(event.tool)} ${dim(JSON.stringify(event.arguments))}`);
+      // every call starts here, a rejected one included (malformed JSON comes as rawArguments)
+      say(`  ${cyan('→ call')} ${bold(event.tool)} ${dim(event.rawArguments ?? JSON.stringify(event.arguments))}`);
       break;
     case 'call_progress':
       say(`    ${dim(`… ${event.tool}: ${event.progress.message ?? ''} ${event.progress.progress ?? ''}/${event.progress.total ?? ''}`)}`);
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
       messages,
     );
 
-  await conversation('1 · parallel tools, a DTO, a repaired call, a hidden API key', "What's the weather in Paris, and a 3-day forecast for Tokyo? Email me the summary at ada@example.com.", loop);
+  await conversation('1 · parallel tools, a DTO, a rejected call and its repair, a hidden API key', "What's the weather in Paris, and a 3-day forecast for Tokyo? Email me the summary at ada@example.com.", loop);
   say(dim(`  outbox: ${JSON.stringify(outbox)}`));
 
   await conversation('2 · a tool in a disabled group', 'Turn on beta-search for our tenant.', loop);

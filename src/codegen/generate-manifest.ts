@@ -38,16 +38,16 @@ export interface GenerateManifestOptions {
    * Source files, directories or globs (`src/**\/*.service.ts`), relative to `cwd`. Without
    * them, the files of `project` are scanned.
    */
-  readonly files?: readonly string[];
+  readonly files?: readonly string[] | undefined;
   /** A tsconfig whose compiler options (and, without `files`, whose files) are used. */
-  readonly project?: string;
+  readonly project?: string | undefined;
   /** The working directory: globs resolve against it and manifest paths are relative to it. Default `process.cwd()`. */
-  readonly cwd?: string;
+  readonly cwd?: string | undefined;
   /** Called after each source file is analysed (the CLI prints a progress line on a TTY). */
-  readonly onProgress?: (progress: GenerateProgress) => void;
+  readonly onProgress?: ((progress: GenerateProgress) => void) | undefined;
   /** Receives each definition problem (`file:line:column: message`) instead of a throw; the manifest leaves out
    * the files with problems (both, for a duplicated class name) and describes the rest. */
-  readonly onProblem?: (problem: string) => void;
+  readonly onProblem?: ((problem: string) => void) | undefined;
 }
 
 function definitionError(message: string, cause?: unknown): ToolkitError {

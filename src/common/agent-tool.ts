@@ -12,25 +12,25 @@ import type {
 /** Behaviour options shared by decorated tools and plain {@link AgentTool} objects. */
 export interface ToolBehaviour {
   /** The group the tool belongs to (tools without a group are always active). */
-  group?: string;
+  group?: string | undefined;
   /** Per-call timeout in ms (overrides the toolkit default; `0` disables it). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retry policy (merged over the toolkit's). */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /** `'sequential'` tools run one at a time, in call order, within a batch. */
-  concurrency?: ToolConcurrency;
+  concurrency?: ToolConcurrency | undefined;
   /** Behaviour hints (MCP annotations). */
-  annotations?: ToolAnnotations;
+  annotations?: ToolAnnotations | undefined;
   /** How risky a call is. */
-  risk?: ToolRisk;
+  risk?: ToolRisk | undefined;
   /** The longest text the model gets from this tool; longer results keep head and tail. */
-  maxResultChars?: number;
+  maxResultChars?: number | undefined;
   /** Free-form labels. */
-  tags?: string[];
+  tags?: string[] | undefined;
   /** A human-readable title (MCP `title`). */
-  title?: string;
+  title?: string | undefined;
   /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */
-  outputSchema?: JsonSchema;
+  outputSchema?: JsonSchema | undefined;
 }
 
 /** Resolves context objects along the call > agent > toolkit chain. */
@@ -76,7 +76,7 @@ export interface AgentTool {
   /** The JSON Schema of the arguments (object root). */
   readonly parameters: ObjectJsonSchema;
   /** Behaviour options (group, timeout, retry…). */
-  readonly behaviour?: ToolBehaviour;
+  readonly behaviour?: ToolBehaviour | undefined;
   /**
    * Runs the tool with validated arguments. May return a string, a {@link ToolResult}, any
    * JSON-serialisable value, a Promise, an Observable or an async generator of those.

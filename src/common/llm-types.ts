@@ -7,23 +7,23 @@ export interface Message {
   /** The text. */
   content: string;
   /** The tool calls an assistant message makes. */
-  toolCalls?: ToolCall[];
+  toolCalls?: ToolCall[] | undefined;
   /** The call a `tool` message answers. */
-  toolCallId?: string;
+  toolCallId?: string | undefined;
   /** The tool's name on a `tool` message (some providers want it). */
-  name?: string;
+  name?: string | undefined;
   /** True on a `tool` message that reports a failed call. */
-  isError?: boolean;
+  isError?: boolean | undefined;
 }
 
 /** Token counts, when the provider reports them. */
 export interface LLMUsage {
   /** Tokens in the prompt. */
-  inputTokens?: number;
+  inputTokens?: number | undefined;
   /** Tokens generated. */
-  outputTokens?: number;
+  outputTokens?: number | undefined;
   /** Both together. */
-  totalTokens?: number;
+  totalTokens?: number | undefined;
 }
 
 /** One model turn. */
@@ -33,9 +33,9 @@ export interface LLMResponse {
   /** The tool calls of the turn (empty when none). */
   toolCalls: ToolCall[];
   /** Why the model stopped (`stop`, `tool_calls`, `end_turn`…). */
-  finishReason?: string;
+  finishReason?: string | undefined;
   /** Token usage, when reported. */
-  usage?: LLMUsage;
+  usage?: LLMUsage | undefined;
 }
 
 /** What a provider is asked for one turn. */
@@ -47,9 +47,9 @@ export interface LLMRequest {
   /** The tools the model may call. */
   tools: ToolSchema[];
   /** Provider-specific options (temperature, max tokens…). */
-  options?: Record<string, unknown>;
+  options?: Record<string, unknown> | undefined;
   /** Aborts the request. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

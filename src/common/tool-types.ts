@@ -30,7 +30,7 @@ export interface ToolResult {
   /** The text sent back to the model. */
   forLLM: string;
   /** The text shown to the user, if any. */
-  forUser?: string;
+  forUser?: string | undefined;
   /** True when nothing should be shown to the user. */
   silent: boolean;
   /** True when the call failed; `error` then says why. */
@@ -40,11 +40,11 @@ export interface ToolResult {
   /** The structured value the tool returned, when it returned something other than text. */
   data?: unknown;
   /** Why the call failed. */
-  error?: ToolResultError;
+  error?: ToolResultError | undefined;
   /** The id of the call this result answers. */
-  toolCallId?: string;
+  toolCallId?: string | undefined;
   /** The name of the tool that was called. */
-  name?: string;
+  name?: string | undefined;
 }
 
 /** The provider-neutral definition of a tool: what `getToolSchemas()` returns. */
@@ -60,11 +60,11 @@ export interface ToolSchema {
 /** A progress report streamed by a running tool through its {@link ToolEmitter}. */
 export interface ToolProgress {
   /** Progress so far (for example bytes done, or a fraction). */
-  progress?: number;
+  progress?: number | undefined;
   /** The total `progress` is counting towards, when known. */
-  total?: number;
+  total?: number | undefined;
   /** A human-readable status line. */
-  message?: string;
+  message?: string | undefined;
   /** Anything else the tool wants to stream. */
   data?: unknown;
 }
@@ -72,13 +72,13 @@ export interface ToolProgress {
 /** Behaviour hints, as in MCP tool annotations. */
 export interface ToolAnnotations {
   /** The tool does not change its environment. */
-  readOnly?: boolean;
+  readOnly?: boolean | undefined;
   /** The tool may perform destructive updates. */
-  destructive?: boolean;
+  destructive?: boolean | undefined;
   /** Calling it again with the same arguments has no further effect. */
-  idempotent?: boolean;
+  idempotent?: boolean | undefined;
   /** The tool reaches an open world (the internet, other systems). */
-  openWorld?: boolean;
+  openWorld?: boolean | undefined;
 }
 
 /** How risky calling a tool is; approval policies key on it. */
@@ -90,21 +90,21 @@ export type ToolConcurrency = 'parallel' | 'sequential';
 /** Retry policy of a tool or of the toolkit. */
 export interface RetryOptions {
   /** Attempts in all, the first included (1 = no retry). */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** Delay before the second attempt, in ms. */
-  initialBackoffMs?: number;
+  initialBackoffMs?: number | undefined;
   /** Each further delay is the previous one times this. */
-  backoffMultiplier?: number;
+  backoffMultiplier?: number | undefined;
   /** Upper bound of a delay, in ms. */
-  maxBackoffMs?: number;
+  maxBackoffMs?: number | undefined;
   /** Randomise each delay by up to this fraction (0..1) of itself. */
-  jitter?: number;
+  jitter?: number | undefined;
   /** Decides whether a failure is worth another attempt (default: every thrown error). */
-  retryOn?: (error: unknown, attempt: number) => boolean;
+  retryOn?: ((error: unknown, attempt: number) => boolean) | undefined;
 }
 
 /** Execution defaults of a toolkit (each may be overridden per tool). */
 export interface ExecutionOptions extends RetryOptions {
   /** Per-call timeout in ms; `0` or absent means none. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }

@@ -8,15 +8,22 @@ type Newable = abstract new (...args: never[]) => unknown;
 type ServiceId = Parameters<Container['isBound']>[0];
 
 /**
- * @internal Makes a class injectable by Inversify (constructor injection). A class that is
- * already `@injectable()` stays as it is.
+ * Where Inversify 8 flags a class as `@injectable()` (own metadata of the class): its decorator
+ * throws "Cannot apply @injectable decorator multiple times" when the flag is already set.
+ * The flag only guards against that repetition; resolving a class reads its class metadata.
+ */
+const INJECTABLE_FLAG = '@inversifyjs/core/classIsInjectableFlagReflectKey';
+
+/**
+ * @internal Makes a class injectable by Inversify (constructor injection), in whichever order
+ * `@injectable()` and `@ToolService()` are written: a class already flagged `@injectable()` stays
+ * as it is, and a class marked here is left unflagged so that an `@injectable()` applied
+ * afterwards (written above `@ToolService()`) still succeeds.
  */
 export function markInjectable(target: object): void {
-  try {
-    injectable()(target as Parameters<ReturnType<typeof injectable>>[0]);
-  } catch {
-    // already @injectable(): the class is injectable either way
-  }
+  if (Reflect.getOwnMetadata(INJECTABLE_FLAG, target) !== undefined) return;
+  injectable()(target as Parameters<ReturnType<typeof injectable>>[0]);
+  Reflect.deleteMetadata(INJECTABLE_FLAG, target);
 }
 
 /** @internal The container a toolkit uses when it is given none. */

@@ -69,7 +69,7 @@ export interface ToolkitErrorOptions {
   /** The error this one explains. */
   cause?: unknown;
   /** The tool the error is about, when there is one. */
-  tool?: string;
+  tool?: string | undefined;
 }
 
 const BRAND = Symbol.for('toolwright.ToolkitError');

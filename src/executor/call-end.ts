@@ -2,13 +2,14 @@ import { quoteInput } from '../common/quote-input';
 import type { ToolResult } from '../common/tool-types';
 import type { ToolkitErrorCode } from '../errors';
 import { settleAsync } from './async-calls';
-import { emitTerminal } from './call-events';
+import { emitTerminal, emitUnstarted } from './call-events';
 import { errorAnswer } from './call-shape';
 import { End, describe, quotedName, type CallState } from './call-state';
 import { closeNames } from './close-names';
 
 /**
- * @internal The one place a call ends: records the answer, emits the terminal event, arms async
+ * @internal The one place a call ends: records the answer, emits the terminal event (after the
+ * call's `call_started`, emitted now for a call that ends before its first attempt), arms async
  * completion. Every later answer is the first one.
  */
 export function conclude(run: CallState, result: ToolResult): ToolResult {
@@ -16,7 +17,10 @@ export function conclude(run: CallState, result: ToolResult): ToolResult {
   run.done = true;
   run.final = result;
   run.current = undefined;
-  if (run.core.events.observed) emitTerminal(run, result);
+  if (run.core.events.observed) {
+    if (!run.started) emitUnstarted(run);
+    emitTerminal(run, result);
+  }
   if (run.asyncTrack !== undefined) settleAsync(run, run.asyncTrack, result);
   return result;
 }

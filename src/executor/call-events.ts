@@ -1,13 +1,20 @@
+import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import { callSafely } from '../common/guarded-observable';
-import { boundInput } from '../common/quote-input';
+import { boundInput, previewInput } from '../common/quote-input';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { Attempt } from './attempt';
 import { End, redaction, toolName, type CallState } from './call-state';
-import type { CallFailedEvent, ToolCallEventBase } from './events';
-import { redactDeep, REDACTED } from './redact';
+import type { CallFailedEvent, CallStartedEvent, ToolCallEventBase } from './events';
+import { redactDeep, REDACTED, type Scrub } from './redact';
 
 /** The longest model-sent tool name or call id an event carries (provider ids are far shorter). */
 const MAX_EVENT_ID_CHARS = 256;
+
+/**
+ * The most characters of arguments that a call rejected before it started echoes in its
+ * `call_started` (as an object when their JSON is no longer, otherwise as `rawArguments` cut short).
+ */
+const MAX_REJECTED_ARGUMENTS_CHARS = 4096;
 
 function elapsedSince(start: number): number {
   return start < 0 ? 0 : Date.now() - start;
@@ -22,12 +29,52 @@ export function eventBase(run: CallState): ToolCallEventBase {
   return base;
 }
 
-/** @internal `call_started`, with the validated model arguments. */
+/** @internal `call_started`, with the validated model arguments (once per call). */
 export function emitStarted(run: CallState, args: Record<string, unknown>): void {
+  if (run.started) return;
+  run.started = true;
   if (!run.core.events.observed) return;
   const scrub = redaction(run);
   const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
   run.core.events.next({ type: 'call_started', ...eventBase(run), arguments: { ...safe } });
+}
+
+/**
+ * @internal The `call_started` of a call that ends before its first attempt (unknown or disabled
+ * tool, malformed or invalid arguments, a hook's denial or answer, an abort), stamped with the
+ * time the call was made: what `arguments` and `rawArguments` hold is told on {@link CallStartedEvent}.
+ */
+export function emitUnstarted(run: CallState): void {
+  run.started = true;
+  const scrub = redaction(run);
+  const event: CallStartedEvent = { type: 'call_started', ...eventBase(run), arguments: {} };
+  if (run.startedAt >= 0) event.timestamp = run.startedAt;
+  if (run.args !== undefined) {
+    event.arguments = { ...(scrub ? (redactDeep(run.args, scrub) as Record<string, unknown>) : run.args) };
+  } else {
+    const raw = run.call.arguments;
+    const parsed = parseCallArguments(raw);
+    const size = typeof raw === 'string' ? raw.length : previewInput(parsed, MAX_REJECTED_ARGUMENTS_CHARS + 1).length;
+    if (!(parsed instanceof MalformedArguments) && size <= MAX_REJECTED_ARGUMENTS_CHARS) event.arguments = rejectedArguments(run, parsed, scrub);
+    else event.rawArguments = rawText(raw, scrub);
+  }
+  run.core.events.next(event);
+}
+
+/** Arguments the model sent to a call that was rejected: redacted, a value for a preset parameter hidden whatever it is. */
+function rejectedArguments(run: CallState, args: Record<string, unknown>, scrub: Scrub | undefined): Record<string, unknown> {
+  const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
+  const presets = run.entry?.presets;
+  if (presets !== undefined) {
+    for (const { name } of presets) if (Object.prototype.hasOwnProperty.call(safe, name)) safe[name] = REDACTED;
+  }
+  return safe;
+}
+
+/** Arguments that are no JSON object (or too long to echo whole) as text: redacted first, then cut. */
+function rawText(raw: unknown, scrub: Scrub | undefined): string {
+  const text = typeof raw === 'string' ? raw : previewInput(raw, MAX_REJECTED_ARGUMENTS_CHARS);
+  return boundInput(scrub ? scrub(text) : text, MAX_REJECTED_ARGUMENTS_CHARS);
 }
 
 /** @internal Progress of a live attempt, to `events$` and the caller's `onProgress`. */

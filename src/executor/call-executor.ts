@@ -56,6 +56,7 @@ export class CallRun implements CallState {
   phaseDeadline: Deadline | undefined = undefined;
   phaseHook: string | undefined = undefined;
   hooksStartedAt = -1;
+  started = false;
 
   constructor(
     readonly core: ExecutorCore,

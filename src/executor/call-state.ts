@@ -97,6 +97,8 @@ export interface CallState extends CallLink, DeadlineTarget {
   phaseHook: string | undefined;
   /** When the before-hooks started (ms), so the first attempt gets what remains of the timeout. */
   hooksStartedAt: number;
+  /** True once the call's one `call_started` is out (or was due while `events$` had no observer). */
+  started: boolean;
 }
 
 /** @internal The context chain of the call (created on first use). */

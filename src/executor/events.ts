@@ -13,13 +13,29 @@ export interface ToolCallEventBase {
 }
 
 /**
- * A call passed validation (and the `before` hooks) and its first attempt is about to run.
- * `arguments` are the model's (after `null` → absent and hook rewrites), never preset values.
+ * The first event of every call: exactly one per call, before any other event of the call and
+ * before its one terminal event (`call_succeeded`, `call_failed`, `call_timed_out`, `call_aborted`).
+ *
+ * - A call that runs: emitted when its first attempt is about to run; `arguments` are the
+ *   validated model arguments (after `null` → absent and hook rewrites).
+ * - A call that ends before (unknown or disabled tool, malformed or invalid arguments, denied or
+ *   answered by a hook, aborted): emitted just before its terminal event, stamped with the time
+ *   the call was made; `arguments` are what the model sent (after hook rewrites, when the hooks
+ *   ran), a value sent for a preset parameter shown as `'[REDACTED]'`. Arguments that are not one
+ *   JSON object, or whose JSON is longer than 4096 characters, come as `rawArguments` instead (the
+ *   text cut to 4096 characters) and `arguments` is `{}`.
+ *
+ * Never holds preset values.
  */
 export interface CallStartedEvent extends ToolCallEventBase {
   type: 'call_started';
-  /** The validated model arguments. */
+  /** The model's arguments (validated, for a call that runs), preset values redacted. */
   arguments: Record<string, unknown>;
+  /**
+   * Only for a call rejected before it started whose arguments are not one JSON object (malformed
+   * JSON, an array…) or too long to echo whole: the text the model sent, redacted, at most 4096 characters.
+   */
+  rawArguments?: string;
 }
 
 /** A running tool reported progress (`ToolEmitter.emit`, `ctx.emit`, or an async generator's yield). */

@@ -32,24 +32,24 @@ export interface CallProgress extends ToolProgress {
  */
 export interface CallOptions {
   /** Call-level context objects (highest priority in the chain). */
-  context?: ToolExecutionContext;
+  context?: ToolExecutionContext | undefined;
   /** Agent-level context objects (`runToolLoop` passes its `context` here). */
-  agentContext?: ToolExecutionContext;
+  agentContext?: ToolExecutionContext | undefined;
   /**
    * Aborts the call(s): a running tool's injected `AbortSignal` fires with the signal's reason,
    * a pending retry backoff stops, and the call resolves at once with an `ABORTED` result. A
    * signal that is already aborted answers `ABORTED` without running anything.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives each progress report of the call(s), in order, tagged with the call id. */
-  onProgress?: (progress: CallProgress) => void;
+  onProgress?: ((progress: CallProgress) => void) | undefined;
   /**
    * Receives the completion of calls that answered with an async result (an `AsyncTool`'s
    * callback, or `AsyncCompletion` of a decorated tool); `toolCallId` is the call id.
    */
-  onAsyncComplete?: (result: ToolResult) => void;
+  onAsyncComplete?: ((result: ToolResult) => void) | undefined;
   /** The session of the call (set by session views). */
-  sessionId?: string;
+  sessionId?: string | undefined;
 }
 
 /** What decides whether a tool is enabled for a call. */
@@ -75,7 +75,7 @@ export interface ExecutorCore {
   readonly defaults: ResolvedExecution;
   readonly container: Container;
   readonly context: ToolExecutionContext;
-  readonly maxResultChars?: number;
+  readonly maxResultChars?: number | undefined;
   /** @internal Calls of `AsyncTool`s waiting for their completion callback, by `asyncKey`. */
   readonly asyncListeners: Map<string, CallLink>;
 }

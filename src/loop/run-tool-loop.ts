@@ -34,37 +34,37 @@ export interface ToolLoopOptions {
   /** The toolkit, or one session of it. */
   toolkit: ToolView;
   /** Most model calls (default 10). Reaching it is not an error and makes no extra call. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
   /** Agent-level context objects (between call-level and toolkit-level in the chain). */
-  context?: ToolExecutionContext;
+  context?: ToolExecutionContext | undefined;
   /** Cancels the loop: the model request and running tools are aborted and the loop rejects. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Provider options passed on every turn (temperature, max tokens…). */
-  options?: Record<string, unknown>;
+  options?: Record<string, unknown> | undefined;
   /**
    * Most tool calls in the whole loop; calls beyond it get a `TOOL_BUDGET_EXCEEDED` error result
    * and the loop asks the model to finish.
    */
-  maxToolCalls?: number;
+  maxToolCalls?: number | undefined;
   /** Most calls per tool (one number for all, or per tool name); calls beyond it get a `TOOL_BUDGET_EXCEEDED` error result. */
-  maxCallsPerTool?: number | Record<string, number>;
+  maxCallsPerTool?: number | Record<string, number> | undefined;
   /**
    * How often the same call (same tool, same arguments) may run; repeats beyond it are answered
    * with a `REPEATED_CALL` error result (default 3).
    */
-  maxRepeatedCalls?: number;
+  maxRepeatedCalls?: number | undefined;
   /** A wall-clock budget in ms for the whole loop. */
-  timeBudgetMs?: number;
+  timeBudgetMs?: number | undefined;
   /** When a limit stops the loop, make one last model call without tools asking for a final answer (the text, or `true` for a default prompt). */
-  finalSummary?: boolean | string;
+  finalSummary?: boolean | string | undefined;
   /** Called as soon as the model answers, before its tool calls run. */
-  onResponse?: (response: LLMResponse, iteration: number) => void;
+  onResponse?: ((response: LLMResponse, iteration: number) => void) | undefined;
   /** Called after each model turn and its tool calls. */
-  onTurn?: (turn: LoopTurn) => void;
+  onTurn?: ((turn: LoopTurn) => void) | undefined;
   /** Called for each tool result. */
-  onToolResult?: (result: ToolResult, call: ToolCall) => void;
+  onToolResult?: ((result: ToolResult, call: ToolCall) => void) | undefined;
   /** Receives tool progress. */
-  onProgress?: (progress: CallProgress) => void;
+  onProgress?: ((progress: CallProgress) => void) | undefined;
 }
 
 /** What {@link runToolLoop} resolves to. */
@@ -160,7 +160,8 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
       return await options.provider.chat({
         model: options.model,
         messages: extra ? [...conversation, extra] : conversation,
-        tools: tools ? options.toolkit.getToolSchemas() : [],
+        // the provider's own array (the view's is frozen and shared)
+        tools: tools ? [...options.toolkit.getToolSchemas()] : [],
         ...(options.options ? { options: options.options } : {}),
         signal: controller.signal,
       });

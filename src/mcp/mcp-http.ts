@@ -39,20 +39,20 @@ const MAX_ERROR_CHARS = 200;
  */
 export interface McpHttpOptions extends McpServerOptions {
   /** Answer POSTs with plain JSON instead of an SSE stream (default `false`). */
-  enableJsonResponse?: boolean;
+  enableJsonResponse?: boolean | undefined;
   /**
    * Accepted `Host` headers (DNS-rebinding protection): `'localhost'` accepts that host on any
    * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: any host
    * (`serveMcpHttp` on a loopback address: the loopback names on its port).
    */
-  allowedHosts?: readonly string[];
+  allowedHosts?: readonly string[] | undefined;
   /**
    * Origins that browsers may call the server from, e.g. `'https://app.example.com'`. A request
    * without an `Origin` header (not a browser) is accepted; one from the server's own origin
    * (the host and port its `Host` header names) too; any other `Origin` gets HTTP 403.
    * Default: none but the server's own.
    */
-  allowedOrigins?: readonly string[];
+  allowedOrigins?: readonly string[] | undefined;
   /**
    * Authenticates every request: a principal, or a refusal (`undefined`/`null`, a throw or a
    * rejection) answered with HTTP 401 and `WWW-Authenticate: Bearer`. A session is bound to the
@@ -61,24 +61,24 @@ export interface McpHttpOptions extends McpServerOptions {
    * ({@link McpPrincipal}). Use {@link bearerAuth} for `Authorization: Bearer` tokens.
    * Default: none (anyone who can reach the endpoint may call the tools).
    */
-  authenticate?: McpAuthenticate;
+  authenticate?: McpAuthenticate | undefined;
   /**
    * The most MCP sessions open at once (default 1,000). A new session beyond it is refused with
    * HTTP 503 (`Retry-After`) and a JSON-RPC error, after sessions idle too long were closed:
    * existing clients are never evicted to make room. `Infinity`: no cap.
    */
-  maxSessions?: number;
+  maxSessions?: number | undefined;
   /**
    * Close a session (and its toolkit session) after this long without requests: no request
    * started or ended, none in flight (an open GET event stream does not count). Default 30
    * minutes; `Infinity`: never. Its client gets 404 next time and starts a new session.
    */
-  sessionIdleTimeoutMs?: number;
+  sessionIdleTimeoutMs?: number | undefined;
   /** Further options of the SDK's `StreamableHTTPServerTransport` (its deprecated Host/Origin options are replaced by the ones above). */
   transportOptions?: Omit<
     StreamableHTTPServerTransportOptions,
     'sessionIdGenerator' | 'onsessioninitialized' | 'onsessionclosed' | 'allowedHosts' | 'allowedOrigins' | 'enableDnsRebindingProtection'
-  >;
+  > | undefined;
 }
 
 /**
@@ -261,11 +261,11 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
  */
 export interface McpHttpServeOptions extends McpHttpOptions {
   /** The port (default `0`: any free port; read it from `url`). */
-  port?: number;
+  port?: number | undefined;
   /** The interface to listen on (default `'127.0.0.1'`). */
-  host?: string;
+  host?: string | undefined;
   /** The endpoint path (default `'/mcp'`); other paths answer 404. */
-  path?: string;
+  path?: string | undefined;
 }
 
 /**

@@ -9,33 +9,33 @@ import type { AgentTool } from '../common/agent-tool';
  */
 export interface McpImportOptions {
   /** The toolkit group the tools join (created active when missing). Without it they are always active. */
-  group?: string;
+  group?: string | undefined;
   /** The description of a group this call creates. */
-  groupDescription?: string;
+  groupDescription?: string | undefined;
   /** Prepended to every remote name with `_` (`gh` + `search` → `gh_search`). */
-  prefix?: string;
+  prefix?: string | undefined;
   /** Which remote tools to import: a predicate, or a list of remote names. Default: all. */
-  filter?: ((tool: McpTool) => boolean) | readonly string[];
+  filter?: ((tool: McpTool) => boolean) | readonly string[] | undefined;
   /** Per-call request timeout towards the remote in ms (the SDK's default is 60 s); progress resets it. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** Follow the remote's `notifications/tools/list_changed` (default `true`). */
-  followListChanged?: boolean;
+  followListChanged?: boolean | undefined;
   /**
    * The most `tools/list` pages one listing follows (default 100). A server whose `nextCursor`
    * chain goes on fails the listing with `IMPORT_LIMIT_EXCEEDED`.
    */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** The most tools one listing may hold, counted before `filter` (default 1000); more fail it with `IMPORT_LIMIT_EXCEEDED`. */
-  maxTools?: number;
+  maxTools?: number | undefined;
   /** The whole time one listing (every page) may take in ms (default 30 000); past it the listing fails with `IMPORT_LIMIT_EXCEEDED`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The largest definition of one remote tool, as JSON characters: description, title, input and
    * output schema, annotations (default 100 000). A larger tool is skipped (see `skipped`).
    */
-  maxSchemaBytes?: number;
+  maxSchemaBytes?: number | undefined;
   /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
-  maxSchemaDepth?: number;
+  maxSchemaDepth?: number | undefined;
 }
 
 /**

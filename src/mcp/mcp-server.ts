@@ -25,24 +25,24 @@ export interface McpServerOptions {
   /** The server's version. */
   version: string;
   /** A human-readable title of the server. */
-  title?: string;
+  title?: string | undefined;
   /** Instructions for the model, sent at `initialize`. */
-  instructions?: string;
+  instructions?: string | undefined;
   /**
    * Serve a `toolkit.session(id)` view per MCP session instead of the toolkit's own view, so
    * group and skill toggles made in one client's session never reach another client. The id is
    * the Streamable HTTP session id, else {@link sessionId}, else a fresh UUID per server.
    * Default `false`.
    */
-  sessions?: boolean;
+  sessions?: boolean | undefined;
   /** The toolkit session id to use with `sessions` when the transport has none (stdio). */
-  sessionId?: string;
+  sessionId?: string | undefined;
   /** Called once with the toolkit session created for an MCP session (set its groups here). */
-  onSession?: (session: ToolkitSession) => void;
+  onSession?: ((session: ToolkitSession) => void) | undefined;
   /** MCP-only details (title, output schema) by tool name; they win over the tool's own. */
-  tools?: Readonly<Record<string, McpToolOptions>>;
+  tools?: Readonly<Record<string, McpToolOptions>> | undefined;
   /** Call-level context objects for every call, or a factory that sees the request. */
-  context?: ToolExecutionContext | ((request: McpRequestInfo) => ToolExecutionContext | undefined);
+  context?: ToolExecutionContext | ((request: McpRequestInfo) => ToolExecutionContext | undefined) | undefined;
   /**
    * After a call sent progress, ping the client (and await the pong, at most 1 s) before the
    * response. The SDK client handles notifications a microtask later than responses, so progress
@@ -50,7 +50,7 @@ export interface McpServerOptions {
    * the response in a later chunk. Default: on, except on HTTP transports (their SSE client
    * reads events one by one).
    */
-  progressBarrier?: boolean;
+  progressBarrier?: boolean | undefined;
   /**
    * Register `tools/call` with `setRequestHandler(CallToolRequestSchema)`, so the SDK parses each
    * request twice and each result once with its zod schemas. Default `false`: toolwright answers
@@ -58,9 +58,9 @@ export interface McpServerOptions {
    * (`name` a string, `arguments` an object, `_meta.progressToken`); its results are valid by
    * construction. Those zod passes cost more than the toolkit's whole call.
    */
-  sdkValidation?: boolean;
+  sdkValidation?: boolean | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
-  serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'>;
+  serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'> | undefined;
 }
 
 /**

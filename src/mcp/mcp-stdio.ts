@@ -12,9 +12,9 @@ type StdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
  */
 export interface McpStdioOptions extends McpServerOptions {
   /** Where requests come from (default `process.stdin`). */
-  stdin?: Readable;
+  stdin?: Readable | undefined;
   /** Where responses go (default `process.stdout`: nothing else may write to it). */
-  stdout?: Writable;
+  stdout?: Writable | undefined;
 }
 
 /**

@@ -20,16 +20,16 @@ export const MCP_TOOL_OPTIONS: unique symbol = Symbol.for('toolwright.mcp.tool')
  */
 export interface McpToolOptions {
   /** A human-readable title (`Tool.title` and `annotations.title`). */
-  title?: string;
+  title?: string | undefined;
   /**
    * The JSON Schema of the tool's structured result. An object schema is served as is and the
    * result's `data` becomes `structuredContent`; any other schema is wrapped as
    * `{ result: <schema> }` (MCP output schemas have an object root) and so is the value.
    * `false` turns a manifest-derived output schema off.
    */
-  outputSchema?: JsonSchema | false;
+  outputSchema?: JsonSchema | false | undefined;
   /** Extra `_meta` served with the tool definition. */
-  meta?: Record<string, unknown>;
+  meta?: Record<string, unknown> | undefined;
 }
 
 /**

@@ -18,38 +18,38 @@ export type TypeHint = Constructor | [Constructor] | EnumLike | [Record<string, 
 /** Options of `@Tool`. */
 export interface ToolOptions extends ToolBehaviour {
   /** The tool's name (default: the method name in snake_case). */
-  name?: string;
+  name?: string | undefined;
   /** What the tool does (required unless the build-time manifest has the method's JSDoc). */
-  description?: string;
+  description?: string | undefined;
 }
 
 /** Options of `@ToolParam`. */
 export interface ToolParamOptions {
   /** The parameter's name as the model sees it (required unless the manifest has it). */
-  name?: string;
+  name?: string | undefined;
   /** What the parameter means, for the model. */
-  description?: string;
+  description?: string | undefined;
   /** Whether the model must send it (default `true`). */
-  required?: boolean;
+  required?: boolean | undefined;
   /** A JSON Schema fragment merged over the inferred schema (explicit always wins). */
-  schema?: JsonSchema;
+  schema?: JsonSchema | undefined;
   /** What reflection cannot see: `() => [String]`, `() => AddressDto`, `() => Unit`. */
-  type?: () => TypeHint;
+  type?: (() => TypeHint) | undefined;
   /** Integer instead of number. Shorthand for `schema: { type: 'integer' }`. */
-  integer?: boolean;
+  integer?: boolean | undefined;
   /** Allowed values (an enum object or a list). */
-  enum?: EnumLike;
+  enum?: EnumLike | undefined;
   /**
    * A hidden parameter (an API key, a tenant id): it never appears in any schema, and registering
    * the tool without binding a preset for it is a definition-time error.
    */
-  preset?: boolean;
+  preset?: boolean | undefined;
 }
 
 /** Options of `@ToolService`. */
 export interface ToolServiceOptions {
   /** The group every tool of the class joins unless its `@Tool` names another. */
-  group?: string;
+  group?: string | undefined;
 }
 
 /** @internal What `@Tool` records on a method. */

@@ -35,18 +35,18 @@ export interface InstrumentableToolkit {
  */
 export interface ToolTracingOptions {
   /** The tracer (default: `trace.getTracer('toolwright')` of the global tracer provider). */
-  tracer?: Tracer;
+  tracer?: Tracer | undefined;
   /** Record the call's arguments as `gen_ai.tool.call.arguments` (JSON, redacted, truncated). Default `false`. */
-  captureArguments?: boolean;
+  captureArguments?: boolean | undefined;
   /** Record the text the model gets as `gen_ai.tool.call.result` (redacted, truncated). Default `false`. */
-  captureResults?: boolean;
+  captureResults?: boolean | undefined;
   /**
    * Scrubs every text recorded from a call: arguments, results and error messages (preset values
    * are already redacted by the toolkit). Use a `createRedactor(...).text`.
    */
-  redact?: (text: string) => string;
+  redact?: ((text: string) => string) | undefined;
   /** The longest captured arguments / result / error text, cut keeping head and tail (default 4,096). */
-  maxAttributeChars?: number;
+  maxAttributeChars?: number | undefined;
 }
 
 /**
@@ -90,10 +90,11 @@ function json(value: unknown): string {
  * A failed call (error result, timeout, abort, denial, unknown tool…) gets status `ERROR` and
  * `error.type` = its error code; failed attempts before a retry appear as span events.
  *
- * Built on `toolkit.events$`: a span starts at `call_started` and ends at the call's terminal
- * event (`call_succeeded`, `call_failed`, `call_timed_out`, `call_aborted`), matched by session,
- * tool and call id. Calls that end before they start (denied by a hook, answered by a hook,
- * invalid arguments) get a span covering their duration. Spans are children of the context
+ * Built on `toolkit.events$`: a span starts at `call_started` (which every call has, a call
+ * rejected before it ran included: unknown tool, invalid arguments, denied by a hook…) and ends at
+ * the call's terminal event (`call_succeeded`, `call_failed`, `call_timed_out`, `call_aborted`),
+ * matched by session, tool and call id. A call whose start was missed (tracing began while it
+ * ran) gets a span covering its duration. Spans are children of the context
  * active where the call was made. Preset values never reach a span: the toolkit's events never
  * hold them.
  *
@@ -172,9 +173,11 @@ export function instrumentToolkit(toolkit: InstrumentableToolkit, options: ToolT
       case 'call_started': {
         const span = start(event, event.timestamp);
         if (options.captureArguments) {
-          // `redact` sees each value before JSON escapes it, then the JSON text once more
-          const args = redact ? redactDeep(event.arguments, redact) : event.arguments;
-          span.setAttribute(GEN_AI_ATTRIBUTES.toolCallArguments, clean(json(args)));
+          // `redact` sees each value before JSON escapes it, then the JSON text once more; a rejected
+          // call's arguments that are no JSON object come as text (`rawArguments`), redacted by `clean`
+          const raw = event.rawArguments;
+          const text = raw !== undefined ? raw : json(redact ? redactDeep(event.arguments, redact) : event.arguments);
+          span.setAttribute(GEN_AI_ATTRIBUTES.toolCallArguments, clean(text));
         }
         const key = keyOf(event);
         const spans = open.get(key);

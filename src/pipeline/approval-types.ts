@@ -50,11 +50,11 @@ export type ApprovalRequirement = boolean | string | undefined | void;
  */
 export interface ApprovalPolicy {
   /** Tools that always need approval, by name. */
-  tools?: readonly string[];
+  tools?: readonly string[] | undefined;
   /** Tools whose `risk` is this level or higher (`'low'` < `'medium'` < `'high'`); tools without a risk never match. */
-  minRisk?: ToolRisk;
+  minRisk?: ToolRisk | undefined;
   /** Any other rule: return `true` or a reason (shown to the person deciding) to hold the call. */
-  when?: (ctx: HookContext) => ApprovalRequirement | Promise<ApprovalRequirement>;
+  when?: ((ctx: HookContext) => ApprovalRequirement | Promise<ApprovalRequirement>) | undefined;
 }
 
 /**
@@ -65,11 +65,11 @@ export interface ApprovalPolicy {
  */
 export interface ApprovalManagerOptions extends ApprovalPolicy {
   /** The hook's name in errors (default `'approval'`). */
-  name?: string;
+  name?: string | undefined;
   /** Makes approval ids (default: `'appr_'` + a random UUID). Ids must be unique: a repeated one fails its call (`HOOK_FAILED`, caused by `INVALID_OPTIONS`); nothing runs. */
-  generateId?: () => string;
+  generateId?: (() => string) | undefined;
   /** The clock (default `Date.now`). */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /**
    * Names who made a call (a user id from the context, say): recorded on the pending approval,
    * filterable with `pending({ principal })`, and the scope of `remember: 'principal'`.
@@ -77,21 +77,21 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
    * @example
    * new ApprovalManager({ tools: ['pay'], principal: (ctx) => ctx.context.get(UserContext)?.id });
    */
-  principal?: (ctx: HookContext) => string | undefined;
+  principal?: ((ctx: HookContext) => string | undefined) | undefined;
   /** Where decisions are recorded so that a decided call never runs again (default: in memory, the last 10,000). */
-  decisions?: ApprovalDecisionStore;
+  decisions?: ApprovalDecisionStore | undefined;
   /**
    * Most calls held at once (default 1,000). A call over the cap is answered with an
    * `APPROVAL_LIMIT_EXCEEDED` error result and does not run.
    */
-  maxPending?: number;
+  maxPending?: number | undefined;
   /** Most calls held at once for one session (or for calls without a session), default 100. */
-  maxPendingPerSession?: number;
+  maxPendingPerSession?: number | undefined;
   /**
    * Receives what a subscriber of `pending$` or `decisions$` threw (default: one process
    * warning). A throwing subscriber never crashes the process nor fails a decision.
    */
-  onCallbackError?: (error: unknown, source: string) => void;
+  onCallbackError?: ((error: unknown, source: string) => void) | undefined;
 }
 
 /**
@@ -122,19 +122,19 @@ export type RememberScope = 'session' | 'principal';
  */
 export interface ApproveOptions {
   /** Where a restored call runs: its session of this toolkit (or the toolkit's own view). */
-  toolkit?: Toolkit;
+  toolkit?: Toolkit | undefined;
   /** Where a restored call runs: a view of the call's session. */
-  view?: ToolView;
+  view?: ToolView | undefined;
   /** Remember the approval for later calls of the same tool by the same session or principal. */
-  remember?: RememberScope;
+  remember?: RememberScope | undefined;
   /** A restored call's call-level context objects (required for restored calls). */
-  context?: ToolExecutionContext;
+  context?: ToolExecutionContext | undefined;
   /** A restored call's agent-level context objects. */
-  agentContext?: ToolExecutionContext;
+  agentContext?: ToolExecutionContext | undefined;
   /** Aborts the approved run. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives the run's progress. */
-  onProgress?: CallOptions['onProgress'];
+  onProgress?: CallOptions['onProgress'] | undefined;
 }
 
 /**
@@ -146,9 +146,9 @@ export interface ApproveOptions {
  */
 export interface PendingFilter {
   /** Only calls of this session. */
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /** Only calls of this principal. */
-  readonly principal?: string;
+  readonly principal?: string | undefined;
 }
 
 /**
@@ -159,7 +159,7 @@ export interface PendingFilter {
  */
 export interface RejectOptions {
   /** Reject later calls of the same tool by the same session or principal without asking. */
-  remember?: RememberScope;
+  remember?: RememberScope | undefined;
 }
 
 /**

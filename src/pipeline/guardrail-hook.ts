@@ -71,11 +71,11 @@ export interface ResultGuardrail {
  */
 export interface GuardrailHookOptions {
   /** Checks of the arguments, in order; the first block wins. A bare function is named `input[i]`. */
-  input?: readonly (ArgumentGuardrail | ArgumentGuardrail['check'])[];
+  input?: readonly (ArgumentGuardrail | ArgumentGuardrail['check'])[] | undefined;
   /** Checks of the result, in order; the first block wins. A bare function is named `output[i]`. */
-  output?: readonly (ResultGuardrail | ResultGuardrail['check'])[];
+  output?: readonly (ResultGuardrail | ResultGuardrail['check'])[] | undefined;
   /** The hook's name in errors (default `'guardrails'`). */
-  name?: string;
+  name?: string | undefined;
 }
 
 /**

@@ -11,18 +11,18 @@ import { createRedactor } from './redactor';
  */
 export interface RedactionHookOptions {
   /** Matches of these are scrubbed (e.g. `Object.values(SECRET_PATTERNS)`); the `g` flag is added when missing. */
-  patterns?: readonly RegExp[];
+  patterns?: readonly RegExp[] | undefined;
   /**
    * Literal secrets to scrub, asked for on every call so they can rotate (values shorter than 4
    * characters are ignored). May be async, e.g. read from a secret store's cache.
    */
-  secrets?: (ctx: HookContext) => readonly string[] | Promise<readonly string[]>;
+  secrets?: ((ctx: HookContext) => readonly string[] | Promise<readonly string[]>) | undefined;
   /** The replacement text (default `'[REDACTED]'`). */
-  replacement?: string;
+  replacement?: string | undefined;
   /** Also scrub the structured `data` of results (default `true`). */
-  data?: boolean;
+  data?: boolean | undefined;
   /** The hook's name in errors (default `'redaction'`). */
-  name?: string;
+  name?: string | undefined;
 }
 
 /**

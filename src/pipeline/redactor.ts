@@ -44,14 +44,14 @@ export const SECRET_PATTERNS = Object.freeze({
  */
 export interface RedactorOptions {
   /** Matches of these are replaced (the `g` flag is added when missing). */
-  patterns?: readonly RegExp[];
+  patterns?: readonly RegExp[] | undefined;
   /**
    * Literal values to replace wherever they occur, raw, JSON-escaped or URL-encoded (values
    * shorter than 4 characters are ignored).
    */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /** The replacement text (default `'[REDACTED]'`). */
-  replacement?: string;
+  replacement?: string | undefined;
 }
 
 /**

@@ -21,9 +21,9 @@ export interface TruncationHookOptions {
   /** The longest `forLLM` text the model gets: a number, or per call (per session, per tool, per result). */
   maxResultChars: ResultCharLimit;
   /** Also cut `forUser` to the same limit (default `false`: users see the full text). */
-  includeUserText?: boolean;
+  includeUserText?: boolean | undefined;
   /** The hook's name in errors (default `'truncation'`). */
-  name?: string;
+  name?: string | undefined;
 }
 
 function checkLimit(limit: number, source: string): number {

@@ -71,8 +71,8 @@ export function buildModelParam(
     if (schema.type === 'array') schema.items = { ...(schema.items ?? {}), type: 'integer' };
     else schema.type = 'integer';
   }
-  // `days: number | undefined` reflects as Object under swc/esbuild-style transpilers (tsc says
-  // Number): a fragment such as `{ minimum: 1 }` still tells which type is meant.
+  // `days: number | undefined` reflects as Object (tsc with strictNullChecks, swc): a fragment
+  // such as `{ minimum: 1 }` still tells which type is meant.
   if (schema.type === undefined) {
     const implied = typeFromKeywords(schema);
     if (implied) schema.type = implied;
@@ -82,12 +82,7 @@ export function buildModelParam(
   else delete schema.description;
 
   if (schema.type === undefined && schema.enum === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined && schema.const === undefined) {
-    throw new ToolkitError(
-      'INVALID_DEFINITION',
-      `${owner} ${label}: its type cannot be seen by reflection (an interface, a union or any). Add ` +
-        "@ToolParam({ schema: { type: '…' } }) or a type thunk (type: () => MyDto), or use the toolwright-schema manifest. " +
-        '(A parameter declared `x: T | undefined` reflects as Object under swc/esbuild; `x?: T` keeps its type.)',
-    );
+    throw new ToolkitError('INVALID_DEFINITION', `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. ${TYPE_FIXES}`);
   }
   // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
   const problems = options.schema !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
@@ -117,6 +112,26 @@ export function buildModelParam(
     ...(dto ? { dto } : {}),
     ...(date ? { date: true } : {}),
   };
+}
+
+/** The two ways to name a type reflection cannot see (never `x?: T`: illegal before an injected parameter). */
+const TYPE_FIXES =
+  "Name it in @ToolParam: type: () => String (or Number, Boolean, [String] for an array, type: () => MyDto for a DTO class) " +
+  "or schema: { type: '…' }; " +
+  'or generate a manifest with toolwright-schema and pass it to new Toolkit({ manifest }).';
+
+/** What reflection reported for a parameter whose type it could not tell, and why. */
+function reflectionSaw(designType: unknown): string {
+  if (designType === undefined) {
+    return 'the compiler emitted no design:paramtypes for it (esbuild, tsx and vitest without swc emit no decorator metadata)';
+  }
+  if (designType === Object) {
+    return (
+      'reflection saw Object, which the compiler emits for `T | undefined` and `T | null` under strictNullChecks ' +
+      '(tsc with "strict"), for other unions, interfaces, type aliases of objects, unknown and any'
+    );
+  }
+  return `reflection saw ${typeof designType === 'function' ? designType.name || 'an anonymous function' : String(designType)}`;
 }
 
 /** `() => [AddressDto]`, `() => [String]`, `() => [Unit]` (an enum object): a one-element array of a type. */

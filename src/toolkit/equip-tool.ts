@@ -23,7 +23,7 @@ export const EQUIP_TOOL_GROUPS = 'equip_tool_groups';
  */
 export interface EquipToolGroupsOptions {
   /** The groups the model may switch (default: every group, including groups created later). */
-  groups?: readonly string[];
+  groups?: readonly string[] | undefined;
 }
 
 /** @internal The groups `equip_tool_groups` may switch. */

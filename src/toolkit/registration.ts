@@ -8,12 +8,12 @@ export type ToolTarget = Constructor | object | AgentTool;
 /** Options of `registerTool`. */
 export interface RegisterOptions {
   /** The group of every tool registered (overrides `@ToolService` and `@Tool` groups). */
-  group?: string;
+  group?: string | undefined;
   /**
    * Hidden parameters by tool name, then parameter name. They vanish from every schema; the
    * model can never see or set them.
    */
-  presets?: PresetMap;
+  presets?: PresetMap | undefined;
 }
 
 /**

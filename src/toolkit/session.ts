@@ -15,7 +15,7 @@ export interface SessionOptions {
    * group toggle or a skill change through it). Default: the session's earlier `ttlMs`, else the
    * toolkit's `sessionTtlMs`, else never. `Infinity` means never.
    */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
 }
 
 /**

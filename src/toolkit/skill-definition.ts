@@ -65,7 +65,7 @@ export interface SkillContext {
  */
 export interface SkillCallOptions {
   /** Aborts this call (the run's own signal applies as well). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -80,7 +80,7 @@ export interface SkillStepInput {
   /** The results of the steps so far, in order. */
   readonly results: readonly ToolResult[];
   /** The previous step's result (`undefined` for the first step). */
-  readonly previous?: ToolResult;
+  readonly previous?: ToolResult | undefined;
 }
 
 /**
@@ -98,7 +98,7 @@ export interface SkillStep {
   /** The tool to call (it joins the skill's scope). */
   readonly tool: string;
   /** The arguments, or a function that makes them. */
-  readonly arguments?: Record<string, unknown> | ((input: SkillStepInput) => Record<string, unknown> | Promise<Record<string, unknown>>);
+  readonly arguments?: Record<string, unknown> | ((input: SkillStepInput) => Record<string, unknown> | Promise<Record<string, unknown>>) | undefined;
 }
 
 /**
@@ -125,7 +125,7 @@ export interface SkillDefinition<P extends Record<string, unknown> = Record<stri
   /** The tools the skill enables (scoping) or may call (executable). */
   readonly tools: readonly string[];
   /** Returned to the model when the skill is activated; shown by `renderPrompt` while it is active. */
-  readonly instructions?: string;
+  readonly instructions?: string | undefined;
   /**
    * Groups this skill may use even where its view has them off: the developer's explicit grant.
    * Without it a skill selects only among the tools its view permits (groups are the permission
@@ -135,18 +135,18 @@ export interface SkillDefinition<P extends Record<string, unknown> = Record<stri
    * @example
    * defineSkill({ name: 'offboard', description: 'Remove a leaver', tools: ['delete_user'], grantGroups: ['admin'], steps: [...] });
    */
-  readonly grantGroups?: readonly string[];
+  readonly grantGroups?: readonly string[] | undefined;
   /**
    * Tools that must be registered: checked by `registerSkill` and again on every activation or
    * run (`MISSING_REQUIRED_TOOLS`). They join the skill's scope.
    */
-  readonly requiredTools?: readonly string[];
+  readonly requiredTools?: readonly string[] | undefined;
   /** Runs after the skill became active in `view` (hooks of one view run one at a time, in order). */
   onActivate?(view: ToolView): void | Promise<void>;
   /** Runs after the skill was deactivated in `view`. */
   onDeactivate?(view: ToolView): void | Promise<void>;
   /** JSON Schema (object root) of an executable skill's parameters; `invoke_skill` validates them field by field. */
-  readonly parameters?: ObjectJsonSchema;
+  readonly parameters?: ObjectJsonSchema | undefined;
   /**
    * The work of an executable skill: one step, or a workflow calling tools through `ctx`. May
    * return what a tool may (text, a `ToolResult`, JSON data, a Promise, an Observable, an async
@@ -154,15 +154,15 @@ export interface SkillDefinition<P extends Record<string, unknown> = Record<stri
    */
   run?(params: P, ctx: SkillContext): unknown;
   /** A declarative workflow instead of `run`: tool calls in order; the result is the last step's. */
-  readonly steps?: readonly SkillStep[];
+  readonly steps?: readonly SkillStep[] | undefined;
   /** How risky running the skill is: approval hooks see it as the `invoke_skill` call's tool risk. */
-  readonly risk?: ToolRisk;
+  readonly risk?: ToolRisk | undefined;
   /** Behaviour hints of the `invoke_skill` call that runs the skill (MCP annotations). */
-  readonly annotations?: ToolAnnotations;
+  readonly annotations?: ToolAnnotations | undefined;
   /** Timeout of one run in ms (default: the toolkit's `skills.timeoutMs`, 60 s; `0`: none). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Most tool calls one run may make (default: the toolkit's `skills.maxToolCalls`, 25). */
-  readonly maxToolCalls?: number;
+  readonly maxToolCalls?: number | undefined;
 }
 
 /**
@@ -173,11 +173,11 @@ export interface SkillDefinition<P extends Record<string, unknown> = Record<stri
  */
 export interface SkillOptions {
   /** Most skills nested in one another (a run invoking a skill that invokes a skill…). Default 3. */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Default cap of tool calls per run. Default 25. */
-  maxToolCalls?: number;
+  maxToolCalls?: number | undefined;
   /** Default timeout of a run in ms. Default 60,000; `0` disables it. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** @internal The limits with defaults applied. */

@@ -35,13 +35,13 @@ export interface ToolGroupState {
  */
 export interface RenderPromptOptions {
   /** List the enabled tools (default `true`). */
-  tools?: boolean;
+  tools?: boolean | undefined;
   /** List the tool groups with their on/off state in this view (default `true`). */
-  groups?: boolean;
+  groups?: boolean | undefined;
   /** List the registered skills (default `true`). */
-  skills?: boolean;
+  skills?: boolean | undefined;
   /** Cut every description to this many characters (default: no limit). */
-  maxDescriptionChars?: number;
+  maxDescriptionChars?: number | undefined;
 }
 
 /**
@@ -114,7 +114,7 @@ export abstract class ToolView {
    * @example
    * session.getActiveTools().map((t) => t.name); // ['get_weather', 'list_skills', 'invoke_skill']
    */
-  getActiveTools(): AgentTool[] {
+  getActiveTools(): readonly AgentTool[] {
     return this.state.activeTools();
   }
 
@@ -125,7 +125,7 @@ export abstract class ToolView {
    * @example
    * const sub = session.activeTools$.subscribe((tools) => mcp.sendToolListChanged());
    */
-  get activeTools$(): Observable<AgentTool[]> {
+  get activeTools$(): Observable<readonly AgentTool[]> {
     return this.state.activeTools$;
   }
 
@@ -154,7 +154,7 @@ export abstract class ToolView {
   }
 
   /** `{ name, description, parameters }` of each enabled tool (presets never appear). */
-  getToolSchemas(): ToolSchema[] {
+  getToolSchemas(): readonly ToolSchema[] {
     return this.state.toolSchemas();
   }
 
@@ -199,7 +199,7 @@ export abstract class ToolView {
    *
    * @throws ToolkitError `INVALID_NAME` / `INVALID_DEFINITION` when a tool cannot be expressed for the provider.
    */
-  toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions = {}): ProviderToolDefinitionMap[P][] {
+  toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions = {}): readonly ProviderToolDefinitionMap[P][] {
     return this.lowerTools(provider, options).definitions;
   }
 

@@ -8,30 +8,30 @@ import type { SkillOptions } from './skill-definition';
 /** Options of `new Toolkit(...)`; all optional. */
 export interface ToolkitOptions {
   /** The Inversify container services are resolved from (default: a new one). */
-  container?: Container;
+  container?: Container | undefined;
   /** Toolkit-level context objects (lowest priority of the chain). */
-  context?: ToolExecutionContext;
+  context?: ToolExecutionContext | undefined;
   /** The parsed build-time manifest (`toolwright-schema`). */
-  manifest?: ToolManifest;
+  manifest?: ToolManifest | undefined;
   /** Run batches in parallel (default `true`). */
-  parallel?: boolean;
+  parallel?: boolean | undefined;
   /** Most calls of a batch running at once (default 5). */
-  maxConcurrency?: number;
+  maxConcurrency?: number | undefined;
   /** Default timeout and retry policy of every tool. */
-  execution?: ExecutionOptions;
+  execution?: ExecutionOptions | undefined;
   /** Default `maxResultChars` of every tool. */
-  maxResultChars?: number;
+  maxResultChars?: number | undefined;
   /**
    * Sessions unused longer than this are closed (default: never). Use means a
    * `toolkit.session(id)` lookup, a call, a group toggle or a skill change through the session.
    */
-  sessionTtlMs?: number;
+  sessionTtlMs?: number | undefined;
   /** Limits of executable skills: composition depth (default 3), tool calls per run (25), timeout (60 s). */
-  skills?: SkillOptions;
+  skills?: SkillOptions | undefined;
   /**
    * Offer the `equip_tool_groups` meta tool, which lets the model switch tool groups on and off
    * in its own view (`true`: every group; or `{ groups }` to limit it). Off by default; see
    * `Toolkit.enableEquipToolGroups`.
    */
-  equipToolGroups?: boolean | EquipToolGroupsOptions;
+  equipToolGroups?: boolean | EquipToolGroupsOptions | undefined;
 }

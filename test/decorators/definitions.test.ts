@@ -214,7 +214,7 @@ describe('reflected types of optional parameters', () => {
     expect((await call(toolkit, 'run', { a: 'x', when: '2024-01-01T00:00:00Z' })).forLLM).toBe('["x",null,true]');
   });
 
-  it('infers the type of `x: T | undefined` (Object to swc/esbuild) from the schema fragment keywords', () => {
+  it('infers the type of `x: T | undefined` (Object to tsc strict and swc) from the schema fragment keywords', () => {
     class Fragments {
       @Tool({ description: 'd' })
       run(
@@ -241,9 +241,62 @@ describe('reflected types of optional parameters', () => {
         return flag;
       }
     }
+    // what tsc emits under "strict" for `boolean | undefined` (swc may say Boolean)
+    Reflect.defineMetadata('design:paramtypes', [Object], Unknowable.prototype, 'run');
     const error = thrown(() => newToolkit().registerTool(Unknowable), 'INVALID_DEFINITION');
     expect(error.message).toContain("Unknowable.run parameter 'flag' (#0)");
-    expect(error.message).toContain('`x?: T` keeps its type');
+    expect(error.message).toContain('reflection saw Object');
+    expect(error.message).toContain('tsc with "strict"');
+    expect(error.message).toContain('type: () => String');
+    expect(error.message).toContain('new Toolkit({ manifest })');
+    // the fix `x?: T` is illegal before an injected parameter (TS1016), and swc/esbuild are not to blame
+    expect(error.message).not.toContain('x?: T');
+    expect(error.message).not.toMatch(/swc\/esbuild/);
+  });
+
+  it('takes `x: T | undefined` (Object under tsc strict) with required: false from a type thunk or the manifest', async () => {
+    class UserContextForReasons {
+      constructor(readonly user: string) {}
+    }
+    class Reasons {
+      @Tool({ description: 'Close a ticket' })
+      close(
+        @ToolParam({ name: 'id' }) id: string,
+        @ToolParam({ name: 'reason', required: false, type: () => String }) reason: string | undefined,
+        @ToolParam({ name: 'note', required: false }) note: string | undefined,
+        context: UserContextForReasons,
+      ) {
+        return `${id}:${reason ?? '-'}:${note ?? '-'}:${context.user}`;
+      }
+    }
+    // what tsc emits under "strict"
+    Reflect.defineMetadata('design:paramtypes', [String, Object, Object, UserContextForReasons], Reasons.prototype, 'close');
+    const manifest: ToolManifest = {
+      version: 1,
+      generator: 'toolwright-schema',
+      classes: {
+        Reasons: {
+          file: 'reasons.ts',
+          methods: {
+            close: {
+              params: [
+                { name: 'id', index: 0, optional: false, kind: 'model', schema: { type: 'string' } },
+                { name: 'reason', index: 1, optional: false, kind: 'model', schema: { type: 'string' } },
+                { name: 'note', index: 2, optional: false, kind: 'model', schema: { type: 'string' } },
+                { name: 'context', index: 3, optional: false, kind: 'injected', injected: 'context', typeName: 'UserContextForReasons' },
+              ],
+            },
+          },
+        },
+      },
+    };
+    const toolkit = newToolkit({ manifest, context: ToolExecutionContext.builder().register(new UserContextForReasons('ada')).build() });
+    toolkit.registerTool(Reasons);
+    expect(toolkit.getTool('close')!.parameters).toMatchObject({
+      properties: { id: { type: 'string' }, reason: { type: 'string' }, note: { type: 'string' } },
+      required: ['id'],
+    });
+    expect((await call(toolkit, 'close', { id: 't1', note: 'dup' })).forLLM).toBe('t1:-:dup:ada');
   });
 });
 

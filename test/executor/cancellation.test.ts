@@ -45,7 +45,7 @@ describe('caller signal on callTool', () => {
     expect(result.error?.code).toBe('ABORTED');
     expect(ran).toBe(false);
     expect(hookRan).toBe(false);
-    expect(typesOf(recorder.events)).toEqual(['call_aborted']);
+    expect(typesOf(recorder.events)).toEqual(['call_started', 'call_aborted']);
     expect(recorder.of('call_aborted')[0].attempts).toBe(0);
     recorder.stop();
   });

@@ -347,15 +347,16 @@ describe('DTO arguments', () => {
     );
   });
 
-  it('call_started carries the validated arguments; invalid calls emit only call_failed', async () => {
+  it('call_started carries the validated arguments; an invalid call gets its start (with what the model sent) before call_failed', async () => {
     const { toolkit } = setup();
     const recorder = recordEvents(toolkit);
     await call(toolkit, 'get_weather', '{"city":"Paris","days":null}');
     await call(toolkit, 'get_weather', '{"city":1}');
     recorder.stop();
-    expect(recorder.events.map((e) => e.type)).toEqual(['call_started', 'call_succeeded', 'call_failed']);
+    expect(recorder.events.map((e) => e.type)).toEqual(['call_started', 'call_succeeded', 'call_started', 'call_failed']);
     expect(recorder.events[0]).toMatchObject({ type: 'call_started', tool: 'get_weather', arguments: { city: 'Paris' } });
-    expect(recorder.events[2]).toMatchObject({ type: 'call_failed', error: { code: 'INVALID_ARGUMENTS' }, attempts: 0 });
+    expect(recorder.events[2]).toMatchObject({ type: 'call_started', tool: 'get_weather', arguments: { city: 1 } });
+    expect(recorder.events[3]).toMatchObject({ type: 'call_failed', error: { code: 'INVALID_ARGUMENTS' }, attempts: 0 });
   });
 });
 

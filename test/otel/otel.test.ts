@@ -109,6 +109,17 @@ describe('instrumentToolkit', () => {
     expect(spans().every((s) => s.ended)).toBe(true);
   });
 
+  it('captures the arguments of calls rejected before they ran (malformed ones as their text)', async () => {
+    const toolkit = freshToolkit();
+    toolkit.registerTool(loggedTool(new RunLog(), 'lookup'));
+    const { spans } = tracing(toolkit, { captureArguments: true });
+
+    await toolkit.callTools([toolCall('lookup', { n: 'one' }), toolCall('lookup', '{"n": 1'), toolCall('lokup', { q: 'x' })]);
+
+    expect(spans().map((s) => s.attributes['gen_ai.tool.call.arguments'])).toEqual(['{"n":"one"}', '{"n": 1', '{"q":"x"}']);
+    expect(spans().every((s) => s.ended && s.status.code === SpanStatusCode.ERROR)).toBe(true);
+  });
+
   it('marks timeouts and aborts', async () => {
     const toolkit = freshToolkit();
     const hang: AgentTool = {

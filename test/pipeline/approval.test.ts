@@ -212,7 +212,8 @@ describe('ApprovalManager: deciding', () => {
     await approvals.approve(approvals.pending()[0].id, { toolkit });
 
     expect(log.runs).toEqual([expect.objectContaining({ tool: 'wipe', sessionId: 's-7', args: { n: 1 } })]);
-    expect(events.filter((e) => e.type === 'call_started').map((e) => 'sessionId' in e && e.sessionId)).toEqual(['s-7']);
+    // one start for the call held for approval, one for the approved run: both in the session
+    expect(events.filter((e) => e.type === 'call_started').map((e) => 'sessionId' in e && e.sessionId)).toEqual(['s-7', 's-7']);
   });
 
   it('the approved run still goes through the other hooks', async () => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { defineSkill, type ToolAvailability } from '../../src';
+import { defineSkill, type AgentTool, type ToolAvailability } from '../../src';
 import { agentTool, call, names } from '../support/toolkit';
 import { setupToolkit } from './fixtures';
 
@@ -71,7 +71,8 @@ describe('one availability model', () => {
     expect(Object.isFrozen(a.getToolSchemas())).toBe(true);
     // getActiveTools() is each view's own array, frozen: it cannot be changed, in this view or another
     expect(a.getActiveTools()).not.toBe(b.getActiveTools());
-    expect(() => a.getActiveTools().pop()).toThrow(TypeError);
+    // typed readonly, and frozen for whoever casts that away
+    expect(() => (a.getActiveTools() as AgentTool[]).pop()).toThrow(TypeError);
     expect(names(b.getActiveTools())).toEqual(names(toolkit.getActiveTools()));
 
     a.updateToolGroups(['admin'], true);

@@ -46,8 +46,8 @@ function setup() {
 }
 
 /** Subscribes to a view's activeTools$ and records each emitted list's names. */
-function watch(view: ToolView): { lists: string[][]; raw: AgentTool[][]; stop(): void } {
-  const raw: AgentTool[][] = [];
+function watch(view: ToolView): { lists: string[][]; raw: (readonly AgentTool[])[]; stop(): void } {
+  const raw: (readonly AgentTool[])[] = [];
   const subscription: Subscription = view.activeTools$.subscribe((tools) => raw.push(tools));
   return {
     raw,

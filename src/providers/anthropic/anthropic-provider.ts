@@ -16,13 +16,13 @@ type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
  */
 export interface AnthropicProviderOptions {
   /** `max_tokens` of every request (the Messages API requires it). Default 4096. */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Sends `tool_choice: { type: 'auto', disable_parallel_tool_use: true }` when the request has tools. */
-  disableParallelToolUse?: boolean;
+  disableParallelToolUse?: boolean | undefined;
   /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
-  defaultOptions?: Record<string, unknown>;
+  defaultOptions?: Record<string, unknown> | undefined;
   /** Receives the lowering report of each tool the first time it is lowered. */
-  onLoweringReport?: (report: readonly LoweringChange[]) => void;
+  onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
 }
 
 const VENDOR = 'Anthropic';

@@ -38,19 +38,19 @@ import {
  */
 export interface OpenAIProviderOptions {
   /** `'chat'` (Chat Completions, the default) or `'responses'` (Responses API). */
-  api?: 'chat' | 'responses';
+  api?: 'chat' | 'responses' | undefined;
   /**
    * Send tools in OpenAI's strict (Structured Outputs) form. Optional parameters then become
    * required-and-nullable on the wire; the `null`s the model sends for them are removed again
    * before the arguments reach the toolkit. Default `false`.
    */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
-  defaultOptions?: Record<string, unknown>;
+  defaultOptions?: Record<string, unknown> | undefined;
   /** Sent as `parallel_tool_calls` when the request has tools. Unset: the API's default (on). */
-  parallelToolCalls?: boolean;
+  parallelToolCalls?: boolean | undefined;
   /** Receives the lowering report of each tool the first time it is lowered (what strict mode changed). */
-  onLoweringReport?: (report: readonly LoweringChange[]) => void;
+  onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
 }
 
 interface LoweredTool {

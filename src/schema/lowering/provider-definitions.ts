@@ -20,7 +20,7 @@ export interface LoweringOptions {
    * in which every property is required, optionals are `null` unions and every object has
    * `additionalProperties: false`. Ignored by the other providers. Default `false`.
    */
-  strict?: boolean;
+  strict?: boolean | undefined;
 }
 
 /**
@@ -191,7 +191,7 @@ export type ProviderToolDefinition = ProviderToolDefinitionMap[ProviderName];
  */
 export interface LoweringResult<D extends ProviderToolDefinition = ProviderToolDefinition> {
   /** One definition per input tool, in input order. */
-  definitions: D[];
+  readonly definitions: readonly D[];
   /** Every change, in tool order then schema order. Empty when nothing had to change. */
-  report: LoweringChange[];
+  readonly report: readonly LoweringChange[];
 }
