@@ -1,3 +1,4 @@
+import { isPlainObject } from '../common/plain-object';
 import type { JsonSchema } from '../common/json-schema';
 
 /** Keywords in the order a reader expects them; anything else follows, alphabetically. */
@@ -50,10 +51,6 @@ const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties']);
 /** What a schema must not carry in the manifest. */
 const DROPPED = new Set(['$schema', '$id', 'definitions', '$defs']);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function compareKeys(a: string, b: string): number {
   const ra = RANK.get(a) ?? KEYWORD_ORDER.length;
   const rb = RANK.get(b) ?? KEYWORD_ORDER.length;
@@ -85,7 +82,7 @@ function resolveRef(node: Record<string, unknown>, definitions: SchemaDefinition
 
 function normalizeNode(value: unknown, definitions: SchemaDefinitions, expanding: readonly string[]): unknown {
   if (typeof value === 'boolean') return value;
-  if (!isRecord(value)) return {};
+  if (!isPlainObject(value)) return {};
   if (typeof value.$ref === 'string') return resolveRef(value, definitions, expanding);
   const out: Record<string, unknown> = {};
   const recurse = (child: unknown): unknown => normalizeNode(child, definitions, expanding);
@@ -93,7 +90,7 @@ function normalizeNode(value: unknown, definitions: SchemaDefinitions, expanding
     if (DROPPED.has(key)) continue;
     const child = value[key];
     if (child === undefined) continue;
-    if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(child)) {
+    if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(child)) {
       const map: Record<string, unknown> = {};
       for (const [name, schema] of Object.entries(child)) map[name] = recurse(schema);
       out[key] = map;
@@ -115,5 +112,5 @@ function normalizeNode(value: unknown, definitions: SchemaDefinitions, expanding
  */
 export function normalizeSchema(schema: unknown, definitions: SchemaDefinitions = {}): JsonSchema {
   const normalized = normalizeNode(schema, definitions, []);
-  return (isRecord(normalized) ? normalized : {}) as JsonSchema;
+  return (isPlainObject(normalized) ? normalized : {}) as JsonSchema;
 }

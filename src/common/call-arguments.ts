@@ -1,3 +1,4 @@
+import { isPlainObject } from './plain-object';
 import { describeThrown } from '../errors';
 import { boundInput } from './quote-input';
 import type { ToolCall } from './tool-types';
@@ -28,7 +29,7 @@ export class MalformedArguments {
  * parseCallArguments('[1]');              // MalformedArguments { reason: 'must be a JSON object, got an array' }
  */
 export function parseCallArguments(raw: ToolCall['arguments']): Record<string, unknown> | MalformedArguments {
-  if (typeof raw !== 'string') return isObject(raw) ? { ...raw } : notAnObject(raw);
+  if (typeof raw !== 'string') return isPlainObject(raw) ? { ...raw } : notAnObject(raw);
   // `{}` is what models send to parameterless tools: skip the parser for it
   if (raw === '{}') return {};
   let parsed: unknown;
@@ -38,11 +39,7 @@ export function parseCallArguments(raw: ToolCall['arguments']): Record<string, u
     if (raw.trim() === '') return {};
     return new MalformedArguments(`are not valid JSON (${boundInput(describeThrown(e), MAX_PARSE_ERROR_CHARS)})`, true);
   }
-  return isObject(parsed) ? parsed : notAnObject(parsed);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(parsed) ? parsed : notAnObject(parsed);
 }
 
 function notAnObject(value: unknown): MalformedArguments {

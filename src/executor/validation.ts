@@ -1,3 +1,4 @@
+import { isPlainObject } from '../common/plain-object';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core';
 import type { ValidationError } from 'class-validator';
@@ -293,10 +294,6 @@ function builtInKeyPath(value: unknown, path: string): { path: string; key: stri
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../common/plain-object';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../common/tool-types';
 import type { OutputShape } from './mcp-tool-options';
@@ -14,10 +15,6 @@ function parseJsonText(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON copy of `value`: `structuredContent` must survive JSON (Dates as strings, no class instances). */

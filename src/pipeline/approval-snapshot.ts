@@ -1,10 +1,7 @@
+import { isPlainObject } from '../common/plain-object';
 import { ToolkitError, describeThrown } from '../errors';
 import type { DecidedRecord } from './approval-decisions';
 import type { PendingApproval, RememberedDecision, SerializedApprovals } from './approval-types';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** How far ahead of this process's clock a restored approval's `createdAt` may be (other processes' clocks drift). */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -38,7 +35,7 @@ function checkSnapshot(value: unknown, now: number): SerializedApprovals {
   const fail = (why: string): never => {
     throw new ToolkitError('INVALID_SNAPSHOT', `ApprovalManager.restore(): not a serialised approval state (${why}). Pass what serialize() returned.`);
   };
-  if (!isRecord(value)) return fail('expected an object');
+  if (!isPlainObject(value)) return fail('expected an object');
   if (value.version !== 1) return fail(`unsupported version ${JSON.stringify(value.version)?.slice(0, 40)}`);
   const list = (field: string): unknown[] => {
     const v = value[field];
@@ -47,17 +44,17 @@ function checkSnapshot(value: unknown, now: number): SerializedApprovals {
   const ids = new Set<string>();
   const pending = list('pending').map((p: unknown, i): PendingApproval => {
     const ok =
-      isRecord(p) &&
+      isPlainObject(p) &&
       isText(p.id) &&
       !ids.has(p.id) &&
       isText(p.toolName) &&
       typeof p.reason === 'string' &&
       isTime(p.createdAt) &&
-      isRecord(p.arguments) &&
-      isRecord(p.call) &&
+      isPlainObject(p.arguments) &&
+      isPlainObject(p.call) &&
       isText(p.call.id) &&
       isText(p.call.name) &&
-      (typeof p.call.arguments === 'string' || isRecord(p.call.arguments)) &&
+      (typeof p.call.arguments === 'string' || isPlainObject(p.call.arguments)) &&
       isOptionalText(p.sessionId) &&
       isOptionalText(p.principal);
     if (!ok) return fail(`pending[${i}] lacks id, call, toolName, arguments, reason or createdAt, has a duplicate id, or a field of the wrong type`);
@@ -78,7 +75,7 @@ function checkSnapshot(value: unknown, now: number): SerializedApprovals {
     };
   });
   const remembered = list('remembered').map((r: unknown, i): RememberedDecision => {
-    const ok = isRecord(r) && isText(r.toolName) && isDecision(r.decision) && (r.reason === undefined || typeof r.reason === 'string');
+    const ok = isPlainObject(r) && isText(r.toolName) && isDecision(r.decision) && (r.reason === undefined || typeof r.reason === 'string');
     // exactly one identity: a remembered decision never covers everyone
     if (!ok || isText(r.sessionId) === isText(r.principal) || !isOptionalText(r.sessionId) || !isOptionalText(r.principal)) {
       return fail(`remembered[${i}] needs toolName, decision 'approved' or 'rejected', and exactly one of sessionId and principal`);
@@ -91,7 +88,7 @@ function checkSnapshot(value: unknown, now: number): SerializedApprovals {
     };
   });
   const decided = list('decided').map((d: unknown, i): DecidedRecord => {
-    if (!isRecord(d) || !isText(d.id) || !isDecision(d.decision) || !isOptionalText(d.callKey) || ![d.createdAt, d.decidedAt].every((t) => t === undefined || isTime(t))) {
+    if (!isPlainObject(d) || !isText(d.id) || !isDecision(d.decision) || !isOptionalText(d.callKey) || ![d.createdAt, d.decidedAt].every((t) => t === undefined || isTime(t))) {
       return fail(`decided[${i}] needs id and decision`);
     }
     return {

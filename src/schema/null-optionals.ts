@@ -1,5 +1,6 @@
+import { isPlainObject } from '../common/plain-object';
 import type { JsonSchema } from '../common/json-schema';
-import { findLocalRef, isObjectSchema, isPlainObject, typeList } from './lowering/schema-utils';
+import { findLocalRef, isObjectSchema, typeList } from './lowering/schema-utils';
 
 /**
  * The one rule for `null` in a model's arguments, shared by validation and `restoreArguments`:

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../common/plain-object';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
@@ -96,7 +97,7 @@ export class AnthropicProvider implements LLMProvider {
         toolCalls.push({
           id: block.id,
           name: block.name,
-          arguments: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
+          arguments: isPlainObject(input) ? input : {},
         });
       }
     }

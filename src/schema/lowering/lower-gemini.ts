@@ -1,8 +1,9 @@
+import { isPlainObject } from '../../common/plain-object';
 import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
 import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
-import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, resolveLocalRef, tupleAsItems, typeList, typeOfValues } from './schema-utils';
+import { branchPath, cloneJson, describePath, isObjectSchema, itemsPath, propertyPath, type Reporter, resolveLocalRef, tupleAsItems, typeList, typeOfValues } from './schema-utils';
 
 interface GeminiContext {
   readonly tool: string;

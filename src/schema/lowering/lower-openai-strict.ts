@@ -1,7 +1,8 @@
+import { isPlainObject } from '../../common/plain-object';
 import type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_LIMITS } from './provider-rules';
-import { branchPath, cloneJson, describePath, isObjectSchema, isPlainObject, itemsPath, propertyPath, type Reporter, tupleAsItems, typeOfValues } from './schema-utils';
+import { branchPath, cloneJson, describePath, isObjectSchema, itemsPath, propertyPath, type Reporter, tupleAsItems, typeOfValues } from './schema-utils';
 
 interface StrictContext {
   readonly tool: string;

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../common/plain-object';
 import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
 import type { ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
@@ -16,7 +17,6 @@ import {
   branchPath,
   cloneJson,
   deepFreeze,
-  isPlainObject,
   itemsPath,
   propertyPath,
   type Reporter,

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../common/plain-object';
 import type { JsonSchema, JsonSchemaType } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 
@@ -35,10 +36,6 @@ export function isObjectSchema(schema: JsonSchema): boolean {
   return typeList(schema).includes('object') || (schema.type === undefined && schema.properties !== undefined);
 }
 
-/** True for a non-null, non-array object. @internal */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Freezes a plain JSON value and everything inside it; returns it. @internal */
 export function deepFreeze<T>(value: T): T {
