@@ -63,8 +63,9 @@ export class CallRun implements CallState {
     readonly view: AvailabilityView,
     readonly call: ToolCall,
     readonly options: CallOptions,
+    /** What the dispatcher resolved the name to (`undefined`: no tool has it); the executor looks nothing up. */
+    readonly routed: RoutedEntry | undefined,
     readonly origin?: CallOrigin,
-    readonly routed?: RoutedEntry,
   ) {
     this.startedAt = core.events.observed ? Date.now() : -1;
   }
@@ -105,14 +106,13 @@ export class CallRun implements CallState {
   /** Gate, then validation; DTO arguments wait for class-validator. */
   private start(): ToolResult | Promise<ToolResult> {
     const routed = this.routed;
-    const entry = routed !== undefined ? routed.entry : this.core.registry.get(this.call.name);
-    if (entry !== undefined) this.entry = entry;
+    if (routed !== undefined) this.entry = routed.entry;
     const signal = this.options.signal;
     if (signal !== undefined && signal.aborted) return abortCall(this, describeAbort(signal));
-    if (entry === undefined) return unknownTool(this);
+    if (routed === undefined) return unknownTool(this);
+    const entry = routed.entry;
     // the one availability gate: of the view, or of a skill run's scope
-    const gated = routed !== undefined ? routed.gate : entry;
-    if (!this.view.isEnabled(gated)) return fail(this, 'TOOL_DISABLED', this.view.whyDisabled(gated));
+    if (!this.view.isEnabled(routed.gate)) return fail(this, 'TOOL_DISABLED', this.view.whyDisabled(routed.gate));
     const args = parseArguments(this, entry);
     if (args === undefined) return this.final!;
     const problems = argumentProblems(this, entry, args);

@@ -53,8 +53,8 @@ export interface CallState extends CallLink, DeadlineTarget {
   readonly options: CallOptions;
   /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
   readonly origin?: CallOrigin;
-  /** The entry the dispatcher resolved for this call, instead of looking the name up. */
-  readonly routed?: RoutedEntry;
+  /** What the dispatcher resolved the call's name to; `undefined`: no tool has that name. */
+  readonly routed: RoutedEntry | undefined;
   /**
    * When the call started, or -1 until a clock reading is needed: reading the clock costs as much
    * as a tenth of a synchronous call on some VMs, so it is read at the start only when `events$`

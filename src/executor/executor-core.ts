@@ -8,7 +8,7 @@ import type { DeadlineScheduler } from './deadlines';
 import type { ToolEvent } from './events';
 import type { ResolvedExecution } from './execution-settings';
 import type { ToolHook } from './hooks';
-import type { EntryLookup, ToolEntry } from './tool-entry';
+import type { ToolEntry } from './tool-entry';
 import type { SchemaValidators } from './validation';
 
 /** Progress as delivered to a caller's `onProgress`: tagged with the call. */
@@ -64,7 +64,6 @@ export interface AvailabilityView {
 
 /** Everything the executor needs from a toolkit (not exported by the package). */
 export interface ExecutorCore {
-  readonly registry: EntryLookup;
   /** @internal Compiles tool schemas, each by the rules of its JSON Schema dialect. */
   readonly validators: SchemaValidators;
   readonly hooks: readonly ToolHook[];
@@ -81,8 +80,9 @@ export interface ExecutorCore {
 }
 
 /**
- * A call the dispatcher resolved itself (a meta tool bound to the calling view): `entry` runs,
- * and the availability gate checks `gate`, the registered entry it was made from.
+ * What the dispatcher resolved a call's name to: `entry` runs, and the availability gate checks
+ * `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to the
+ * calling view was made from.
  */
 export interface RoutedEntry {
   readonly entry: ToolEntry;

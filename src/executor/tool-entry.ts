@@ -31,8 +31,3 @@ export interface ToolEntry {
   readonly contextual: boolean;
   validator?: ValidateFunction;
 }
-
-/** Finds the entry of a tool by name (the toolkit's registry). */
-export interface EntryLookup {
-  get(name: string): ToolEntry | undefined;
-}

@@ -37,7 +37,7 @@ export class Dispatcher {
     if (resolved !== undefined && resolved.entry.source === 'global') {
       resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame }) ?? resolved;
     }
-    return new CallRun(core, gate, call, callOptions, origin, resolved).run();
+    return new CallRun(core, gate, call, callOptions, resolved, origin).run();
   }
 
   private closed(view: ToolView, state: ActivationState, call: ToolCall): Promise<ToolResult> {

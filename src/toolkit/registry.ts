@@ -1,5 +1,5 @@
 import type { RoutedEntry } from '../executor/executor-core';
-import type { EntryLookup, ToolEntry } from '../executor/tool-entry';
+import type { ToolEntry } from '../executor/tool-entry';
 
 export type { ToolEntry, ToolSource } from '../executor/tool-entry';
 
@@ -8,7 +8,7 @@ export type { ToolEntry, ToolSource } from '../executor/tool-entry';
  * the dispatcher (a {@link RoutedEntry} made once at registration), so that a call costs one
  * lookup and no allocation.
  */
-export class Registry implements EntryLookup {
+export class Registry {
   private readonly byName = new Map<string, RoutedEntry>();
   /** Bumped on every change so views know their caches are stale. */
   version = 0;

@@ -58,7 +58,7 @@ export interface SkillFrame {
 
 /**
  * @internal The one core object of a toolkit, passed down to its views, sessions, skills, meta
- * tools and dispatcher: the executor's core (registry, hooks, events, defaults…), the groups,
+ * tools and dispatcher: the executor's core (hooks, events, defaults…), the registry, the groups,
  * batch settings, and the few operations that a part needs from a part above it (a view runs its
  * calls through the dispatcher and its skills through the skill registry). Declared here, beside
  * the lowest part that holds it, because its operations take views.
