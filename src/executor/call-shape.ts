@@ -5,12 +5,15 @@ import type { ExecutorCore } from './executor-core';
 import { redactedToolResult, redactResult } from './redact';
 import type { ToolEntry } from './tool-entry';
 
+/** `text` cut to the tool's `maxResultChars` (or the toolkit's), when it is longer. */
+function capped(text: string, entry: ToolEntry, core: ExecutorCore): string {
+  const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
+  return max !== undefined && text.length > max ? truncateText(text, max) : text;
+}
+
 /** A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars`. */
 export function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string): ToolResult {
-  const result: ToolResult = { ...produced, toolCallId: callId, name: entry.name };
-  const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
-  if (max !== undefined && result.forLLM.length > max) result.forLLM = truncateText(result.forLLM, max);
-  return result;
+  return { ...produced, forLLM: capped(produced.forLLM, entry, core), toolCallId: callId, name: entry.name };
 }
 
 /**
@@ -20,9 +23,7 @@ export function answerFor(produced: ToolResult, entry: ToolEntry, core: Executor
 export function successOf(run: CallState, entry: ToolEntry, value: unknown): ToolResult {
   const scrub = redaction(run);
   if (typeof value !== 'string') return answerFor(scrub ? redactedToolResult(value, scrub) : toToolResult(value), entry, run.core, run.call.id);
-  let text = scrub ? scrub(value) : value;
-  const max = entry.behaviour.maxResultChars ?? run.core.maxResultChars;
-  if (max !== undefined && text.length > max) text = truncateText(text, max);
+  const text = capped(scrub ? scrub(value) : value, entry, run.core);
   return { forLLM: text, silent: false, isError: false, async: false, toolCallId: run.call.id, name: entry.name };
 }
 
