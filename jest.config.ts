@@ -35,6 +35,8 @@ const INTEGRATION: readonly string[] = [
   'codegen/definition-errors.test.ts',
   'codegen/generate-manifest.test.ts',
   'codegen/sample-manifest.test.ts',
+  'codegen/manifest-module.test.ts',
+  'toolchains/no-metadata.test.ts',
   'readme/snippets.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',

@@ -23,7 +23,7 @@ export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './
 export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './common/manifest';
 export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './common/results';
 export { ToolEmitter } from './common/tool-emitter';
-export { Tool, ToolParam, ToolService } from './decorators';
+export { InjectContext, Tool, ToolParam, ToolService } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
 export { loadManifest, parseManifest } from './schema/manifest-loader';
 export { Toolkit } from './toolkit/toolkit';

@@ -5,7 +5,7 @@ import { resolveImportedName, type ImportBindings, type ScannedParam } from './s
 /** How the toolkit fills a parameter, by the rule the run time applies too. */
 export type ParamClassification =
   | { readonly kind: 'model' }
-  | { readonly kind: 'injected'; readonly injected: InjectedKind; readonly typeName?: string };
+  | { readonly kind: 'injected'; readonly injected: InjectedKind };
 
 const BY_TYPE_NAME: ReadonlyMap<string, InjectedKind> = new Map([
   ['ToolEmitter', 'emitter'],
@@ -45,7 +45,8 @@ function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings):
 
 /**
  * Classifies one parameter of a `@Tool` method:
- * `@ToolParam({ preset: true })` → injected preset; other `@ToolParam` → model; else a declared type named `ToolEmitter` / `AbortSignal` → injected
+ * `@ToolParam({ preset: true })` → injected preset; other `@ToolParam` → model; `@InjectContext` → injected context
+ * (the decorator carries the key); else a declared type named `ToolEmitter` / `AbortSignal` → injected
  * emitter / signal; else a class type → injected context (by class); else model.
  * The type names are matched on the syntax first, so detection works even when the import of
  * `ToolEmitter` cannot be resolved.
@@ -53,6 +54,7 @@ function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings):
 export function classifyParam(param: ScannedParam, checker: ts.TypeChecker, imports: ImportBindings): ParamClassification {
   if (param.preset) return { kind: 'injected', injected: 'preset' };
   if (param.hasToolParam) return { kind: 'model' };
+  if (param.injectContext) return { kind: 'injected', injected: 'context' };
   const typeNode = unwrapTypeNode(param.node.type);
   const syntacticName = referencedName(typeNode, imports);
   const bySyntax = syntacticName === undefined ? undefined : BY_TYPE_NAME.get(syntacticName);
@@ -65,6 +67,6 @@ export function classifyParam(param: ScannedParam, checker: ts.TypeChecker, impo
   const byName = BY_TYPE_NAME.get(symbol.getName());
   if (byName !== undefined) return { kind: 'injected', injected: byName };
   const isClass = (symbol.getDeclarations() ?? []).some((d) => ts.isClassDeclaration(d) || ts.isClassExpression(d));
-  if (isClass) return { kind: 'injected', injected: 'context', typeName: symbol.getName() };
+  if (isClass) return { kind: 'injected', injected: 'context' };
   return { kind: 'model' };
 }

@@ -5,18 +5,23 @@ import type { ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
 import { loadGenerator } from './build-peers';
 import { expandGlobs } from './expand-globs';
+import { manifestJsonOfModule, serializeManifestModule } from './manifest-module';
 import { serializeManifest } from './serialize-manifest';
 
 const NAME = 'toolwright-schema';
 
 /** Usage text printed by `--help`. */
-export const USAGE = `Usage: ${NAME} <files or globs…> -o <manifest.json> [options]
+export const USAGE = `Usage: ${NAME} <files or globs…> -o <manifest.json|manifest.ts> [options]
 
 Writes the toolwright build-time manifest: for every @Tool method of every exported class,
 its parameter names, optionality, exact JSON Schemas and JSDoc descriptions.
 
+A .ts (.mts, .cts) output is a module exporting \`manifest\` that also imports the context and
+DTO classes the parameters name: what toolchains without decorator metadata (esbuild, tsx,
+vitest) need to inject contexts and validate DTOs with class-validator.
+
 Options:
-  -o, --out <file>         the manifest to write (required)
+  -o, --out <file>         the manifest to write (required): JSON, or a module for .ts/.mts/.cts
   -p, --project <tsconfig> take compiler options from a tsconfig; without files, also its files
       --check              do not write: exit 1 when <file> is not what would be generated
   -h, --help               show this help
@@ -32,6 +37,7 @@ Exit codes: 0 success (or up to date), 1 a problem or a stale manifest, 2 usage 
 
 Examples:
   ${NAME} 'src/**/*.service.ts' -o tools.manifest.json
+  ${NAME} 'src/**/*.ts' -o src/tools.manifest.ts
   ${NAME} --project tsconfig.json -o dist/tools.manifest.json
   ${NAME} --project tsconfig.json -o dist/tools.manifest.json --check
 `;
@@ -122,7 +128,8 @@ function countTools(manifest: ToolManifest): number {
 }
 
 /** What changed between the manifest on disk and the generated one, one line per method. */
-function describeDrift(onDisk: string, generated: ToolManifest): string[] {
+function describeDrift(onDisk: string | undefined, generated: ToolManifest): string[] {
+  if (onDisk === undefined) return ['  the file on disk is not a manifest module'];
   let old: ToolManifest;
   try {
     old = JSON.parse(onDisk) as ToolManifest;
@@ -226,7 +233,8 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
     stderr(`${NAME}: ${message}\n`);
     return 1;
   }
-  const text = serializeManifest(manifest);
+  const asModule = /\.[cm]?ts$/.test(outPath) && !/\.d\.[cm]?ts$/.test(outPath);
+  const text = asModule ? serializeManifestModule(manifest, { outFile: outPath, cwd }) : serializeManifest(manifest);
   const summary = `${countTools(manifest)} tools in ${Object.keys(manifest.classes).length} classes`;
   // Every problem was printed as it was found; the rest of the manifest is still checked or written.
   const failed = problems.length > 0;
@@ -246,7 +254,7 @@ function run(argv: readonly string[], io: CliIo, stderr: (text: string) => void)
       return 1;
     }
     if (onDisk !== text) {
-      stderr(`${NAME}: ${args.out} is out of date:\n${describeDrift(onDisk, manifest).join('\n')}\nRun \`${regenerate}\` to update it.\n`);
+      stderr(`${NAME}: ${args.out} is out of date:\n${describeDrift(asModule ? manifestJsonOfModule(onDisk) : onDisk, manifest).join('\n')}\nRun \`${regenerate}\` to update it.\n`);
       return 1;
     }
     if (failed) stderr(`${NAME}: ${problemSummary} the check (the rest of ${args.out} is up to date)\n`);

@@ -4,9 +4,11 @@ import * as ts from 'typescript';
 import type { JsonSchema } from '../common/json-schema';
 import type { ManifestClass, ManifestMethod, ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
+import { classReference } from './class-refs';
 import { classifyParam, unwrapTypeNode } from './classify-param';
 import { DEFAULT_COMPILER_OPTIONS, generatorCompilerOptions, loadProject } from './compiler-options';
 import { expandGlobs, isTypeScriptSource } from './expand-globs';
+import { literalValue, NOT_LITERAL } from './literal-value';
 import { canonicalManifest } from './serialize-manifest';
 import { createSchemaReader, type SchemaReader } from './schema-generator';
 import {
@@ -83,41 +85,6 @@ function paramDescriptions(method: ts.MethodDeclaration): Map<string, string> {
   return result;
 }
 
-const NOT_LITERAL: unique symbol = Symbol('not a literal');
-
-/** The JSON value of a literal default (`= 7`, `= 'c'`, `= ['a']`, `= Priority.High`), or NOT_LITERAL. */
-function literalValue(node: ts.Expression, checker: ts.TypeChecker): unknown {
-  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return literalValue(node.expression, checker);
-  if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-    const member = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression)?.valueDeclaration;
-    const value = member !== undefined && ts.isEnumMember(member) ? checker.getConstantValue(member) : undefined;
-    return value === undefined ? NOT_LITERAL : value;
-  }
-  if (ts.isStringLiteralLike(node)) return node.text;
-  if (ts.isNumericLiteral(node)) return Number(node.text);
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) {
-    return -Number(node.operand.text);
-  }
-  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
-  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-  if (node.kind === ts.SyntaxKind.NullKeyword) return null;
-  if (ts.isArrayLiteralExpression(node)) {
-    const values = node.elements.map((element) => literalValue(element, checker));
-    return values.includes(NOT_LITERAL) ? NOT_LITERAL : values;
-  }
-  if (ts.isObjectLiteralExpression(node)) {
-    const out: Record<string, unknown> = {};
-    for (const property of node.properties) {
-      if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) return NOT_LITERAL;
-      const value = literalValue(property.initializer, checker);
-      if (value === NOT_LITERAL) return NOT_LITERAL;
-      out[property.name.text] = value;
-    }
-    return out;
-  }
-  return NOT_LITERAL;
-}
-
 function isEmptyReturn(type: ts.Type): boolean {
   const empty = ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never | ts.TypeFlags.Null;
   if (type.flags & empty) return true;
@@ -165,10 +132,9 @@ function analyseParam(
   const classification = classifyParam(param, analysis.checker, imports);
   const description = descriptions.get(param.name);
   const entry: ManifestParam = { name: param.name, index: param.index, optional: param.optional, kind: classification.kind };
-  if (classification.kind === 'injected') {
-    entry.injected = classification.injected;
-    if (classification.typeName !== undefined) entry.typeName = classification.typeName;
-  }
+  if (classification.kind === 'injected') entry.injected = classification.injected;
+  const classKind = classification.kind === 'model' ? 'model' : classification.injected === 'context' ? 'context' : undefined;
+  if (classKind !== undefined) Object.assign(entry, classReference(analysis.checker, param.node, classKind, analysis.cwd));
   if (description !== undefined) entry.description = description;
   if (classification.kind === 'model') {
     let schema: JsonSchema;

@@ -17,3 +17,7 @@ export type { GenerateManifestOptions, GenerateProgress } from './generate-manif
 export { serializeManifest } from './serialize-manifest';
 /** The manifest format (owned by the core; re-exported for convenience). */
 export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from '../common/manifest';
+/** The manifest as a TypeScript module that also carries the classes its parameters name (for esbuild, tsx, vitest). */
+export { serializeManifestModule } from './manifest-module';
+/** Options of {@link serializeManifestModule}. */
+export type { ManifestModuleOptions } from './manifest-module';

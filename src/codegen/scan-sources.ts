@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 
 /** The decorator names the generator recognises, by their exported name. */
-export type DecoratorName = 'Tool' | 'ToolParam';
+export type DecoratorName = 'Tool' | 'ToolParam' | 'InjectContext';
 
 /** What a file imports, as far as decorator and injected-type detection needs it. */
 export interface ImportBindings {
@@ -23,6 +23,8 @@ export interface ScannedParam {
   readonly hasToolParam: boolean;
   /** True for `@ToolParam({ preset: true })`: a hidden parameter a preset fills. */
   readonly preset: boolean;
+  /** True when the parameter carries `@InjectContext(key)`. */
+  readonly injectContext: boolean;
   /** True for `?` parameters and parameters with a default value. */
   readonly optional: boolean;
 }
@@ -91,7 +93,7 @@ export function resolveImportedName(localName: string, imports: ImportBindings):
 }
 
 /**
- * True when `decorator` is `@Tool`/`@ToolParam` (called or bare), also through an aliased
+ * True when `decorator` is `@Tool`/`@ToolParam`/`@InjectContext` (called or bare), also through an aliased
  * named import (`import { Tool as T }`) or a namespace import (`@tw.Tool()`).
  */
 function isDecorator(decorator: ts.Decorator, name: DecoratorName, imports: ImportBindings): boolean {
@@ -250,6 +252,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
         node: param,
         hasToolParam: toolParam !== undefined,
         preset: toolParam !== undefined && toolParamOption(toolParam, 'preset')?.kind === ts.SyntaxKind.TrueKeyword,
+        injectContext: decoratorsOf(param).some((d) => isDecorator(d, 'InjectContext', imports)),
         optional: param.questionToken !== undefined || param.initializer !== undefined,
       });
       index += 1;

@@ -9,6 +9,8 @@ function canonicalParam(param: ManifestParam): ManifestParam {
   const out: ManifestParam = { name: param.name, index: param.index, optional: param.optional, kind: param.kind };
   if (param.injected !== undefined) out.injected = param.injected;
   if (param.typeName !== undefined) out.typeName = param.typeName;
+  if (param.typeRef !== undefined) out.typeRef = param.typeRef;
+  if (param.array === true) out.array = true;
   if (param.description !== undefined) out.description = param.description;
   if (param.schema !== undefined) out.schema = normalizeSchema(param.schema);
   return out;

@@ -1,3 +1,4 @@
+import type { ContextType } from './execution-context';
 import type { JsonSchema } from './json-schema';
 
 /** How a parameter the model never sees is filled (`preset`: `@ToolParam({ preset: true })`, bound at registration). */
@@ -15,8 +16,19 @@ export interface ManifestParam {
   kind: 'model' | 'injected';
   /** For injected parameters: what fills it. */
   injected?: InjectedKind;
-  /** For injected parameters: the class name of the declared type. */
+  /**
+   * The class name of the declared type: of a context parameter, and of a model parameter
+   * declared with a class (a DTO, `Date`; for arrays, the item class).
+   */
   typeName?: string;
+  /**
+   * Where that class is exported from, as `<module>#<export>` (`./src/user.ts#UserContext`, a
+   * path relative to the manifest's working directory, or `@acme/auth#UserContext`): the key of
+   * its entry in {@link ToolManifest.types}. Absent for classes no module exports.
+   */
+  typeRef?: string;
+  /** For a model parameter declared with a class: true when it is an array of that class. */
+  array?: boolean;
   /** The JSDoc `@param` text. */
   description?: string;
   /** For model parameters: the exact JSON Schema of the type (no `$ref`s). */
@@ -52,4 +64,10 @@ export interface ToolManifest {
   generator: 'toolwright-schema';
   /** Tool classes by class name. */
   classes: Record<string, ManifestClass>;
+  /**
+   * The classes the parameters name, by {@link ManifestParam.typeRef}: written only in a manifest
+   * module (`toolwright-schema … -o tools.manifest.ts`). Toolchains without decorator metadata
+   * (esbuild, tsx, vitest) find DTO and context classes here.
+   */
+  types?: Readonly<Record<string, () => ContextType>>;
 }

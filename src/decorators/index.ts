@@ -1,1 +1,1 @@
-export { Tool, ToolParam, ToolService } from './tool';
+export { InjectContext, Tool, ToolParam, ToolService } from './tool';

@@ -1,5 +1,7 @@
+import type { ContextKey } from '../common/execution-context';
+import { ToolkitError } from '../errors';
 import { markInjectable } from '../di/services';
-import { ownRecords, type ToolOptions, type ToolParamOptions, type ToolServiceOptions } from '../metadata/records';
+import { ownRecords, recordParam, type ToolOptions, type ToolParamOptions, type ToolServiceOptions } from '../metadata/records';
 
 /**
  * Marks a method as a tool. Records metadata only; `registerTool` checks it.
@@ -26,11 +28,40 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
 export function ToolParam(options: ToolParamOptions = {}): ParameterDecorator {
   return (target, propertyKey, index) => {
     if (propertyKey === undefined) return; // constructor parameters belong to Inversify
-    const methodName = String(propertyKey);
-    const records = ownRecords(target);
-    let params = records.params.get(methodName);
-    if (!params) records.params.set(methodName, (params = new Map()));
-    params.set(index, { options: { ...options } });
+    recordParam(target, String(propertyKey), index, { options: { ...options } });
+  };
+}
+
+/**
+ * Injects the context object registered under `key` (a class, or a symbol or string token) into
+ * a tool parameter. Without it, a parameter typed with a class is injected by that type — which
+ * needs decorator metadata: under esbuild, tsx and vitest (no metadata) say the key here, or
+ * use the build-time manifest written as a module. A token key injects a non-class value
+ * (`@InjectContext(TENANT_ID) tenantId: string`).
+ *
+ * @example
+ * @Tool({ description: 'My orders' })
+ * listOrders(@InjectContext(UserContext) user: UserContext) { … }
+ * @throws ToolkitError `INVALID_DEFINITION` when `key` is not a class, a symbol or a non-empty string.
+ */
+export function InjectContext(key: ContextKey): ParameterDecorator {
+  const valid = typeof key === 'function' || typeof key === 'symbol' || (typeof key === 'string' && key !== '');
+  if (!valid) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `@InjectContext needs the key the context object is registered under: a class, a symbol or a non-empty string (got ${
+        key === undefined ? 'undefined: is the class imported before it is declared?' : typeof key
+      }).`,
+    );
+  }
+  return (target, propertyKey, index) => {
+    if (propertyKey === undefined) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `@InjectContext is on a constructor parameter of ${(target as { name?: string }).name ?? 'a class'}: it injects into tool methods. Use Inversify's @inject for constructors.`,
+      );
+    }
+    recordParam(target, String(propertyKey), index, { context: key });
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ToolBehaviour } from '../common/agent-tool';
+import type { ContextKey } from '../common/execution-context';
 import type { JsonSchema } from '../common/json-schema';
 
 /** A class, for `type` thunks and DTOs. */
@@ -58,9 +59,12 @@ export interface ToolMethodRecord {
   readonly options: ToolOptions;
 }
 
-/** @internal What `@ToolParam` records on a parameter. */
+/** @internal What `@ToolParam` and `@InjectContext` record on a parameter (both: a definition error). */
 export interface ToolParamRecord {
-  readonly options: ToolParamOptions;
+  /** `@ToolParam`'s options: the model (or a preset) fills the parameter. */
+  readonly options?: ToolParamOptions;
+  /** `@InjectContext`'s key: the call's context fills the parameter. */
+  readonly context?: ContextKey;
 }
 
 /** @internal Everything the decorators recorded on one class prototype. */
@@ -111,8 +115,19 @@ export interface MergedRecords {
   readonly service: ToolServiceOptions;
   /** Every `@Tool` method, by method name. */
   readonly methods: ReadonlyMap<string, ToolMethodRecord>;
-  /** The `@ToolParam` records of one method, by parameter index. */
+  /** The `@ToolParam` / `@InjectContext` records of one method, by parameter index. */
   params(methodName: string): Map<number, ToolParamRecord>;
+}
+
+/**
+ * @internal Merges `update` into what the decorators recorded on parameter `index` of `methodName`
+ * (a parameter may carry both decorators: the builder reports that as a definition error).
+ */
+export function recordParam(target: object, methodName: string, index: number, update: ToolParamRecord): void {
+  const records = ownRecords(target);
+  let params = records.params.get(methodName);
+  if (!params) records.params.set(methodName, (params = new Map()));
+  params.set(index, { ...params.get(index), ...update });
 }
 
 /** @internal Merges the records of `prototype` and its ancestors (see {@link MergedRecords}). */

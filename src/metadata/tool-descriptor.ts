@@ -1,5 +1,5 @@
 import type { ToolBehaviour } from '../common/agent-tool';
-import type { ContextType } from '../common/execution-context';
+import type { ContextKey } from '../common/execution-context';
 import type { JsonSchema } from '../common/json-schema';
 import type { Constructor } from './records';
 
@@ -22,8 +22,8 @@ export interface ModelParamDescriptor {
 export interface InjectedParamDescriptor {
   readonly kind: 'emitter' | 'signal' | 'context';
   readonly index: number;
-  /** For context parameters: the class to look up along the context chain. */
-  readonly type?: ContextType;
+  /** For context parameters: the key (a class, or an `@InjectContext` token) to look up along the context chain. */
+  readonly type?: ContextKey;
   readonly typeName?: string;
 }
 

@@ -57,9 +57,19 @@ export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest)
     );
   }
   const manifestClass = manifest?.classes[ctor.name];
-  return [...records.methods.values()].map((method) =>
-    buildOne(ctor, records.service, method, records.params(method.methodName), manifestClass?.methods[method.methodName]),
-  );
+  try {
+    return [...records.methods.values()].map((method) =>
+      buildOne(ctor, records.service, method, records.params(method.methodName), manifestClass?.methods[method.methodName], manifest?.types),
+    );
+  } catch (error) {
+    if (manifest === undefined || manifestClass !== undefined || !ToolkitError.is(error)) throw error;
+    throw new ToolkitError(
+      error.code,
+      `${error.message} (The manifest has no class named ${ctor.name}: is it stale, or did a bundler rename the class? ` +
+        'Classes are found by name: build with esbuild keepNames: true, and keep class names when minifying.)',
+      { cause: error },
+    );
+  }
 }
 
 function buildOne(
@@ -68,6 +78,7 @@ function buildOne(
   method: ToolMethodRecord,
   records: Map<number, ToolParamRecord>,
   manifest: ManifestMethod | undefined,
+  types: ToolManifest['types'],
 ): ToolDescriptor {
   const owner = `${ctor.name}.${method.methodName}`;
   const fn = (ctor.prototype as Record<string, unknown>)[method.methodName];
@@ -85,12 +96,17 @@ function buildOne(
         'the manifest is stale: run toolwright-schema again (npm run build).',
     );
   }
-  if (paramTypes === undefined && count > 0 && !manifest) {
+  // Without metadata, parameters are still described when the decorators say everything (a
+  // `type` thunk, `@InjectContext`) — or the manifest does.
+  const undecorated = Array.from({ length: count }, (_, i) => i).filter((i) => !records.has(i));
+  if (paramTypes === undefined && undecorated.length > 0 && !manifest) {
     throw new ToolkitError(
       'DECORATOR_METADATA_MISSING',
-      `${owner}: no design:paramtypes metadata. Enable "experimentalDecorators" and "emitDecoratorMetadata" in ` +
-        "tsconfig.json and compile with tsc (esbuild, tsx and vitest emit no metadata), keep `import 'reflect-metadata'` " +
-        'at the top of your entry point, or generate a manifest with toolwright-schema and pass it to new Toolkit({ manifest }).',
+      `${owner}: no design:paramtypes metadata, so parameter #${undecorated[0]} (no @ToolParam, no @InjectContext) cannot be told ` +
+        'apart. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc or swc ' +
+        "(esbuild, tsx and vitest emit no metadata), keep `import 'reflect-metadata'` at the top of your entry point; or " +
+        'generate the manifest module with toolwright-schema (-o tools.manifest.ts) and pass it to new Toolkit({ manifest }); ' +
+        "or decorate every parameter: @ToolParam({ name, type: () => … }), @InjectContext(TheClass).",
     );
   }
 
@@ -109,7 +125,7 @@ function buildOne(
   const params: ParamDescriptor[] = [];
   const seen = new Set<string>();
   for (let index = 0; index < count; index++) {
-    const param = buildParamDescriptor(owner, index, records.get(index), manifest?.params[index], paramTypes?.[index]);
+    const param = buildParamDescriptor(owner, index, { record: records.get(index), manifest: manifest?.params[index], types, designType: paramTypes?.[index] });
     if (param.kind === 'model') {
       if (seen.has(param.name)) {
         throw new ToolkitError('INVALID_DEFINITION', `${owner}: two parameters are named '${param.name}'.`);

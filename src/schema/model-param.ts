@@ -4,13 +4,15 @@ import { ToolkitError } from '../errors';
 import type { ToolParamOptions } from '../metadata/records';
 import type { ModelParamDescriptor } from '../metadata/tool-descriptor';
 import { deepFreeze } from './lowering/schema-utils';
+import type { ManifestType } from './manifest-types';
 import { schemaProblems } from './schema-problems';
 import { builtinSchema, dtoSchema, enumSchema, hasValidationMetadata, isUserClass } from './type-schema';
 
 /**
  * Describes a parameter the model fills: its name, whether it is required, and its JSON Schema.
  * Explicit decorator options (enum, type thunks, DTO classes with their class-validator
- * constraints) win over the manifest, which wins over what reflection saw.
+ * constraints) win over the manifest, which wins over what reflection saw. `declared` is the
+ * class the manifest module names where reflection sees none: it counts as a type thunk.
  *
  * @throws ToolkitError `MISSING_NAME`, `INVALID_DEFINITION` (a type nobody can see, a class
  *   without class-validator decorators, an invalid schema fragment, an array without item type).
@@ -23,6 +25,7 @@ export function buildModelParam(
   options: ToolParamOptions,
   manifest: ManifestParam | undefined,
   designType: unknown,
+  declared?: ManifestType,
 ): ModelParamDescriptor {
   const name = options.name ?? manifest?.name;
   if (!name) {
@@ -36,7 +39,7 @@ export function buildModelParam(
   // A declared preset is never shown to a model: its schema does not matter.
   if (options.preset === true) return { kind: 'model', index, name, required, schema: deepFreeze({}), preset: true };
 
-  let hint: unknown = options.type ? options.type() : undefined;
+  let hint: unknown = options.type ? options.type() : declared && (declared.array ? [declared.type] : declared.type);
   let array = false;
   if (isArrayHint(hint)) {
     array = true;
@@ -82,7 +85,9 @@ export function buildModelParam(
   else delete schema.description;
 
   if (schema.type === undefined && schema.enum === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined && schema.const === undefined) {
-    throw new ToolkitError('INVALID_DEFINITION', `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. ${TYPE_FIXES}`);
+    // no metadata at all: most likely the compiler's flags, which the fixes below go around
+    const code = designType === undefined ? 'DECORATOR_METADATA_MISSING' : 'INVALID_DEFINITION';
+    throw new ToolkitError(code, `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. ${TYPE_FIXES}`);
   }
   // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
   const problems = options.schema !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
@@ -123,7 +128,11 @@ const TYPE_FIXES =
 /** What reflection reported for a parameter whose type it could not tell, and why. */
 function reflectionSaw(designType: unknown): string {
   if (designType === undefined) {
-    return 'the compiler emitted no design:paramtypes for it (esbuild, tsx and vitest without swc emit no decorator metadata)';
+    return (
+      'the compiler emitted no design:paramtypes for it. Enable "experimentalDecorators" and "emitDecoratorMetadata" in ' +
+      "tsconfig.json and compile with tsc or swc, with `import 'reflect-metadata'` at the top of your entry point; " +
+      'esbuild, tsx and vitest without swc emit no decorator metadata'
+    );
   }
   if (designType === Object) {
     return (

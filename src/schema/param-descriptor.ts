@@ -1,33 +1,59 @@
-import type { ManifestParam } from '../common/manifest';
+import type { ContextKey } from '../common/execution-context';
+import type { ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolEmitter } from '../common/tool-emitter';
 import { ToolkitError } from '../errors';
 import type { ToolParamRecord } from '../metadata/records';
 import type { ParamDescriptor } from '../metadata/tool-descriptor';
+import { manifestType } from './manifest-types';
 import { buildModelParam } from './model-param';
 import { hasValidationMetadata, isUserClass } from './type-schema';
 
-function describeParam(index: number, record?: ToolParamRecord, manifest?: ManifestParam): string {
-  const name = record?.options.name ?? manifest?.name;
+/** Everything known about one parameter: the decorators, the manifest and reflection. */
+export interface ParamSources {
+  /** What `@ToolParam` / `@InjectContext` recorded. */
+  readonly record: ToolParamRecord | undefined;
+  /** The manifest's entry for the parameter. */
+  readonly manifest: ManifestParam | undefined;
+  /** The manifest module's classes. */
+  readonly types: ToolManifest['types'];
+  /** `design:paramtypes` for the parameter (`undefined` without decorator metadata). */
+  readonly designType: unknown;
+}
+
+function describeParam(index: number, { record, manifest }: ParamSources): string {
+  const name = record?.options?.name ?? manifest?.name;
   return name ? `parameter '${name}' (#${index})` : `parameter #${index}`;
+}
+
+/** How a context key reads in messages: a class's name, a symbol's description, a string. */
+function keyName(key: ContextKey): string {
+  if (typeof key === 'function') return key.name || 'an anonymous class';
+  return typeof key === 'symbol' ? key.toString() : JSON.stringify(key);
 }
 
 /**
  * Decides the kind of one parameter — filled by the model (`@ToolParam`, or the manifest says
- * so), or injected by type (`ToolEmitter`, `AbortSignal`, a context class) — and describes it.
+ * so), injected by `@InjectContext(key)`, or injected by type (`ToolEmitter`, `AbortSignal`, a
+ * context class seen by reflection or named by the manifest module) — and describes it.
  *
- * @throws ToolkitError `UNRESOLVABLE_PARAMETER` when neither applies, and the codes of
- *   {@link buildModelParam} for model parameters.
+ * @throws ToolkitError `INVALID_DEFINITION` for `@ToolParam` and `@InjectContext` on one
+ *   parameter; `UNRESOLVABLE_PARAMETER` when no kind applies or the manifest names a class it
+ *   cannot deliver; the codes of {@link buildModelParam} for model parameters.
  * @internal
  */
-export function buildParamDescriptor(
-  owner: string,
-  index: number,
-  record: ToolParamRecord | undefined,
-  manifest: ManifestParam | undefined,
-  designType: unknown,
-): ParamDescriptor {
-  const label = describeParam(index, record, manifest);
-  if (!record) {
+export function buildParamDescriptor(owner: string, index: number, sources: ParamSources): ParamDescriptor {
+  const { record, manifest, designType } = sources;
+  const label = describeParam(index, sources);
+  if (record?.context !== undefined) {
+    if (record.options !== undefined) {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner} ${label} has both @ToolParam and @InjectContext: keep @ToolParam when the model fills it, @InjectContext when the context does.`,
+      );
+    }
+    return { kind: 'context', index, type: record.context, typeName: keyName(record.context) };
+  }
+  if (record?.options === undefined) {
     if (designType === ToolEmitter || manifest?.injected === 'emitter') return { kind: 'emitter', index };
     if (designType === AbortSignal || manifest?.injected === 'signal') return { kind: 'signal', index };
     if (manifest?.kind !== 'model' && isUserClass(designType)) {
@@ -41,20 +67,26 @@ export function buildParamDescriptor(
       return { kind: 'context', index, type: designType, typeName: designType.name };
     }
     if (manifest?.injected === 'context') {
+      const named = manifestType(owner, label, manifest, sources.types, `@InjectContext(${manifest.typeName ?? 'TheClass'})`);
+      if (named !== undefined) return { kind: 'context', index, type: named.type, typeName: named.name };
       throw new ToolkitError(
         'UNRESOLVABLE_PARAMETER',
-        `${owner} ${label}: the manifest says it is a context object of class ${manifest.typeName ?? '?'}, but ` +
-          'reflection sees no class. Import the class as a value (not `import type`) and compile with tsc so ' +
-          'decorator metadata names it.',
+        `${owner} ${label}: the manifest says it is a context object but names no class. Fix: mark it @InjectContext(TheClass), or regenerate the manifest.`,
       );
     }
     if (manifest?.kind !== 'model') {
       throw new ToolkitError(
         'UNRESOLVABLE_PARAMETER',
         `${owner} ${label} has no @ToolParam and is not an injectable type. Add @ToolParam({ name: '…' }) so the ` +
-          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal) to inject it.',
+          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal) to inject it, or mark it @InjectContext(key).',
       );
     }
   }
-  return buildModelParam(owner, index, label, record?.options ?? {}, manifest, designType);
+  const options = record?.options ?? {};
+  // Reflection wins where it sees the class; the manifest module names it where reflection cannot.
+  const declared =
+    options.type !== undefined || options.enum !== undefined || isUserClass(designType) || designType === Date
+      ? undefined
+      : manifestType(owner, label, manifest, sources.types, `@ToolParam({ type: () => ${manifest?.array ? `[${manifest.typeName}]` : manifest?.typeName} })`);
+  return buildModelParam(owner, index, label, options, manifest, designType, declared);
 }

@@ -49,9 +49,10 @@ export class MethodTool implements AgentTool {
         if (value === undefined) {
           throw new ToolkitError(
             'CONTEXT_MISSING',
-            `Tool '${this.name}' needs a ${param.typeName} context object, but none was provided. ` +
-              `Register one with ToolExecutionContext.builder().register(new ${param.typeName}(…)) on the call, ` +
-              'the agent loop or the toolkit, or bind it in the container.',
+            `Tool '${this.name}' needs a ${param.typeName} context ${typeof param.type === 'function' ? 'object' : 'value'}, but none was provided. ` +
+              `Register one with ToolExecutionContext.builder().register(${
+                typeof param.type === 'function' ? `new ${param.typeName}(…)` : `${param.typeName}, value`
+              }) on the call, the agent loop or the toolkit, or bind it in the container.`,
             { tool: this.name },
           );
         }

@@ -1,0 +1,71 @@
+import * as path from 'node:path';
+import type { ToolManifest } from '../common/manifest';
+import { serializeManifest } from './serialize-manifest';
+
+/** Options of {@link serializeManifestModule}. */
+export interface ManifestModuleOptions {
+  /** The module file to be written: imports are relative to its directory. */
+  readonly outFile: string;
+  /** The directory the manifest's paths are relative to (the generator's `cwd`). */
+  readonly cwd: string;
+}
+
+const HEADER =
+  '// Written by toolwright-schema: the tool manifest, with the classes its parameters name for toolchains\n' +
+  '// without decorator metadata (esbuild, tsx, vitest). Regenerate it; do not edit it.\n';
+const DECLARATION = 'export const manifest: ToolManifest = ';
+const TYPES_KEY = ',\n  "types": {';
+
+/** A source file as an import specifier from `fromDir`, with the extension Node and every bundler resolve. */
+function importSpecifier(fromDir: string, cwd: string, modulePath: string): string {
+  if (!modulePath.startsWith('.')) return modulePath; // a package
+  const relative = path.relative(fromDir, path.resolve(cwd, modulePath)).split(path.sep).join('/');
+  const withDot = relative.startsWith('.') ? relative : `./${relative}`;
+  return withDot.replace(/\.(m|c)?tsx?$/, (_, kind: string | undefined) => `.${kind ?? ''}js`);
+}
+
+/** Every `typeRef` the manifest's parameters hold, sorted. */
+function typeRefs(manifest: ToolManifest): string[] {
+  const refs = new Set<string>();
+  for (const cls of Object.values(manifest.classes)) {
+    for (const method of Object.values(cls.methods)) for (const param of method.params) if (param.typeRef !== undefined) refs.add(param.typeRef);
+  }
+  return [...refs].sort();
+}
+
+/**
+ * The manifest as a TypeScript module (`tools.manifest.ts`) exporting `manifest`: the JSON
+ * manifest plus `types`, a thunk per class its parameters name (context classes, DTO classes),
+ * imported from where they are exported. With it, toolchains that emit no decorator metadata
+ * (esbuild, tsx, vitest) still validate DTOs with class-validator and inject contexts.
+ *
+ * @example
+ * fs.writeFileSync('src/tools.manifest.ts', serializeManifestModule(manifest, { outFile: 'src/tools.manifest.ts', cwd: process.cwd() }));
+ * // then: import { manifest } from './tools.manifest'; new Toolkit({ manifest });
+ */
+export function serializeManifestModule(manifest: ToolManifest, options: ManifestModuleOptions): string {
+  const cwd = path.resolve(options.cwd);
+  const fromDir = path.dirname(path.resolve(cwd, options.outFile));
+  const refs = typeRefs(manifest);
+  const byModule = new Map<string, string[]>();
+  refs.forEach((ref, i) => {
+    const hash = ref.lastIndexOf('#');
+    const specifier = importSpecifier(fromDir, cwd, ref.slice(0, hash));
+    byModule.set(specifier, [...(byModule.get(specifier) ?? []), `${ref.slice(hash + 1)} as t${i}`]);
+  });
+  const imports = [...byModule].map(([specifier, names]) => `import { ${names.join(', ')} } from ${JSON.stringify(specifier)};\n`);
+  const json = serializeManifest(manifest).trimEnd();
+  const types = refs.map((ref, i) => `\n    ${JSON.stringify(ref)}: () => t${i}`).join(',');
+  return (
+    // reflect-metadata first: class-transformer's `@Type` reads it while the imported classes are defined
+    `${HEADER}import 'reflect-metadata';\nimport type { ToolManifest } from 'toolwright';\n${imports.join('')}\n` +
+    `${DECLARATION}${json.slice(0, -2)}${TYPES_KEY}${types}${refs.length > 0 ? '\n  ' : ''}}\n};\n`
+  );
+}
+
+/** The JSON manifest inside a module written by {@link serializeManifestModule} (for `--check`'s report), or `undefined`. */
+export function manifestJsonOfModule(text: string): string | undefined {
+  const start = text.indexOf(DECLARATION);
+  const end = text.lastIndexOf(TYPES_KEY);
+  return start < 0 || end < start ? undefined : `${text.slice(start + DECLARATION.length, end)}\n}\n`;
+}

@@ -1,0 +1,133 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import { main } from '../../src/codegen/cli';
+import { manifestJsonOfModule } from '../../src/codegen/manifest-module';
+import type { ToolManifest } from '../../src/common/manifest';
+
+/** `toolwright-schema -o tools.manifest.ts`: the manifest module that carries the classes parameters name. */
+const FILES: Record<string, string> = {
+  'stub.ts': `
+export function Tool(_options?: { description?: string }): MethodDecorator { return () => undefined; }
+export function ToolParam(_options?: { name?: string }): ParameterDecorator { return () => undefined; }
+export function InjectContext(_key: unknown): ParameterDecorator { return () => undefined; }
+export function IsInt(): PropertyDecorator { return () => undefined; }
+`,
+  'src/context/user.ts': `export class UserContext { constructor(readonly id: string) {} }\n`,
+  'src/context/tenant.ts': `export default class TenantContext { constructor(readonly id: string) {} }\n`,
+  'src/dto.ts': `
+import { IsInt } from '../stub';
+class Base { @IsInt() qty!: number }
+/** Decorated through its base class only. */
+export class LineDto extends Base {}
+/** No decorator anywhere: its JSON Schema says everything, so the manifest names no class. */
+export class PlainShape { qty!: number }
+export { LineDto as Line };
+`,
+  'src/shop.ts': `
+import { InjectContext, Tool, ToolParam } from '../stub';
+import { UserContext } from './context/user';
+import TenantContext from './context/tenant';
+import { LineDto, PlainShape } from './dto';
+
+class HiddenContext { readonly secret = 1 }
+export const TOKEN = Symbol('token');
+
+export class Shop {
+  /** Order. */
+  @Tool()
+  order(
+    @ToolParam() lines: LineDto[],
+    @ToolParam() shape: PlainShape,
+    @ToolParam() when: Date | undefined,
+    user: UserContext,
+    tenant: TenantContext,
+    hidden: HiddenContext,
+    @InjectContext(TOKEN) token: string,
+  ): number {
+    return lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
+  }
+}
+`,
+};
+
+let dir: string;
+
+function run(argv: string[]): { code: number; stderr: string } {
+  let stderr = '';
+  const code = main(argv, { cwd: dir, stderrIsTTY: false, stdout: () => undefined, stderr: (text) => (stderr += text) });
+  return { code, stderr };
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-module-'));
+  for (const [file, text] of Object.entries(FILES)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('the manifest module (-o tools.manifest.ts)', () => {
+  it('records the class of each context and DTO parameter with where it is exported, and imports exactly those', () => {
+    expect(run(['src/**/*.ts', '-o', 'src/generated/tools.manifest.ts'])).toEqual({ code: 0, stderr: '' });
+    expect(run(['src/**/*.ts', '-o', 'tools.manifest.json'])).toEqual({ code: 0, stderr: '' });
+    const text = fs.readFileSync(path.join(dir, 'src/generated/tools.manifest.ts'), 'utf8');
+    const json = fs.readFileSync(path.join(dir, 'tools.manifest.json'), 'utf8');
+    // the module holds exactly the JSON manifest, plus the classes
+    expect(manifestJsonOfModule(text)).toBe(json);
+
+    const params = (JSON.parse(json) as ToolManifest).classes.Shop!.methods.order!.params;
+    const refs = params.map(({ name, typeName, typeRef, array }) => ({ name, typeName, typeRef, array }));
+    expect(refs).toEqual([
+      { name: 'lines', typeName: 'LineDto', typeRef: './src/dto.ts#LineDto', array: true },
+      { name: 'shape', typeName: undefined, typeRef: undefined, array: undefined },
+      { name: 'when', typeName: 'Date', typeRef: undefined, array: undefined },
+      { name: 'user', typeName: 'UserContext', typeRef: './src/context/user.ts#UserContext', array: undefined },
+      { name: 'tenant', typeName: 'TenantContext', typeRef: './src/context/tenant.ts#default', array: undefined },
+      // not exported: no module can import it (registration says so, with the fix)
+      { name: 'hidden', typeName: 'HiddenContext', typeRef: undefined, array: undefined },
+      // a token key: the decorator carries it
+      { name: 'token', typeName: undefined, typeRef: undefined, array: undefined },
+    ]);
+
+    expect(text).toContain("import 'reflect-metadata';\nimport type { ToolManifest } from 'toolwright';\n");
+    expect(text).toContain('import { default as t0 } from "../context/tenant.js";\n');
+    expect(text).toContain('import { UserContext as t1 } from "../context/user.js";\n');
+    expect(text).toContain('import { LineDto as t2 } from "../dto.js";\n');
+    expect(text).toContain('"./src/context/user.ts#UserContext": () => t1');
+    expect(text).not.toContain('PlainShape as');
+  });
+
+  it('compiles as TypeScript and its types section gives the classes', () => {
+    const file = path.join(dir, 'src/generated/tools.manifest.ts');
+    const js = ts.transpileModule(fs.readFileSync(file, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    const imports: string[] = [];
+    const fakeRequire = (specifier: string): unknown => {
+      imports.push(specifier);
+      return { UserContext: class UserContext {}, LineDto: class LineDto {}, default: class TenantContext {} };
+    };
+    const exports: { manifest?: ToolManifest } = {};
+    new Function('require', 'exports', js)(fakeRequire, exports);
+    expect(imports).toEqual(['reflect-metadata', '../context/tenant.js', '../context/user.js', '../dto.js']);
+    const types = exports.manifest!.types!;
+    expect(Object.keys(types)).toEqual(['./src/context/tenant.ts#default', './src/context/user.ts#UserContext', './src/dto.ts#LineDto']);
+    expect(types['./src/context/user.ts#UserContext']!().name).toBe('UserContext');
+  });
+
+  it('--check compares the module too, and names the methods that changed', () => {
+    const out = 'src/generated/tools.manifest.ts';
+    expect(run(['src/**/*.ts', '-o', out, '--check'])).toEqual({ code: 0, stderr: '' });
+    const file = path.join(dir, out);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"Order."', '"Old."'));
+    const stale = run(['src/**/*.ts', '-o', out, '--check']);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('~ Shop.order (changed)');
+    fs.writeFileSync(file, 'export const somethingElse = 1;\n');
+    expect(run(['src/**/*.ts', '-o', out, '--check']).stderr).toContain('the file on disk is not a manifest module');
+  });
+});

@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import * as ts from 'typescript';
+import { generateManifest, serializeManifest, serializeManifestModule } from '../../src/codegen';
+import type { ToolManifest } from '../../src';
+import { ROOT } from '../support/child-process';
+import type { ShopReport } from './fixtures/shop/main';
+
+/**
+ * SPEC §9, toolchains without decorator metadata: the same shop services, compiled by esbuild,
+ * tsx and the TypeScript compiler, run in real child processes. With the manifest module (or
+ * explicit decorators) every toolchain validates DTOs with class-validator, passes instances and
+ * injects contexts — the same report as tsc; where a piece is missing, registration fails and
+ * names it.
+ */
+const FIXTURE = path.join(ROOT, 'test/toolchains/fixtures/shop');
+let dir: string;
+let manifest: ToolManifest;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-toolchains-'));
+  manifest = generateManifest({ cwd: ROOT, files: ['test/toolchains/fixtures/shop/*.ts'] });
+  const moduleFile = path.join(dir, 'tools.manifest.ts');
+  fs.writeFileSync(moduleFile, serializeManifestModule(manifest, { outFile: moduleFile, cwd: ROOT }));
+  fs.writeFileSync(path.join(dir, 'tools.manifest.json'), serializeManifest(manifest));
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+type ManifestKind = 'module' | 'json' | 'none';
+
+/** An entry file that runs one shop service with one kind of manifest and prints the report. */
+function writeEntry(name: string, service: 'manifest' | 'explicit', kind: ManifestKind): string {
+  const file = path.join(dir, `${name}.ts`);
+  const importManifest =
+    kind === 'module'
+      ? "import { manifest } from './tools.manifest';\n"
+      : kind === 'json'
+        ? "import { readFileSync } from 'node:fs';\nconst manifest = JSON.parse(readFileSync(__dirname + '/tools.manifest.json', 'utf8'));\n"
+        : 'const manifest = undefined;\n';
+  const main = path.relative(dir, path.join(FIXTURE, 'main')).split(path.sep).join('/');
+  fs.writeFileSync(
+    file,
+    `${importManifest}import { runShop } from '${main}';\n` +
+      `runShop('${service}', manifest).then((report) => console.log(JSON.stringify(report)));\n`,
+  );
+  return file;
+}
+
+/** Runs `node args…` and parses the report it prints; externals resolve from the repository's node_modules. */
+function runNode(args: readonly string[]): Promise<ShopReport> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') };
+    execFile(process.execPath, args, { cwd: dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`node ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout.trim()) as ShopReport);
+    });
+  });
+}
+
+/** What tsc does to the fixture: decorator metadata on (transpileModule, as ts-jest and ts-node do per file). */
+const tscPlugin: esbuild.Plugin = {
+  name: 'tsc-with-metadata',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]test[\\/]toolchains[\\/]fixtures[\\/].*\.ts$/ }, (args) => {
+      const output = ts.transpileModule(fs.readFileSync(args.path, 'utf8'), {
+        fileName: args.path,
+        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, experimentalDecorators: true, emitDecoratorMetadata: true },
+      });
+      return { contents: output.outputText, loader: 'js' };
+    });
+  },
+};
+
+/** Bundles an entry the way an esbuild user does (no decorator metadata), or with tsc for the fixture, and runs it. */
+async function bundleAndRun(entry: string, compiler: 'esbuild' | 'tsc'): Promise<ShopReport> {
+  const outfile = entry.replace(/\.ts$/, `.${compiler}.js`);
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    packages: 'external',
+    logLevel: 'silent',
+    keepNames: true, // the manifest finds classes by name: a bundle must not rename them
+    tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
+    plugins: compiler === 'tsc' ? [tscPlugin] : [],
+  });
+  return runNode([outfile]);
+}
+
+/** Runs an entry with tsx (esbuild per file, no metadata), with the project's tsconfig as a user's would be. */
+function runTsx(entry: string): Promise<ShopReport> {
+  return runNode([path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', path.join(ROOT, 'tsconfig.json'), entry]);
+}
+
+function expectValidated(report: ShopReport): void {
+  expect(report.registration).toBe('ok');
+  expect(report.calls.valid?.isError).toBe(false);
+  expect(JSON.parse(report.calls.valid!.text)).toMatchObject({
+    order: '2 x A-1',
+    orderIsInstance: true,
+    extraIsInstance: true,
+    linesAreInstances: true,
+    user: 'u-7',
+  });
+  expect(report.calls.fractional?.text).toContain("'order.qty': must be integer");
+  expect(report.calls.pattern?.text).toContain("'order.sku': must match pattern");
+  expect(report.calls.nested?.text).toContain("'order.extra.qty'");
+  // the rule only class-validator holds: proof that it ran, on nested DTOs and on array items
+  expect(report.calls.classValidatorOnly?.text).toContain("'order.extra.sku': sku must match /^[a-z]$/i regular expression");
+  expect(report.calls.classValidatorOnly?.text).toContain("'lines[0].sku': sku must match /^[a-z]$/i regular expression");
+}
+
+describe('toolchains without decorator metadata', () => {
+  it('esbuild + the manifest module: DTOs validated by class-validator and passed as instances, Date and context injected — as under tsc', async () => {
+    const [esbuilt, tscBuilt] = await Promise.all([
+      bundleAndRun(writeEntry('module-esbuild', 'manifest', 'module'), 'esbuild'),
+      bundleAndRun(writeEntry('module-tsc', 'manifest', 'module'), 'tsc'),
+    ]);
+    expectValidated(esbuilt);
+    expect(JSON.parse(esbuilt.calls.valid!.text)).toMatchObject({ whenIsDate: true });
+    expect(esbuilt).toEqual(tscBuilt);
+  });
+
+  it('tsx + the manifest module gives the same report as tsc', async () => {
+    const [viaTsx, tscBuilt] = await Promise.all([
+      runTsx(writeEntry('module-tsx', 'manifest', 'module')),
+      bundleAndRun(writeEntry('module-tsc-2', 'manifest', 'module'), 'tsc'),
+    ]);
+    expectValidated(viaTsx);
+    expect(viaTsx).toEqual(tscBuilt);
+  });
+
+  it('without a manifest, explicit decorators (type thunks, @InjectContext with a class or a token) are enough — as under tsc', async () => {
+    const [esbuilt, tscBuilt] = await Promise.all([
+      bundleAndRun(writeEntry('explicit-esbuild', 'explicit', 'none'), 'esbuild'),
+      bundleAndRun(writeEntry('explicit-tsc', 'explicit', 'none'), 'tsc'),
+    ]);
+    expect(esbuilt.registration).toBe('ok');
+    expect(JSON.parse(esbuilt.calls.valid!.text)).toMatchObject({ orderIsInstance: true, linesAreInstances: true, user: 'u-7', tenant: 'acme' });
+    expect(esbuilt.calls.classValidatorOnly?.text).toContain('sku must match /^[a-z]$/i regular expression');
+    expect(esbuilt).toEqual(tscBuilt);
+  });
+
+  it('never silently weaker: a JSON manifest (no classes) fails registration naming the class and both fixes — under tsc too, for an array of DTOs', async () => {
+    const [report, tscReport] = await Promise.all([
+      bundleAndRun(writeEntry('json-esbuild', 'manifest', 'json'), 'esbuild'),
+      bundleAndRun(writeEntry('json-tsc', 'manifest', 'json'), 'tsc'),
+    ]);
+    // reflection sees `Array` for `lines: LineDto[]`: the items would be checked by the schema alone, without class-validator's rules
+    expect(tscReport.calls).toEqual({});
+    expect(tscReport.registration).toMatch(/^UNRESOLVABLE_PARAMETER: ShopService\.place parameter 'lines' \(#2\): the manifest says it is an array of DTO class LineDto/);
+    expect(tscReport.registration).toContain('@ToolParam({ type: () => [LineDto] })');
+    expect(report.calls).toEqual({});
+    expect(report.registration).toMatch(/^UNRESOLVABLE_PARAMETER: ShopService\.place parameter 'order' \(#0\): the manifest says it is DTO class OrderDto/);
+    expect(report.registration).toContain('a JSON manifest cannot carry classes');
+    expect(report.registration).toContain('-o tools.manifest.ts');
+    expect(report.registration).toContain('@ToolParam({ type: () => OrderDto })');
+  });
+
+  it('no manifest and undecorated parameters under esbuild: DECORATOR_METADATA_MISSING naming the parameter and every fix', async () => {
+    const report = await bundleAndRun(writeEntry('none-esbuild', 'manifest', 'none'), 'esbuild');
+    expect(report.registration).toMatch(/^DECORATOR_METADATA_MISSING: ShopService\.place: no design:paramtypes metadata, so parameter #3/);
+    expect(report.registration).toContain('emitDecoratorMetadata');
+    expect(report.registration).toContain('-o tools.manifest.ts');
+    expect(report.registration).toContain('@InjectContext(TheClass)');
+  });
+});
