@@ -1,5 +1,6 @@
 import * as ts from 'typescript';
 import type { ManifestParam } from '../common/manifest';
+import { unwrapTypeNode } from './classify-param';
 import { displayPath } from './scan-sources';
 
 /** What the manifest says about the class a parameter is declared with (see {@link ManifestParam.typeRef}). */
@@ -22,14 +23,36 @@ function hasDecoratedMembers(checker: ts.TypeChecker, type: ts.Type, seen = new 
   return isClass && checker.getBaseTypes(type as ts.InterfaceType).some((base) => hasDecoratedMembers(checker, base, seen));
 }
 
+/** The identifier a parameter's type annotation names (`UserContext`, `LineDto[]`, `Array<LineDto>`, `X | undefined`). */
+function namedIdentifier(node: ts.TypeNode | undefined): ts.Identifier | undefined {
+  const type = unwrapTypeNode(node);
+  if (type === undefined) return undefined;
+  if (ts.isArrayTypeNode(type)) return namedIdentifier(type.elementType);
+  if (!ts.isTypeReferenceNode(type)) return undefined;
+  if (ts.isIdentifier(type.typeName) && type.typeName.text === 'Array' && type.typeArguments?.length === 1) return namedIdentifier(type.typeArguments[0]);
+  return ts.isIdentifier(type.typeName) ? type.typeName : undefined;
+}
+
+/**
+ * `<package>#<export>` for a class from a package, as the parameter's file imports it
+ * (`import { ToolExecutionContext } from 'toolwright'`); `undefined` for a relative import or none.
+ */
+function packageReference(checker: ts.TypeChecker, node: ts.ParameterDeclaration): string | undefined {
+  const identifier = namedIdentifier(node.type);
+  const alias = identifier === undefined ? undefined : checker.getSymbolAtLocation(identifier);
+  const specifier = alias?.getDeclarations()?.find(ts.isImportSpecifier);
+  if (specifier === undefined) return undefined;
+  const from = specifier.parent.parent.parent.moduleSpecifier;
+  if (!ts.isStringLiteral(from) || from.text.startsWith('.')) return undefined;
+  return `${from.text}#${(specifier.propertyName ?? specifier.name).text}`;
+}
+
 /**
  * `<module>#<export>` for a class a module of the project exports (`./src/user.ts#UserContext`,
- * `./src/user.ts#default`), relative to `cwd`; `undefined` when no module of the project exports
- * it (a class that is not exported, or one from a package).
+ * `./src/user.ts#default`), relative to `cwd`; `undefined` when its module does not export it.
  */
 function exportReference(checker: ts.TypeChecker, symbol: ts.Symbol, declaration: ts.ClassDeclaration, cwd: string): string | undefined {
   const sourceFile = declaration.getSourceFile();
-  if (isLibraryFile(sourceFile)) return undefined;
   const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
   if (moduleSymbol === undefined) return undefined;
   const target = checker.getMergedSymbol(symbol);
@@ -76,6 +99,8 @@ export function classReference(
   if (declaration === undefined) return undefined;
   if (kind === 'model' && !hasDecoratedMembers(checker, type)) return undefined;
   const typeName = declaration.name?.text ?? symbol.getName(); // `export default class X`: the symbol is `default`
-  const typeRef = exportReference(checker, symbol, declaration, cwd);
+  const typeRef = isLibraryFile(declaration.getSourceFile())
+    ? packageReference(checker, node)
+    : exportReference(checker, symbol, declaration, cwd);
   return withArray(typeRef === undefined ? { typeName } : { typeName, typeRef });
 }

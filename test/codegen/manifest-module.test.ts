@@ -14,6 +14,8 @@ export function ToolParam(_options?: { name?: string }): ParameterDecorator { re
 export function InjectContext(_key: unknown): ParameterDecorator { return () => undefined; }
 export function IsInt(): PropertyDecorator { return () => undefined; }
 `,
+  'node_modules/ctxpkg/package.json': JSON.stringify({ name: 'ctxpkg', version: '1.0.0', types: 'index.d.ts' }),
+  'node_modules/ctxpkg/index.d.ts': 'export declare class PkgContext { readonly region: string }\n',
   'src/context/user.ts': `export class UserContext { constructor(readonly id: string) {} }\n`,
   'src/context/tenant.ts': `export default class TenantContext { constructor(readonly id: string) {} }\n`,
   'src/dto.ts': `
@@ -30,6 +32,7 @@ import { InjectContext, Tool, ToolParam } from '../stub';
 import { UserContext } from './context/user';
 import TenantContext from './context/tenant';
 import { LineDto, PlainShape } from './dto';
+import { PkgContext as Region } from 'ctxpkg';
 
 class HiddenContext { readonly secret = 1 }
 export const TOKEN = Symbol('token');
@@ -45,8 +48,9 @@ export class Shop {
     tenant: TenantContext,
     hidden: HiddenContext,
     @InjectContext(TOKEN) token: string,
+    region: Region,
   ): number {
-    return lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
+    return region.region.length + lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
   }
 }
 `,
@@ -91,12 +95,15 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
       { name: 'hidden', typeName: 'HiddenContext', typeRef: undefined, array: undefined },
       // a token key: the decorator carries it
       { name: 'token', typeName: undefined, typeRef: undefined, array: undefined },
+      // from a package: imported from it as the service file does
+      { name: 'region', typeName: 'PkgContext', typeRef: 'ctxpkg#PkgContext', array: undefined },
     ]);
 
     expect(text).toContain("import 'reflect-metadata';\nimport type { ToolManifest } from 'toolwright';\n");
     expect(text).toContain('import { default as t0 } from "../context/tenant.js";\n');
     expect(text).toContain('import { UserContext as t1 } from "../context/user.js";\n');
     expect(text).toContain('import { LineDto as t2 } from "../dto.js";\n');
+    expect(text).toContain('import { PkgContext as t3 } from "ctxpkg";\n');
     expect(text).toContain('"./src/context/user.ts#UserContext": () => t1');
     expect(text).not.toContain('PlainShape as');
   });
@@ -109,13 +116,18 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     const imports: string[] = [];
     const fakeRequire = (specifier: string): unknown => {
       imports.push(specifier);
-      return { UserContext: class UserContext {}, LineDto: class LineDto {}, default: class TenantContext {} };
+      return { UserContext: class UserContext {}, LineDto: class LineDto {}, default: class TenantContext {}, PkgContext: class PkgContext {} };
     };
     const exports: { manifest?: ToolManifest } = {};
     new Function('require', 'exports', js)(fakeRequire, exports);
-    expect(imports).toEqual(['reflect-metadata', '../context/tenant.js', '../context/user.js', '../dto.js']);
+    expect(imports).toEqual(['reflect-metadata', '../context/tenant.js', '../context/user.js', '../dto.js', 'ctxpkg']);
     const types = exports.manifest!.types!;
-    expect(Object.keys(types)).toEqual(['./src/context/tenant.ts#default', './src/context/user.ts#UserContext', './src/dto.ts#LineDto']);
+    expect(Object.keys(types)).toEqual([
+      './src/context/tenant.ts#default',
+      './src/context/user.ts#UserContext',
+      './src/dto.ts#LineDto',
+      'ctxpkg#PkgContext',
+    ]);
     expect(types['./src/context/user.ts#UserContext']!().name).toBe('UserContext');
   });
 
