@@ -1,7 +1,7 @@
 'use strict';
 // Runs every project under examples/ as a user would, against the packed tarball: `npm pack`,
-// a temporary copy of the example with the tarball unpacked as node_modules/toolwright, `tsc`
-// with the example's own tsconfig, then `npm start`'s command; its output must equal the
+// a temporary copy of the example with the tarball unpacked as node_modules/toolwright, its
+// `build` script, then its `start` script; what `start` prints must equal the
 // example's expected-output.txt. The example's other dependencies are linked from this repo's
 // node_modules (as scripts/check-package.js does), so the run needs no network. Run
 // `npm run build` first (`.ci/run` runs it after `npm run test:package`). Last, the README's quick
@@ -36,7 +36,7 @@ function installInto(dir) {
 /** A copy of the example without its build output, with its node_modules. */
 function install(name) {
   const dir = path.join(work, name);
-  fs.cpSync(path.join(examples, name), dir, { recursive: true, filter: (src) => !/[\\/](node_modules|dist)$/.test(src) });
+  fs.cpSync(path.join(examples, name), dir, { recursive: true, filter: (src) => !/[\\/](node_modules|dist|tools\.manifest\.ts)$/.test(src) });
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   const modules = installInto(dir);
   for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })) {
@@ -45,19 +45,37 @@ function install(name) {
   return { dir, pkg };
 }
 
+/** The bins an example's scripts may call, as `node <file>` (the linked node_modules have no .bin). */
+const BINS = {
+  node: [],
+  tsc: ['typescript/bin/tsc'],
+  tsx: ['tsx/dist/cli.mjs'],
+  'toolwright-schema': ['toolwright/dist/codegen/cli.js'],
+};
+
+/** Runs one npm script of an example (`a && b`, words split on spaces, quotes stripped) and returns what it printed. */
+function runScript(name, dir, script) {
+  let output = '';
+  for (const command of script.split(' && ')) {
+    const [bin, ...args] = (command.match(/'[^']*'|"[^"]*"|\S+/g) ?? []).map((word) => word.replace(/^(['"])(.*)\1$/, '$2'));
+    const entry = BINS[bin];
+    if (entry === undefined) throw new Error(`${name}: scripts may only call ${Object.keys(BINS).join(', ')} (got ${bin})`);
+    output += run(process.execPath, [...entry.map((file) => path.join(dir, 'node_modules', file)), ...args], dir);
+  }
+  return output;
+}
+
 const names = fs.readdirSync(examples).filter((name) => fs.existsSync(path.join(examples, name, 'package.json')));
 if (names.length === 0) throw new Error('no example project under examples/');
 for (const name of names) {
   const { dir, pkg } = install(name);
-  run(process.execPath, [path.join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
-  const [command, ...args] = pkg.scripts.start.split(' ');
-  if (command !== 'node') throw new Error(`${name}: the start script must be a plain \`node …\` command`);
-  const output = run(process.execPath, args, dir);
+  runScript(name, dir, pkg.scripts.build);
+  const output = runScript(name, dir, pkg.scripts.start);
   const expected = fs.readFileSync(path.join(examples, name, 'expected-output.txt'), 'utf8');
   if (output !== expected) {
     throw new Error(`${name}: the output differs from expected-output.txt\n--- expected\n${expected}--- actual\n${output}`);
   }
-  process.stdout.write(`example ${name}: compiled against the packed tarball and ran as expected\n`);
+  process.stdout.write(`example ${name}: built against the packed tarball and ran as expected\n`);
 }
 // The README's quick example in the project its "Quick example" section makes: `npm init -y`,
 // `npm pkg set type=module`, `npx tsc --init` plus the two decorator flags; then `npx tsc && node index.js`.
