@@ -38,7 +38,7 @@ export { fromContainer, type ContainerPreset } from './di/container-preset';
 export type { PresetValue, PresetResolver, PresetMap } from './executor/presets';
 export { defineSkill } from './toolkit/skill-definition';
 export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillStepInput, SkillOptions } from './toolkit/skill-definition';
-export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tools';
+export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tool-names';
 export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
 export type { ToolAvailability } from './toolkit/availability';
 export type { RenderPromptOptions } from './toolkit/tool-view';

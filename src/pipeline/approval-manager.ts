@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
@@ -93,7 +92,9 @@ export class ApprovalManager {
   constructor(options: ApprovalManagerOptions = {}) {
     this.requirement = approvalRequirement(options);
     this.principalOf = options.principal;
-    this.generateId = options.generateId ?? (() => `appr_${randomUUID()}`);
+    // Web Crypto's global, not `node:crypto`: that module and the stream modules it loads cost
+    // ~10 ms at `require('toolwright')`, for every user, approvals or not.
+    this.generateId = options.generateId ?? (() => `appr_${globalThis.crypto.randomUUID()}`);
     this.now = options.now ?? Date.now;
     this.held = new PendingApprovals(options);
     this.memory = new InMemoryApprovalDecisions(10_000, this.now);

@@ -4,15 +4,8 @@ import { quoteInputs } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import type { GroupRecord } from './availability';
+import { EQUIP_TOOL_GROUPS } from './meta-tool-names';
 import type { CallBinding } from './skill-run';
-
-/**
- * The name of the opt-in meta tool that switches tool groups (see `Toolkit.enableEquipToolGroups`).
- *
- * @example
- * await session.callTool({ id: 'c1', name: EQUIP_TOOL_GROUPS, arguments: { add: ['email'], remove: ['weather'] } });
- */
-export const EQUIP_TOOL_GROUPS = 'equip_tool_groups';
 
 /**
  * Options of the opt-in `equip_tool_groups` meta tool (`new Toolkit({ equipToolGroups })` or

@@ -3,17 +3,18 @@ import type { ToolCall } from '../common/tool-types';
 import type { RoutedEntry } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
 import type { GroupRecord } from './availability';
-import { EQUIP_TOOL_GROUPS, equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
+import { equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
+import { EQUIP_TOOL_GROUPS, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
 import { fallbackBinding, type CallBinding } from './skill-run';
 import type { ResolvedSkillOptions } from './skill-definition';
-import { LIST_SKILLS, SkillTools } from './skill-tools';
+import { SkillTools } from './skill-tools';
 import type { SkillRegistry } from './skills';
 import type { ToolEntries } from './tool-entries';
 import type { ToolkitCore } from './tool-view';
 
-export { EQUIP_TOOL_GROUPS, type EquipToolGroupsOptions } from './equip-tool';
-export { INVOKE_SKILL, LIST_SKILLS, type SkillListing } from './skill-tools';
+export type { EquipToolGroupsOptions } from './equip-tool';
+export type { SkillListing } from './skill-tools';
 
 /**
  * @internal The toolkit's meta tools (`list_skills`, `invoke_skill`, opt-in `equip_tool_groups`):

@@ -2,7 +2,7 @@ import type { ContextResolver } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations, ToolProgress, ToolResult, ToolRisk } from '../common/tool-types';
 import { ToolkitError, describeThrown } from '../errors';
-import { schemaProblems } from '../schema/descriptor-builder';
+import { schemaProblems } from '../schema/schema-problems';
 import type { ToolView } from './tool-view';
 
 /**

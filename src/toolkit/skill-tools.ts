@@ -5,27 +5,13 @@ import { quoteInput } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
+import { INVOKE_SKILL, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
 import { fallbackBinding, SkillRun, type CallBinding } from './skill-run';
 import type { ResolvedSkillOptions } from './skill-definition';
 import type { SkillRecord, SkillRegistry } from './skills';
 import type { ToolEntries } from './tool-entries';
 import type { ToolkitCore } from './tool-view';
-
-/**
- * The name of the meta tool that lists the skills (offered once a skill is registered).
- *
- * @example
- * const { data } = await session.callTool({ id: 'c1', name: LIST_SKILLS, arguments: {} });
- */
-export const LIST_SKILLS = 'list_skills';
-/**
- * The name of the meta tool that activates a scoping skill or runs an executable one.
- *
- * @example
- * await session.callTool({ id: 'c1', name: INVOKE_SKILL, arguments: { name: 'convert', parameters: { eur: 10 } } });
- */
-export const INVOKE_SKILL = 'invoke_skill';
 
 /**
  * One skill as `list_skills` reports it in its result's `data` (an array of these).

@@ -6,13 +6,23 @@ import type { ExecutorCore } from '../executor/executor-core';
 import type { ToolHook } from '../executor/hooks';
 import type { EquipToolGroupsOptions } from './meta-tools';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
-import { ToolkitRuntime } from './runtime';
+import type { ToolkitRuntime } from './runtime';
 import type { SessionOptions, ToolkitSession } from './session';
 import type { SkillDefinition } from './skill-definition';
 import { ToolView } from './tool-view';
 import type { ToolkitOptions } from './toolkit-options';
 
 export type { ToolkitOptions } from './toolkit-options';
+
+let runtime: typeof import('./runtime') | undefined;
+
+/**
+ * The toolkit's working parts (executor, registry, groups, skills, sessions), loaded by the first
+ * `new Toolkit()`: `require('toolwright')` does not pay for them (issue 12, a light cold start).
+ */
+function loadRuntime(): typeof import('./runtime') {
+  return (runtime ??= require('./runtime') as typeof import('./runtime'));
+}
 
 /**
  * Holds tools, groups, skills and sessions, and runs calls.
@@ -30,7 +40,7 @@ export class Toolkit extends ToolView {
   readonly container: Container;
 
   constructor(options: ToolkitOptions = {}) {
-    const core = new ToolkitRuntime(options);
+    const core = new (loadRuntime().ToolkitRuntime)(options);
     super(core, core.state);
     core.attach(this);
     this.container = core.container;
