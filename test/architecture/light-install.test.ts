@@ -15,6 +15,33 @@ import { ROOT } from '../support/child-process';
 /** What the core may load only on first need (the build peers: never). */
 const LAZY = ['typescript', 'typescript-json-schema', 'class-validator', 'class-transformer', 'ajv-formats'];
 const BUILD_PEERS = ['typescript', 'typescript-json-schema'];
+/**
+ * What `require('toolwright')` does not load either (issue 12, the cold require): Ajv and re2js
+ * (the first schema and the first pattern load them), tinyglobby (`toolwright/build` only),
+ * `node:crypto` and the stream modules it brings (approval ids come from Web Crypto), and the
+ * toolkit's working parts (`dist/` files), which the first `new Toolkit()` loads.
+ */
+const NOT_AT_REQUIRE = {
+  packages: ['ajv', 're2js', 'tinyglobby'],
+  builtins: ['crypto', 'stream'],
+  own: [
+    'toolkit/runtime.js',
+    'toolkit/dispatcher.js',
+    'toolkit/registry.js',
+    'toolkit/meta-tools.js',
+    'toolkit/skill-run.js',
+    'executor/call-executor.js',
+    'executor/validation.js',
+    'executor/preset-secrets.js',
+    'schema/descriptor-builder.js',
+    'schema/type-schema.js',
+  ],
+} as const;
+/**
+ * At most this many of toolwright's own files load with `require('toolwright')` (55 today; there
+ * were 94): a new eager import chain shows up here. Each file costs about 0.2 ms of a cold start.
+ */
+const MAX_OWN_AT_REQUIRE = 60;
 const INSTALL = "run 'npm i -D typescript typescript-json-schema'";
 
 /** Compiles `src/` file by file into `out` as the build does: CommonJS, legacy decorators with metadata. */
@@ -53,6 +80,14 @@ function makeProject(dir: string, dist: string, without: readonly string[]): str
   return dir;
 }
 
+/** What the probe saw of {@link NOT_AT_REQUIRE}: before and after `require`, and after the first toolkit. */
+interface ColdStart {
+  readonly before: readonly string[];
+  readonly atRequire: { readonly packages: readonly string[]; readonly builtins: readonly string[]; readonly own: readonly string[] };
+  readonly ownFiles: number;
+  readonly afterToolkit: readonly string[];
+}
+
 interface Run {
   readonly code: number | null;
   readonly stdout: string;
@@ -85,13 +120,23 @@ Module._load = function (request) {
   return load.apply(this, arguments);
 };
 const LAZY = ${JSON.stringify(LAZY)};
-const loaded = () => LAZY.filter((name) =>
+const NOT_AT_REQUIRE = ${JSON.stringify(NOT_AT_REQUIRE)};
+const loaded = (names = LAZY) => names.filter((name) =>
   [...requests].some((r) => r === name || r.startsWith(name + '/')) ||
   Object.keys(require.cache).some((file) => file.split(path.sep).includes(name)));
+const dist = path.join(__dirname, 'dist') + path.sep;
+const own = () => Object.keys(require.cache).filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length).split(path.sep).join('/'));
+const eager = () => ({
+  packages: loaded(NOT_AT_REQUIRE.packages),
+  builtins: NOT_AT_REQUIRE.builtins.filter((name) => process.moduleLoadList.includes('NativeModule ' + name)),
+  own: NOT_AT_REQUIRE.own.filter((file) => own().includes(file)),
+});
 const steps = {};
+const builtinsBefore = NOT_AT_REQUIRE.builtins.filter((name) => process.moduleLoadList.includes('NativeModule ' + name));
 
 const tw = require('./dist/index.js');
 steps.require = loaded();
+const cold = { before: builtinsBefore, atRequire: eager(), ownFiles: own().length };
 
 const define = (target, method, params, types) => {
   params.forEach((options, index) => options && tw.ToolParam(options)(target.prototype, method, index));
@@ -105,6 +150,7 @@ tw.ToolService()(Weather);
 
 (async () => {
   const toolkit = new tw.Toolkit({ context: tw.ToolExecutionContext.builder().register(new User('u1')).build() });
+  cold.afterToolkit = eager().own;
   toolkit.registerTool(Weather);
   toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'object', properties: { text: { type: 'string', minLength: 1 } } }, execute: (a) => String(a.text) });
   const plain = [
@@ -132,7 +178,7 @@ tw.ToolService()(Weather);
   ];
   steps.dto = loaded();
   const show = (r) => (r.isError ? 'error ' + r.error.code : r.forLLM);
-  process.stdout.write(JSON.stringify({ steps, results: [...plain, format, ...dto].map(show) }));
+  process.stdout.write(JSON.stringify({ steps, cold, results: [...plain, format, ...dto].map(show) }));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
@@ -157,11 +203,16 @@ describe('a light install (issue 12)', () => {
   it.each([
     ['every package installed', () => full],
     ['without the build peers', () => light],
-  ])("require('toolwright') loads none of them, and plain tools keep them unloaded (%s)", async (_label, dir) => {
+  ])("require('toolwright') loads none of them nor the toolkit's working parts, and plain tools keep them unloaded (%s)", async (_label, dir) => {
     const run = await node(dir(), ['probe.js']);
     expect(run.stderr).toBe('');
-    const { steps, results } = JSON.parse(run.stdout) as { steps: Record<string, string[]>; results: string[] };
+    const { steps, cold, results } = JSON.parse(run.stdout) as { steps: Record<string, string[]>; cold: ColdStart; results: string[] };
     expect(steps.require).toEqual([]);
+    expect(cold.before).toEqual([]);
+    expect(cold.atRequire).toEqual({ packages: [], builtins: [], own: [] });
+    expect(cold.ownFiles).toBeLessThanOrEqual(MAX_OWN_AT_REQUIRE);
+    // the probe sees them when they are loaded: the first toolkit loads its working parts
+    expect(cold.afterToolkit).toEqual(NOT_AT_REQUIRE.own);
     expect(steps.plainUse).toEqual([]);
     // the probe sees a loaded module when there is one: the first format and the first DTO load theirs
     expect(steps.format).toEqual(['ajv-formats']);
