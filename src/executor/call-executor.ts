@@ -1,4 +1,5 @@
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
+import type { ToolkitErrorCode } from '../errors';
 import { describeAbort, unwatchAbort, watchAbort } from './abort-watch';
 import { completionOf, deliverAsync } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
@@ -18,7 +19,7 @@ import type { ToolEntry } from './tool-entry';
 import { prepareDtos, ProblemList } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
-export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
+export { NO_OPTIONS, type AvailabilityView, type CallOptions, type CallProgress, type ExecutorCore } from './executor-core';
 
 /**
  * Runs one call from the model's raw arguments to a {@link ToolResult}, as a straight pipeline of
@@ -101,6 +102,22 @@ export class CallRun implements CallState {
       );
       if (signal?.aborted) this.onCallerAbort();
     });
+  }
+
+  /**
+   * Answers the call with an error without running any of it (a refusal made before the call
+   * would start: a closed session, a skill run's cap, the tool loop's budget): the call still
+   * gets its one `call_started` (what the model sent, redacted, as for any rejected call) and its
+   * one terminal event, on the same `events$`. Resolves with the error result.
+   */
+  refuse(code: ToolkitErrorCode, message: string): Promise<ToolResult> {
+    // the entry tells which sent values are preset parameters (hidden in call_started)
+    if (this.routed !== undefined) this.entry = this.routed.entry;
+    try {
+      return Promise.resolve(fail(this, code, message));
+    } catch (error) {
+      return Promise.resolve(internalFailure(this, error));
+    }
   }
 
   /** Gate, then validation; DTO arguments wait for class-validator. */

@@ -43,6 +43,12 @@ export async function runWithHooks(run: CallState, entry: ToolEntry): Promise<To
   } finally {
     endPhase(run);
   }
+  // the hooks took their time: the view may have closed, or switched the tool's group off, meanwhile
+  const view = run.view;
+  const gate = run.routed!.gate;
+  const closed = view.closedReason();
+  if (closed !== undefined) return fail(run, 'SESSION_CLOSED', closed);
+  if (!view.isEnabled(gate)) return fail(run, 'TOOL_DISABLED', view.whyDisabled(gate));
   emitStarted(run, run.args!);
   let result = await runAttempts(run, entry);
   if (run.done) return run.final!;

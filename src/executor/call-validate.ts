@@ -26,13 +26,13 @@ function mayHoldNull(args: Record<string, unknown>): boolean {
 }
 
 /**
- * @internal The call's arguments parsed (`parseCallArguments`) and the `null`s that mean "absent"
- * removed (`entry.stripNulls`); `undefined` when the call ended on malformed arguments. They are
+ * @internal The call's arguments parsed (`parseCallArguments`, unless the dispatcher's routing
+ * already did) and the `null`s that mean "absent" removed (`entry.stripNulls`); `undefined` when the call ended on malformed arguments. They are
  * not validated yet: see {@link argumentProblems}.
  */
 export function parseArguments(run: CallState, entry: ToolEntry): Record<string, unknown> | undefined {
   const raw = run.call.arguments;
-  const args = parseCallArguments(raw);
+  const args = run.routed?.parsed ?? parseCallArguments(raw);
   if (args instanceof MalformedArguments) {
     const expected = args.invalidJson ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.` : '.';
     fail(run, 'MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${args.reason}${expected}`);

@@ -1,4 +1,5 @@
 import type { AgentTool } from '../common/agent-tool';
+import { parseCallArguments } from '../common/call-arguments';
 import type { ToolCall } from '../common/tool-types';
 import type { RoutedEntry } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
@@ -74,10 +75,11 @@ export class MetaTools {
 
   /**
    * The entry a call of the meta tool `registered` runs, bound to the view that made it, with
-   * `registered` as what the availability gate checks; `undefined` when `registered` answers
-   * itself (an `invoke_skill` call with malformed arguments or an unknown skill fails its validation).
+   * `registered` as what the availability gate checks. An `invoke_skill` call runs as the named
+   * skill's own entry; its arguments are parsed here, once (the call run takes them as parsed).
+   * Malformed arguments or an unknown skill keep `registered`, whose validation answers them.
    */
-  route(registered: ToolEntry, call: ToolCall, binding: CallBinding): RoutedEntry | undefined {
+  route(registered: ToolEntry, call: ToolCall, binding: CallBinding): RoutedEntry {
     let template = registered;
     let execute: AgentTool['execute'];
     switch (registered.name) {
@@ -88,14 +90,23 @@ export class MetaTools {
         execute = (args) => equipGroups(args, binding, this.equippable());
         break;
       default: {
-        const found = this.skillTools.templateFor(call);
-        if (found === undefined) return undefined;
-        template = found.entry;
-        execute = (args, ctx) => this.skillTools.invoke(found.record, args, ctx, binding);
+        const parsed = parseCallArguments(call.arguments);
+        const found = this.skillTools.templateFor(parsed);
+        if (found !== undefined) {
+          template = found.entry;
+          execute = (args, ctx) => this.skillTools.invoke(found.record, args, ctx, binding);
+        } else execute = (args, ctx) => this.skillTools.invokeNamed(args, ctx, binding);
+        return this.bound(template, execute, registered, parsed);
       }
     }
+    return this.bound(template, execute, registered, undefined);
+  }
+
+  /** `template` running `execute`, gated as `registered`. */
+  private bound(template: ToolEntry, execute: AgentTool['execute'], registered: ToolEntry, parsed: RoutedEntry['parsed']): RoutedEntry {
     template.validator ??= this.core.validators.compile(template.schema);
-    return { entry: { ...template, target: { ...template.tool, execute } }, gate: registered };
+    const entry: ToolEntry = { ...template, target: { ...template.tool, execute } };
+    return parsed !== undefined ? { entry, gate: registered, parsed } : { entry, gate: registered };
   }
 
   /** The groups `equip_tool_groups` may switch now. */
