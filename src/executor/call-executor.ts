@@ -5,7 +5,7 @@ import { completionOf, deliverAsync } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
-import { abortCall, fail, internalFailure, unknownTool } from './call-end';
+import { abortCall, fail, gateRefusal, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportProgress } from './call-events';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
 import { End, redaction, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
@@ -129,7 +129,8 @@ export class CallRun implements CallState {
     if (routed === undefined) return unknownTool(this);
     const entry = routed.entry;
     // the one availability gate: of the view, or of a skill run's scope
-    if (!this.view.isEnabled(routed.gate)) return fail(this, 'TOOL_DISABLED', this.view.whyDisabled(routed.gate));
+    const refused = gateRefusal(this, routed.gate);
+    if (refused !== undefined) return refused;
     const args = parseArguments(this, entry);
     if (args === undefined) return this.final!;
     const problems = argumentProblems(this, entry, args);

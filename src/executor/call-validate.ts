@@ -27,8 +27,8 @@ function mayHoldNull(args: Record<string, unknown>): boolean {
 
 /**
  * @internal The call's arguments parsed (`parseCallArguments`, unless the dispatcher's routing
- * already did) and the `null`s that mean "absent" removed (`entry.stripNulls`); `undefined` when the call ended on malformed arguments. They are
- * not validated yet: see {@link argumentProblems}.
+ * already did) and the `null`s that mean "absent" removed (`entry.stripNulls`); `undefined` when
+ * the call ended on malformed arguments. They are not validated yet: see {@link argumentProblems}.
  */
 export function parseArguments(run: CallState, entry: ToolEntry): Record<string, unknown> | undefined {
   const raw = run.call.arguments;

@@ -81,6 +81,7 @@ export class MetaTools {
    */
   route(registered: ToolEntry, call: ToolCall, binding: CallBinding): RoutedEntry {
     let template = registered;
+    let parsed: RoutedEntry['parsed'];
     let execute: AgentTool['execute'];
     switch (registered.name) {
       case LIST_SKILLS:
@@ -90,23 +91,18 @@ export class MetaTools {
         execute = (args) => equipGroups(args, binding, this.equippable());
         break;
       default: {
-        const parsed = parseCallArguments(call.arguments);
+        parsed = parseCallArguments(call.arguments);
         const found = this.skillTools.templateFor(parsed);
-        if (found !== undefined) {
+        if (found === undefined) execute = (args, ctx) => this.skillTools.invokeNamed(args, ctx, binding);
+        else {
           template = found.entry;
           execute = (args, ctx) => this.skillTools.invoke(found.record, args, ctx, binding);
-        } else execute = (args, ctx) => this.skillTools.invokeNamed(args, ctx, binding);
-        return this.bound(template, execute, registered, parsed);
+        }
       }
     }
-    return this.bound(template, execute, registered, undefined);
-  }
-
-  /** `template` running `execute`, gated as `registered`. */
-  private bound(template: ToolEntry, execute: AgentTool['execute'], registered: ToolEntry, parsed: RoutedEntry['parsed']): RoutedEntry {
     template.validator ??= this.core.validators.compile(template.schema);
     const entry: ToolEntry = { ...template, target: { ...template.tool, execute } };
-    return parsed !== undefined ? { entry, gate: registered, parsed } : { entry, gate: registered };
+    return parsed === undefined ? { entry, gate: registered } : { entry, gate: registered, parsed };
   }
 
   /** The groups `equip_tool_groups` may switch now. */
