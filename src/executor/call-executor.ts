@@ -19,7 +19,7 @@ import type { ToolEntry } from './tool-entry';
 import { prepareDtos, ProblemList } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
-export { NO_OPTIONS, type AvailabilityView, type CallOptions, type CallProgress, type ExecutorCore } from './executor-core';
+export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
 
 /**
  * Runs one call from the model's raw arguments to a {@link ToolResult}, as a straight pipeline of
@@ -131,7 +131,7 @@ export class CallRun implements CallState {
     // the one availability gate: of the view, or of a skill run's scope
     const refused = gateRefusal(this, routed.gate);
     if (refused !== undefined) return refused;
-    const args = parseArguments(this, entry);
+    const args = parseArguments(this, routed);
     if (args === undefined) return this.final!;
     const problems = argumentProblems(this, entry, args);
     // one round: class-validator's problems join the schema's in the same answer

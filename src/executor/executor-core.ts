@@ -96,6 +96,6 @@ export interface ExecutorCore {
 export interface RoutedEntry {
   readonly entry: ToolEntry;
   readonly gate: ToolEntry;
-  /** The call's arguments, when routing already parsed them (`parseCallArguments`): they are not parsed again. */
-  readonly parsed?: Record<string, unknown> | MalformedArguments;
+  /** The call's arguments when routing already parsed them (`parseCallArguments`: they are not parsed again), else `undefined`. */
+  readonly parsed: Record<string, unknown> | MalformedArguments | undefined;
 }

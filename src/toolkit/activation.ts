@@ -2,7 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxj
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
-import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/call-executor';
+import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';
 import type { Registry, ToolEntry } from './registry';

@@ -102,7 +102,7 @@ export class MetaTools {
     }
     template.validator ??= this.core.validators.compile(template.schema);
     const entry: ToolEntry = { ...template, target: { ...template.tool, execute } };
-    return parsed === undefined ? { entry, gate: registered } : { entry, gate: registered, parsed };
+    return { entry, gate: registered, parsed };
   }
 
   /** The groups `equip_tool_groups` may switch now. */

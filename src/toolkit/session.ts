@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import { NO_OPTIONS, type CallOptions } from '../executor/call-executor';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { closedError, type ActivationState } from './activation';
 import { ToolView, type ToolkitCore } from './tool-view';
 

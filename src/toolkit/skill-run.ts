@@ -2,7 +2,7 @@ import { Observable, isObservable } from 'rxjs';
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
 import { errorResult } from '../common/results';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
-import { NO_OPTIONS, type CallOptions } from '../executor/call-executor';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { isAsyncIterator, isThenable } from '../executor/convert';
 import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
 import { ScopeGate, type ActivationState } from './activation';

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
-import { NO_OPTIONS, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/call-executor';
+import { NO_OPTIONS, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/executor-core';
 import type { Registry } from './registry';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import {
