@@ -89,9 +89,9 @@ export interface ExecutorCore {
 }
 
 /**
- * What the dispatcher resolved a call's name to: `entry` runs, and the availability gate checks
- * `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to the
- * calling view was made from.
+ * @internal What the dispatcher resolved a call's name to: `entry` runs, and the availability gate
+ * checks `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to
+ * the calling view was made from.
  */
 export interface RoutedEntry {
   readonly entry: ToolEntry;
