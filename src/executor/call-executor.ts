@@ -5,8 +5,9 @@ import { completionOf, deliverAsync } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
-import { abortCall, fail, gateRefusal, internalFailure, unknownTool } from './call-end';
+import { abortCall, concludeSafely, gateRefusal, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportProgress } from './call-events';
+import { errorAnswer } from './call-shape';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
 import { End, redaction, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
 import { argumentProblems, invalidArguments, parseArguments } from './call-validate';
@@ -113,11 +114,7 @@ export class CallRun implements CallState {
   refuse(code: ToolkitErrorCode, message: string): Promise<ToolResult> {
     // the entry tells which sent values are preset parameters (hidden in call_started)
     if (this.routed !== undefined) this.entry = this.routed.entry;
-    try {
-      return Promise.resolve(fail(this, code, message));
-    } catch (error) {
-      return Promise.resolve(internalFailure(this, error));
-    }
+    return Promise.resolve(concludeSafely(this, errorAnswer(this, code, message)));
   }
 
   /** Gate, then validation; DTO arguments wait for class-validator. */
