@@ -6,6 +6,7 @@ import { emitTerminal, emitUnstarted } from './call-events';
 import { errorAnswer } from './call-shape';
 import { End, describe, quotedName, type CallState } from './call-state';
 import { closeNames } from './close-names';
+import type { ToolEntry } from './tool-entry';
 
 /**
  * @internal The one place a call ends: records the answer, emits the terminal event (after the
@@ -52,6 +53,15 @@ export function concludeSafely(run: CallState, result: ToolResult): ToolResult {
   } catch (error) {
     return internalFailure(run, error);
   }
+}
+
+/**
+ * @internal The availability gate: ends the call with `TOOL_DISABLED` when its view does not
+ * enable `gate` (the entry a meta tool was routed from, else the tool's own); `undefined` when it does.
+ */
+export function gateRefusal(run: CallState, gate: ToolEntry): ToolResult | undefined {
+  const view = run.view;
+  return view.isEnabled(gate) ? undefined : fail(run, 'TOOL_DISABLED', view.whyDisabled(gate));
 }
 
 /** @internal Ends a call of a name no tool has, suggesting the enabled tools with close names. */

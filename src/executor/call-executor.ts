@@ -1,11 +1,13 @@
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
+import type { ToolkitErrorCode } from '../errors';
 import { describeAbort, unwatchAbort, watchAbort } from './abort-watch';
 import { completionOf, deliverAsync } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
-import { abortCall, fail, internalFailure, unknownTool } from './call-end';
+import { abortCall, concludeSafely, gateRefusal, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportProgress } from './call-events';
+import { errorAnswer } from './call-shape';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
 import { End, redaction, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
 import { argumentProblems, invalidArguments, parseArguments } from './call-validate';
@@ -103,6 +105,18 @@ export class CallRun implements CallState {
     });
   }
 
+  /**
+   * Answers the call with an error without running any of it (a refusal made before the call
+   * would start: a closed session, a skill run's cap, the tool loop's budget): the call still
+   * gets its one `call_started` (what the model sent, redacted, as for any rejected call) and its
+   * one terminal event, on the same `events$`. Resolves with the error result.
+   */
+  refuse(code: ToolkitErrorCode, message: string): Promise<ToolResult> {
+    // the entry tells which sent values are preset parameters (hidden in call_started)
+    if (this.routed !== undefined) this.entry = this.routed.entry;
+    return Promise.resolve(concludeSafely(this, errorAnswer(this, code, message)));
+  }
+
   /** Gate, then validation; DTO arguments wait for class-validator. */
   private start(): ToolResult | Promise<ToolResult> {
     const routed = this.routed;
@@ -112,8 +126,9 @@ export class CallRun implements CallState {
     if (routed === undefined) return unknownTool(this);
     const entry = routed.entry;
     // the one availability gate: of the view, or of a skill run's scope
-    if (!this.view.isEnabled(routed.gate)) return fail(this, 'TOOL_DISABLED', this.view.whyDisabled(routed.gate));
-    const args = parseArguments(this, entry);
+    const refused = gateRefusal(this, routed.gate);
+    if (refused !== undefined) return refused;
+    const args = parseArguments(this, routed);
     if (args === undefined) return this.final!;
     const problems = argumentProblems(this, entry, args);
     // one round: class-validator's problems join the schema's in the same answer

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../common/tool-types';
 import { runAttempts } from './call-attempts';
-import { conclude, fail } from './call-end';
+import { conclude, fail, gateRefusal } from './call-end';
 import { emitStarted } from './call-events';
 import { errorAnswer, shapeResult } from './call-shape';
 import { End, describe, quotedName, resolverOf, type CallState } from './call-state';
@@ -43,6 +43,10 @@ export async function runWithHooks(run: CallState, entry: ToolEntry): Promise<To
   } finally {
     endPhase(run);
   }
+  // the gate again: while the hooks decided, the view may have closed or switched the tool's group off
+  const closed = run.view.closedReason();
+  const refused = closed !== undefined ? fail(run, 'SESSION_CLOSED', closed) : gateRefusal(run, run.routed!.gate);
+  if (refused !== undefined) return refused;
   emitStarted(run, run.args!);
   let result = await runAttempts(run, entry);
   if (run.done) return run.final!;

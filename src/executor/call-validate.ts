@@ -3,6 +3,7 @@ import type { ToolResult } from '../common/tool-types';
 import { fail } from './call-end';
 import { redaction, type CallState } from './call-state';
 import { redactDeep } from './redact';
+import type { RoutedEntry } from './executor-core';
 import type { ToolEntry } from './tool-entry';
 import { describeAjvErrors, ProblemList } from './validation';
 
@@ -26,13 +27,14 @@ function mayHoldNull(args: Record<string, unknown>): boolean {
 }
 
 /**
- * @internal The call's arguments parsed (`parseCallArguments`) and the `null`s that mean "absent"
- * removed (`entry.stripNulls`); `undefined` when the call ended on malformed arguments. They are
- * not validated yet: see {@link argumentProblems}.
+ * @internal The call's arguments parsed (`parseCallArguments`, unless the dispatcher's routing
+ * already did) and the `null`s that mean "absent" removed (`entry.stripNulls`); `undefined` when
+ * the call ended on malformed arguments. They are not validated yet: see {@link argumentProblems}.
  */
-export function parseArguments(run: CallState, entry: ToolEntry): Record<string, unknown> | undefined {
+export function parseArguments(run: CallState, routed: RoutedEntry): Record<string, unknown> | undefined {
+  const entry = routed.entry;
   const raw = run.call.arguments;
-  const args = parseCallArguments(raw);
+  const args = routed.parsed ?? parseCallArguments(raw);
   if (args instanceof MalformedArguments) {
     const expected = args.invalidJson ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.` : '.';
     fail(run, 'MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${args.reason}${expected}`);

@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import type { Subject } from 'rxjs';
+import type { MalformedArguments } from '../common/call-arguments';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { CallbackFailureReporter } from '../common/guarded-observable';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
@@ -48,9 +49,15 @@ export interface CallOptions {
    * callback, or `AsyncCompletion` of a decorated tool); `toolCallId` is the call id.
    */
   onAsyncComplete?: ((result: ToolResult) => void) | undefined;
-  /** The session of the call (set by session views). */
+  /**
+   * The session of the call, for the toolkit's own view (events, hooks and the tool's context
+   * carry it). A session's view always uses its own id: another id given here is ignored there.
+   */
   sessionId?: string | undefined;
 }
+
+/** @internal The options of a call made without any: one frozen object, shared, never changed. */
+export const NO_OPTIONS: CallOptions = Object.freeze({});
 
 /** What decides whether a tool is enabled for a call. */
 export interface AvailabilityView {
@@ -60,6 +67,8 @@ export interface AvailabilityView {
   whyDisabled(entry: ToolEntry): string;
   /** Names of the enabled tools (for "did you mean" suggestions). */
   enabledNames(): string[];
+  /** Why no call may go on in this view any more (a closed or expired session), or `undefined` while it is open. */
+  closedReason(): string | undefined;
 }
 
 /** Everything the executor needs from a toolkit (not exported by the package). */
@@ -80,11 +89,13 @@ export interface ExecutorCore {
 }
 
 /**
- * What the dispatcher resolved a call's name to: `entry` runs, and the availability gate checks
- * `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to the
- * calling view was made from.
+ * @internal What the dispatcher resolved a call's name to: `entry` runs, and the availability gate
+ * checks `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to
+ * the calling view was made from.
  */
 export interface RoutedEntry {
   readonly entry: ToolEntry;
   readonly gate: ToolEntry;
+  /** The call's arguments when routing already parsed them (`parseCallArguments`: they are not parsed again), else `undefined`. */
+  readonly parsed: Record<string, unknown> | MalformedArguments | undefined;
 }

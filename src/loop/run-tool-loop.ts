@@ -3,9 +3,8 @@ import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { quoteInput } from '../common/quote-input';
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
-import { errorResult } from '../common/results';
-import type { CallProgress } from '../executor/call-executor';
-import { ToolkitError, describeThrown } from '../errors';
+import type { CallOptions, CallProgress } from '../executor/call-executor';
+import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
 import type { ToolView } from '../toolkit/tool-view';
 
 /** Why a loop stopped. */
@@ -199,6 +198,12 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
 
       const results: ToolResult[] = new Array<ToolResult>(calls.length);
       const runnable: { call: ToolCall; index: number }[] = [];
+      const refused: Promise<unknown>[] = [];
+      const callOptions: CallOptions = {
+        signal: controller.signal,
+        ...(options.context ? { agentContext: options.context } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      };
       let budgetHit = false;
       calls.forEach((call, index) => {
         const key = stableKey(call);
@@ -206,20 +211,22 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
         repeats.set(key, seen);
         const used = (perTool.get(call.name) ?? 0) + 1;
         const limit = limitFor(call.name);
-        let refusal: ToolResult | undefined;
+        let code: ToolkitErrorCode | undefined;
+        let message = '';
         if (options.maxToolCalls !== undefined && toolCalls >= options.maxToolCalls) {
-          refusal = errorResult(`The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`, 'TOOL_BUDGET_EXCEEDED');
+          code = 'TOOL_BUDGET_EXCEEDED';
+          message = `The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`;
           budgetHit = true;
         } else if (limit !== undefined && used > limit) {
-          refusal = errorResult(`Tool ${quoteInput(call.name)} may be called at most ${limit} time(s) in this conversation; use what you have.`, 'TOOL_BUDGET_EXCEEDED');
+          code = 'TOOL_BUDGET_EXCEEDED';
+          message = `Tool ${quoteInput(call.name)} may be called at most ${limit} time(s) in this conversation; use what you have.`;
         } else if (seen > maxRepeats) {
-          refusal = errorResult(
-            `You already called ${quoteInput(call.name)} with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`,
-            'REPEATED_CALL',
-          );
+          code = 'REPEATED_CALL';
+          message = `You already called ${quoteInput(call.name)} with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`;
         }
-        if (refusal) {
-          results[index] = { ...refusal, toolCallId: call.id, name: call.name };
+        if (code !== undefined) {
+          // refused through the toolkit: the call still gets its start and end events
+          refused.push(options.toolkit.refuseCall(call, code, message, callOptions).then((result) => (results[index] = result)));
           return;
         }
         perTool.set(call.name, used);
@@ -228,12 +235,9 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
       });
       const done = await options.toolkit.callTools(
         runnable.map((r) => r.call),
-        {
-          signal: controller.signal,
-          ...(options.context ? { agentContext: options.context } : {}),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        },
+        callOptions,
       );
+      await Promise.all(refused);
       runnable.forEach((r, i) => (results[r.index] = done[i]));
       if (outer?.aborted) throw abortReason(outer);
       calls.forEach((call, index) => {

@@ -2,7 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxj
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
-import type { AvailabilityView } from '../executor/call-executor';
+import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';
 import type { Registry, ToolEntry } from './registry';
@@ -30,6 +30,8 @@ export class ActivationState implements AvailabilityView {
   private stale = true;
   private tools: AgentTool[] | undefined = undefined;
   private reactive: Reactive | undefined = undefined;
+  /** `{ sessionId }`, frozen: the options of a session's calls made without options (made on first use). */
+  private ownOptions: CallOptions | undefined = undefined;
   /** Set once the view is closed (a session that expired or was closed). */
   closed = false;
   /** When the view expires (ms since the epoch; `Infinity`: never). Sessions with a TTL set it. */
@@ -96,6 +98,18 @@ export class ActivationState implements AvailabilityView {
     this.layer = layer;
   }
 
+  /**
+   * The options a call made in this view runs with: a session's calls carry the session's own id,
+   * whatever `sessionId` the caller's options name (no caller makes a call run as another session).
+   * Allocates only for a session's call that brings options of its own.
+   */
+  callOptions(options: CallOptions): CallOptions {
+    const sessionId = this.sessionId;
+    if (sessionId === undefined || options.sessionId === sessionId) return options;
+    if (options === NO_OPTIONS) return (this.ownOptions ??= Object.freeze({ sessionId }));
+    return { ...options, sessionId };
+  }
+
   // ------------------------------------------------------------------ availability
 
   private current(): Computed {
@@ -109,6 +123,10 @@ export class ActivationState implements AvailabilityView {
   /** O(1): one version check and one Map lookup. */
   isEnabled(entry: ToolEntry): boolean {
     return this.current().enabled.has(entry);
+  }
+
+  closedReason(): string | undefined {
+    return this.closed || this.expired() ? closedError(this.sessionId).message : undefined;
   }
 
   whyDisabled(entry: ToolEntry): string {
@@ -243,6 +261,10 @@ export class ScopeGate implements AvailabilityView {
   whyDisabled(entry: ToolEntry): string {
     if (this.scope.has(entry.name)) return groupInactive(entry);
     return `Tool '${entry.name}' is not available to skill '${this.skill}': list it in the skill's tools to call it from the skill.`;
+  }
+
+  closedReason(): string | undefined {
+    return this.state.closedReason();
   }
 
   enabledNames(): string[] {

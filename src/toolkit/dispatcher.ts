@@ -1,23 +1,25 @@
 import { ToolExecutionContext } from '../common/execution-context';
-import { errorResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { CallRun, type CallOptions } from '../executor/call-executor';
 import type { CallOrigin } from '../executor/hooks';
+import type { ToolkitErrorCode } from '../errors';
 import { closedError, type ActivationState } from './activation';
 import type { MetaTools } from './meta-tools';
 import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 
 /**
  * @internal The one way into the call run: every call of a toolkit (a view's `callTool`, a step
- * of a skill run, an approved call resumed later) comes here. In this order it
+ * of a skill run, an approved call resumed later) comes here, and so does every call refused
+ * before it would start ({@link refuse}). In this order it
  *
- * 1. answers `SESSION_CLOSED` for a closed or expired session (which then runs nothing more: no
- *    approval resumed later, no step of a skill run);
- * 2. chooses the availability gate: the view's groups and skill, or the scope of the skill run
+ * 1. takes the call's options as the view has them: a session's own id wins;
+ * 2. refuses the call with `SESSION_CLOSED` for a closed or expired session (which then runs
+ *    nothing more: no approval resumed later, no step of a skill run);
+ * 3. chooses the availability gate: the view's groups and skill, or the scope of the skill run
  *    that makes the call (its `frame`);
- * 3. gives hooks the call's {@link CallOrigin}, so that an approved call runs again as requested;
- * 4. resolves the entry: a registered tool as registered, a meta tool bound to the calling view;
- * 5. runs the {@link CallRun}, which checks the gate before anything else of the tool runs.
+ * 4. gives hooks the call's {@link CallOrigin}, so that an approved call runs again as requested;
+ * 5. resolves the entry: a registered tool as registered, a meta tool bound to the calling view;
+ * 6. runs the {@link CallRun}, which checks the gate before anything else of the tool runs.
  */
 export class Dispatcher {
   constructor(
@@ -27,23 +29,29 @@ export class Dispatcher {
 
   /** Runs `call` made in `view` (by a skill run when `frame` is set). Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
-    if (state.closed || state.expired()) return this.closed(view, state, call);
+    const callOptions = state.callOptions(options);
+    if (state.closed || state.expired()) {
+      if (!state.closed) this.core.closeSession(view, state);
+      return this.refuse(state, call, callOptions, 'SESSION_CLOSED', closedError(state.sessionId).message, frame);
+    }
     const core = this.core;
-    const sessionId = state.sessionId;
-    const callOptions = sessionId !== undefined && options.sessionId === undefined ? { ...options, sessionId } : options;
     const gate = frame !== undefined ? frame.gate : state;
     const origin = core.hooks.length > 0 ? this.originOf(view, state, callOptions, frame) : undefined;
     let resolved = core.registry.resolve(call.name);
     if (resolved !== undefined && resolved.entry.source === 'global') {
-      resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame }) ?? resolved;
+      resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame });
     }
     return new CallRun(core, gate, call, callOptions, resolved, origin).run();
   }
 
-  private closed(view: ToolView, state: ActivationState, call: ToolCall): Promise<ToolResult> {
-    if (!state.closed) this.core.closeSession(view, state);
-    const error = closedError(state.sessionId);
-    return Promise.resolve({ ...errorResult(error.message, error.code), toolCallId: call.id, name: String(call.name) });
+  /**
+   * Answers `call`, made in the view of `state`, with an error and runs nothing of it: the one
+   * way a call ends before it would start. It gets its `call_started` (what the model sent,
+   * redacted) and its terminal event on `events$`, like every other call. Never rejects.
+   */
+  refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
+    const gate = frame !== undefined ? frame.gate : state;
+    return new CallRun(this.core, gate, call, state.callOptions(options), this.core.registry.resolve(call.name)).refuse(code, message);
   }
 
   /** How a call of this dispatch runs again later as requested: same view, gate, session and contexts. */

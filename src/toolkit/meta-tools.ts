@@ -1,4 +1,5 @@
 import type { AgentTool } from '../common/agent-tool';
+import { parseCallArguments } from '../common/call-arguments';
 import type { ToolCall } from '../common/tool-types';
 import type { RoutedEntry } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
@@ -75,11 +76,13 @@ export class MetaTools {
 
   /**
    * The entry a call of the meta tool `registered` runs, bound to the view that made it, with
-   * `registered` as what the availability gate checks; `undefined` when `registered` answers
-   * itself (an `invoke_skill` call with malformed arguments or an unknown skill fails its validation).
+   * `registered` as what the availability gate checks. An `invoke_skill` call runs as the named
+   * skill's own entry; its arguments are parsed here, once (the call run takes them as parsed).
+   * Malformed arguments or an unknown skill keep `registered`, whose validation answers them.
    */
-  route(registered: ToolEntry, call: ToolCall, binding: CallBinding): RoutedEntry | undefined {
+  route(registered: ToolEntry, call: ToolCall, binding: CallBinding): RoutedEntry {
     let template = registered;
+    let parsed: RoutedEntry['parsed'];
     let execute: AgentTool['execute'];
     switch (registered.name) {
       case LIST_SKILLS:
@@ -89,14 +92,18 @@ export class MetaTools {
         execute = (args) => equipGroups(args, binding, this.equippable());
         break;
       default: {
-        const found = this.skillTools.templateFor(call);
-        if (found === undefined) return undefined;
-        template = found.entry;
-        execute = (args, ctx) => this.skillTools.invoke(found.record, args, ctx, binding);
+        parsed = parseCallArguments(call.arguments);
+        const found = this.skillTools.templateFor(parsed);
+        if (found === undefined) execute = (args, ctx) => this.skillTools.invokeNamed(args, ctx, binding);
+        else {
+          template = found.entry;
+          execute = (args, ctx) => this.skillTools.invoke(found.record, args, ctx, binding);
+        }
       }
     }
     template.validator ??= this.core.validators.compile(template.schema);
-    return { entry: { ...template, target: { ...template.tool, execute } }, gate: registered };
+    const entry: ToolEntry = { ...template, target: { ...template.tool, execute } };
+    return { entry, gate: registered, parsed };
   }
 
   /** The groups `equip_tool_groups` may switch now. */

@@ -32,7 +32,7 @@ export class Registry {
   }
 
   add(entries: readonly ToolEntry[]): void {
-    for (const entry of entries) this.byName.set(entry.name, Object.freeze({ entry, gate: entry }));
+    for (const entry of entries) this.byName.set(entry.name, Object.freeze({ entry, gate: entry, parsed: undefined }));
     this.version++;
   }
 

@@ -7,13 +7,14 @@ import { GuardedObservable, type CallbackFailureReporter } from '../common/guard
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
+import { runBatch } from '../executor/batch';
 import type { CallOptions } from '../executor/call-executor';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
 import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
 import type { ToolHook } from '../executor/hooks';
 import { SchemaValidators } from '../executor/validation';
-import { ToolkitError } from '../errors';
+import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { Constructor } from '../metadata/records';
 import { ActivationState } from './activation';
 import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
@@ -49,8 +50,8 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly maxResultChars: number | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   readonly groups = new Map<string, GroupRecord>();
-  readonly parallel: boolean;
-  readonly maxConcurrency: number;
+  private readonly parallel: boolean;
+  private readonly maxConcurrency: number;
   /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
   readonly events$: Observable<ToolEvent>;
   /** The state of the toolkit's own view. */
@@ -91,6 +92,15 @@ export class ToolkitRuntime implements ToolkitCore {
 
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
     return this.dispatcher.dispatch(view, state, call, options, frame);
+  }
+
+  refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
+    return this.dispatcher.refuse(state, call, options, code, message, frame);
+  }
+
+  runBatch(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]> {
+    const registry = this.registry;
+    return runBatch(calls, { parallel: this.parallel, maxConcurrency: this.maxConcurrency, isSequential: (call) => registry.isSequential(call.name), run });
   }
 
   activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void> {

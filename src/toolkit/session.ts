@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import type { CallOptions } from '../executor/call-executor';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { closedError, type ActivationState } from './activation';
 import { ToolView, type ToolkitCore } from './tool-view';
 
@@ -101,7 +101,7 @@ export class ToolkitSession extends ToolView {
   }
 
   /** Runs one tool call in this session's view, as {@link ToolView.callTool} does; answers `SESSION_CLOSED` once the session is closed. */
-  override callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
+  override callTool(call: ToolCall, options: CallOptions = NO_OPTIONS): Promise<ToolResult> {
     this.use();
     return super.callTool(call, options);
   }

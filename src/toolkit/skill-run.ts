@@ -2,10 +2,9 @@ import { Observable, isObservable } from 'rxjs';
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
 import { errorResult } from '../common/results';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
-import { runBatch } from '../executor/batch';
-import type { CallOptions } from '../executor/call-executor';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { isAsyncIterator, isThenable } from '../executor/convert';
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
 import { ScopeGate, type ActivationState } from './activation';
 import type { SkillCallOptions, SkillContext, SkillStep } from './skill-definition';
 import type { SkillRecord } from './skills';
@@ -26,7 +25,7 @@ export interface CallBinding {
  */
 export function fallbackBinding(core: ToolkitCore, ctx: ToolCallContext): CallBinding {
   const { view, state } = core.viewFor(ctx.sessionId);
-  return { view, state, options: ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}, frame: undefined };
+  return { view, state, options: state.callOptions(NO_OPTIONS), frame: undefined };
 }
 
 /** True for what `ctx.callTool` answers when an approval hook held the call (or the tool went async). */
@@ -43,10 +42,14 @@ function approvalIdOf(result: ToolResult): string | undefined {
  * @internal One run of an executable skill: the {@link SkillContext} its code sees. Counts tool
  * calls against the cap (the call over the cap stops the run: its signal fires and the run's
  * result becomes `SKILL_LIMIT_EXCEEDED`, whatever the code returns), and runs every call through
- * the toolkit in the invoking call's session and context.
+ * the toolkit in the invoking call's session and context. A call it refuses (over the cap, after
+ * the run ended) is refused through the dispatcher too, so it gets its events like any other.
  */
 export class SkillRun implements SkillContext {
+  /** Calls made (counted against the cap). */
   private calls = 0;
+  /** Calls asked for, refused ones included: each gets its own id (`<invoking call id>.<n>`). */
+  private asked = 0;
   private ended = false;
   private failure: ToolResult | undefined = undefined;
   private readonly controller = new AbortController();
@@ -97,25 +100,18 @@ export class SkillRun implements SkillContext {
   };
 
   callTool(name: string, args: Record<string, unknown> | string = {}, options: SkillCallOptions = {}): Promise<ToolResult> {
-    const id = `${this.attempt.callId}.${this.calls + 1}`;
-    const refused = this.refuse(id, name);
-    if (refused !== undefined) return Promise.resolve(refused);
+    const call = { id: `${this.attempt.callId}.${++this.asked}`, name, arguments: args };
+    const { state, frame } = this.binding;
+    const refusal = this.refusal();
+    if (refusal !== undefined) return this.core.refuse(state, call, NO_OPTIONS, refusal.code, refusal.message, frame);
     this.calls++;
-    const { view, state, frame } = this.binding;
-    return this.core.dispatch(view, state, { id, name, arguments: args }, this.optionsFor(options), frame);
+    return this.core.dispatch(this.binding.view, state, call, this.optionsFor(options), frame);
   }
 
   callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
-    const core = this.core;
-    const registry = core.registry;
-    return runBatch(
+    return this.core.runBatch(
       calls.map((c) => ({ id: '', name: c.name, arguments: c.arguments ?? {} })),
-      {
-        parallel: core.parallel,
-        maxConcurrency: core.maxConcurrency,
-        isSequential: (call) => registry.isSequential(call.name),
-        run: (call) => this.callTool(call.name, call.arguments, options),
-      },
+      (call) => this.callTool(call.name, call.arguments, options),
     );
   }
 
@@ -177,21 +173,20 @@ export class SkillRun implements SkillContext {
     return guarded(value, () => this.failure, () => (this.ended = true));
   }
 
-  private refuse(id: string, name: string): ToolResult | undefined {
+  /** Why the run makes no more calls (it ended, or went over its cap: that call stops it), or `undefined`. */
+  private refusal(): { code: ToolkitErrorCode; message: string } | undefined {
     const skill = this.record.skill.name;
-    if (this.ended) {
-      return { ...errorResult(`Skill '${skill}' has finished; its context cannot call tools any more.`, 'ABORTED'), toolCallId: id, name };
+    if (this.ended) return { code: 'ABORTED', message: `Skill '${skill}' has finished; its context cannot call tools any more.` };
+    if (this.failure === undefined) {
+      if (this.calls < this.maxToolCalls) return undefined;
+      this.failure = errorResult(
+        `Skill '${skill}' was stopped: it tried to make more than ${this.maxToolCalls} tool calls (its limit). ` +
+          'Invoke it with a smaller request, or raise maxToolCalls in its definition.',
+        'SKILL_LIMIT_EXCEEDED',
+      );
+      this.controller.abort(new Error(this.failure.forLLM));
     }
-    if (this.failure !== undefined) return { ...this.failure, toolCallId: id, name };
-    if (this.calls < this.maxToolCalls) return undefined;
-    const failure = errorResult(
-      `Skill '${skill}' was stopped: it tried to make more than ${this.maxToolCalls} tool calls (its limit). ` +
-        'Invoke it with a smaller request, or raise maxToolCalls in its definition.',
-      'SKILL_LIMIT_EXCEEDED',
-    );
-    this.failure = failure;
-    this.controller.abort(new Error(failure.forLLM));
-    return { ...failure, toolCallId: id, name };
+    return { code: 'SKILL_LIMIT_EXCEEDED', message: this.failure.forLLM };
   }
 
   private optionsFor(options: SkillCallOptions): CallOptions {

@@ -1,9 +1,9 @@
 import type { AgentTool, ToolCallContext } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
-import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
+import { MalformedArguments } from '../common/call-arguments';
 import { quoteInput } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
-import type { ToolCall, ToolResult } from '../common/tool-types';
+import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import { INVOKE_SKILL, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
@@ -61,9 +61,8 @@ export class SkillTools {
     return [this.listSkillsTool(), this.invokeSkillTool()];
   }
 
-  /** The entry of the skill an `invoke_skill` call names, or `undefined` when it names none. */
-  templateFor(call: ToolCall): { entry: ToolEntry; record: SkillRecord } | undefined {
-    const args = parseCallArguments(call.arguments);
+  /** The entry of the skill that an `invoke_skill` call's parsed arguments name, or `undefined` when they name none. */
+  templateFor(args: Record<string, unknown> | MalformedArguments): { entry: ToolEntry; record: SkillRecord } | undefined {
     if (args instanceof MalformedArguments) return undefined;
     const name = args.name;
     if (typeof name !== 'string') return undefined;
@@ -96,6 +95,14 @@ export class SkillTools {
     }
     const text = lines.length ? `Skills (call invoke_skill with the name${listings.some((l) => l.parameters) ? ' and, for skills that run, the parameters' : ''}):\n${lines.join('\n')}` : 'No skills.';
     return toolResult(text, listings);
+  }
+
+  /** `invoke_skill` of the skill its (validated) arguments name, in the calling view. */
+  invokeNamed(args: Record<string, unknown>, ctx: ToolCallContext, binding: CallBinding): Promise<unknown> {
+    const name = String(args.name);
+    const record = this.skills.get(name);
+    if (!record) throw new ToolkitError('UNKNOWN_SKILL', `Unknown skill ${quoteInput(name)}. Call list_skills to see the skills.`);
+    return this.invoke(record, args, ctx, binding);
   }
 
   /** Activates a scoping skill in the calling view, or runs an executable one. */
@@ -158,12 +165,7 @@ export class SkillTools {
         'Invoke a skill by name. A skill that scopes tools becomes active (only its tools stay available) and you get its instructions; ' +
         'a skill that runs does its work with the given parameters and you get its output.',
       parameters: { type: 'object', properties, required: ['name'], additionalProperties: false },
-      execute: (args, ctx) => {
-        const name = String(args.name);
-        const record = this.skills.get(name);
-        if (!record) throw new ToolkitError('UNKNOWN_SKILL', `Unknown skill ${quoteInput(name)}. Call list_skills to see the skills.`);
-        return this.invoke(record, args, ctx, fallbackBinding(this.core, ctx));
-      },
+      execute: (args, ctx) => this.invokeNamed(args, ctx, fallbackBinding(this.core, ctx)),
     };
   }
 

@@ -1,10 +1,9 @@
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
-import { runBatch } from '../executor/batch';
-import type { AvailabilityView, CallOptions, ExecutorCore } from '../executor/call-executor';
+import { NO_OPTIONS, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/executor-core';
 import type { Registry } from './registry';
-import { ToolkitError } from '../errors';
+import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import {
   lowerToolSchemas,
   type LoweringOptions,
@@ -59,17 +58,22 @@ export interface SkillFrame {
 /**
  * @internal The one core object of a toolkit, passed down to its views, sessions, skills, meta
  * tools and dispatcher: the executor's core (hooks, events, defaults…), the registry, the groups,
- * batch settings, and the few operations that a part needs from a part above it (a view runs its
- * calls through the dispatcher and its skills through the skill registry). Declared here, beside
- * the lowest part that holds it, because its operations take views.
+ * and the few operations that a part needs from a part above it (a view runs its calls through
+ * the dispatcher and its skills through the skill registry). Declared here, beside the lowest
+ * part that holds it, because its operations take views.
  */
 export interface ToolkitCore extends ExecutorCore {
   readonly registry: Registry;
   readonly groups: ReadonlyMap<string, GroupRecord>;
-  readonly parallel: boolean;
-  readonly maxConcurrency: number;
   /** Runs a call made in a view (`frame`: by a skill run); the dispatcher. Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
+  /**
+   * Answers a call made in a view with an error, running nothing of it (the dispatcher): the call
+   * still gets its start and end events. Never rejects.
+   */
+  refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult>;
+  /** Runs `calls` as a batch by the toolkit's settings (`parallel`, `maxConcurrency`, sequential tools); results in call order. */
+  runBatch(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]>;
   activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
   deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
@@ -220,20 +224,23 @@ export abstract class ToolView {
    * @example
    * const result = await toolkit.callTool({ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' });
    */
-  callTool(call: ToolCall, options: CallOptions = {}): Promise<ToolResult> {
+  callTool(call: ToolCall, options: CallOptions = NO_OPTIONS): Promise<ToolResult> {
     return this.core.dispatch(this, this.state, call, options);
   }
 
   /** Runs a batch (in parallel up to `maxConcurrency`, sequential tools in order); results in call order. */
-  callTools(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolResult[]> {
-    const core = this.core;
-    const registry = core.registry;
-    return runBatch(calls, {
-      parallel: core.parallel,
-      maxConcurrency: core.maxConcurrency,
-      isSequential: (call) => registry.isSequential(call.name),
-      run: (call) => this.callTool(call, options),
-    });
+  callTools(calls: readonly ToolCall[], options: CallOptions = NO_OPTIONS): Promise<ToolResult[]> {
+    // the batch's options as this view has them, once for all its calls
+    const callOptions = this.state.callOptions(options);
+    return this.core.runBatch(calls, (call) => this.callTool(call, callOptions));
+  }
+
+  /**
+   * @internal Answers `call` with an error without running it — a refusal of the caller's own
+   * (the tool loop's budget) — so that it still gets its start and end events like any other call.
+   */
+  refuseCall(call: ToolCall, code: ToolkitErrorCode, message: string, options: CallOptions = NO_OPTIONS): Promise<ToolResult> {
+    return this.core.refuse(this.state, call, options, code, message);
   }
 
   /** The active skill's name in this view (the snapshot beside {@link activeSkill$}). */

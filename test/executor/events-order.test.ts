@@ -1,4 +1,4 @@
-import { Tool, ToolParam, type CallStartedEvent, type ToolEvent } from '../../src';
+import { ApprovalManager, defineSkill, runToolLoop, ScriptedProvider, Tool, ToolParam, type CallStartedEvent, type SkillContext, type ToolEvent } from '../../src';
 import { typesOf } from './helpers';
 import { agentTool, call, freshToolkit, toolCall } from '../support/toolkit';
 import { eventsText, recordEvents } from '../support/events';
@@ -128,5 +128,113 @@ describe('a preset value the model sends in rejected arguments never reaches the
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(SECRET.slice(0, 8));
     expect(text).toContain('[REDACTED]');
+  });
+});
+
+/**
+ * Calls refused before they would start — outside the call run's own checks — get the same two
+ * events, on the same `events$`: the closed or expired session, a skill run over its cap or
+ * already ended, the tool loop's budget and repeats, an approval resumed after its session closed.
+ */
+describe('a call refused before it starts still gets one call_started and one terminal event', () => {
+  /** Each call id's event types, and its start event. */
+  function expectOneStartOneEnd(events: readonly ToolEvent[], ids: readonly string[], code: string): void {
+    for (const id of ids) {
+      const types = typesOf(events, id);
+      expect(types).toEqual(['call_started', 'call_failed']);
+      const end = events.find((e) => e.type === 'call_failed' && e.callId === id);
+      expect(end).toMatchObject({ type: 'call_failed', error: { code } });
+    }
+  }
+
+  it('closed and expired sessions: SESSION_CLOSED with the sent arguments (a guessed preset redacted) and the session id', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const { toolkit, recorder } = setup();
+      const closed = toolkit.session('s-closed');
+      closed.close();
+      const expiring = toolkit.session('s-expiring', { ttlMs: 1_000 });
+      jest.setSystemTime(5_000);
+      const guess = toolCall('send', { to: 'a@b.co', apiKey: 'model-guessed-key' });
+      const calls = [guess, toolCall('nope', { x: 1 }), toolCall('echo', '{"text": '), toolCall('invoke_skill', { name: 'x' })];
+      const results = [...(await closed.callTools(calls)), await expiring.callTool(toolCall('echo', { text: 'late' }))];
+      recorder.stop();
+      expect(results.map((r) => r.error?.code)).toEqual(Array(5).fill('SESSION_CLOSED'));
+      const ids = results.map((r) => r.toolCallId!);
+      expectOneStartOneEnd(recorder.events, ids, 'SESSION_CLOSED');
+      expect(startOf(recorder.events, guess.id)).toMatchObject({ tool: 'send', sessionId: 's-closed', arguments: { to: 'a@b.co', apiKey: '[REDACTED]' } });
+      expect(startOf(recorder.events, ids[2]).rawArguments).toBe('{"text": ');
+      expect(startOf(recorder.events, ids[4])).toMatchObject({ sessionId: 's-expiring', arguments: { text: 'late' } });
+      expect(eventsText(recorder.events)).not.toContain('model-guessed-key');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('a skill run over its cap, and its context after the run ended: each refused call has its own id and events', async () => {
+    const { toolkit, recorder } = setup();
+    let kept: SkillContext | undefined;
+    toolkit.registerSkill(
+      defineSkill({
+        name: 'chatty',
+        description: 'Calls too often',
+        tools: ['echo', 'send'],
+        maxToolCalls: 1,
+        run: async (_p, ctx) => {
+          kept = ctx;
+          await ctx.callTool('echo', { text: 'one' });
+          await ctx.callTools([{ name: 'send', arguments: { to: 'x@y.z', apiKey: SECRET } }, { name: 'echo', arguments: { text: 'three' } }]);
+          return 'done';
+        },
+      }),
+    );
+    const result = await toolkit.callTool({ id: 'r', name: 'invoke_skill', arguments: { name: 'chatty' } });
+    const late = await kept!.callTool('echo', { text: 'after' });
+    recorder.stop();
+    expect(result.error?.code).toBe('SKILL_LIMIT_EXCEEDED');
+    expect(typesOf(recorder.events, 'r.1')).toEqual(['call_started', 'call_succeeded']);
+    expectOneStartOneEnd(recorder.events, ['r.2', 'r.3'], 'SKILL_LIMIT_EXCEEDED');
+    expect(startOf(recorder.events, 'r.2').arguments).toEqual({ to: 'x@y.z', apiKey: '[REDACTED]' });
+    expect(late.toolCallId).toBe('r.4');
+    expectOneStartOneEnd(recorder.events, ['r.4'], 'ABORTED');
+    expect(eventsText(recorder.events)).not.toContain(SECRET);
+  });
+
+  it('runToolLoop: calls over the budget and repeated calls are refused with their events, in the loop session', async () => {
+    const { toolkit, recorder } = setup();
+    const session = toolkit.session('loop-1');
+    const same = { name: 'echo', arguments: { text: 'again' } };
+    const provider = new ScriptedProvider([
+      ScriptedProvider.toolCalls([same, same, { name: 'echo', arguments: { text: 'other' } }]),
+      ScriptedProvider.toolCalls([{ name: 'send', arguments: { to: 'a@b.co', apiKey: SECRET } }]),
+    ]);
+    const refused: string[] = [];
+    await runToolLoop(
+      { provider, model: 'm', toolkit: session, maxRepeatedCalls: 1, maxToolCalls: 2, onToolResult: (r) => r.isError && refused.push(r.toolCallId!) },
+      [{ role: 'user', content: 'go' }],
+    );
+    recorder.stop();
+    expect(refused).toHaveLength(2);
+    const [repeated, overBudget] = refused;
+    expectOneStartOneEnd(recorder.events, [repeated], 'REPEATED_CALL');
+    expectOneStartOneEnd(recorder.events, [overBudget], 'TOOL_BUDGET_EXCEEDED');
+    expect(startOf(recorder.events, repeated)).toMatchObject({ sessionId: 'loop-1', arguments: { text: 'again' } });
+    expect(startOf(recorder.events, overBudget).arguments).toEqual({ to: 'a@b.co', apiKey: '[REDACTED]' });
+    expect(eventsText(recorder.events)).not.toContain(SECRET);
+  });
+
+  it('an approval resumed after its session closed: the resumed call gets its own start and SESSION_CLOSED end', async () => {
+    const { toolkit, recorder } = setup();
+    const approvals = new ApprovalManager({ tools: ['echo'] });
+    toolkit.use(approvals.hook);
+    const session = toolkit.session('s-approval');
+    const held = toolCall('echo', { text: 'needs a yes' });
+    await session.callTool(held);
+    session.close();
+    const result = await approvals.approve(approvals.pending()[0].id);
+    recorder.stop();
+    expect(result.error?.code).toBe('SESSION_CLOSED');
+    // the held call (answered "pending"), then the resumed one
+    expect(typesOf(recorder.events, held.id)).toEqual(['call_started', 'call_succeeded', 'call_started', 'call_failed']);
   });
 });

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { LLMResponse, Message } from '../../src';
+import { Toolkit, type LLMResponse, type Message, type ToolEvent } from '../../src';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { rejection } from '../support/errors';
 import { WEATHER_TOOLS, WireServer } from './wire-server';
@@ -150,6 +150,34 @@ describe('AnthropicProvider over the Messages API', () => {
       usage: { inputTokens: 40, outputTokens: 12, totalTokens: 52 },
     });
     expect(server.requests).toHaveLength(3);
+  });
+
+  test('tool_use input that is no object reaches the toolkit as sent: MALFORMED_ARGUMENTS, with the text in call_started', async () => {
+    const toolkit = new Toolkit();
+    let runs = 0;
+    toolkit.registerTool({ name: 'get_time', description: 'Get the local time', parameters: { type: 'object', properties: {} }, execute: () => String(++runs) });
+    const events: ToolEvent[] = [];
+    toolkit.events$.subscribe((e) => events.push(e));
+    server.reply({ json: message([{ type: 'tool_use', id: 'toolu_9', name: 'get_time', input: 'Asia/Tokyo' }], 'tool_use') });
+    const turn = await new AnthropicProvider(client, { maxTokens: 64 }).chat({ model: 'claude-test', messages: [{ role: 'user', content: 'time?' }], tools: [...WEATHER_TOOLS] });
+    expect(turn.toolCalls).toEqual([{ id: 'toolu_9', name: 'get_time', arguments: '"Asia/Tokyo"' }]);
+    const result = await toolkit.callTool(turn.toolCalls[0]);
+    expect(result.error).toEqual({ code: 'MALFORMED_ARGUMENTS', message: "Arguments for tool 'get_time' must be a JSON object, got string." });
+    expect(runs).toBe(0);
+    expect(events.find((e) => e.type === 'call_started')).toMatchObject({ callId: 'toolu_9', arguments: {}, rawArguments: '"Asia/Tokyo"' });
+    // replayed to the API, the turn still carries an object input
+    const replay = new AnthropicProvider(client, { maxTokens: 64 });
+    server.reply({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
+    await replay.chat({
+      model: 'claude-test',
+      messages: [
+        { role: 'user', content: 'time?' },
+        { role: 'assistant', content: '', toolCalls: turn.toolCalls },
+        { role: 'tool', toolCallId: 'toolu_9', content: result.forLLM, isError: true },
+      ],
+      tools: [],
+    });
+    expect((server.body(1) as { messages: { content: unknown }[] }).messages[1].content).toEqual([{ type: 'tool_use', id: 'toolu_9', name: 'get_time', input: {} }]);
   });
 
   test('disableParallelToolUse sends tool_choice auto with disable_parallel_tool_use; no tools, no tool fields', async () => {

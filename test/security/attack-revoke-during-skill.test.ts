@@ -39,6 +39,23 @@ describe('attack: revoking a group while a skill is active', () => {
   });
 });
 
+describe('attack: revoking a group while a before hook of the call is deciding', () => {
+  it('the tool does not run: TOOL_DISABLED once the hooks are done', async () => {
+    const { toolkit, admin } = setupToolkit();
+    let decide!: () => void;
+    const decided = new Promise<void>((resolve) => (decide = resolve));
+    toolkit.use({ name: 'slow-guard', before: () => decided });
+    const session = toolkit.session('s-revoke-hook');
+    session.updateToolGroups(['admin'], true);
+    const pending = call(session, 'delete_user', { id: 'u1' });
+    await new Promise((resolve) => setImmediate(resolve));
+    session.updateToolGroups(['admin'], false);
+    decide();
+    expect((await pending).error?.code).toBe('TOOL_DISABLED');
+    expect(admin.deleted).toEqual([]);
+  });
+});
+
 describe('attack: the same call id in two sessions of one toolkit', () => {
   it("an AsyncTool completion for session A's call never reaches session B: B's call with the same live id is refused", async () => {
     const { toolkit } = setupToolkit();

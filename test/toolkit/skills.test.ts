@@ -293,6 +293,20 @@ describe('list_skills and invoke_skill', () => {
     expect(toolkit.activeSkill).toBeUndefined();
   });
 
+  it("reads invoke_skill's arguments once: routing to the skill's entry and validation share one parse", async () => {
+    const { toolkit } = setup();
+    let reads = 0;
+    const args = {
+      get name(): string {
+        reads++;
+        return 'writing';
+      },
+    };
+    expect((await toolkit.callTool({ id: 'once', name: 'invoke_skill', arguments: args })).isError).toBe(false);
+    expect(toolkit.activeSkill).toBe('writing');
+    expect(reads).toBe(1);
+  });
+
   it('the meta tools run without routing too (tool.execute by hand, in the session named by the context)', async () => {
     const { toolkit } = setup();
     const invoke = toolkit.getTool('invoke_skill')!;

@@ -93,11 +93,12 @@ export class AnthropicProvider implements LLMProvider {
     for (const block of message.content ?? []) {
       if (block.type === 'text') texts.push(block.text);
       else if (block.type === 'tool_use') {
-        const input = block.input;
+        const input: unknown = block.input;
         toolCalls.push({
           id: block.id,
           name: block.name,
-          arguments: isPlainObject(input) ? input : {},
+          // input that is no object goes on as JSON text: the toolkit answers MALFORMED_ARGUMENTS and shows what was sent
+          arguments: input === undefined ? {} : isPlainObject(input) ? input : JSON.stringify(input),
         });
       }
     }
