@@ -2,7 +2,7 @@ import 'reflect-metadata';
 
 export { ToolkitError } from './errors';
 export type { ToolkitErrorCode, ToolkitErrorOptions } from './errors';
-export type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from './common/json-schema';
+export type { JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema } from './common/json-schema';
 export type {
   ToolCall,
   ToolResult,
