@@ -77,3 +77,31 @@ export interface ObjectJsonSchema extends JsonSchema {
   properties: Record<string, JsonSchemaDefinition>;
   required?: string[];
 }
+
+/**
+ * `T` as toolwright hands it out deep-frozen (schemas from `getToolSchemas()`, `toProviderDefs()`,
+ * `lowerTools()`, a registered tool's `parameters`): every member readonly at every depth, so an
+ * assignment or a `delete` that would throw at run time fails to compile. Arrays inside keep their
+ * array types (they are frozen too, and a `push` still throws): the SDKs' parameter types spell
+ * their arrays mutable (Anthropic's `input_schema.required: Array<string>`, JSON Schema 7's
+ * `required: string[]`), and a `readonly string[]` would not fit them, so a frozen definition is
+ * handed to them as it is, without a copy.
+ *
+ * @example
+ * const [def] = toolkit.toProviderDefs('anthropic');
+ * def.input_schema.properties.city = { type: 'string' }; // does not compile (and throws at run time)
+ * await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: [...toolkit.toProviderDefs('anthropic')] });
+ */
+export type Frozen<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends (infer E)[]
+    ? Frozen<E>[]
+    : T extends object
+      ? { readonly [K in keyof T]: Frozen<T[K]> }
+      : T;
+
+/** A {@link JsonSchema} as toolwright hands it out: deep-frozen, every keyword readonly (see {@link Frozen}). */
+export type ReadonlyJsonSchema = Frozen<JsonSchema>;
+
+/** An {@link ObjectJsonSchema} as toolwright hands it out: deep-frozen, every keyword readonly (see {@link Frozen}). */
+export type ReadonlyObjectJsonSchema = Frozen<ObjectJsonSchema>;

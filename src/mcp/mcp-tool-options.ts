@@ -1,6 +1,6 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
-import { objectSchemaOf } from '../schema/lowering';
+import { objectSchemaOf } from '../schema/lowering/schema-utils';
 
 /**
  * The key under which an {@link AgentTool} object carries MCP-only details (a display title, an
@@ -39,7 +39,7 @@ export interface McpToolOptions {
  * @example
  * const tool: McpAgentTool = { ...echo, [MCP_TOOL_OPTIONS]: { title: 'Echo' } };
  */
-export type McpAgentTool = AgentTool & { readonly [MCP_TOOL_OPTIONS]?: McpToolOptions };
+export type McpAgentTool = AgentTool & { readonly [MCP_TOOL_OPTIONS]?: McpToolOptions | undefined };
 
 /**
  * Attaches MCP-only details to an {@link AgentTool} object (returns the same object).

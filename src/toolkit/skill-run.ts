@@ -105,7 +105,7 @@ export class SkillRun implements SkillContext {
     return this.core.dispatch(view, state, { id, name, arguments: args }, this.optionsFor(options), frame);
   }
 
-  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
+  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string | undefined }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
     const core = this.core;
     const registry = core.registry;
     return runBatch(

@@ -9,7 +9,6 @@
 export { lowerToolSchemas, lowerToolSchema, assertToolName } from './lower-tool-schemas';
 export { restoreArguments, compileArgumentRestorer, loweringRestoresArguments } from './restore-arguments';
 export type { ArgumentRestorer } from './restore-arguments';
-export { objectSchemaOf } from './schema-utils';
 export {
   PROVIDER_NAME_RULES,
   OPENAI_STRICT_KEYWORDS,
