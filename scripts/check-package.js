@@ -1,9 +1,10 @@
 'use strict';
 // Packs toolwright with `npm pack` and uses the tarball as a user would: a fresh CommonJS project,
-// a fresh ESM project and a TypeScript (nodenext) project that type-checks against the shipped
-// types, and a CommonJS project without the optional peers of toolwright/build (typescript,
-// typescript-json-schema). Dependencies are linked from this repo's node_modules so the check needs
-// no network.
+// a fresh ESM project, TypeScript (nodenext, skipLibCheck off) projects of both module kinds that
+// type-check against the shipped types and run an MCP round trip with the SDK's own `Client` (its
+// CommonJS build in one, its ES module build in the other), and a CommonJS project without the
+// optional peers of toolwright/build (typescript, typescript-json-schema). Dependencies are linked
+// from this repo's node_modules so the check needs no network.
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -66,11 +67,71 @@ for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs']]) {
   if (out !== 'ok') throw new Error(`${dir}: ${out}`);
 }
 
+// An MCP round trip as a TypeScript user writes it, the same source compiled as CommonJS and as an
+// ES module: each gets the SDK's `Client` (and schemas, transports) of its own build, which
+// importMcpTools, createMcpServer's connect and its `server` must accept.
+const mcpRoundTrip = `
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ListPromptsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Toolkit, toolResult, type AgentTool } from 'toolwright';
+import { createMcpServer, importMcpTools } from 'toolwright/mcp';
+
+function echo(name: string): AgentTool {
+  return {
+    name,
+    description: 'Echo the text',
+    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    execute: (args) => toolResult(name + ':' + String(args.text)),
+  };
+}
+
+async function main(): Promise<void> {
+  const served = new Toolkit();
+  served.createToolGroup('extra', 'Extra tools', false);
+  served.registerTool(echo('echo'));
+  served.registerTool(echo('shout'), { group: 'extra' });
+  const mcp = createMcpServer(served, { name: 'served', version: '1.0.0' });
+  // a handler of the consumer's own SDK build on toolwright's server
+  mcp.server.registerCapabilities({ prompts: {} });
+  mcp.server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: 'greet' }] }));
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(serverSide);
+  const client = new Client({ name: 'consumer', version: '1.0.0' });
+  await client.connect(clientSide);
+  const prompts = await client.listPrompts();
+  if (prompts.prompts[0]?.name !== 'greet') throw new Error('prompts/list: ' + JSON.stringify(prompts));
+
+  const toolkit = new Toolkit();
+  const imported = await importMcpTools(client, toolkit, { prefix: 'remote', filter: (tool: Tool) => tool.name !== 'hidden' });
+  const result = await toolkit.callTool({ id: '1', name: 'remote_echo', arguments: { text: 'hi' } });
+  if (result.forLLM !== 'echo:hi') throw new Error('remote_echo: ' + JSON.stringify(result));
+  // the served toolkit's list_changed reaches the import through the client's notification handler
+  served.updateToolGroups(['extra'], true);
+  for (const deadline = Date.now() + 10_000; toolkit.getTool('remote_shout') === undefined; ) {
+    if (Date.now() > deadline) throw new Error('list_changed did not bring remote_shout');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await imported.close();
+  await client.close();
+  await mcp.close();
+  process.stdout.write('ok\\n');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
+`;
+
+/** TypeScript options of a strict nodenext project that checks the libraries' types too. */
+const tsOptions = (extra) => ({
+  target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, ...extra,
+});
+
 const ts = project('consumer-ts', 'commonjs', {
-  'tsconfig.json': JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [], noEmit: true },
-    include: ['index.ts'],
-  }),
+  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: [], outDir: 'out' }), include: ['index.ts', 'mcp.ts'] }),
+  'mcp.ts': mcpRoundTrip,
   'index.ts': `
 import { Tool, ToolParam, ToolService, Toolkit, ToolExecutionContext, runToolLoop, ScriptedProvider, type ToolResult, type AgentTool } from 'toolwright';
 import { OpenAIProvider } from 'toolwright/openai';
@@ -91,7 +152,15 @@ void runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, []
 void [tools, result, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
 `,
 });
-run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], ts);
+const esmTs = project('consumer-ts-esm', 'module', {
+  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: ['node'], outDir: 'out' }), include: ['mcp.ts'] }),
+  'mcp.ts': mcpRoundTrip,
+});
+for (const dir of [ts, esmTs]) {
+  run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
+  const out = run(process.execPath, ['out/mcp.js'], dir).trim();
+  if (out !== 'ok') throw new Error(`${dir}: ${out}`);
+}
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
 run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
@@ -112,4 +181,4 @@ const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/c
 if (bin.status !== 1 || !bin.stderr.includes(install)) throw new Error(`consumer-light: toolwright-schema without its peers: exit ${bin.status}, ${bin.stderr}`);
 
 fs.rmSync(work, { recursive: true, force: true });
-process.stdout.write('package check passed: CommonJS, ESM and TypeScript consumers of the packed tarball, and one without the build peers\n');
+process.stdout.write('package check passed: CommonJS, ESM and TypeScript (CommonJS and ESM, with an MCP round trip) consumers of the packed tarball, and one without the build peers\n');

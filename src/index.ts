@@ -2,7 +2,7 @@ import 'reflect-metadata';
 
 export { ToolkitError } from './errors';
 export type { ToolkitErrorCode, ToolkitErrorOptions } from './errors';
-export type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from './common/json-schema';
+export type { Frozen, JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from './common/json-schema';
 export type {
   ToolCall,
   ToolResult,

@@ -1,5 +1,5 @@
 import type { ContextKey, ToolExecutionContext } from './execution-context';
-import type { JsonSchema, ObjectJsonSchema } from './json-schema';
+import type { JsonSchema, ReadonlyObjectJsonSchema } from './json-schema';
 import type {
   RetryOptions,
   ToolAnnotations,
@@ -48,7 +48,7 @@ export interface ToolCallContext {
   /** Fires on timeout or when the caller aborts. */
   readonly signal: AbortSignal;
   /** The session the call belongs to, if any. */
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /** 1 for the first attempt, then 2, 3… on retries. */
   readonly attempt: number;
   /** Context objects (user, tenant…) along the priority chain. */
@@ -73,8 +73,11 @@ export interface AgentTool {
   readonly name: string;
   /** What the tool does, for the model. */
   readonly description: string;
-  /** The JSON Schema of the arguments (object root). */
-  readonly parameters: ObjectJsonSchema;
+  /**
+   * The JSON Schema of the arguments (object root). Typed readonly at every depth: registration
+   * freezes the schema the toolkit keeps, parts of it shared with this one.
+   */
+  readonly parameters: ReadonlyObjectJsonSchema;
   /** Behaviour options (group, timeout, retry…). */
   readonly behaviour?: ToolBehaviour | undefined;
   /**

@@ -1,5 +1,5 @@
 import type { ToolkitErrorCode } from '../errors';
-import type { ObjectJsonSchema } from './json-schema';
+import type { ReadonlyObjectJsonSchema } from './json-schema';
 
 /** A tool call as a model emits it: `arguments` is the model's raw JSON text or an object. */
 export interface ToolCall {
@@ -47,14 +47,17 @@ export interface ToolResult {
   name?: string | undefined;
 }
 
-/** The provider-neutral definition of a tool: what `getToolSchemas()` returns. */
+/**
+ * The provider-neutral definition of a tool: what `getToolSchemas()` returns, deep-frozen (its
+ * members readonly at every depth).
+ */
 export interface ToolSchema {
   /** The tool's unique name. */
-  name: string;
+  readonly name: string;
   /** What the tool does, for the model. */
-  description: string;
+  readonly description: string;
   /** The JSON Schema of the tool's visible parameters (an object schema). */
-  parameters: ObjectJsonSchema;
+  readonly parameters: ReadonlyObjectJsonSchema;
 }
 
 /** A progress report streamed by a running tool through its {@link ToolEmitter}. */

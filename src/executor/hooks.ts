@@ -31,7 +31,7 @@ export interface HookContext {
   /** Context objects along the call > agent > toolkit chain. */
   readonly context: ContextResolver;
   /** The session of the call, if any. */
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /** @internal */
   readonly [CALL_ORIGIN]?: CallOrigin;
 }
@@ -59,7 +59,7 @@ export interface ToolHook {
   /** Names the hook in errors. */
   name: string;
   /** Runs before the tool; may deny the call or rewrite its arguments (which are validated again). */
-  before?(ctx: HookContext): BeforeHookDecision | Promise<BeforeHookDecision>;
+  before?: ((ctx: HookContext) => BeforeHookDecision | Promise<BeforeHookDecision>) | undefined;
   /** Runs after the tool; may return a replacement result. */
-  after?(ctx: HookContext, result: ToolResult): ToolResult | void | undefined | Promise<ToolResult | void | undefined>;
+  after?: ((ctx: HookContext, result: ToolResult) => ToolResult | void | undefined | Promise<ToolResult | void | undefined>) | undefined;
 }

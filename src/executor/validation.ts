@@ -249,6 +249,9 @@ export function describeAjvErrors(errors: readonly ErrorObject[], args: unknown,
       case 'type':
         line = `${at}: must be ${(error.params as { type: string }).type}, got ${typeOfJson(valueAt(args, error.instancePath))}`;
         break;
+      case 'false schema': // the schema `false` (a forbidden property…): Ajv's "boolean schema is false" tells a model nothing
+        line = `${at}: no value is allowed here (remove it)`;
+        break;
       case 'enum':
         line = `${at}: must be one of ${previewInput((error.params as { allowedValues: unknown[] }).allowedValues, 160)}, got ${previewInput(valueAt(args, error.instancePath))}`;
         break;

@@ -4,7 +4,7 @@ import { ToolkitError } from '../errors';
 
 /** One scripted model turn: a response (ids are filled in when missing) or a function of the request. */
 export type ScriptedTurn =
-  | { content?: string; toolCalls?: (Omit<ToolCall, 'id'> & { id?: string })[]; finishReason?: string }
+  | { content?: string | undefined; toolCalls?: (Omit<ToolCall, 'id'> & { id?: string | undefined })[] | undefined; finishReason?: string | undefined }
   | ((request: LLMRequest) => LLMResponse | Promise<LLMResponse>);
 
 /**

@@ -1,11 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../toolkit/meta-tool-names';
 import type { Toolkit } from '../toolkit/toolkit';
 import { boundInput } from '../common/quote-input';
 import { listRemoteTools } from './list-remote-tools';
-import type { McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
+import type { McpImportClient, McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
 import { MAX_REMOTE_NAME, fingerprint, remoteToolRefusal } from './remote-tool-checks';
 import { remoteAgentTool } from './remote-tool';
 import { portableToolName } from './tool-names';
@@ -33,7 +32,7 @@ class McpImport implements McpImportHandle {
   private ours?: NotificationHandler;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: McpImportClient,
     private readonly toolkit: Toolkit,
     private readonly options: McpImportOptions,
   ) {}
@@ -155,7 +154,7 @@ class McpImport implements McpImportHandle {
 }
 
 /**
- * Registers the tools of a connected MCP server (an SDK `Client`) into a toolkit: each remote
+ * Registers the tools of a connected MCP server (an SDK `Client`, of its CommonJS or its ES module build: see {@link McpImportClient}) into a toolkit: each remote
  * tool becomes an `AgentTool` with a name every provider accepts (`prefix_name`, invalid
  * characters as `_`, shortened with a hash when too long or taken), its remote JSON Schema and
  * annotations. Calls go to the remote with the toolkit's `AbortSignal` (cancellation) and its
@@ -178,7 +177,7 @@ class McpImport implements McpImportHandle {
  * bound leaves the tools imported before); whatever `client.listTools()` throws (not connected,
  * protocol errors).
  */
-export async function importMcpTools(client: Client, toolkit: Toolkit, options: McpImportOptions = {}): Promise<McpImportHandle> {
+export async function importMcpTools(client: McpImportClient, toolkit: Toolkit, options: McpImportOptions = {}): Promise<McpImportHandle> {
   const handle = new McpImport(client, toolkit, options);
   if (options.followListChanged !== false) handle.follow();
   try {

@@ -14,6 +14,6 @@ export { McpPrincipal, bearerAuth } from './mcp-principal';
 export type { McpAuthenticate, McpTokenVerdict } from './mcp-principal';
 export { importMcpTools } from './import-mcp-tools';
 export { MCP_IMPORT_LIMITS } from './mcp-import-options';
-export type { McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
+export type { McpImportClient, McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
 export type { McpToolOptions, McpAgentTool, OutputShape } from './mcp-tool-options';

@@ -1,8 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
-import { importLimit, type MCP_IMPORT_LIMITS, type McpImportOptions } from './mcp-import-options';
+import { importLimit, type MCP_IMPORT_LIMITS, type McpImportClient, type McpImportOptions } from './mcp-import-options';
 
 function limitExceeded(options: McpImportOptions, serverName: string, what: string, option: keyof typeof MCP_IMPORT_LIMITS, cause?: unknown): ToolkitError {
   return new ToolkitError(
@@ -23,7 +22,7 @@ function limitExceeded(options: McpImportOptions, serverName: string, what: stri
  * @example
  * const remote = await listRemoteTools(client, { maxTools: 50 }, 'github');
  */
-export async function listRemoteTools(client: Client, options: McpImportOptions, serverName: string): Promise<McpTool[]> {
+export async function listRemoteTools(client: McpImportClient, options: McpImportOptions, serverName: string): Promise<McpTool[]> {
   const maxPages = importLimit(options, 'maxPages');
   const maxTools = importLimit(options, 'maxTools');
   const timeoutMs = importLimit(options, 'timeoutMs');
@@ -45,7 +44,7 @@ export async function listRemoteTools(client: Client, options: McpImportOptions,
       const left = deadline - Date.now();
       if (left <= 0) throw exceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs');
       page = new AbortController();
-      let listed: Awaited<ReturnType<Client['listTools']>>;
+      let listed: Awaited<ReturnType<McpImportClient['listTools']>>;
       try {
         listed = await client.listTools(cursor !== undefined ? { cursor } : undefined, { signal: page.signal, timeout: left });
       } catch (error) {

@@ -1,5 +1,19 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
+
+/**
+ * What {@link importMcpTools} uses of an MCP SDK `Client`: its public methods, so any connected
+ * `Client` fits, whichever build of the SDK made it. The SDK ships a CommonJS and an ES module
+ * build whose `Client` classes have private members, which makes them different types to the
+ * compiler; toolwright's types name the CommonJS one, and an ES module's `Client` (from
+ * `@modelcontextprotocol/sdk/client/index.js` under `"type": "module"`) matches this shape too.
+ *
+ * @example
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * const client: McpImportClient = new Client({ name: 'my-agent', version: '1.0.0' });
+ */
+export type McpImportClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'>;
 
 /**
  * Options of {@link importMcpTools}.

@@ -25,7 +25,7 @@ export class McpPrincipal {
   /** The SDK's auth info, when the principal came from a token verifier; tools see it as `extra.authInfo` too. */
   readonly authInfo?: AuthInfo;
 
-  constructor(id: string, options: { readonly scopes?: readonly string[]; readonly authInfo?: AuthInfo } = {}) {
+  constructor(id: string, options: { readonly scopes?: readonly string[] | undefined; readonly authInfo?: AuthInfo | undefined } = {}) {
     this.id = id;
     this.scopes = Object.freeze([...(options.scopes ?? options.authInfo?.scopes ?? [])]);
     if (options.authInfo !== undefined) this.authInfo = options.authInfo;

@@ -71,7 +71,12 @@ export interface McpServerOptions {
  * await mcp.connect(new StdioServerTransport());
  */
 export interface McpServerHandle {
-  /** The SDK's low-level server (add prompts/resources handlers to it if you like). */
+  /**
+   * The SDK's low-level server (add prompts/resources handlers to it if you like). toolwright
+   * loads the SDK's CommonJS build, so in an ES module this is that build's `Server`: its methods
+   * take the ES module build's schemas and handlers, but a parameter typed with the ES module's
+   * `Server` class does not accept it (and `instanceof` that class is false).
+   */
   readonly server: Server;
   /**
    * The toolkit view served: the toolkit itself, or (with `sessions`) this MCP session's

@@ -23,15 +23,15 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  */
 export interface McpRequestInfo {
   /** The MCP session (Streamable HTTP), if any. */
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /** Who is calling, when the HTTP transport was given auth info (`req.auth`). */
-  readonly authInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['authInfo'];
+  readonly authInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['authInfo'] | undefined;
   /** The HTTP request's headers and URL, when served over HTTP. */
-  readonly requestInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['requestInfo'];
+  readonly requestInfo?: RequestHandlerExtra<ServerRequest, ServerNotification>['requestInfo'] | undefined;
   /** The request's `_meta`. */
-  readonly meta?: Record<string, unknown>;
+  readonly meta?: Record<string, unknown> | undefined;
   /** Who is calling, when the HTTP handler's `authenticate` option established it. */
-  readonly principal?: McpPrincipal;
+  readonly principal?: McpPrincipal | undefined;
 }
 
 /** @internal What {@link McpToolCalls} reads of the server's options. */

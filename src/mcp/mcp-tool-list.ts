@@ -59,7 +59,8 @@ export class McpToolList {
   }
 
   private describe(definition: McpToolDefinition, tool: AgentTool | undefined): Tool {
-    const described: Tool = { name: definition.name, description: definition.description, inputSchema: definition.inputSchema };
+    // the MCP lowering writes each property's schema as an object, as the SDK's Tool type wants
+    const described: Tool = { name: definition.name, description: definition.description, inputSchema: definition.inputSchema as Tool['inputSchema'] };
     if (!tool) return described;
     const override = this.options.tools?.[tool.name];
     const title = titleOf(tool, override);

@@ -1,5 +1,6 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+import { objectSchemaOf } from '../schema/lowering/schema-utils';
 
 /**
  * The key under which an {@link AgentTool} object carries MCP-only details (a display title, an
@@ -38,7 +39,7 @@ export interface McpToolOptions {
  * @example
  * const tool: McpAgentTool = { ...echo, [MCP_TOOL_OPTIONS]: { title: 'Echo' } };
  */
-export type McpAgentTool = AgentTool & { readonly [MCP_TOOL_OPTIONS]?: McpToolOptions };
+export type McpAgentTool = AgentTool & { readonly [MCP_TOOL_OPTIONS]?: McpToolOptions | undefined };
 
 /**
  * Attaches MCP-only details to an {@link AgentTool} object (returns the same object).
@@ -94,7 +95,9 @@ export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefi
   if (types && types.every((t) => t === 'string' || t === 'null')) return undefined;
   if (types && types.length === 1 && types[0] === 'object' && !declared.anyOf && !declared.oneOf) {
     const { $schema: _drop, ...schema } = declared;
-    return { schema: { ...schema, type: 'object', properties: declared.properties ?? {} }, wrap: false };
+    // the MCP SDK's clients want an object schema for each property
+    const properties = Object.fromEntries(Object.entries(declared.properties ?? {}).map(([name, property]) => [name, objectSchemaOf(property)]));
+    return { schema: { ...schema, type: 'object', properties }, wrap: false };
   }
   const { $schema: _drop, ...inner } = declared;
   return { schema: { type: 'object', properties: { result: inner }, required: ['result'] }, wrap: true };

@@ -1,8 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations } from '../common/tool-types';
+import type { McpImportClient } from './mcp-import-options';
 import { MCP_TOOL_OPTIONS, type McpToolOptions } from './mcp-tool-options';
 import { fromCallToolResult } from './remote-result';
 
@@ -30,7 +30,7 @@ function parametersOf(tool: McpTool): ObjectJsonSchema {
 /** @internal Where a {@link remoteAgentTool} comes from and how its calls are sent. */
 export interface RemoteToolSource {
   /** The connected client its calls go through. */
-  readonly client: Client;
+  readonly client: McpImportClient;
   /** The remote's name for itself, bounded (for a description the remote did not give). */
   readonly serverName: string;
   /** The per-call request timeout in ms (the SDK's default when `undefined`). */

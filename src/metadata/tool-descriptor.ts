@@ -1,6 +1,6 @@
 import type { ToolBehaviour } from '../common/agent-tool';
 import type { ContextKey } from '../common/execution-context';
-import type { JsonSchema } from '../common/json-schema';
+import type { JsonSchema, ReadonlyJsonSchema } from '../common/json-schema';
 import type { Constructor } from './records';
 
 /** A parameter the model fills. */
@@ -9,7 +9,8 @@ export interface ModelParamDescriptor {
   readonly index: number;
   readonly name: string;
   readonly required: boolean;
-  readonly schema: JsonSchema;
+  /** Deep-frozen: the tool's schema shares it. */
+  readonly schema: ReadonlyJsonSchema;
   /** Set when the argument must become a class instance (class-transformer + class-validator). */
   readonly dto?: { readonly type: Constructor; readonly array: boolean };
   /** Set when the argument (or each item, for arrays) must become a `Date`. */

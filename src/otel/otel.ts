@@ -24,7 +24,7 @@ export interface InstrumentableToolkit {
   /** The toolkit's call events (sessions share them). */
   readonly events$: Observable<ToolEvent>;
   /** Looks a tool up, to record its description. */
-  getTool?(name: string): AgentTool | undefined;
+  getTool?: ((name: string) => AgentTool | undefined) | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
+import { isPlainObject } from '../common/plain-object';
 import type { ManifestParam } from '../common/manifest';
 import { ToolkitError } from '../errors';
 import type { ToolParamOptions } from '../metadata/records';
@@ -71,7 +72,7 @@ export function buildModelParam(
   const base = explicit ? inferred : (manifest?.schema ?? inferred);
   const schema: JsonSchema = { ...(base ?? {}), ...(options.schema ?? {}) };
   if (options.integer) {
-    if (schema.type === 'array') schema.items = { ...(schema.items ?? {}), type: 'integer' };
+    if (schema.type === 'array') schema.items = { ...(isPlainObject(schema.items) ? schema.items : {}), type: 'integer' };
     else schema.type = 'integer';
   }
   // `days: number | undefined` reflects as Object (tsc with strictNullChecks, swc): a fragment

@@ -1,12 +1,16 @@
 import { isPlainObject } from '../common/plain-object';
-import type { JsonSchema } from '../common/json-schema';
+import type { JsonSchema, JsonSchemaDefinition } from '../common/json-schema';
 import { findLocalRef, isObjectSchema, typeList } from './lowering/schema-utils';
+import { schemaDialect } from './schema-dialect';
 
 /**
  * The one rule for `null` in a model's arguments, shared by validation and `restoreArguments`:
  * a `null` for an optional property that does not accept `null` means "absent" and is removed;
  * a required property, or one whose schema accepts `null`, keeps it. The rule applies at every
- * depth: nested objects, arrays of objects, union branches and local `$ref`s.
+ * depth: nested objects, arrays of objects, tuple positions, union branches and local `$ref`s.
+ * It is about properties only: an item of an array or a tuple is a value, never "absent", so a
+ * `null` item stays where it is (removing it would shift the positions after it); an object at a
+ * tuple position follows the rule with that position's schema.
  */
 
 interface ObjectPlan {
@@ -19,7 +23,10 @@ interface ObjectPlan {
 }
 interface ArrayPlan {
   readonly kind: 'array';
-  readonly items: Plan;
+  /** The plans of a tuple's positions (`prefixItems`, or draft-07's `items: [...]`), by index. */
+  readonly positions: readonly (Plan | undefined)[];
+  /** The plan of the items past the tuple (of every item when there is no tuple). */
+  readonly rest: Plan | undefined;
 }
 interface UnionPlan {
   readonly kind: 'union';
@@ -49,15 +56,25 @@ const STRIPPERS = new WeakMap<object, NullStripper | null>();
 export function nullStripper(schema: JsonSchema): NullStripper | undefined {
   let strip = STRIPPERS.get(schema);
   if (strip === undefined) {
-    const plan = build(schema, schema, new Map());
+    const found = schemaDialect(schema);
+    const context: BuildContext = { root: schema, refs: new Map(), draft07: 'dialect' in found && found.dialect === 'draft-07' };
+    const plan = build(schema, context);
     strip = plan === undefined ? null : (args) => apply(plan, args) as Record<string, unknown>;
     STRIPPERS.set(schema, strip);
   }
   return strip ?? undefined;
 }
 
-/** True when `schema` accepts `null` itself (by type, `nullable`, enum, or a union branch). */
-function acceptsNull(schema: JsonSchema, root: JsonSchema, seen: Set<JsonSchema> = new Set()): boolean {
+interface BuildContext {
+  readonly root: JsonSchema;
+  readonly refs: Map<string, LazyPlan>;
+  /** Draft-07 rules: `items: [...]` and `additionalItems` make the tuple (`prefixItems` means nothing). */
+  readonly draft07: boolean;
+}
+
+/** True when `schema` accepts `null` itself (by type, `nullable`, enum, or a union branch; `true` accepts anything). */
+function acceptsNull(schema: JsonSchemaDefinition, root: JsonSchema, seen: Set<JsonSchema> = new Set()): boolean {
+  if (typeof schema === 'boolean') return schema;
   if (seen.has(schema)) return false;
   seen.add(schema);
   if (typeList(schema).includes('null') || schema.nullable === true || (schema.enum?.includes(null) ?? false) || schema.const === null) return true;
@@ -68,43 +85,53 @@ function acceptsNull(schema: JsonSchema, root: JsonSchema, seen: Set<JsonSchema>
   return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some((branch) => acceptsNull(branch, root, seen));
 }
 
-function build(schema: JsonSchema, root: JsonSchema, refs: Map<string, LazyPlan>): Plan | undefined {
+function build(definition: JsonSchemaDefinition, context: BuildContext): Plan | undefined {
+  // a boolean schema has no properties: nothing under it can mean absent
+  if (typeof definition === 'boolean') return undefined;
+  const schema = definition;
   if (typeof schema.$ref === 'string') {
-    const known = refs.get(schema.$ref);
+    const known = context.refs.get(schema.$ref);
     if (known !== undefined) return known;
-    const target = findLocalRef(root, schema.$ref)?.schema;
-    if (target === undefined) return undefined;
+    const target = findLocalRef(context.root, schema.$ref)?.schema;
+    if (target === undefined || typeof target === 'boolean') return undefined;
     const lazy: LazyPlan = { kind: 'lazy' };
-    refs.set(schema.$ref, lazy);
+    context.refs.set(schema.$ref, lazy);
     const { $ref, ...siblings } = schema;
-    lazy.resolved = build({ ...target, ...siblings }, root, refs);
+    lazy.resolved = build({ ...target, ...siblings }, context);
     return lazy.resolved === undefined ? undefined : lazy;
   }
   const unions = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf?.length === 1 ? schema.allOf : [])];
   const branches: Plan[] = [];
   for (const branch of unions) {
-    const plan = build(branch, root, refs);
+    const plan = build(branch, context);
     if (plan !== undefined) branches.push(plan);
   }
-  let own: Plan | undefined;
-  if (isObjectSchema(schema) && schema.properties !== undefined) {
-    const properties = schema.properties;
-    const required = new Set(schema.required ?? []);
-    const keys = new Set(Object.keys(properties));
-    const optional = new Set([...keys].filter((k) => !required.has(k) && !acceptsNull(properties[k], root)));
-    const children = new Map<string, Plan>();
-    for (const [name, child] of Object.entries(properties)) {
-      const plan = build(child, root, refs);
-      if (plan !== undefined) children.set(name, plan);
-    }
-    if (optional.size > 0 || children.size > 0) own = { kind: 'object', keys, optional, children };
-  } else if (typeList(schema).includes('array') && isPlainObject(schema.items)) {
-    const items = build(schema.items as JsonSchema, root, refs);
-    if (items !== undefined) own = { kind: 'array', items };
-  }
+  const own = isObjectSchema(schema) && schema.properties !== undefined ? objectPlan(schema, schema.properties, context) : arrayPlan(schema, context);
   if (own !== undefined) branches.unshift(own);
   if (branches.length === 0) return undefined;
   return branches.length === 1 ? branches[0] : { kind: 'union', branches };
+}
+
+function objectPlan(schema: JsonSchema, properties: Record<string, JsonSchemaDefinition>, context: BuildContext): ObjectPlan | undefined {
+  const required = new Set(schema.required ?? []);
+  const keys = new Set(Object.keys(properties));
+  const optional = new Set([...keys].filter((k) => !required.has(k) && !acceptsNull(properties[k], context.root)));
+  const children = new Map<string, Plan>();
+  for (const [name, child] of Object.entries(properties)) {
+    const plan = build(child, context);
+    if (plan !== undefined) children.set(name, plan);
+  }
+  return optional.size > 0 || children.size > 0 ? { kind: 'object', keys, optional, children } : undefined;
+}
+
+/** The plan of an array schema: one per tuple position, and one for the items past them (or all of them). */
+function arrayPlan(schema: JsonSchema, context: BuildContext): ArrayPlan | undefined {
+  const tuple = context.draft07 ? schema.items : schema.prefixItems;
+  const positions = Array.isArray(tuple) ? tuple.map((member) => build(member, context)) : [];
+  const restSchema = context.draft07 ? (Array.isArray(tuple) ? schema.additionalItems : schema.items) : schema.items;
+  const rest = restSchema === undefined || Array.isArray(restSchema) ? undefined : build(restSchema, context);
+  if (rest === undefined && !positions.some((p) => p !== undefined)) return undefined;
+  return { kind: 'array', positions, rest };
 }
 
 function deref(plan: Plan): Plan | undefined {
@@ -122,7 +149,9 @@ function apply(input: Plan, value: unknown): unknown {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
-        const next = apply(plan.items, item);
+        const itemPlan = i < plan.positions.length ? plan.positions[i] : plan.rest;
+        if (itemPlan === undefined || typeof item !== 'object' || item === null) continue;
+        const next = apply(itemPlan, item);
         if (next !== item) (out ??= value.slice())[i] = next;
       }
       return out ?? value;

@@ -1,5 +1,5 @@
 import type { ContextResolver } from '../common/agent-tool';
-import type { ObjectJsonSchema } from '../common/json-schema';
+import type { ReadonlyObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations, ToolProgress, ToolResult, ToolRisk } from '../common/tool-types';
 import { ToolkitError, describeThrown } from '../errors';
 import { schemaProblems } from '../schema/schema-problems';
@@ -34,7 +34,7 @@ export interface SkillContext {
   /** The id of the `invoke_skill` call this run answers (nested calls get `<callId>.<n>`). */
   readonly callId: string;
   /** The session the run belongs to, if any (nested calls run in it too). */
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /** Fires when the run times out, the caller aborts, or the run hits its tool-call cap. */
   readonly signal: AbortSignal;
   /** 1 for a skill the model invoked, 2 for a skill that skill invoked, and so on. */
@@ -50,7 +50,7 @@ export interface SkillContext {
    */
   callTool(name: string, args?: Record<string, unknown> | string, options?: SkillCallOptions): Promise<ToolResult>;
   /** Calls several tools as a batch (parallel up to the toolkit's `maxConcurrency`); results in call order. */
-  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string }[], options?: SkillCallOptions): Promise<ToolResult[]>;
+  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string | undefined }[], options?: SkillCallOptions): Promise<ToolResult[]>;
   /** Invokes another executable skill (through `invoke_skill`, so approval applies); counts as one tool call. */
   invokeSkill(name: string, params?: Record<string, unknown>, options?: SkillCallOptions): Promise<ToolResult>;
   /** Streams progress on `events$` (`call_progress` of the `invoke_skill` call) and to the caller's `onProgress`. */
@@ -142,17 +142,19 @@ export interface SkillDefinition<P extends Record<string, unknown> = Record<stri
    */
   readonly requiredTools?: readonly string[] | undefined;
   /** Runs after the skill became active in `view` (hooks of one view run one at a time, in order). */
-  onActivate?(view: ToolView): void | Promise<void>;
+  onActivate?: ((view: ToolView) => void | Promise<void>) | undefined;
   /** Runs after the skill was deactivated in `view`. */
-  onDeactivate?(view: ToolView): void | Promise<void>;
+  onDeactivate?: ((view: ToolView) => void | Promise<void>) | undefined;
   /** JSON Schema (object root) of an executable skill's parameters; `invoke_skill` validates them field by field. */
-  readonly parameters?: ObjectJsonSchema | undefined;
+  readonly parameters?: ReadonlyObjectJsonSchema | undefined;
   /**
    * The work of an executable skill: one step, or a workflow calling tools through `ctx`. May
    * return what a tool may (text, a `ToolResult`, JSON data, a Promise, an Observable, an async
    * generator whose yields are progress). Thrown errors become the `invoke_skill` error result.
+   * (Typed through a method, the `bivarianceHack` form, so that a skill whose `run` takes its own
+   * parameter type is still a `SkillDefinition` for `registerSkill`, as it is with a method.)
    */
-  run?(params: P, ctx: SkillContext): unknown;
+  run?: { bivarianceHack(params: P, ctx: SkillContext): unknown }['bivarianceHack'] | undefined;
   /** A declarative workflow instead of `run`: tool calls in order; the result is the last step's. */
   readonly steps?: readonly SkillStep[] | undefined;
   /** How risky running the skill is: approval hooks see it as the `invoke_skill` call's tool risk. */

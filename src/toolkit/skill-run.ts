@@ -108,7 +108,7 @@ export class SkillRun implements SkillContext {
     return this.core.dispatch(this.binding.view, state, call, this.optionsFor(options), frame);
   }
 
-  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
+  callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string | undefined }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
     return this.core.runBatch(
       calls.map((c) => ({ id: '', name: c.name, arguments: c.arguments ?? {} })),
       (call) => this.callTool(call.name, call.arguments, options),

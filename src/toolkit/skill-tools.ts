@@ -1,5 +1,5 @@
 import type { AgentTool, ToolCallContext } from '../common/agent-tool';
-import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
+import type { JsonSchema, ObjectJsonSchema, ReadonlyObjectJsonSchema } from '../common/json-schema';
 import { MalformedArguments } from '../common/call-arguments';
 import { quoteInput } from '../common/quote-input';
 import { errorResult, toolResult } from '../common/results';
@@ -32,7 +32,7 @@ export interface SkillListing {
   /** True when it is active in the calling view. */
   active: boolean;
   /** The parameters of an executable skill. */
-  parameters?: ObjectJsonSchema;
+  parameters?: ReadonlyObjectJsonSchema;
   /** Its risk level. */
   risk?: string;
 }

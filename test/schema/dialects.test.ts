@@ -1,34 +1,22 @@
 import 'reflect-metadata';
-import { Tool, ToolParam, type AgentTool, type ObjectJsonSchema } from '../../src';
+import { Tool, ToolParam, type ObjectJsonSchema } from '../../src';
 import { schemaDialect } from '../../src/schema/schema-dialect';
 import { thrown } from '../support/errors';
-import { call, freshToolkit } from '../support/toolkit';
+import { call, freshToolkit, recordingTool } from '../support/toolkit';
 
-/** A schema literal with what the `JsonSchema` type does not spell (`items: false`, draft-07's `items: [...]`). */
-const raw = (schema: object): ObjectJsonSchema => schema as ObjectJsonSchema;
+/** A schema literal that is no valid JSON Schema, which the `JsonSchema` type refuses too. */
+const invalidSchema = (schema: object): ObjectJsonSchema => schema as ObjectJsonSchema;
 
 const D2020 = 'https://json-schema.org/draft/2020-12/schema';
 const D07 = 'http://json-schema.org/draft-07/schema#';
 
-function tool(name: string, parameters: ObjectJsonSchema, seen: unknown[] = []): AgentTool {
-  return {
-    name,
-    description: `The ${name} tool`,
-    parameters,
-    execute: (args) => {
-      seen.push(args);
-      return 'ok';
-    },
-  };
-}
-
 /** A point as a closed tuple in draft 2020-12. */
-const point2020 = raw({
+const point2020: ObjectJsonSchema = {
   $schema: D2020,
   type: 'object',
   properties: { at: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], items: false } },
   required: ['at'],
-});
+};
 
 describe('schemaDialect', () => {
   it.each([
@@ -50,7 +38,7 @@ describe('schemaDialect', () => {
       problem: `its $schema "http://json-schema.org/draft-04/schema#" names a JSON Schema dialect toolwright does not validate (use "${D2020}" or "${D07}", or leave $schema out for 2020-12)`,
     });
     expect(schemaDialect({ $schema: 7 as unknown as string, type: 'object' })).toEqual({ problem: 'its $schema is not a string (a dialect URI)' });
-    expect(schemaDialect(raw({ type: 'object', properties: { a: { items: [{}] }, b: { prefixItems: [{}] } } }))).toEqual({
+    expect(schemaDialect({ type: 'object', properties: { a: { items: [{}] }, b: { prefixItems: [{}] } } })).toEqual({
       problem: `it mixes draft-07's tuple form (items: [...]) with the 2020-12 keyword prefixItems; write the tuple as prefixItems (2020-12), or declare "$schema": "${D07}" and drop prefixItems`,
     });
   });
@@ -60,7 +48,7 @@ describe('issue 12: AgentTools declaring draft 2020-12 register and validate by 
   it('registers (no raw Ajv error) and checks prefixItems with items: false', async () => {
     const seen: unknown[] = [];
     const toolkit = freshToolkit();
-    toolkit.registerTool(tool('locate', point2020, seen));
+    toolkit.registerTool(recordingTool('locate', point2020, seen));
     expect(toolkit.getToolSchemas()[0].parameters.$schema).toBe(D2020);
     expect((await call(toolkit, 'locate', { at: [1.5, 'north'] })).forLLM).toBe('ok');
     const extra = await call(toolkit, 'locate', { at: [1.5, 'north', 'extra'] });
@@ -73,7 +61,7 @@ describe('issue 12: AgentTools declaring draft 2020-12 register and validate by 
   it('also without $schema (the MCP default), with $defs, unevaluatedProperties and dependentRequired', async () => {
     const toolkit = freshToolkit();
     toolkit.registerTool(
-      tool('ship', {
+      recordingTool('ship', {
         type: 'object',
         properties: { to: { $ref: '#/$defs/Address' }, card: { type: 'string' }, cvc: { type: 'string' } },
         dependentRequired: { card: ['cvc'] },
@@ -90,31 +78,32 @@ describe('issue 12: AgentTools declaring draft 2020-12 register and validate by 
 
   it('validates a draft-07 schema by draft-07 rules: its tuple form, additionalItems', async () => {
     const toolkit = freshToolkit();
-    const parameters = raw({
+    const parameters: ObjectJsonSchema = {
       $schema: D07,
       type: 'object',
       properties: { at: { type: 'array', items: [{ type: 'number' }, { type: 'string' }], additionalItems: false } },
-    });
-    toolkit.registerTool(tool('locate07', parameters));
+    };
+    toolkit.registerTool(recordingTool('locate07', parameters));
     // the same tuple without $schema is read as draft-07 too (2020-12 forbids items: [...])
-    toolkit.registerTool(tool('locate07_bare', { ...parameters, $schema: undefined } as unknown as ObjectJsonSchema));
+    const { $schema: _declared, ...bare } = parameters;
+    toolkit.registerTool(recordingTool('locate07_bare', bare));
     for (const name of ['locate07', 'locate07_bare']) {
       expect((await call(toolkit, name, { at: [1, 'a'] })).forLLM).toBe('ok');
       expect((await call(toolkit, name, { at: [1, 'a', 2] })).forLLM).toContain("'at': must NOT have more than 2 items");
       expect((await call(toolkit, name, { at: ['a', 1] })).error?.code).toBe('INVALID_ARGUMENTS');
     }
     // under draft-07 rules prefixItems means nothing (an unknown keyword), as the schema's author declared
-    toolkit.registerTool(tool('declared07', { $schema: D07, type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'number' }] } } }));
+    toolkit.registerTool(recordingTool('declared07', { $schema: D07, type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'number' }] } } }));
     expect((await call(toolkit, 'declared07', { t: ['not a number'] })).forLLM).toBe('ok');
   });
 
   it('refuses a dialect it does not validate, and an invalid 2020-12 schema, naming the dialect', () => {
     const toolkit = freshToolkit();
-    const unknown = thrown(() => toolkit.registerTool(tool('old', { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: {} })), 'INVALID_DEFINITION');
+    const unknown = thrown(() => toolkit.registerTool(recordingTool('old', { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: {} })), 'INVALID_DEFINITION');
     expect(unknown.message).toBe(
       `AgentTool 'old': parameters is not a valid JSON Schema: its $schema "http://json-schema.org/draft-04/schema#" names a JSON Schema dialect toolwright does not validate (use "${D2020}" or "${D07}", or leave $schema out for 2020-12).`,
     );
-    const invalid = thrown(() => toolkit.registerTool(tool('bad', { $schema: D2020, type: 'object', properties: { t: { prefixItems: {} } } })), 'INVALID_DEFINITION');
+    const invalid = thrown(() => toolkit.registerTool(recordingTool('bad', invalidSchema({ $schema: D2020, type: 'object', properties: { t: { prefixItems: {} } } }))), 'INVALID_DEFINITION');
     expect(invalid.message).toBe("AgentTool 'bad': parameters is not a valid JSON Schema: schema/properties/t/prefixItems must be array.");
   });
 });
@@ -123,8 +112,8 @@ describe('@ToolParam schema fragments in draft 2020-12', () => {
   class Geo {
     @Tool({ name: 'route', description: 'Route between two points' })
     route(
-      @ToolParam({ name: 'from', schema: raw({ $schema: D2020, type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 }) }) from: number[],
-      @ToolParam({ name: 'to', schema: raw({ prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 }) }) to: number[],
+      @ToolParam({ name: 'from', schema: { $schema: D2020, type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 } }) from: number[],
+      @ToolParam({ name: 'to', schema: { prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 } }) to: number[],
     ): string {
       return `${from.join(',')}→${to.join(',')}`;
     }

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { JsonSchema } from '../../src';
+import type { JsonSchema, JsonSchemaDefinition } from '../../src';
 
 let validators: { draft07: Ajv; draft2020: Ajv2020; strict2020: Ajv2020 } | undefined;
 
@@ -38,4 +38,10 @@ export function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
   }
   return value;
+}
+
+/** `definition` as an object schema, for reading its keywords; throws on a boolean schema or none. */
+export function objectSchema(definition: JsonSchemaDefinition | undefined): JsonSchema {
+  if (typeof definition !== 'object') throw new Error(`expected an object schema, got ${String(definition)}`);
+  return definition;
 }

@@ -5,6 +5,7 @@ import {
   type AgentTool,
   type CallOptions,
   type JsonSchema,
+  type ObjectJsonSchema,
   type ToolBehaviour,
   type ToolCall,
   type ToolCallContext,
@@ -61,6 +62,19 @@ export function agentTool(
     parameters: { type: 'object', properties },
     ...(behaviour ? { behaviour } : {}),
     execute,
+  };
+}
+
+/** An `AgentTool` with `parameters` that records the arguments of each call in `seen` and answers `ok`. */
+export function recordingTool(name: string, parameters: ObjectJsonSchema, seen: unknown[] = []): AgentTool {
+  return {
+    name,
+    description: `The ${name} tool`,
+    parameters,
+    execute: (args) => {
+      seen.push(args);
+      return 'ok';
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import {
 import { recordEvents } from '../support/events';
 import { agentTool, call, names } from '../support/toolkit';
 import { setupToolkit, Tenant } from './fixtures';
+import { objectSchema } from '../support/schemas';
 
 const convert = defineSkill({
   name: 'convert',
@@ -66,7 +67,7 @@ describe('invoke_skill runs executable skills', () => {
     const schema = toolkit.getTool('invoke_skill')!.parameters;
     expect(schema.properties.parameters).toEqual({ ...convert.parameters, description: "The skill's parameters, for skills that run (see list_skills)." });
     toolkit.registerSkill(defineSkill({ ...convert, name: 'convert2', parameters: { type: 'object', properties: { x: { type: 'string' } } } }));
-    expect(toolkit.getTool('invoke_skill')!.parameters.properties.parameters.anyOf).toHaveLength(2);
+    expect(objectSchema(toolkit.getTool('invoke_skill')!.parameters.properties.parameters).anyOf).toHaveLength(2);
     expect(() => toolkit.toProviderDefs('openai', { strict: true })).not.toThrow();
   });
 

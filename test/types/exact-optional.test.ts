@@ -1,11 +1,18 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import * as toolwright from '../../src';
 import { freshToolkit, call } from '../support/toolkit';
 import { runWithMaybeUndefined } from './fixtures/maybe-undefined-usage';
+import { runWithUndefinedCallbacks } from './fixtures/optional-callbacks';
 
-const FIXTURE = path.join(__dirname, 'fixtures', 'maybe-undefined-usage.ts');
+/**
+ * The fixtures: the public API used as application code uses it (options and callbacks filled
+ * from maybe-undefined values; frozen values changed, and handed to the SDKs).
+ */
+const FIXTURES = ['maybe-undefined-usage.ts', 'optional-callbacks.ts', 'frozen-values.ts'].map((name) => path.join(__dirname, 'fixtures', name));
+const FROZEN = FIXTURES[2];
 
 /** What `tsc --init` (TypeScript 5.9) turns on, plus the two decorator flags toolwright needs. */
 const USER_OPTIONS: ts.CompilerOptions = {
@@ -31,16 +38,42 @@ function diagnosticsText(diagnostics: readonly ts.Diagnostic[]): string {
   });
 }
 
-describe('exactOptionalPropertyTypes (on in `tsc --init` since TypeScript 5.9)', () => {
-  it('accepts maybe-undefined values in every public options type', () => {
-    const program = ts.createProgram([FIXTURE], USER_OPTIONS);
-    const file = program.getSourceFile(FIXTURE)!;
-    const diagnostics = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
-    expect(diagnosticsText(diagnostics)).toBe('');
+/** The syntactic and semantic diagnostics of `files` compiled together with `options`, `text` standing in for a file's contents. */
+function diagnosticsOf(files: readonly string[], options: ts.CompilerOptions, text: ReadonlyMap<string, string> = new Map()): ts.Diagnostic[] {
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  host.readFile = (name) => text.get(name) ?? readFile(name);
+  const program = ts.createProgram({ rootNames: files, options, host });
+  return files.flatMap((name) => {
+    const file = program.getSourceFile(name)!;
+    return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+  });
+}
+
+describe('the public API under a `tsc --init` configuration (exactOptionalPropertyTypes, noUncheckedIndexedAccess)', () => {
+  it('type-checks every fixture: maybe-undefined options and callbacks, changes to frozen values refused, frozen values handed to the SDKs', () => {
+    expect(diagnosticsText(diagnosticsOf(FIXTURES, USER_OPTIONS))).toBe('');
+  });
+
+  it('refuses each change to a frozen value for being readonly, not for anything else', () => {
+    // without its @ts-expect-error, each mutation must be an error about a readonly member or array
+    const source = fs.readFileSync(FROZEN, 'utf8');
+    const bare = source.replace(/^\s*\/\/ @ts-expect-error .*\n/gm, '');
+    const expected = source.match(/^\s*\/\/ @ts-expect-error /gm)?.length ?? 0;
+    const found = diagnosticsOf([FROZEN], USER_OPTIONS, new Map([[FROZEN, bare]]));
+    const readonly = new Set([
+      2540, // Cannot assign to 'x' because it is a read-only property.
+      2542, // Index signature in type '…' only permits reading.
+      2704, // The operand of a 'delete' operator cannot be a read-only property.
+      2339, // Property 'push' does not exist on type 'readonly …[]'.
+    ]);
+    expect(found.map((d) => `${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`).filter((d) => !readonly.has(Number(d.split(':')[0])))).toEqual([]);
+    expect(found).toHaveLength(expected);
   });
 
   it('treats those undefined values as absent at run time', async () => {
     await expect(runWithMaybeUndefined()).resolves.toEqual(['closed T-1', 'pong', 'done']);
+    await expect(runWithUndefinedCallbacks()).resolves.toEqual(['done', 'invoked', 'no scopes', 'after echo', 'after echo', 'after ping', 'after invoke_skill']);
   });
 });
 

@@ -1,9 +1,9 @@
 import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
+import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
 import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
-import { branchPath, cloneJson, describePath, isObjectSchema, itemsPath, propertyPath, type Reporter, resolveLocalRef, tupleAsItems, typeList, typeOfValues } from './schema-utils';
+import { branchPath, cloneJson, describePath, inlineSingleAllOf, isObjectSchema, itemsPath, propertyPath, type Reporter, resolveLocalRef, tupleAsItems, typeList, typeOfValues } from './schema-utils';
 
 interface GeminiContext {
   readonly tool: string;
@@ -38,22 +38,19 @@ function definitionError(ctx: GeminiContext, path: string, what: string, fix: st
   );
 }
 
-function isNullSchema(schema: JsonSchema): boolean {
+function isNullSchema(schema: JsonSchemaDefinition): boolean {
+  if (typeof schema === 'boolean') return false;
   const types = typeList(schema);
   return types.length === 1 && types[0] === 'null' && schema.properties === undefined;
 }
 
 /** Structural rewrites (refs, unions, type arrays) applied before the keyword pass. */
 function normalize(input: JsonSchema, path: string, ctx: GeminiContext): JsonSchema {
-  let node = tupleAsItems(input, path, ctx.report, 'gemini: ');
-  if (node.allOf !== undefined) {
-    if (node.allOf.length !== 1) {
-      throw definitionError(ctx, path, 'uses allOf with several members', 'Merge them into one schema');
-    }
-    const { allOf, ...rest } = node;
-    node = { ...allOf[0], ...rest };
-    ctx.report(path, 'gemini: inlined a single-member allOf');
-  }
+  const tuple = tupleAsItems(input, path, ctx.report, 'gemini: ');
+  let node = inlineSingleAllOf(tuple, false);
+  if (node === 'several') throw definitionError(ctx, path, 'uses allOf with several members', 'Merge them into one schema');
+  if (node === false) throw falseSchemaError(ctx, branchPath(path, 'allOf', 0));
+  if (node !== tuple) ctx.report(path, 'gemini: inlined a single-member allOf');
   if (node.oneOf !== undefined) {
     if (node.anyOf !== undefined) throw definitionError(ctx, path, 'uses both anyOf and oneOf', 'Use one union keyword');
     const { oneOf, ...rest } = node;
@@ -61,14 +58,21 @@ function normalize(input: JsonSchema, path: string, ctx: GeminiContext): JsonSch
     ctx.report(path, 'gemini: oneOf became anyOf');
   }
   if (node.anyOf !== undefined) {
-    const branches = node.anyOf.filter((b) => !isNullSchema(b));
-    if (branches.length !== node.anyOf.length) {
+    if (node.anyOf.includes(false)) {
+      // a branch that is false matches nothing: the union means the same without it
+      node = { ...node, anyOf: node.anyOf.filter((b) => b !== false) };
+      ctx.report(path, 'gemini: dropped the anyOf branch false (it matches nothing)');
+    }
+    const union = node.anyOf ?? [];
+    const branches = union.filter((b) => !isNullSchema(b));
+    if (branches.length !== union.length) {
       node = { ...node, anyOf: branches, nullable: true };
       ctx.report(path, 'gemini: the null branch of anyOf became nullable: true');
     }
     if (branches.length === 1 && node.type === undefined) {
       const { anyOf: _union, ...rest } = node;
-      node = { ...branches[0], ...rest };
+      const [only] = branches;
+      node = { ...(only === true ? {} : only), ...rest };
       ctx.report(path, 'gemini: inlined the single remaining anyOf branch');
     }
   }
@@ -93,7 +97,15 @@ function normalize(input: JsonSchema, path: string, ctx: GeminiContext): JsonSch
   return node;
 }
 
-function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): GeminiSchema {
+/** The schema `false` (no value) where Gemini has to express it: an error naming the path. */
+function falseSchemaError(ctx: GeminiContext, path: string): ToolkitError {
+  return definitionError(ctx, path, 'is the schema false (it accepts no value), which Gemini cannot express', 'Remove it');
+}
+
+function geminiNode(definition: JsonSchemaDefinition, path: string, ctx: GeminiContext): GeminiSchema {
+  if (definition === false) throw falseSchemaError(ctx, path);
+  // `true` takes any value, as `{}` says (and Gemini then asks for a type)
+  const input = definition === true ? {} : definition;
   if (typeof input.$ref === 'string') {
     const { $ref, ...siblings } = input;
     const target = resolveLocalRef(ctx.root, $ref, ctx.tool, path);
@@ -108,7 +120,7 @@ function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): Gemini
     ctx.report(path, `gemini: inlined $ref ${$ref}`);
     ctx.refs.push(target.name);
     try {
-      return geminiNode({ ...target.schema, ...siblings }, path, ctx);
+      return geminiNode(target.schema === false ? false : { ...(target.schema === true ? {} : target.schema), ...siblings }, path, ctx);
     } finally {
       ctx.refs.pop();
     }
@@ -151,8 +163,9 @@ function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): Gemini
         break;
       case 'properties': {
         const properties: Record<string, GeminiSchema> = {};
-        for (const [name, child] of Object.entries(value as Record<string, JsonSchema>)) {
-          properties[name] = geminiNode(child, propertyPath(path, name), ctx);
+        for (const [name, child] of Object.entries(value as Record<string, JsonSchemaDefinition>)) {
+          if (child === false) ctx.report(propertyPath(path, name), 'gemini: dropped the property: its schema is false (it accepts no value)');
+          else properties[name] = geminiNode(child, propertyPath(path, name), ctx);
         }
         out.properties = properties;
         break;
@@ -164,7 +177,7 @@ function geminiNode(input: JsonSchema, path: string, ctx: GeminiContext): Gemini
         else ctx.report(path, `gemini: dropped items: ${String(value)}`);
         break;
       case 'anyOf':
-        out.anyOf = (value as JsonSchema[]).map((branch, i) => geminiNode(branch, branchPath(path, 'anyOf', i), ctx));
+        out.anyOf = (value as JsonSchemaDefinition[]).map((branch, i) => geminiNode(branch, branchPath(path, 'anyOf', i), ctx));
         break;
       default:
         if (GEMINI_SCHEMA_KEYWORDS.has(key)) {

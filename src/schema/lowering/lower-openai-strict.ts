@@ -1,8 +1,8 @@
 import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
+import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_LIMITS } from './provider-rules';
-import { branchPath, cloneJson, describePath, isObjectSchema, itemsPath, propertyPath, type Reporter, tupleAsItems, typeOfValues } from './schema-utils';
+import { branchPath, cloneJson, describePath, inlineSingleAllOf, isObjectSchema, itemsPath, propertyPath, type Reporter, tupleAsItems, typeOfValues } from './schema-utils';
 
 interface StrictContext {
   readonly tool: string;
@@ -60,16 +60,20 @@ function definitionError(ctx: StrictContext, path: string, what: string, fix: st
   );
 }
 
-function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: number): JsonSchema {
-  let node = input;
-  if (node.allOf !== undefined) {
-    if (node.allOf.length !== 1) {
-      throw definitionError(ctx, path, 'uses allOf, which strict mode does not support', 'Merge the allOf members into one schema');
-    }
-    const { allOf, ...rest } = node;
-    node = { ...rest, ...allOf[0] };
-    ctx.report(path, 'inlined a single-member allOf (strict mode does not support allOf)');
-  }
+/** The schema `false` (no value) where strict mode has to express it: an error naming the path. */
+function falseSchemaError(ctx: StrictContext, path: string): ToolkitError {
+  return definitionError(ctx, path, 'is the schema false (it accepts no value), which strict mode cannot express', 'Remove it');
+}
+
+function strictNode(input: JsonSchemaDefinition, path: string, ctx: StrictContext, depth: number): JsonSchema {
+  if (input === false) throw falseSchemaError(ctx, path);
+  // `true` takes any value, as `{}` says (and strict mode then asks for a type)
+  const own = input === true ? {} : input;
+  const inlined = inlineSingleAllOf(own, true);
+  if (inlined === 'several') throw definitionError(ctx, path, 'uses allOf, which strict mode does not support', 'Merge the allOf members into one schema');
+  if (inlined === false) throw falseSchemaError(ctx, branchPath(path, 'allOf', 0));
+  if (inlined !== own) ctx.report(path, 'inlined a single-member allOf (strict mode does not support allOf)');
+  let node = inlined;
   if (node.anyOf !== undefined && node.oneOf !== undefined) {
     throw definitionError(ctx, path, 'uses both anyOf and oneOf', 'Use one union keyword');
   }
@@ -130,8 +134,13 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
       case 'properties': {
         const required = new Set(node.required ?? []);
         const properties: Record<string, JsonSchema> = {};
-        for (const [name, child] of Object.entries(value as Record<string, JsonSchema>)) {
+        for (const [name, child] of Object.entries(value as Record<string, JsonSchemaDefinition>)) {
           const childPath = propertyPath(path, name);
+          if (child === false) {
+            // without it and with additionalProperties: false, the property still cannot be sent
+            ctx.report(childPath, 'dropped the property: its schema is false (it accepts no value)');
+            continue;
+          }
           ctx.properties += 1;
           ctx.stringLength += name.length;
           let lowered = strictNode(child, childPath, ctx, level);
@@ -157,9 +166,12 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
         break;
       case 'anyOf':
       case 'oneOf': {
-        const branches = (value as JsonSchema[]).map((branch, i) =>
-          strictNode(branch, branchPath(path, 'anyOf', i), ctx, level),
-        );
+        const branches: JsonSchema[] = [];
+        (value as JsonSchemaDefinition[]).forEach((branch, i) => {
+          // a branch that is false matches nothing: the union means the same without it
+          if (branch === false) ctx.report(branchPath(path, key, i), `dropped the ${key} branch false (it matches nothing)`);
+          else branches.push(strictNode(branch, branchPath(path, 'anyOf', i), ctx, level));
+        });
         out.anyOf = branches;
         if (key === 'oneOf') ctx.report(path, 'oneOf became anyOf (strict mode does not support oneOf)');
         break;
@@ -167,7 +179,7 @@ function strictNode(input: JsonSchema, path: string, ctx: StrictContext, depth: 
       case '$defs':
       case 'definitions': {
         const defs: Record<string, JsonSchema> = {};
-        for (const [name, def] of Object.entries(value as Record<string, JsonSchema>)) {
+        for (const [name, def] of Object.entries(value as Record<string, JsonSchemaDefinition>)) {
           ctx.stringLength += name.length;
           defs[name] = strictNode(def, propertyPath(path, `${key}.${name}`), ctx, 0);
         }
@@ -240,7 +252,8 @@ function closeObject(node: JsonSchema, out: JsonSchema, path: string, ctx: Stric
   out.additionalProperties = false;
 }
 
-function isNullSchema(schema: JsonSchema): boolean {
+function isNullSchema(schema: JsonSchemaDefinition): boolean {
+  if (typeof schema === 'boolean') return false;
   return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null');
 }
 

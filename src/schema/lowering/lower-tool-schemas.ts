@@ -1,5 +1,4 @@
-import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
+import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../common/json-schema';
 import type { ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import { lowerGemini } from './lower-gemini';
@@ -18,6 +17,7 @@ import {
   cloneJson,
   deepFreeze,
   itemsPath,
+  objectSchemaOf,
   propertyPath,
   type Reporter,
   typeList,
@@ -84,16 +84,17 @@ function lowerOpenAIPlain(schema: ObjectJsonSchema, report: Reporter): ObjectJso
     delete copy.$schema;
     report('', 'dropped $schema');
   }
-  const visit = (node: JsonSchema, path: string): void => {
+  const visit = (node: JsonSchemaDefinition, path: string): void => {
+    if (typeof node === 'boolean') return;
     const types = typeList(node);
     if (types.includes('array') && node.items === undefined) {
       node.items = {};
       report(path, 'added items: {} (OpenAI rejects arrays without items)');
     }
     for (const [name, child] of Object.entries(node.properties ?? {})) visit(child, propertyPath(path, name));
-    if (isPlainObject(node.items)) visit(node.items as JsonSchema, itemsPath(path));
-    const tuple: unknown = Array.isArray(node.items) ? node.items : node.prefixItems;
-    if (Array.isArray(tuple)) tuple.forEach((member: unknown, i) => isPlainObject(member) && visit(member as JsonSchema, `${path}[${i}]`));
+    const tuple = Array.isArray(node.items) ? node.items : node.prefixItems;
+    if (node.items !== undefined && !Array.isArray(node.items)) visit(node.items, itemsPath(path));
+    tuple?.forEach((member, i) => visit(member, `${path}[${i}]`));
     for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
       node[keyword]?.forEach((branch, i) => visit(branch, branchPath(path, keyword, i)));
     }
@@ -108,6 +109,9 @@ function lowerOpenAIPlain(schema: ObjectJsonSchema, report: Reporter): ObjectJso
 /**
  * The MCP form: the schema as it is, with `$schema` declared when the schema is draft-07 without
  * saying so (draft-07's tuple form): MCP 2025-11-25 reads a schema without `$schema` as 2020-12.
+ * A property whose schema is a boolean is written as the object schema that means the same
+ * (`true` as `{}`, `false` as `{ not: {} }`): the MCP SDK's clients want an object for each of
+ * `inputSchema.properties`.
  */
 function lowerMcp(schema: ObjectJsonSchema, report: Reporter): ObjectJsonSchema {
   const copy = cloneJson(schema);
@@ -115,6 +119,11 @@ function lowerMcp(schema: ObjectJsonSchema, report: Reporter): ObjectJsonSchema 
   if (copy.$schema === undefined && 'dialect' in found && found.dialect === 'draft-07') {
     copy.$schema = DRAFT_07;
     report('', `added $schema ${DRAFT_07} (the schema uses draft-07's tuple form; MCP reads a schema without $schema as 2020-12)`);
+  }
+  for (const [name, property] of Object.entries(copy.properties)) {
+    if (typeof property !== 'boolean') continue;
+    const object = (copy.properties[name] = objectSchemaOf(property));
+    report(name, `the schema ${String(property)} became ${JSON.stringify(object)} (MCP clients want an object schema for each property)`);
   }
   return copy;
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
+import type { Frozen, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from '../../common/json-schema';
 
 /**
  * The providers a canonical tool schema can be lowered for.
@@ -53,13 +53,13 @@ export interface LoweringChange {
  * };
  */
 export interface OpenAIChatToolDefinition {
-  type: 'function';
-  function: {
-    name: string;
-    description: string;
-    parameters: JsonSchema;
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: ReadonlyJsonSchema;
     /** Present (and `true`) only for the strict form. */
-    strict?: boolean;
+    readonly strict?: boolean;
   };
 }
 
@@ -74,11 +74,11 @@ export interface OpenAIChatToolDefinition {
  * };
  */
 export interface OpenAIResponsesToolDefinition {
-  type: 'function';
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-  strict: boolean;
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: ReadonlyJsonSchema;
+  readonly strict: boolean;
 }
 
 /**
@@ -90,9 +90,9 @@ export interface OpenAIResponsesToolDefinition {
  * };
  */
 export interface AnthropicToolDefinition {
-  name: string;
-  description: string;
-  input_schema: ObjectJsonSchema;
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: ReadonlyObjectJsonSchema;
 }
 
 /**
@@ -137,9 +137,9 @@ export interface GeminiSchema {
  * };
  */
 export interface GeminiFunctionDeclaration {
-  name: string;
-  description: string;
-  parameters?: GeminiSchema;
+  readonly name: string;
+  readonly description: string;
+  readonly parameters?: Frozen<GeminiSchema>;
 }
 
 /**
@@ -151,9 +151,9 @@ export interface GeminiFunctionDeclaration {
  * };
  */
 export interface McpToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: ObjectJsonSchema;
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ReadonlyObjectJsonSchema;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, JsonSchemaType } from '../../common/json-schema';
+import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 
 /** Collects report lines for one tool. @internal */
@@ -37,6 +37,31 @@ export function isObjectSchema(schema: JsonSchema): boolean {
 }
 
 
+/**
+ * The object schema that means what `definition` means: `true` as `{}`, `false` as `{ not: {} }`,
+ * an object schema as it is. For readers that want an object where JSON Schema allows a boolean
+ * (the MCP SDK's clients, for each of a tool's `properties`). @internal
+ */
+export function objectSchemaOf(definition: JsonSchemaDefinition): JsonSchema {
+  if (typeof definition !== 'boolean') return definition;
+  return definition ? {} : { not: {} };
+}
+
+/**
+ * `node` with its `allOf` inlined (`true` as `{}`), the member's keywords winning over `node`'s
+ * own when `memberWins`: `node` itself without `allOf`, `'several'` when it has more than one
+ * member (no provider without `allOf` can merge them), `false` when its one member is `false`. @internal
+ */
+export function inlineSingleAllOf(node: JsonSchema, memberWins: boolean): JsonSchema | 'several' | false {
+  const { allOf, ...rest } = node;
+  if (allOf === undefined) return node;
+  if (allOf.length !== 1) return 'several';
+  const [member] = allOf;
+  if (member === false) return false;
+  const inner = member === true ? {} : member;
+  return memberWins ? { ...rest, ...inner } : { ...inner, ...rest };
+}
+
 /** Freezes a plain JSON value and everything inside it; returns it. @internal */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -62,7 +87,7 @@ export function cloneJson<T>(value: T): T {
  * root schema: the definition's name (`$defs/Name`) and schema, or `undefined` when the
  * reference is not local or names no definition. @internal
  */
-export function findLocalRef(root: JsonSchema, ref: string): { name: string; schema: JsonSchema } | undefined {
+export function findLocalRef(root: JsonSchema, ref: string): { name: string; schema: JsonSchemaDefinition } | undefined {
   const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
   if (!match) return undefined;
   const table = match[1] === '$defs' ? root.$defs : root.definitions;
@@ -82,7 +107,7 @@ export function resolveLocalRef(
   ref: string,
   tool: string,
   path: string,
-): { name: string; schema: JsonSchema } {
+): { name: string; schema: JsonSchemaDefinition } {
   const found = findLocalRef(root, ref);
   if (found === undefined) {
     throw new ToolkitError(
@@ -127,7 +152,11 @@ export function tupleAsItems(node: JsonSchema, path: string, report: Reporter, l
   const rest: unknown = draft07 ? node.additionalItems : node.items;
   const { prefixItems: _prefix, additionalItems: _additional, items: _items, ...out } = node;
   const schemas = new Map<string, JsonSchema>();
-  for (const member of [...(members as unknown[]), rest]) if (isPlainObject(member)) schemas.set(JSON.stringify(member), member as JsonSchema);
+  // a position that is `true` takes any value, as `{}` says; one that is `false` takes none and adds nothing
+  for (const member of [...(members as unknown[]), rest === true ? undefined : rest]) {
+    const schema = member === true ? {} : member;
+    if (isPlainObject(schema)) schemas.set(JSON.stringify(schema), schema as JsonSchema);
+  }
   const unique = [...schemas.values()];
   out.items = unique.length === 1 ? unique[0] : { anyOf: unique };
   const open = isPlainObject(rest);

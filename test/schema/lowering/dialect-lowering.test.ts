@@ -1,6 +1,7 @@
 import type { ObjectJsonSchema, ToolSchema } from '../../../src';
 import { lowerToolSchema } from '../../../src/schema/lowering';
 import { checkGemini, checkOpenAIStrict } from './provider-rule-checks';
+import { objectSchema } from '../../support/schemas';
 
 /** A draft 2020-12 schema with the keywords the providers lack. */
 const shipment: ToolSchema = {
@@ -64,7 +65,7 @@ describe('lowering draft 2020-12 keywords', () => {
   it('OpenAI without strict passes 2020-12 keywords through (the root $schema goes; a tuple gets the items: {} it implies)', () => {
     const { definition, report } = lowerToolSchema(shipment, 'openai');
     const { $schema: _dropped, ...rest } = shipment.parameters;
-    expect(definition.function.parameters).toEqual({ ...rest, properties: { ...rest.properties, size: { ...rest.properties.size, items: {} } } });
+    expect(definition.function.parameters).toEqual({ ...rest, properties: { ...rest.properties, size: { ...objectSchema(rest.properties.size), items: {} } } });
     expect(report.map((c) => [c.path, c.change])).toEqual([
       ['', 'dropped $schema'],
       ['size', 'added items: {} (OpenAI rejects arrays without items)'],
@@ -72,7 +73,7 @@ describe('lowering draft 2020-12 keywords', () => {
   });
 
   it('MCP declares draft-07 for a tuple schema that does not say so (MCP reads no $schema as 2020-12)', () => {
-    const parameters = { type: 'object', properties: { at: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } } as object as ObjectJsonSchema;
+    const parameters: ObjectJsonSchema = { type: 'object', properties: { at: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } };
     const { definition, report } = lowerToolSchema({ name: 'old', description: 'Old', parameters }, 'mcp');
     expect(definition.inputSchema).toEqual({ ...parameters, $schema: 'http://json-schema.org/draft-07/schema#' });
     expect(report).toEqual([
