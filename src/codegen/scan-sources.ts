@@ -23,6 +23,8 @@ export interface ScannedParam {
   readonly hasToolParam: boolean;
   /** True for `@ToolParam({ preset: true })`: a hidden parameter a preset fills. */
   readonly preset: boolean;
+  /** True when `@ToolParam` says the type itself (`type` or `schema`): the declared type is not all there is. */
+  readonly explicitType: boolean;
   /** True when the parameter carries `@InjectContext(key)`. */
   readonly injectContext: boolean;
   /** True for `?` parameters and parameters with a default value. */
@@ -252,6 +254,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
         node: param,
         hasToolParam: toolParam !== undefined,
         preset: toolParam !== undefined && toolParamOption(toolParam, 'preset')?.kind === ts.SyntaxKind.TrueKeyword,
+        explicitType: toolParam !== undefined && (toolParamOption(toolParam, 'type') !== undefined || toolParamOption(toolParam, 'schema') !== undefined),
         injectContext: decoratorsOf(param).some((d) => isDecorator(d, 'InjectContext', imports)),
         optional: param.questionToken !== undefined || param.initializer !== undefined,
       });

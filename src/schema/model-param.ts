@@ -58,7 +58,8 @@ export function buildModelParam(
       throw new ToolkitError(
         'INVALID_DEFINITION',
         `${owner} ${label}: class ${elementType.name} has no class-validator decorators, so its schema is unknown. ` +
-          'Decorate its properties (@IsString(), @IsOptional()…), or give @ToolParam a schema.',
+          'Decorate its properties (@IsString(), @IsOptional()…), or declare the parameter with an interface instead of a class ' +
+          '(a plain object, checked by the schema the manifest or @ToolParam({ schema }) gives).',
       );
     }
     inferred = dtoSchema(elementType);

@@ -23,7 +23,7 @@ import { IsInt } from '../stub';
 class Base { @IsInt() qty!: number }
 /** Decorated through its base class only. */
 export class LineDto extends Base {}
-/** No decorator anywhere: its JSON Schema says everything, so the manifest names no class. */
+/** No decorator anywhere: named all the same, so that registration refuses it as reflection does. */
 export class PlainShape { qty!: number }
 export { LineDto as Line };
 `,
@@ -87,7 +87,8 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     const refs = params.map(({ name, typeName, typeRef, array }) => ({ name, typeName, typeRef, array }));
     expect(refs).toEqual([
       { name: 'lines', typeName: 'LineDto', typeRef: './src/dto.ts#LineDto', array: true },
-      { name: 'shape', typeName: undefined, typeRef: undefined, array: undefined },
+      // a class without class-validator rules: named, so that registration refuses it as under tsc (never a plain object)
+      { name: 'shape', typeName: 'PlainShape', typeRef: './src/dto.ts#PlainShape', array: undefined },
       { name: 'when', typeName: 'Date', typeRef: undefined, array: undefined },
       { name: 'user', typeName: 'UserContext', typeRef: './src/context/user.ts#UserContext', array: undefined },
       { name: 'tenant', typeName: 'TenantContext', typeRef: './src/context/tenant.ts#default', array: undefined },
@@ -100,12 +101,12 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     ]);
 
     expect(text).toContain("import 'reflect-metadata';\nimport type { ToolManifest } from 'toolwright';\n");
-    expect(text).toContain('import { default as t0 } from "../context/tenant.js";\n');
-    expect(text).toContain('import { UserContext as t1 } from "../context/user.js";\n');
-    expect(text).toContain('import { LineDto as t2 } from "../dto.js";\n');
-    expect(text).toContain('import { PkgContext as t3 } from "ctxpkg";\n');
+    // a CommonJS module (no "type": "module"): relative imports without an extension, as ts-node and Jest resolve them
+    expect(text).toContain('import { default as t0 } from "../context/tenant";\n');
+    expect(text).toContain('import { UserContext as t1 } from "../context/user";\n');
+    expect(text).toContain('import { LineDto as t2, PlainShape as t3 } from "../dto";\n');
+    expect(text).toContain('import { PkgContext as t4 } from "ctxpkg";\n');
     expect(text).toContain('"./src/context/user.ts#UserContext": () => t1');
-    expect(text).not.toContain('PlainShape as');
   });
 
   it('compiles as TypeScript and its types section gives the classes', () => {
@@ -116,16 +117,17 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     const imports: string[] = [];
     const fakeRequire = (specifier: string): unknown => {
       imports.push(specifier);
-      return { UserContext: class UserContext {}, LineDto: class LineDto {}, default: class TenantContext {}, PkgContext: class PkgContext {} };
+      return { UserContext: class UserContext {}, LineDto: class LineDto {}, PlainShape: class PlainShape {}, default: class TenantContext {}, PkgContext: class PkgContext {} };
     };
     const exports: { manifest?: ToolManifest } = {};
     new Function('require', 'exports', js)(fakeRequire, exports);
-    expect(imports).toEqual(['reflect-metadata', '../context/tenant.js', '../context/user.js', '../dto.js', 'ctxpkg']);
+    expect(imports).toEqual(['reflect-metadata', '../context/tenant', '../context/user', '../dto', 'ctxpkg']);
     const types = exports.manifest!.types!;
     expect(Object.keys(types)).toEqual([
       './src/context/tenant.ts#default',
       './src/context/user.ts#UserContext',
       './src/dto.ts#LineDto',
+      './src/dto.ts#PlainShape',
       'ctxpkg#PkgContext',
     ]);
     expect(types['./src/context/user.ts#UserContext']!().name).toBe('UserContext');
