@@ -77,17 +77,21 @@ function unresolvedImports(checker: ts.TypeChecker, file: ts.SourceFile): string
 /** The refusal of a parameter type that names something the compiler cannot resolve: its schema would accept anything there. */
 function unresolvedProblem(checker: ts.TypeChecker, typeText: string, file: ts.SourceFile, cwd: string): TypeProblem {
   const imports = unresolvedImports(checker, file);
+  const where = displayPath(file.fileName, cwd);
+  const first = imports[0];
   const cause =
-    imports.length === 0
-      ? `${displayPath(file.fileName, cwd)} names a type the compiler cannot resolve (\`tsc --noEmit\` shows which)`
-      : `${displayPath(file.fileName, cwd)} imports ${imports.slice(0, 3).map((s) => `'${quoted(s)}'`).join(', ')}` +
+    first === undefined
+      ? `${where} names a type the compiler cannot resolve (\`tsc --noEmit\` shows which)`
+      : `${where} imports ${imports.slice(0, 3).map((s) => `'${quoted(s)}'`).join(', ')}` +
         `${imports.length > 3 ? ` and ${imports.length - 3} more` : ''}, which the generator's module resolution cannot find ` +
         '(without --project it resolves as NodeNext: relative imports in ES modules need their extension)';
+  const bare = imports.find((specifier) => specifier.startsWith('.') && !/\.[cm]?[jt]sx?$/.test(specifier));
+  const example = bare === undefined ? '' : ` ('${quoted(bare)}.js')`;
   return {
     problem:
       `(${quoted(typeText)}) does not resolve: ${cause}, so its JSON Schema would accept anything there and no class could be named. ` +
       'Fix: pass the tsconfig your toolchain compiles with (--project tsconfig.json; "moduleResolution": "bundler" for tsx, esbuild and Vite), ' +
-      "or write the import as that resolution needs it ('./order.dto.js').",
+      `or write the import as that resolution needs it${example}.`,
   };
 }
 

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { main } from '../../src/codegen/cli';
 import { manifestJsonOfModule } from '../../src/codegen/manifest-module';
 import type { ToolManifest } from '../../src/common/manifest';
+import { writeProject } from '../support/project-files';
 
 /** `toolwright-schema -o tools.manifest.ts`: the manifest module that carries the classes parameters name. */
 const FILES: Record<string, string> = {
@@ -15,7 +15,7 @@ export function InjectContext(_key: unknown): ParameterDecorator { return () => 
 export function IsInt(): PropertyDecorator { return () => undefined; }
 `,
   'node_modules/ctxpkg/package.json': JSON.stringify({ name: 'ctxpkg', version: '1.0.0', types: 'index.d.ts' }),
-  'node_modules/ctxpkg/index.d.ts': 'export declare class PkgContext { readonly region: string }\n',
+  'node_modules/ctxpkg/index.d.ts': 'export declare class PkgContext { readonly region: string }\nexport declare class PkgDto { qty: number }\n',
   'src/context/user.ts': `export class UserContext { constructor(readonly id: string) {} }\n`,
   'src/context/tenant.ts': `export default class TenantContext { constructor(readonly id: string) {} }\n`,
   'src/dto.ts': `
@@ -32,7 +32,7 @@ import { InjectContext, Tool, ToolParam } from '../stub';
 import { UserContext } from './context/user';
 import TenantContext from './context/tenant';
 import { LineDto, PlainShape } from './dto';
-import { PkgContext as Region } from 'ctxpkg';
+import { PkgContext as Region, PkgDto } from 'ctxpkg';
 
 class HiddenContext { readonly secret = 1 }
 export const TOKEN = Symbol('token');
@@ -44,14 +44,44 @@ export class Shop {
     @ToolParam() lines: LineDto[],
     @ToolParam() shape: PlainShape,
     @ToolParam() when: Date | undefined,
+    @ToolParam() pkgLines: readonly PkgDto[],
     user: UserContext,
     tenant: TenantContext,
     hidden: HiddenContext,
     @InjectContext(TOKEN) token: string,
     region: Region,
   ): number {
-    return region.region.length + lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
+    return region.region.length + pkgLines.length + lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
   }
+}
+`,
+  // refused by the generator (scanned on their own): what their manifest entries would get wrong
+  'refused/payload.ts': `import { Gone } from './gone';\nexport interface Payload { gone: Gone[] }\n`,
+  'refused/tools.ts': `
+import { Tool, ToolParam } from '../stub';
+import { LineDto } from '../src/dto';
+import { Missing } from './missing';
+import type { Payload } from './payload';
+
+export class PartialLine {
+  /** Patch. */
+  @Tool()
+  patch(@ToolParam() patch: Partial<LineDto>): number { return patch.qty ?? 0; }
+}
+export class ExplicitPartial {
+  /** Patch, checked by its schema alone on purpose. */
+  @Tool()
+  patch(@ToolParam({ schema: { minProperties: 1 } }) patch: Partial<LineDto>): number { return patch.qty ?? 0; }
+}
+export class MissingImport {
+  /** Items. */
+  @Tool()
+  add(@ToolParam() items: Missing[]): number { return items.length; }
+}
+export class DeepMissing {
+  /** Payload. */
+  @Tool()
+  send(@ToolParam() payload: Payload): number { return payload.gone.length; }
 }
 `,
 };
@@ -65,11 +95,7 @@ function run(argv: string[]): { code: number; stderr: string } {
 }
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-module-'));
-  for (const [file, text] of Object.entries(FILES)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
+  dir = writeProject('toolwright-module-', FILES);
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -90,6 +116,8 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
       // a class without class-validator rules: named, so that registration refuses it as under tsc (never a plain object)
       { name: 'shape', typeName: 'PlainShape', typeRef: './src/dto.ts#PlainShape', array: undefined },
       { name: 'when', typeName: 'Date', typeRef: undefined, array: undefined },
+      // a readonly array of a package's class: imported from the package as the service file does
+      { name: 'pkgLines', typeName: 'PkgDto', typeRef: 'ctxpkg#PkgDto', array: true },
       { name: 'user', typeName: 'UserContext', typeRef: './src/context/user.ts#UserContext', array: undefined },
       { name: 'tenant', typeName: 'TenantContext', typeRef: './src/context/tenant.ts#default', array: undefined },
       // not exported: no module can import it (registration says so, with the fix)
@@ -105,7 +133,7 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     expect(text).toContain('import { default as t0 } from "../context/tenant";\n');
     expect(text).toContain('import { UserContext as t1 } from "../context/user";\n');
     expect(text).toContain('import { LineDto as t2, PlainShape as t3 } from "../dto";\n');
-    expect(text).toContain('import { PkgContext as t4 } from "ctxpkg";\n');
+    expect(text).toContain('import { PkgContext as t4, PkgDto as t5 } from "ctxpkg";\n');
     expect(text).toContain('"./src/context/user.ts#UserContext": () => t1');
   });
 
@@ -117,7 +145,7 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     const imports: string[] = [];
     const fakeRequire = (specifier: string): unknown => {
       imports.push(specifier);
-      return { UserContext: class UserContext {}, LineDto: class LineDto {}, PlainShape: class PlainShape {}, default: class TenantContext {}, PkgContext: class PkgContext {} };
+      return { UserContext: class UserContext {}, LineDto: class LineDto {}, PlainShape: class PlainShape {}, default: class TenantContext {}, PkgContext: class PkgContext {}, PkgDto: class PkgDto {} };
     };
     const exports: { manifest?: ToolManifest } = {};
     new Function('require', 'exports', js)(fakeRequire, exports);
@@ -129,6 +157,7 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
       './src/dto.ts#LineDto',
       './src/dto.ts#PlainShape',
       'ctxpkg#PkgContext',
+      'ctxpkg#PkgDto',
     ]);
     expect(types['./src/context/user.ts#UserContext']!().name).toBe('UserContext');
   });
@@ -145,3 +174,22 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     expect(run(['src/**/*.ts', '-o', out, '--check']).stderr).toContain('the file on disk is not a manifest module');
   });
 });
+
+describe('parameter types the manifest cannot describe truthfully', () => {
+  it('refuses a class inside a generic type (unless @ToolParam says the type) and names that do not resolve, at any depth', () => {
+    const { code, stderr } = run(['refused/*.ts', '-o', 'refused.manifest.json']);
+    expect(code).toBe(1);
+    const problems = stderr.split('\n').filter((line) => line.startsWith('toolwright-schema: refused/'));
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^toolwright-schema: refused\/tools\.ts:\d+:\d+: PartialLine\.patch: the type of parameter patch \(Partial<LineDto>\) holds the class LineDto/);
+    expect(problems[1]).toContain("MissingImport.add: the type of parameter items (Missing[]) does not resolve: refused/tools.ts imports './missing'");
+    expect(problems[1]).toContain("--project tsconfig.json; \"moduleResolution\": \"bundler\" for tsx, esbuild and Vite), or write the import as that resolution needs it ('./missing.js').");
+    // the unresolved name is in another file: that file's import is named
+    expect(problems[2]).toContain("DeepMissing.send: the type of parameter payload (Payload) does not resolve: refused/payload.ts imports './gone'");
+    for (const problem of problems) expect(problem.length).toBeLessThan(1000);
+    // the explicit one is described: the decorator's schema is the user's word for a plain object
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'refused.manifest.json'), 'utf8')) as ToolManifest;
+    expect(Object.keys(manifest.classes)).toEqual(['ExplicitPartial']);
+  });
+});
+
