@@ -108,30 +108,55 @@ function nestedClass(checker: ts.TypeChecker, type: ts.Type, seen = new Set<ts.T
   return undefined;
 }
 
-/** The identifier a parameter's type annotation names (`UserContext`, `LineDto[]`, `readonly LineDto[]`, `Array<LineDto>`, `X | undefined`). */
-function namedIdentifier(node: ts.TypeNode | undefined): ts.Identifier | undefined {
+/** The name a parameter's type annotation spells (`UserContext`, `ns.UserContext`, `LineDto[]`, `readonly LineDto[]`, `Array<LineDto>`, `X | undefined`). */
+function namedType(node: ts.TypeNode | undefined): ts.EntityName | undefined {
   const type = unwrapTypeNode(node);
   if (type === undefined) return undefined;
-  if (ts.isArrayTypeNode(type)) return namedIdentifier(type.elementType);
-  if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) return namedIdentifier(type.type);
-  if (!ts.isTypeReferenceNode(type) || !ts.isIdentifier(type.typeName)) return undefined;
-  const name = type.typeName.text;
-  if ((name === 'Array' || name === 'ReadonlyArray') && type.typeArguments?.length === 1) return namedIdentifier(type.typeArguments[0]);
+  if (ts.isArrayTypeNode(type)) return namedType(type.elementType);
+  if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) return namedType(type.type);
+  if (!ts.isTypeReferenceNode(type)) return undefined;
+  const name = ts.isIdentifier(type.typeName) ? type.typeName.text : undefined;
+  if ((name === 'Array' || name === 'ReadonlyArray') && type.typeArguments?.length === 1) return namedType(type.typeArguments[0]);
   return type.typeName;
 }
 
+/** The import a type name comes through, and the name the imported module exports it as. */
+function importOf(checker: ts.TypeChecker, name: ts.EntityName): { readonly from: ts.Expression; readonly exported: string } | undefined {
+  const local = ts.isIdentifier(name) ? name : name.left;
+  const declaration = ts.isIdentifier(local) ? checker.getSymbolAtLocation(local)?.getDeclarations()?.[0] : undefined;
+  if (declaration === undefined) return undefined;
+  if (ts.isIdentifier(name) && ts.isImportSpecifier(declaration)) {
+    return { from: declaration.parent.parent.parent.moduleSpecifier, exported: (declaration.propertyName ?? declaration.name).text };
+  }
+  if (ts.isIdentifier(name) && ts.isImportClause(declaration)) return { from: declaration.parent.moduleSpecifier, exported: 'default' };
+  if (ts.isQualifiedName(name) && ts.isNamespaceImport(declaration)) return { from: declaration.parent.parent.moduleSpecifier, exported: name.right.text };
+  return undefined;
+}
+
 /**
- * `<package>#<export>` for a class from a package, as the parameter's file imports it
- * (`import { ToolExecutionContext } from 'toolwright'`); `undefined` for a relative import or none.
+ * The class's reference as the parameter's file imports it: `<package>#<export>` for a package
+ * (a workspace package too, whose sources the compiler reaches through a symlink: the manifest
+ * module must load the copy the service loads), or for a package's class re-exported by a module
+ * of the project, `<module>#<export>`. `undefined` for a project class imported by a relative path
+ * (its declaring module is named instead) or not imported.
  */
-function packageReference(checker: ts.TypeChecker, node: ts.ParameterDeclaration): string | undefined {
-  const identifier = namedIdentifier(node.type);
-  const alias = identifier === undefined ? undefined : checker.getSymbolAtLocation(identifier);
-  const specifier = alias?.getDeclarations()?.find(ts.isImportSpecifier);
-  if (specifier === undefined) return undefined;
-  const from = specifier.parent.parent.parent.moduleSpecifier;
-  if (!ts.isStringLiteral(from) || from.text.startsWith('.')) return undefined;
-  return `${from.text}#${(specifier.propertyName ?? specifier.name).text}`;
+function importedReference(checker: ts.TypeChecker, node: ts.ParameterDeclaration, cls: ts.Symbol, fromLibrary: boolean, cwd: string): string | undefined {
+  const name = namedType(node.type);
+  const named = name === undefined ? undefined : checker.getSymbolAtLocation(ts.isIdentifier(name) ? name : name.right);
+  const target = named !== undefined && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
+  // the annotation names the class itself, not a type alias of it (which no module can import as a value)
+  if (name === undefined || target === undefined || checker.getMergedSymbol(target) !== checker.getMergedSymbol(cls)) return undefined;
+  const imported = importOf(checker, name);
+  if (imported === undefined || !ts.isStringLiteral(imported.from)) return undefined;
+  if (!imported.from.text.startsWith('.')) return `${imported.from.text}#${imported.exported}`;
+  const module = fromLibrary ? checker.getSymbolAtLocation(imported.from)?.valueDeclaration : undefined;
+  return module !== undefined && ts.isSourceFile(module) ? `${projectPath(module, cwd)}#${imported.exported}` : undefined;
+}
+
+/** A project file as the manifest names it: relative to `cwd`, with a leading `./` inside it. */
+function projectPath(sourceFile: ts.SourceFile, cwd: string): string {
+  const relative = displayPath(sourceFile.fileName, cwd);
+  return `${relative.startsWith('../') ? '' : './'}${relative}`;
 }
 
 /**
@@ -148,9 +173,7 @@ function exportReference(checker: ts.TypeChecker, symbol: ts.Symbol, declaration
     .filter((e) => checker.getMergedSymbol(e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e) === target)
     .map((e) => e.getName());
   const name = names.includes(symbol.getName()) ? symbol.getName() : (names.find((n) => n !== 'default') ?? names[0]);
-  if (name === undefined) return undefined;
-  const relative = displayPath(sourceFile.fileName, cwd);
-  return `${relative.startsWith('../') ? '' : './'}${relative}#${name}`;
+  return name === undefined ? undefined : `${projectPath(sourceFile, cwd)}#${name}`;
 }
 
 /**
@@ -206,8 +229,7 @@ export function classReference(
     };
   }
   const typeName = declaration.name?.text ?? symbol.getName(); // `export default class X`: the symbol is `default`
-  const typeRef = isLibraryFile(declaration.getSourceFile())
-    ? packageReference(checker, node)
-    : exportReference(checker, symbol, declaration, cwd);
+  const fromLibrary = isLibraryFile(declaration.getSourceFile());
+  const typeRef = importedReference(checker, node, symbol, fromLibrary, cwd) ?? (fromLibrary ? undefined : exportReference(checker, symbol, declaration, cwd));
   return { typeName, ...(typeRef === undefined ? {} : { typeRef }), ...(array ? { array } : {}) };
 }

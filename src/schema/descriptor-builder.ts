@@ -88,8 +88,10 @@ function buildOne(
   const paramTypes = Reflect.getMetadata('design:paramtypes', ctor.prototype as object, method.methodName) as
     | unknown[]
     | undefined;
-  const count = Math.max(fn.length, paramTypes?.length ?? 0, ...[...records.keys()].map((i) => i + 1));
-  if (manifest && manifest.params.length !== count && paramTypes !== undefined) {
+  // Without metadata, `fn.length` stops at the first default value: the manifest counts the rest
+  // (`run(@ToolParam() n = 1, user?: UserContext)` has two parameters, and `user` is injected).
+  const count = Math.max(fn.length, paramTypes?.length ?? manifest?.params.length ?? 0, ...[...records.keys()].map((i) => i + 1));
+  if (manifest && manifest.params.length !== count) {
     throw new ToolkitError(
       'MANIFEST_MISMATCH',
       `${owner}: the manifest lists ${manifest.params.length} parameter(s) but the method has ${count}; ` +

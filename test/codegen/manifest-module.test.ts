@@ -15,7 +15,13 @@ export function InjectContext(_key: unknown): ParameterDecorator { return () => 
 export function IsInt(): PropertyDecorator { return () => undefined; }
 `,
   'node_modules/ctxpkg/package.json': JSON.stringify({ name: 'ctxpkg', version: '1.0.0', types: 'index.d.ts' }),
-  'node_modules/ctxpkg/index.d.ts': 'export declare class PkgContext { readonly region: string }\nexport declare class PkgDto { qty: number }\n',
+  'node_modules/ctxpkg/index.d.ts':
+    'export declare class PkgContext { readonly region: string }\nexport declare class PkgDto { qty: number }\nexport declare class AuditContext { readonly trail: string }\n',
+  // a workspace package: node_modules/@acme/dtos links here (beforeAll), and the compiler reaches its sources through the link
+  'packages/acme-dtos/package.json': JSON.stringify({ name: '@acme/dtos', version: '1.0.0', types: 'src/index.ts' }),
+  'packages/acme-dtos/src/index.ts': `import { IsInt } from '../../../stub';\nexport class AcmeDto { @IsInt() qty!: number }\n`,
+  // a module of the project that re-exports a package's class
+  'src/context/index.ts': `export { AuditContext as Audit } from 'ctxpkg';\n`,
   'src/context/user.ts': `export class UserContext { constructor(readonly id: string) {} }\n`,
   'src/context/tenant.ts': `export default class TenantContext { constructor(readonly id: string) {} }\n`,
   'src/dto.ts': `
@@ -33,6 +39,9 @@ import { UserContext } from './context/user';
 import TenantContext from './context/tenant';
 import { LineDto, PlainShape } from './dto';
 import { PkgContext as Region, PkgDto } from 'ctxpkg';
+import * as pkg from 'ctxpkg';
+import { Audit } from './context';
+import { AcmeDto } from '@acme/dtos';
 
 class HiddenContext { readonly secret = 1 }
 export const TOKEN = Symbol('token');
@@ -45,13 +54,16 @@ export class Shop {
     @ToolParam() shape: PlainShape,
     @ToolParam() when: Date | undefined,
     @ToolParam() pkgLines: readonly PkgDto[],
+    @ToolParam() acme: AcmeDto,
     user: UserContext,
     tenant: TenantContext,
     hidden: HiddenContext,
     @InjectContext(TOKEN) token: string,
     region: Region,
+    audit: Audit,
+    sameAudit: pkg.AuditContext,
   ): number {
-    return region.region.length + pkgLines.length + lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
+    return audit.trail.length + sameAudit.trail.length + acme.qty + region.region.length + pkgLines.length + lines.length + shape.qty + (when ? 1 : 0) + user.id.length + tenant.id.length + hidden.secret + token.length;
   }
 }
 `,
@@ -96,6 +108,8 @@ function run(argv: string[]): { code: number; stderr: string } {
 
 beforeAll(() => {
   dir = writeProject('toolwright-module-', FILES);
+  fs.mkdirSync(path.join(dir, 'node_modules/@acme'));
+  fs.symlinkSync(path.join(dir, 'packages/acme-dtos'), path.join(dir, 'node_modules/@acme/dtos'), 'dir');
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -118,6 +132,8 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
       { name: 'when', typeName: 'Date', typeRef: undefined, array: undefined },
       // a readonly array of a package's class: imported from the package as the service file does
       { name: 'pkgLines', typeName: 'PkgDto', typeRef: 'ctxpkg#PkgDto', array: true },
+      // a workspace package: imported by its name, as the service file does, not by the path the link leads to
+      { name: 'acme', typeName: 'AcmeDto', typeRef: '@acme/dtos#AcmeDto', array: undefined },
       { name: 'user', typeName: 'UserContext', typeRef: './src/context/user.ts#UserContext', array: undefined },
       { name: 'tenant', typeName: 'TenantContext', typeRef: './src/context/tenant.ts#default', array: undefined },
       // not exported: no module can import it (registration says so, with the fix)
@@ -126,15 +142,20 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
       { name: 'token', typeName: undefined, typeRef: undefined, array: undefined },
       // from a package: imported from it as the service file does
       { name: 'region', typeName: 'PkgContext', typeRef: 'ctxpkg#PkgContext', array: undefined },
+      // a package's class re-exported by a module of the project, and through a namespace import
+      { name: 'audit', typeName: 'AuditContext', typeRef: './src/context/index.ts#Audit', array: undefined },
+      { name: 'sameAudit', typeName: 'AuditContext', typeRef: 'ctxpkg#AuditContext', array: undefined },
     ]);
 
     expect(text).toContain("import 'reflect-metadata';\nimport type { ToolManifest } from 'toolwright';\n");
     // a CommonJS module (no "type": "module"): relative imports without an extension, as ts-node and Jest resolve them
-    expect(text).toContain('import { default as t0 } from "../context/tenant";\n');
-    expect(text).toContain('import { UserContext as t1 } from "../context/user";\n');
-    expect(text).toContain('import { LineDto as t2, PlainShape as t3 } from "../dto";\n');
-    expect(text).toContain('import { PkgContext as t4, PkgDto as t5 } from "ctxpkg";\n');
-    expect(text).toContain('"./src/context/user.ts#UserContext": () => t1');
+    expect(text).toContain('import { Audit as t0 } from "../context/index";\n');
+    expect(text).toContain('import { default as t1 } from "../context/tenant";\n');
+    expect(text).toContain('import { UserContext as t2 } from "../context/user";\n');
+    expect(text).toContain('import { LineDto as t3, PlainShape as t4 } from "../dto";\n');
+    expect(text).toContain('import { AcmeDto as t5 } from "@acme/dtos";\n');
+    expect(text).toContain('import { AuditContext as t6, PkgContext as t7, PkgDto as t8 } from "ctxpkg";\n');
+    expect(text).toContain('"./src/context/user.ts#UserContext": () => t2');
   });
 
   it('compiles as TypeScript and its types section gives the classes', () => {
@@ -145,17 +166,21 @@ describe('the manifest module (-o tools.manifest.ts)', () => {
     const imports: string[] = [];
     const fakeRequire = (specifier: string): unknown => {
       imports.push(specifier);
-      return { UserContext: class UserContext {}, LineDto: class LineDto {}, PlainShape: class PlainShape {}, default: class TenantContext {}, PkgContext: class PkgContext {}, PkgDto: class PkgDto {} };
+      const classes = [class UserContext {}, class LineDto {}, class PlainShape {}, class PkgContext {}, class PkgDto {}, class AuditContext {}, class AcmeDto {}];
+      return { ...Object.fromEntries(classes.map((c) => [c.name, c])), default: class TenantContext {}, Audit: classes[5] };
     };
     const exports: { manifest?: ToolManifest } = {};
     new Function('require', 'exports', js)(fakeRequire, exports);
-    expect(imports).toEqual(['reflect-metadata', '../context/tenant', '../context/user', '../dto', 'ctxpkg']);
+    expect(imports).toEqual(['reflect-metadata', '../context/index', '../context/tenant', '../context/user', '../dto', '@acme/dtos', 'ctxpkg']);
     const types = exports.manifest!.types!;
     expect(Object.keys(types)).toEqual([
+      './src/context/index.ts#Audit',
       './src/context/tenant.ts#default',
       './src/context/user.ts#UserContext',
       './src/dto.ts#LineDto',
       './src/dto.ts#PlainShape',
+      '@acme/dtos#AcmeDto',
+      'ctxpkg#AuditContext',
       'ctxpkg#PkgContext',
       'ctxpkg#PkgDto',
     ]);

@@ -163,6 +163,35 @@ describe('without decorator metadata, the manifest module names the classes', ()
     expect(error.message).toContain('@InjectContext(UserContext)');
   });
 
+  it('a context after a parameter with a default value is still injected (Function.length stops at the default), and a stale manifest is refused', async () => {
+    class Counter {
+      place(by = 1, user?: UserContext): string {
+        return `${by} for ${user?.id ?? 'nobody'}`;
+      }
+    }
+    Tool()(Counter.prototype, 'place', Object.getOwnPropertyDescriptor(Counter.prototype, 'place')!);
+    ToolParam()(Counter.prototype, 'place', 0);
+    expect(Counter.prototype.place.length).toBe(0);
+    const counterParams: ManifestParam[] = [
+      { name: 'by', index: 0, optional: true, kind: 'model', schema: { type: 'number', default: 1 } },
+      { ...params[1]!, index: 1 },
+    ];
+    const toolkit = newToolkit({ context, manifest: manifest({ './user.ts#UserContext': () => UserContext }, 'Counter', counterParams) });
+    toolkit.registerTool(Counter);
+    expect((await call(toolkit, 'place', {})).forLLM).toBe('1 for u-9');
+
+    class Grown {
+      place(order: QtyDto, user: UserContext, extra: string): string {
+        return `${order.qty} ${user.id} ${extra}`;
+      }
+    }
+    Tool()(Grown.prototype, 'place', Object.getOwnPropertyDescriptor(Grown.prototype, 'place')!);
+    const stale = manifest({ './dto.ts#QtyDto': () => QtyDto, './user.ts#UserContext': () => UserContext }, 'Grown');
+    expect(thrown(() => newToolkit({ context, manifest: stale }).registerTool(Grown), 'MANIFEST_MISMATCH').message).toContain(
+      'Grown.place: the manifest lists 2 parameter(s) but the method has 3',
+    );
+  });
+
   it('a class the manifest does not know (renamed by a bundler) gets a hint about keeping names', () => {
     const error = thrown(() => newToolkit({ context, manifest: manifest(undefined, 'ShopService') }).registerTool(Shop), 'DECORATOR_METADATA_MISSING');
     expect(error.message).toContain('The manifest has no class named Shop');
