@@ -106,7 +106,7 @@ function buildOne(
       'DECORATOR_METADATA_MISSING',
       `${owner}: no design:paramtypes metadata, so parameter #${undecorated[0]} (no @ToolParam, no @InjectContext) cannot be told ` +
         'apart. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc or swc ' +
-        "(esbuild, tsx and vitest emit no metadata), keep `import 'reflect-metadata'` at the top of your entry point; or " +
+        "(esbuild, tsx and vitest on Vite 7 or older emit none), keep `import 'reflect-metadata'` at the top of your entry point; or " +
         'generate the manifest module with toolwright-schema (-o tools.manifest.ts) and pass it to new Toolkit({ manifest }); ' +
         "or decorate every parameter: @ToolParam({ name, type: () => … }), @InjectContext(TheClass).",
     );

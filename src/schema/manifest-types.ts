@@ -14,7 +14,7 @@ export interface ManifestType {
 
 /** Why reflection cannot name the class itself, from what it reported (`design:paramtypes`). */
 function reflectionGap(designType: unknown): string {
-  if (designType === undefined) return 'there is no decorator metadata to find the class by (esbuild and tsx emit none)';
+  if (designType === undefined) return 'there is no decorator metadata to find the class by (esbuild, tsx and vitest on Vite 7 or older emit none)';
   if (designType === Array) return 'reflection sees only Array (decorator metadata never names the item class)';
   const name = typeof designType === 'function' ? designType.name : String(designType);
   return `reflection sees only ${name} (what the compiler emits for \`T | null\` under strictNullChecks, \`import type\`, interfaces and unions)`;

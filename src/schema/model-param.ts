@@ -132,7 +132,7 @@ function reflectionSaw(designType: unknown): string {
     return (
       'the compiler emitted no design:paramtypes for it. Enable "experimentalDecorators" and "emitDecoratorMetadata" in ' +
       "tsconfig.json and compile with tsc or swc, with `import 'reflect-metadata'` at the top of your entry point; " +
-      'esbuild, tsx and vitest without swc emit no decorator metadata'
+      'esbuild, tsx and vitest on Vite 7 or older emit no decorator metadata'
     );
   }
   if (designType === Object) {
