@@ -78,9 +78,8 @@ function unresolvedImports(checker: ts.TypeChecker, file: ts.SourceFile): string
 function unresolvedProblem(checker: ts.TypeChecker, typeText: string, file: ts.SourceFile, cwd: string): TypeProblem {
   const imports = unresolvedImports(checker, file);
   const where = displayPath(file.fileName, cwd);
-  const first = imports[0];
   const cause =
-    first === undefined
+    imports.length === 0
       ? `${where} names a type the compiler cannot resolve (\`tsc --noEmit\` shows which)`
       : `${where} imports ${imports.slice(0, 3).map((s) => `'${quoted(s)}'`).join(', ')}` +
         `${imports.length > 3 ? ` and ${imports.length - 3} more` : ''}, which the generator's module resolution cannot find ` +
@@ -183,11 +182,12 @@ function exportReference(checker: ts.TypeChecker, symbol: ts.Symbol, declaration
  * `undefined` for anything else (primitives, interfaces, enums, literal unions, whose JSON Schema
  * says all there is).
  *
- * A {@link TypeProblem} for a model parameter whose type the manifest cannot describe truthfully:
- * a name the compiler cannot resolve (its schema would accept anything), or a class inside a
- * union, an intersection or a generic type (`OrderDto | string`, `Partial<OrderDto>`), which no
- * toolchain can validate with class-validator or pass as an instance — unless `@ToolParam` says
- * the type (`type`, `schema`).
+ * A {@link TypeProblem} for a model parameter whose type the manifest cannot describe truthfully
+ * — unless `@ToolParam` says the type ({@link ScannedParam.explicitType}), which wins at run time: a name the
+ * compiler cannot resolve (its schema would accept anything), or a class inside a union, an
+ * intersection or a generic type (`OrderDto | string`, `Partial<OrderDto>`), which no toolchain
+ * can validate with class-validator or pass as an instance. A class inside an interface or an
+ * object type is not looked for: such a parameter is a plain object, its schema all there is.
  */
 export function classReference(
   checker: ts.TypeChecker,
@@ -198,7 +198,7 @@ export function classReference(
   const node = param.node;
   const declared = node.type !== undefined ? checker.getTypeFromTypeNode(node.type) : checker.getTypeAtLocation(node);
   const typeText = node.type?.getText() ?? checker.typeToString(declared);
-  if (kind === 'model') {
+  if (kind === 'model' && !param.explicitType) {
     const unresolved = unresolvedIn(checker, declared, node.getSourceFile());
     if (unresolved !== undefined) return unresolvedProblem(checker, typeText, unresolved, cwd);
   }
@@ -224,8 +224,8 @@ export function classReference(
         `(${quoted(typeText)}) holds the class ${nested} inside a union, an intersection or a generic type. Only a parameter declared ` +
         `as the class itself (${nested}, ${nested}[], with \`?\`, \`| undefined\` or \`| null\`) is validated by class-validator and passed as an instance: ` +
         'this one would be checked by its JSON Schema alone and arrive as a plain object. Fix: declare it as one DTO class (a class of its ' +
-        'own for a partial or combined shape), or say what the model sends: @ToolParam({ type: () => TheDto }), or @ToolParam({ schema }) for ' +
-        'a plain object checked by its schema alone.',
+        "own for a partial or combined shape), or say what the model sends: @ToolParam({ type: () => TheDto }), or @ToolParam({ schema: { type: 'object', … } }) " +
+        'for a plain object checked by that schema alone.',
     };
   }
   const typeName = declaration.name?.text ?? symbol.getName(); // `export default class X`: the symbol is `default`

@@ -83,12 +83,22 @@ export class PartialLine {
 export class ExplicitPartial {
   /** Patch, checked by its schema alone on purpose. */
   @Tool()
+  patch(@ToolParam({ schema: { type: 'object', properties: { qty: { type: 'integer' } } } }) patch: Partial<LineDto>): number { return patch.qty ?? 0; }
+}
+export class FragmentPartial {
+  /** Patch: a fragment that only adds a keyword does not say the type. */
+  @Tool()
   patch(@ToolParam({ schema: { minProperties: 1 } }) patch: Partial<LineDto>): number { return patch.qty ?? 0; }
 }
 export class MissingImport {
   /** Items. */
   @Tool()
   add(@ToolParam() items: Missing[]): number { return items.length; }
+}
+export class ExplicitMissing {
+  /** Items, typed by the decorator. */
+  @Tool()
+  add(@ToolParam({ type: () => [String] }) items: Missing[]): number { return items.length; }
 }
 export class DeepMissing {
   /** Payload. */
@@ -205,16 +215,17 @@ describe('parameter types the manifest cannot describe truthfully', () => {
     const { code, stderr } = run(['refused/*.ts', '-o', 'refused.manifest.json']);
     expect(code).toBe(1);
     const problems = stderr.split('\n').filter((line) => line.startsWith('toolwright-schema: refused/'));
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(4);
     expect(problems[0]).toMatch(/^toolwright-schema: refused\/tools\.ts:\d+:\d+: PartialLine\.patch: the type of parameter patch \(Partial<LineDto>\) holds the class LineDto/);
-    expect(problems[1]).toContain("MissingImport.add: the type of parameter items (Missing[]) does not resolve: refused/tools.ts imports './missing'");
-    expect(problems[1]).toContain("--project tsconfig.json; \"moduleResolution\": \"bundler\" for tsx, esbuild and Vite), or write the import as that resolution needs it ('./missing.js').");
+    expect(problems[1]).toMatch(/FragmentPartial\.patch: the type of parameter patch \(Partial<LineDto>\) holds the class LineDto/);
+    expect(problems[2]).toContain("MissingImport.add: the type of parameter items (Missing[]) does not resolve: refused/tools.ts imports './missing'");
+    expect(problems[2]).toContain("--project tsconfig.json; \"moduleResolution\": \"bundler\" for tsx, esbuild and Vite), or write the import as that resolution needs it ('./missing.js').");
     // the unresolved name is in another file: that file's import is named
-    expect(problems[2]).toContain("DeepMissing.send: the type of parameter payload (Payload) does not resolve: refused/payload.ts imports './gone'");
+    expect(problems[3]).toContain("DeepMissing.send: the type of parameter payload (Payload) does not resolve: refused/payload.ts imports './gone'");
     for (const problem of problems) expect(problem.length).toBeLessThan(1000);
-    // the explicit one is described: the decorator's schema is the user's word for a plain object
+    // the explicit ones are described: what the decorator says wins at run time
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'refused.manifest.json'), 'utf8')) as ToolManifest;
-    expect(Object.keys(manifest.classes)).toEqual(['ExplicitPartial']);
+    expect(Object.keys(manifest.classes).sort()).toEqual(['ExplicitMissing', 'ExplicitPartial']);
   });
 });
 
