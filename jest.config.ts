@@ -37,6 +37,7 @@ const INTEGRATION: readonly string[] = [
   'codegen/sample-manifest.test.ts',
   'codegen/manifest-module.test.ts',
   'toolchains/no-metadata.test.ts',
+  'toolchains/esm-project.test.ts',
   'readme/snippets.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',

@@ -134,7 +134,11 @@ function analyseParam(
   const entry: ManifestParam = { name: param.name, index: param.index, optional: param.optional, kind: classification.kind };
   if (classification.kind === 'injected') entry.injected = classification.injected;
   const classKind = classification.kind === 'model' ? 'model' : classification.injected === 'context' ? 'context' : undefined;
-  if (classKind !== undefined) Object.assign(entry, classReference(analysis.checker, param.node, classKind, analysis.cwd));
+  const reference = classKind === undefined ? undefined : classReference(analysis.checker, param, classKind, analysis.cwd);
+  if (reference !== undefined && 'problem' in reference) {
+    throw definitionError(`${locate(param.node, analysis.cwd)}: ${cls.name}.${method.name}: the type of parameter ${param.name} ${reference.problem}`);
+  }
+  Object.assign(entry, reference);
   if (description !== undefined) entry.description = description;
   if (classification.kind === 'model') {
     let schema: JsonSchema;

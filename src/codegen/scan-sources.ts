@@ -23,6 +23,12 @@ export interface ScannedParam {
   readonly hasToolParam: boolean;
   /** True for `@ToolParam({ preset: true })`: a hidden parameter a preset fills. */
   readonly preset: boolean;
+  /**
+   * True when `@ToolParam` says the type itself, which wins at run time: a `type` thunk, or a
+   * `schema` that names a `type` (or is not written in place). A fragment that only adds keywords
+   * (`{ description }`, `{ minimum: 1 }`) does not.
+   */
+  readonly explicitType: boolean;
   /** True when the parameter carries `@InjectContext(key)`. */
   readonly injectContext: boolean;
   /** True for `?` parameters and parameters with a default value. */
@@ -134,6 +140,15 @@ function toolParamOption(decorator: ts.Decorator, key: string): ts.Expression | 
 function toolParamLiteralName(decorator: ts.Decorator): string | undefined {
   const initializer = toolParamOption(decorator, 'name');
   return initializer !== undefined && ts.isStringLiteralLike(initializer) ? initializer.text : undefined;
+}
+
+/** `@ToolParam({ type: … })`, `@ToolParam({ schema: { type: … } })` or `@ToolParam({ schema: aSchema })`: see {@link ScannedParam.explicitType}. */
+function saysType(decorator: ts.Decorator): boolean {
+  if (toolParamOption(decorator, 'type') !== undefined) return true;
+  const schema = toolParamOption(decorator, 'schema');
+  if (schema === undefined) return false;
+  if (!ts.isObjectLiteralExpression(schema)) return true;
+  return schema.properties.some((p) => p.name !== undefined && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === 'type');
 }
 
 function memberName(name: ts.PropertyName): string | undefined {
@@ -252,6 +267,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
         node: param,
         hasToolParam: toolParam !== undefined,
         preset: toolParam !== undefined && toolParamOption(toolParam, 'preset')?.kind === ts.SyntaxKind.TrueKeyword,
+        explicitType: toolParam !== undefined && saysType(toolParam),
         injectContext: decoratorsOf(param).some((d) => isDecorator(d, 'InjectContext', imports)),
         optional: param.questionToken !== undefined || param.initializer !== undefined,
       });

@@ -88,8 +88,10 @@ function buildOne(
   const paramTypes = Reflect.getMetadata('design:paramtypes', ctor.prototype as object, method.methodName) as
     | unknown[]
     | undefined;
-  const count = Math.max(fn.length, paramTypes?.length ?? 0, ...[...records.keys()].map((i) => i + 1));
-  if (manifest && manifest.params.length !== count && paramTypes !== undefined) {
+  // Without metadata, `fn.length` stops at the first default value: the manifest counts the rest
+  // (`run(@ToolParam() n = 1, user?: UserContext)` has two parameters, and `user` is injected).
+  const count = Math.max(fn.length, paramTypes?.length ?? manifest?.params.length ?? 0, ...[...records.keys()].map((i) => i + 1));
+  if (manifest && manifest.params.length !== count) {
     throw new ToolkitError(
       'MANIFEST_MISMATCH',
       `${owner}: the manifest lists ${manifest.params.length} parameter(s) but the method has ${count}; ` +
@@ -104,7 +106,7 @@ function buildOne(
       'DECORATOR_METADATA_MISSING',
       `${owner}: no design:paramtypes metadata, so parameter #${undecorated[0]} (no @ToolParam, no @InjectContext) cannot be told ` +
         'apart. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc or swc ' +
-        "(esbuild, tsx and vitest emit no metadata), keep `import 'reflect-metadata'` at the top of your entry point; or " +
+        "(esbuild, tsx and vitest on Vite 7 or older emit none), keep `import 'reflect-metadata'` at the top of your entry point; or " +
         'generate the manifest module with toolwright-schema (-o tools.manifest.ts) and pass it to new Toolkit({ manifest }); ' +
         "or decorate every parameter: @ToolParam({ name, type: () => … }), @InjectContext(TheClass).",
     );

@@ -59,7 +59,8 @@ export function buildModelParam(
       throw new ToolkitError(
         'INVALID_DEFINITION',
         `${owner} ${label}: class ${elementType.name} has no class-validator decorators, so its schema is unknown. ` +
-          'Decorate its properties (@IsString(), @IsOptional()…), or give @ToolParam a schema.',
+          'Decorate its properties (@IsString(), @IsOptional()…), or declare the parameter with an interface instead of a class ' +
+          '(a plain object, checked by the schema the manifest or @ToolParam({ schema }) gives).',
       );
     }
     inferred = dtoSchema(elementType);
@@ -132,7 +133,7 @@ function reflectionSaw(designType: unknown): string {
     return (
       'the compiler emitted no design:paramtypes for it. Enable "experimentalDecorators" and "emitDecoratorMetadata" in ' +
       "tsconfig.json and compile with tsc or swc, with `import 'reflect-metadata'` at the top of your entry point; " +
-      'esbuild, tsx and vitest without swc emit no decorator metadata'
+      'esbuild, tsx and vitest on Vite 7 or older emit no decorator metadata'
     );
   }
   if (designType === Object) {

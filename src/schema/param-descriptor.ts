@@ -32,6 +32,40 @@ function keyName(key: ContextKey): string {
 }
 
 /**
+ * A parameter without `@ToolParam` that the manifest does not call a model parameter: a context
+ * object of the class reflection sees or, without decorator metadata, the class the manifest
+ * module names. A class with class-validator rules is a DTO missing its `@ToolParam`, whichever
+ * of the two names it.
+ */
+function contextParam(owner: string, index: number, label: string, { manifest, types, designType }: ParamSources): ParamDescriptor {
+  let type: unknown = designType;
+  if (!isUserClass(type)) {
+    if (manifest?.injected !== 'context') {
+      throw new ToolkitError(
+        'UNRESOLVABLE_PARAMETER',
+        `${owner} ${label} has no @ToolParam and is not an injectable type. Add @ToolParam({ name: '…' }) so the ` +
+          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal) to inject it, or mark it @InjectContext(key).',
+      );
+    }
+    type = manifestType(owner, label, manifest, types, `@InjectContext(${manifest.typeName ?? 'TheClass'})`, designType)?.type;
+    if (!isUserClass(type)) {
+      throw new ToolkitError(
+        'UNRESOLVABLE_PARAMETER',
+        `${owner} ${label}: the manifest says it is a context object but names no class. Fix: mark it @InjectContext(TheClass), or regenerate the manifest.`,
+      );
+    }
+  }
+  if (hasValidationMetadata(type)) {
+    throw new ToolkitError(
+      'UNRESOLVABLE_PARAMETER',
+      `${owner} ${label}: ${type.name} carries class-validator decorators, so it looks like a DTO the model ` +
+        `should fill, but it has no @ToolParam and would be injected as a context object. Add @ToolParam({ name: '…' }).`,
+    );
+  }
+  return { kind: 'context', index, type, typeName: type.name };
+}
+
+/**
  * Decides the kind of one parameter — filled by the model (`@ToolParam`, or the manifest says
  * so), injected by `@InjectContext(key)`, or injected by type (`ToolEmitter`, `AbortSignal`, a
  * context class seen by reflection or named by the manifest module) — and describes it.
@@ -56,37 +90,13 @@ export function buildParamDescriptor(owner: string, index: number, sources: Para
   if (record?.options === undefined) {
     if (designType === ToolEmitter || manifest?.injected === 'emitter') return { kind: 'emitter', index };
     if (designType === AbortSignal || manifest?.injected === 'signal') return { kind: 'signal', index };
-    if (manifest?.kind !== 'model' && isUserClass(designType)) {
-      if (hasValidationMetadata(designType)) {
-        throw new ToolkitError(
-          'UNRESOLVABLE_PARAMETER',
-          `${owner} ${label}: ${designType.name} carries class-validator decorators, so it looks like a DTO the model ` +
-            `should fill, but it has no @ToolParam and would be injected as a context object. Add @ToolParam({ name: '…' }).`,
-        );
-      }
-      return { kind: 'context', index, type: designType, typeName: designType.name };
-    }
-    if (manifest?.injected === 'context') {
-      const named = manifestType(owner, label, manifest, sources.types, `@InjectContext(${manifest.typeName ?? 'TheClass'})`);
-      if (named !== undefined) return { kind: 'context', index, type: named.type, typeName: named.name };
-      throw new ToolkitError(
-        'UNRESOLVABLE_PARAMETER',
-        `${owner} ${label}: the manifest says it is a context object but names no class. Fix: mark it @InjectContext(TheClass), or regenerate the manifest.`,
-      );
-    }
-    if (manifest?.kind !== 'model') {
-      throw new ToolkitError(
-        'UNRESOLVABLE_PARAMETER',
-        `${owner} ${label} has no @ToolParam and is not an injectable type. Add @ToolParam({ name: '…' }) so the ` +
-          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal) to inject it, or mark it @InjectContext(key).',
-      );
-    }
+    if (manifest?.kind !== 'model') return contextParam(owner, index, label, sources);
   }
   const options = record?.options ?? {};
   // Reflection wins where it sees the class; the manifest module names it where reflection cannot.
   const declared =
     options.type !== undefined || options.enum !== undefined || isUserClass(designType) || designType === Date
       ? undefined
-      : manifestType(owner, label, manifest, sources.types, `@ToolParam({ type: () => ${manifest?.array ? `[${manifest.typeName}]` : manifest?.typeName} })`);
+      : manifestType(owner, label, manifest, sources.types, `@ToolParam({ type: () => ${manifest?.array ? `[${manifest.typeName}]` : manifest?.typeName} })`, designType);
   return buildModelParam(owner, index, label, options, manifest, designType, declared);
 }

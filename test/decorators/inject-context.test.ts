@@ -128,11 +128,32 @@ describe('without decorator metadata, the manifest module names the classes', ()
       "threw (Cannot access 'QtyDto' before initialization)",
     ],
     ['an entry that is no class', manifest({ './dto.ts#QtyDto': () => 42 as never }), 'gave number, not a class'],
+    [
+      'a reference named like an Object member (not an entry of the module)',
+      manifest({ './user.ts#UserContext': () => UserContext }, 'Shop', [{ ...params[0]!, typeRef: 'constructor' }, params[1]!]),
+      'the manifest module has no class for constructor',
+    ],
   ])('%s: UNRESOLVABLE_PARAMETER naming the class, the reason and the fixes — never a weaker plain object', (_, given, reason) => {
     const error = thrown(() => newToolkit({ context, manifest: given }).registerTool(Shop), 'UNRESOLVABLE_PARAMETER');
     expect(error.message).toContain("Shop.place parameter 'order' (#0): the manifest says it is DTO class QtyDto");
     expect(error.message).toContain(reason);
     expect(error.message).toContain('@ToolParam({ type: () => QtyDto })');
+  });
+
+  it('the model cannot forge the context or smuggle prototype keys into the DTO the manifest module names', async () => {
+    const toolkit = newToolkit({ context, manifest: manifest({ './dto.ts#QtyDto': () => QtyDto, './user.ts#UserContext': () => UserContext }) });
+    toolkit.registerTool(Shop);
+    const forged = await call(toolkit, 'place', { order: { qty: 2 }, user: { id: 'root' } });
+    expect(forged.isError).toBe(true);
+    expect(forged.forLLM).toContain("'user': is not a parameter of this tool");
+    for (const order of ['{"qty": 2, "__proto__": {"polluted": true}}', '{"qty": 2, "constructor": {"prototype": {"polluted": true}}}']) {
+      const smuggled = await call(toolkit, 'place', { order: JSON.parse(order) as unknown });
+      expect(smuggled.isError).toBe(true);
+      expect(smuggled.forLLM).toMatch(/'order\.(__proto__|constructor)'/);
+    }
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect((QtyDto.prototype as { polluted?: unknown }).polluted).toBeUndefined();
+    expect((await call(toolkit, 'place', { order: { qty: 3 } })).forLLM).toBe('instance 3 for u-9');
   });
 
   it('an unresolvable context class names @InjectContext as the fix', () => {
@@ -142,9 +163,67 @@ describe('without decorator metadata, the manifest module names the classes', ()
     expect(error.message).toContain('@InjectContext(UserContext)');
   });
 
+  it('a context after a parameter with a default value is still injected (Function.length stops at the default), and a stale manifest is refused', async () => {
+    class Counter {
+      place(by = 1, user?: UserContext): string {
+        return `${by} for ${user?.id ?? 'nobody'}`;
+      }
+    }
+    Tool()(Counter.prototype, 'place', Object.getOwnPropertyDescriptor(Counter.prototype, 'place')!);
+    ToolParam()(Counter.prototype, 'place', 0);
+    expect(Counter.prototype.place.length).toBe(0);
+    const counterParams: ManifestParam[] = [
+      { name: 'by', index: 0, optional: true, kind: 'model', schema: { type: 'number', default: 1 } },
+      { ...params[1]!, index: 1 },
+    ];
+    const toolkit = newToolkit({ context, manifest: manifest({ './user.ts#UserContext': () => UserContext }, 'Counter', counterParams) });
+    toolkit.registerTool(Counter);
+    expect((await call(toolkit, 'place', {})).forLLM).toBe('1 for u-9');
+
+    class Grown {
+      place(order: QtyDto, user: UserContext, extra: string): string {
+        return `${order.qty} ${user.id} ${extra}`;
+      }
+    }
+    Tool()(Grown.prototype, 'place', Object.getOwnPropertyDescriptor(Grown.prototype, 'place')!);
+    const stale = manifest({ './dto.ts#QtyDto': () => QtyDto, './user.ts#UserContext': () => UserContext }, 'Grown');
+    expect(thrown(() => newToolkit({ context, manifest: stale }).registerTool(Grown), 'MANIFEST_MISMATCH').message).toContain(
+      'Grown.place: the manifest lists 2 parameter(s) but the method has 3',
+    );
+  });
+
   it('a class the manifest does not know (renamed by a bundler) gets a hint about keeping names', () => {
     const error = thrown(() => newToolkit({ context, manifest: manifest(undefined, 'ShopService') }).registerTool(Shop), 'DECORATOR_METADATA_MISSING');
     expect(error.message).toContain('The manifest has no class named Shop');
     expect(error.message).toContain('keepNames');
+  });
+});
+
+/** Under tsc too, reflection names no item class for `lines: LineDto[]`: the manifest must, and the message says why. */
+describe('with decorator metadata that names no class', () => {
+  @ToolService()
+  class Lines {
+    @Tool({ description: 'Lines' })
+    add(@ToolParam() lines: QtyDto[]): number {
+      return lines.length;
+    }
+  }
+
+  it('a JSON manifest naming an array of DTOs says reflection sees only Array, and the fixes', () => {
+    expect(Reflect.getMetadata('design:paramtypes', Lines.prototype, 'add')).toEqual([Array]);
+    const json: ToolManifest = {
+      version: 1,
+      generator: 'toolwright-schema',
+      classes: {
+        Lines: {
+          file: 'lines.ts',
+          methods: { add: { params: [{ name: 'lines', index: 0, optional: false, kind: 'model', typeName: 'QtyDto', typeRef: './dto.ts#QtyDto', array: true, schema: { type: 'array', items: { type: 'object' } } }] } },
+        },
+      },
+    };
+    const error = thrown(() => newToolkit({ manifest: json }).registerTool(Lines), 'UNRESOLVABLE_PARAMETER');
+    expect(error.message).toContain("Lines.add parameter 'lines' (#0): the manifest says it is an array of DTO class QtyDto, and reflection sees only Array");
+    expect(error.message).not.toContain('no decorator metadata');
+    expect(error.message).toContain('@ToolParam({ type: () => [QtyDto] })');
   });
 });

@@ -7,6 +7,7 @@ import * as ts from 'typescript';
 import { generateManifest, serializeManifest, serializeManifestModule } from '../../src/codegen';
 import type { ToolManifest } from '../../src';
 import { ROOT } from '../support/child-process';
+import type { ShapeReport } from './fixtures/shapes/main';
 import type { ShopReport } from './fixtures/shop/main';
 
 /**
@@ -51,12 +52,12 @@ function writeEntry(name: string, service: 'manifest' | 'explicit', kind: Manife
 }
 
 /** Runs `node args…` and parses the report it prints; externals resolve from the repository's node_modules. */
-function runNode(args: readonly string[]): Promise<ShopReport> {
+function runNode<Report = ShopReport>(args: readonly string[]): Promise<Report> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') };
     execFile(process.execPath, args, { cwd: dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`node ${args.join(' ')} failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout.trim()) as ShopReport);
+      else resolve(JSON.parse(stdout.trim()) as Report);
     });
   });
 }
@@ -76,7 +77,7 @@ const tscPlugin: esbuild.Plugin = {
 };
 
 /** Bundles an entry the way an esbuild user does (no decorator metadata), or with tsc for the fixture, and runs it. */
-async function bundleAndRun(entry: string, compiler: 'esbuild' | 'tsc'): Promise<ShopReport> {
+async function bundleAndRun<Report = ShopReport>(entry: string, compiler: 'esbuild' | 'tsc'): Promise<Report> {
   const outfile = entry.replace(/\.ts$/, `.${compiler}.js`);
   await esbuild.build({
     entryPoints: [entry],
@@ -90,7 +91,7 @@ async function bundleAndRun(entry: string, compiler: 'esbuild' | 'tsc'): Promise
     tsconfigRaw: { compilerOptions: { experimentalDecorators: true } },
     plugins: compiler === 'tsc' ? [tscPlugin] : [],
   });
-  return runNode([outfile]);
+  return runNode<Report>([outfile]);
 }
 
 /** Runs an entry with tsx (esbuild per file, no metadata), with the project's tsconfig as a user's would be. */
@@ -169,5 +170,100 @@ describe('toolchains without decorator metadata', () => {
     expect(report.registration).toContain('emitDecoratorMetadata');
     expect(report.registration).toContain('-o tools.manifest.ts');
     expect(report.registration).toContain('@InjectContext(TheClass)');
+  });
+});
+
+/**
+ * Every way a user may declare a DTO parameter (fixtures/shapes): optional, nullable, defaulted,
+ * `Array<T>`, `readonly T[]`, rules through a base class or a mixin, re-exports, `import type`,
+ * namespace and default imports, a type alias, a generic class, a nested DTO, a schema fragment;
+ * a class that is not exported, has no class-validator rule or no `@ToolParam`; and classes
+ * inside unions, intersections and generic types. Each toolchain either validates with
+ * class-validator and passes an instance, or refuses (the generator or the registration) — never
+ * a plain object checked by its JSON Schema alone.
+ */
+describe('every way to declare a DTO parameter', () => {
+  const VALIDATED: Readonly<Record<string, string>> = {
+    Optional: 'OrderDto',
+    Nullable: 'OrderDto',
+    Defaulted: 'OrderDto',
+    GenericArray: '[OrderDto]',
+    ReadonlyItems: '[OrderDto]',
+    Mixin: 'MixinDto',
+    Subclass: 'SubDto',
+    ViaIndexFile: 'OrderDto',
+    RenamedExport: 'OrderDto',
+    TypeOnlyImport: 'OrderDto',
+    NamespaceImport: 'OrderDto',
+    DefaultImport: 'DefaultDto',
+    TypeAlias: 'OrderDto',
+    Generic: 'PageDto',
+    Nested: 'WrapperDto>OrderDto',
+    SchemaFragment: 'OrderDto',
+  };
+  /** Validated where reflection sees it (tsc, Jest); the manifest module cannot import it. */
+  const NOT_EXPORTED = { NotExported: 'LocalDto' };
+  const REFUSED_BY_GENERATOR = ['UnionOfDtos', 'UnionWithString', 'Intersection', 'PartialOf', 'RecordOf', 'TupleOf'];
+  const problems: string[] = [];
+  let moduleFile: string;
+
+  beforeAll(() => {
+    const shapes = generateManifest({ cwd: ROOT, files: ['test/toolchains/fixtures/shapes/*.ts'], onProblem: (problem) => problems.push(problem) });
+    moduleFile = path.join(dir, 'shapes.manifest.ts');
+    fs.writeFileSync(moduleFile, serializeManifestModule(shapes, { outFile: moduleFile, cwd: ROOT }));
+    // what a project has: its packages where its modules resolve them (Jest takes no NODE_PATH)
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  });
+
+  function writeShapesEntry(name: string): string {
+    const file = path.join(dir, `${name}.ts`);
+    const main = path.relative(dir, path.join(ROOT, 'test/toolchains/fixtures/shapes/main')).split(path.sep).join('/');
+    fs.writeFileSync(
+      file,
+      `import { manifest } from './shapes.manifest';\nimport { runShapes } from '${main}';\n` +
+        'runShapes(manifest).then((report) => console.log(JSON.stringify(report)));\n',
+    );
+    return file;
+  }
+
+  /** Never silently weaker: validated by class-validator and an instance, or a registration error. */
+  function expectNeverWeaker(reports: Record<string, ShapeReport>): void {
+    for (const [name, report] of Object.entries(reports)) {
+      if (report.registration !== 'ok') continue;
+      expect({ name, valid: report.valid, invalid: report.invalid?.isError }).toEqual({ name, valid: { ...VALIDATED, ...NOT_EXPORTED }[name], invalid: true });
+      expect(report.invalid?.text).toMatch(/must match .* regular expression/);
+    }
+  }
+
+  it('the generator refuses a class inside a union, an intersection or a generic type, naming the parameter and the fixes', () => {
+    expect(problems).toHaveLength(REFUSED_BY_GENERATOR.length);
+    for (const [i, name] of REFUSED_BY_GENERATOR.entries()) {
+      expect(problems[i]).toContain(`${name}.run: the type of parameter x (`);
+      expect(problems[i]).toContain('holds the class OrderDto inside a union, an intersection or a generic type');
+      expect(problems[i]).toContain('@ToolParam({ type: () => TheDto })');
+    }
+  });
+
+  it('esbuild with the manifest module: validated instances or registration errors, as under tsc and in Jest (swc)', async () => {
+    const [esbuilt, tscBuilt] = await Promise.all([
+      bundleAndRun<Record<string, ShapeReport>>(writeShapesEntry('shapes-esbuild'), 'esbuild'),
+      bundleAndRun<Record<string, ShapeReport>>(writeShapesEntry('shapes-tsc'), 'tsc'),
+    ]);
+    // Jest resolves the module's imports too (no `.js` extensions in a CommonJS module)
+    const { manifest: inJestManifest } = require(moduleFile) as { manifest: ToolManifest };
+    const { runShapes } = require('./fixtures/shapes/main') as typeof import('./fixtures/shapes/main');
+    const inJest = await runShapes(inJestManifest);
+
+    for (const reports of [esbuilt, tscBuilt, inJest]) {
+      expectNeverWeaker(reports);
+      for (const name of Object.keys(VALIDATED)) expect({ name, registration: reports[name]?.registration }).toEqual({ name, registration: 'ok' });
+      for (const name of REFUSED_BY_GENERATOR) expect(reports[name]?.registration).not.toBe('ok');
+      expect(reports.TransformerOnly?.registration).toContain('INVALID_DEFINITION: TransformerOnly.run parameter \'x\' (#0): class ExposedOnly has no class-validator decorators');
+      expect(reports.Undecorated?.registration).toContain('INVALID_DEFINITION: Undecorated.run parameter \'x\' (#0): class PlainClass has no class-validator decorators');
+      expect(reports.DtoAsContext?.registration).toContain('OrderDto carries class-validator decorators, so it looks like a DTO');
+    }
+    // reflection sees the class; the manifest module cannot import it, and says so
+    expect(tscBuilt.NotExported?.registration).toBe('ok');
+    expect(esbuilt.NotExported?.registration).toContain('no module exports LocalDto. Fix: export the class');
   });
 });
