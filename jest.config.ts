@@ -66,6 +66,14 @@ const shared: Project = {
 const config: Config = {
   // Jest's default (one worker less than the cores) runs everything in band on a 2-core machine.
   maxWorkers: '100%',
+  // Jest gives a worker 500 ms to exit after the run, and a worker exits only after V8 has
+  // unmapped its whole heap. Each test file loads its own copies of the SDKs (and some the
+  // TypeScript compiler), so a worker that ran ~50 files ends with 0.5-1 GB of uncollected
+  // garbage; unmapping that takes 0.2-0.6 s on a loaded 2-core machine, and Jest then kills it
+  // and prints "A worker process has failed to exit gracefully" although nothing is left open
+  // (no handle, timer or child process is alive at that point). A worker whose heap exceeds
+  // this after a file is replaced by a fresh one (about 6 times a run), so it exits in time.
+  workerIdleMemoryLimit: '256MB',
   // generous: the soaks and child-process suites take seconds, several times that on a loaded machine
   testTimeout: 60_000,
   projects: [
