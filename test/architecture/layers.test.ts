@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['decorators', 'schema'],
   ['executor'],
   ['toolkit'],
-  ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen'],
+  ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs'],
 ];
 
 const src = path.resolve(__dirname, '../../src');
