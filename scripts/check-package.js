@@ -55,6 +55,11 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   if (r.forLLM !== 'sunny in Paris' || e.error.code !== 'INVALID_ARGUMENTS') throw new Error('unexpected ' + JSON.stringify([r, e]));
   if (toolkit.toProviderDefs('openai', { strict: true }).length !== 2) throw new Error('defs');
   if (typeof ToolkitError.is !== 'function') throw new Error('ToolkitError');
+  const { Container } = await import('inversify');
+  const container = new Container();
+  await container.load(tw.toolwrightModule({ services: [Weather] }));
+  const viaModule = container.get(tw.Toolkit);
+  if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
   for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build']) await import(sub);
   process.stdout.write('ok\\n');
 })().catch((e) => { console.error(e); process.exit(1); });

@@ -1,4 +1,4 @@
-import type { Container } from 'inversify';
+import type { ToolkitContainer } from './services';
 import type { ContextKey, ToolExecutionContext } from '../common/execution-context';
 import { lookupBound } from './services';
 
@@ -14,7 +14,7 @@ export function chainLookup<T>(
   call: ToolExecutionContext | undefined,
   agent: ToolExecutionContext | undefined,
   toolkit: ToolExecutionContext,
-  container: Container,
+  container: ToolkitContainer,
 ): T | undefined {
   return call?.get(key) ?? agent?.get(key) ?? toolkit.get(key) ?? lookupBound<T>(container, key);
 }

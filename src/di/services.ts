@@ -8,6 +8,26 @@ type Newable = abstract new (...args: never[]) => unknown;
 type ServiceId = Parameters<Container['isBound']>[0];
 
 /**
+ * The part of an Inversify container a toolkit uses: an Inversify `Container` is one, and so is
+ * what `toolwrightModule()` builds from the container that loads it (Inversify 8 does not hand a
+ * module its container).
+ *
+ * @example
+ * const container: ToolkitContainer = new Container();
+ * container.get(WeatherService);
+ */
+export interface ToolkitContainer {
+  /** Whether anything is bound to an identifier. */
+  readonly isBound: Container['isBound'];
+  /** What is bound to an identifier (throws when nothing is). */
+  readonly get: Container['get'];
+  /** Starts a binding. */
+  readonly bind: Container['bind'];
+  /** Drops a binding. */
+  readonly unbind: Container['unbind'];
+}
+
+/**
  * Where Inversify 8 flags a class as `@injectable()` (own metadata of the class): its decorator
  * throws "Cannot apply @injectable decorator multiple times" when the flag is already set.
  * The flag only guards against that repetition; resolving a class reads its class metadata.
@@ -27,7 +47,7 @@ export function markInjectable(target: object): void {
 }
 
 /** @internal The container a toolkit uses when it is given none. */
-export function newContainer(): Container {
+export function newContainer(): ToolkitContainer {
   return new Container();
 }
 
@@ -37,7 +57,7 @@ export function newContainer(): Container {
  *
  * @throws ToolkitError `SERVICE_RESOLUTION_FAILED` naming the class, the cause and the fix.
  */
-export function resolveService(container: Container, ctor: Newable & { readonly name: string }, bound: Newable[]): object {
+export function resolveService(container: ToolkitContainer, ctor: Newable & { readonly name: string }, bound: Newable[]): object {
   const id = ctor as ServiceId;
   try {
     if (!container.isBound(id)) {
@@ -56,7 +76,7 @@ export function resolveService(container: Container, ctor: Newable & { readonly 
 }
 
 /** @internal Drops a binding `resolveService` made; a binding Inversify refuses to drop stays (resolving it again still works). */
-export function releaseService(container: Container, ctor: Newable): void {
+export function releaseService(container: ToolkitContainer, ctor: Newable): void {
   try {
     container.unbind(ctor as ServiceId);
   } catch {
@@ -65,12 +85,12 @@ export function releaseService(container: Container, ctor: Newable): void {
 }
 
 /** @internal What the container holds for `token` at call time (a `fromContainer` preset); throws what Inversify throws. */
-export function getBound(container: Container, token: unknown): unknown {
+export function getBound(container: ToolkitContainer, token: unknown): unknown {
   return container.get(token as ServiceId);
 }
 
 /** @internal What the container holds for `key`, or `undefined` when nothing is bound to it (the end of the context chain). */
-export function lookupBound<T>(container: Container, key: unknown): T | undefined {
+export function lookupBound<T>(container: ToolkitContainer, key: unknown): T | undefined {
   const id = key as ServiceId;
   return container.isBound(id) ? (container.get(id) as T) : undefined;
 }

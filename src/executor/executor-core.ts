@@ -1,4 +1,4 @@
-import type { Container } from 'inversify';
+import type { ToolkitContainer } from '../di/services';
 import type { Subject } from 'rxjs';
 import type { MalformedArguments } from '../common/call-arguments';
 import type { ToolExecutionContext } from '../common/execution-context';
@@ -81,7 +81,7 @@ export interface ExecutorCore {
   readonly report: CallbackFailureReporter;
   readonly deadlines: DeadlineScheduler;
   readonly defaults: ResolvedExecution;
-  readonly container: Container;
+  readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars?: number | undefined;
   /** @internal Calls of `AsyncTool`s waiting for their completion callback, by `asyncKey`. */

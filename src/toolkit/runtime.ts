@@ -1,5 +1,4 @@
-import type { Container } from 'inversify';
-import { newContainer, releaseService } from '../di/services';
+import { newContainer, releaseService, type ToolkitContainer } from '../di/services';
 import { Subject, type Observable } from 'rxjs';
 import { isAsyncTool, type AgentTool } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
@@ -45,7 +44,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly report: CallbackFailureReporter;
   readonly deadlines = new DeadlineScheduler();
   readonly defaults: ResolvedExecution;
-  readonly container: Container;
+  readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
   readonly asyncListeners = new Map<string, CallLink>();

@@ -1,4 +1,4 @@
-import type { Container } from 'inversify';
+import type { ToolkitContainer } from '../di/services';
 import { resolveService } from '../di/services';
 import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
 import { isContextualTool } from '../common/agent-tool';
@@ -26,7 +26,7 @@ function isAgentToolObject(value: object): value is AgentTool {
  */
 export class ToolEntries {
   constructor(
-    private readonly container: Container,
+    private readonly container: ToolkitContainer,
     private readonly manifest: ToolManifest | undefined,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { Container } from 'inversify';
+import type { ToolkitContainer } from '../di/services';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions } from '../common/tool-types';
@@ -8,7 +8,7 @@ import type { SkillOptions } from './skill-definition';
 /** Options of `new Toolkit(...)`; all optional. */
 export interface ToolkitOptions {
   /** The Inversify container services are resolved from (default: a new one). */
-  container?: Container | undefined;
+  container?: ToolkitContainer | undefined;
   /** Toolkit-level context objects (lowest priority of the chain). */
   context?: ToolExecutionContext | undefined;
   /** The parsed build-time manifest (`toolwright-schema`). */

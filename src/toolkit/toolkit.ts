@@ -1,4 +1,4 @@
-import type { Container } from 'inversify';
+import type { ToolkitContainer } from '../di/services';
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolEvent } from '../executor/events';
@@ -37,7 +37,7 @@ export class Toolkit extends ToolView {
   /** @internal */
   protected declare readonly core: ToolkitRuntime;
   /** The Inversify container services are resolved from. */
-  readonly container: Container;
+  readonly container: ToolkitContainer;
 
   constructor(options: ToolkitOptions = {}) {
     const core = new (loadRuntime().ToolkitRuntime)(options);
