@@ -60,7 +60,10 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain']) await import(sub);
+  const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
+  const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
+  if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
   process.stdout.write('ok\\n');
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -144,6 +147,7 @@ import { AnthropicProvider } from 'toolwright/anthropic';
 import { createMcpServer } from 'toolwright/mcp';
 import { instrumentToolkit } from 'toolwright/otel';
 import { generateManifest } from 'toolwright/build';
+import { toLangChainTools, type ToolwrightLangChainTool } from 'toolwright/langchain';
 class User { constructor(readonly id: string) {} }
 @ToolService({ group: 'weather' })
 export class Weather {
@@ -154,7 +158,8 @@ const toolkit = new Toolkit({ context: ToolExecutionContext.builder().register(n
 const tools: AgentTool[] = toolkit.registerTool(Weather);
 const result: Promise<ToolResult> = toolkit.callTool({ id: '1', name: 'get_weather', arguments: { city: 'Paris' } });
 void runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, []);
-void [tools, result, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
+const lcTools: ToolwrightLangChainTool[] = toLangChainTools(toolkit.session('s'), { context: ToolExecutionContext.of(new User('v')) });
+void [tools, result, lcTools, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
 `,
 });
 const esmTs = project('consumer-ts-esm', 'module', {
@@ -175,11 +180,14 @@ const light = project(
   'consumer-light',
   'commonjs',
   {
-    'index.js': `require('toolwright');
-try { require('toolwright/build'); } catch (e) { if (e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes(${JSON.stringify(install)})) process.stdout.write('ok'); }`,
+    'index.js': `const { Toolkit } = require('toolwright');
+try { require('toolwright/build'); } catch (e) { if (e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes(${JSON.stringify(install)})) process.stdout.write('ok'); }
+let lcMissing = false;
+try { require('toolwright/langchain').toLangChainTools(new Toolkit()); } catch (e) { lcMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm i @langchain/core'"); }
+if (!lcMissing) throw new Error('toolwright/langchain did not report its missing peer');`,
     'service.ts': 'export class Service {}\n',
   },
-  ['typescript', 'typescript-json-schema'],
+  ['typescript', 'typescript-json-schema', '@langchain'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
 const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });
