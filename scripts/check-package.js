@@ -60,7 +60,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
@@ -68,11 +68,34 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-const cjs = project('consumer-cjs', 'commonjs', { 'index.js': usage("const tw = require('toolwright');") });
-const esm = project('consumer-esm', 'module', { 'index.mjs': usage("import * as tw from 'toolwright';") });
-for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs']]) {
+// An Agents SDK run whose model sends non-object arguments: they must reach toolwright (its message,
+// not an approval interruption), which needs the tools built for the SDK build the consumer loads.
+const agentsRun = (load) => `
+${load}
+class Model { constructor() { this.n = 0; } async getResponse(req) {
+  const output = this.n++ === 0
+    ? [{ type: 'function_call', name: 'echo', callId: 'c1', status: 'completed', arguments: '[1]' }]
+    : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: req.input.at(-1).output.text }] }];
+  return { usage: new sdk.Usage(), output }; } async *getStreamedResponse() {} }
+sdk.setTracingDisabled(true);
+const toolkit = new tw.Toolkit();
+toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'object', properties: {} }, execute: () => 'echoed' });
+new sdk.Runner().run(new sdk.Agent({ name: 'a', model: new Model(), tools: agents.toOpenAIAgentsTools(toolkit) }), 'go').then((r) => {
+  if (!String(r.finalOutput).startsWith("Arguments for tool 'echo' must be a JSON object")) throw new Error('agents: ' + r.finalOutput);
+  process.stdout.write('ok\\n');
+}).catch((e) => { console.error(e); process.exit(1); });
+`;
+const cjs = project('consumer-cjs', 'commonjs', {
+  'index.js': usage("const tw = require('toolwright');"),
+  'agents.js': agentsRun("const tw = require('toolwright'); const agents = require('toolwright/openai-agents'); const sdk = require('@openai/agents');"),
+});
+const esm = project('consumer-esm', 'module', {
+  'index.mjs': usage("import * as tw from 'toolwright';"),
+  'agents.mjs': agentsRun("import * as tw from 'toolwright'; import * as agents from 'toolwright/openai-agents'; import * as sdk from '@openai/agents';"),
+});
+for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs'], [cjs, 'agents.js'], [esm, 'agents.mjs']]) {
   const out = run(process.execPath, [file], dir).trim();
-  if (out !== 'ok') throw new Error(`${dir}: ${out}`);
+  if (out !== 'ok') throw new Error(`${dir}/${file}: ${out}`);
 }
 
 // An MCP round trip as a TypeScript user writes it, the same source compiled as CommonJS and as an
@@ -148,6 +171,8 @@ import { createMcpServer } from 'toolwright/mcp';
 import { instrumentToolkit } from 'toolwright/otel';
 import { generateManifest } from 'toolwright/build';
 import { toLangChainTools, type ToolwrightLangChainTool } from 'toolwright/langchain';
+import { toOpenAIAgentsTools } from 'toolwright/openai-agents';
+import { Agent } from '@openai/agents';
 class User { constructor(readonly id: string) {} }
 @ToolService({ group: 'weather' })
 export class Weather {
@@ -160,6 +185,7 @@ const result: Promise<ToolResult> = toolkit.callTool({ id: '1', name: 'get_weath
 void runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, []);
 const lcTools: ToolwrightLangChainTool[] = toLangChainTools(toolkit.session('s'), { context: ToolExecutionContext.of(new User('v')) });
 void [tools, result, lcTools, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
+void new Agent<ToolExecutionContext>({ name: 'a', tools: toOpenAIAgentsTools<ToolExecutionContext>(toolkit.session('s')) });
 `,
 });
 const esmTs = project('consumer-ts-esm', 'module', {

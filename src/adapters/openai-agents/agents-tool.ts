@@ -1,0 +1,125 @@
+import type { FunctionTool, RunContext } from '@openai/agents';
+import type { AgentTool } from '../../common/agent-tool';
+import type { JsonSchema } from '../../common/json-schema';
+import { lazyPeer } from '../../common/peer-dependency';
+import { ToolkitError } from '../../errors';
+import { lowerToolSchema, type LoweringChange } from '../../schema/lowering';
+import type { ToolView } from '../../toolkit/tool-view';
+import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
+
+/**
+ * @internal The part of `@openai/agents` the adapter uses at run time: its `tool()`, only to
+ * obtain the SDK's own "never needs approval" policy (see {@link staticNoApproval}).
+ */
+export interface AgentsSdk {
+  tool: typeof import('@openai/agents').tool;
+}
+
+/**
+ * @internal `@openai/agents` as CommonJS, loaded on first use: `require('toolwright/openai-agents')`
+ * loads nothing of it, and a missing SDK is a `PEER_DEPENDENCY_MISSING` naming the install command.
+ * (The ES module entry point imports the SDK's ES module build instead: see `index.mts`.)
+ */
+export const loadAgentsCjs = lazyPeer(() => require('@openai/agents') as AgentsSdk, {
+  feature: 'toolwright/openai-agents',
+  modules: ['@openai/agents'],
+  install: 'npm i @openai/agents',
+  optional: true,
+});
+
+/** The function-tool approval policy of one SDK module instance. */
+type ApprovalPolicy = FunctionTool['needsApproval'];
+
+const NO_APPROVAL = new WeakMap<AgentsSdk, ApprovalPolicy>();
+
+/**
+ * The SDK's own static `needsApproval: false` policy, taken from a tool its `tool()` makes. The
+ * runner treats any other function as a dynamic policy, and for a dynamic policy it turns
+ * arguments that are not a JSON object — malformed JSON, `[1]`, `42` — into a forced approval
+ * interruption instead of a call, so toolwright would never answer them. The static policy is
+ * recognised per SDK module instance, which is why the ES module entry point passes the SDK's
+ * ES module build.
+ */
+function staticNoApproval(sdk: AgentsSdk): ApprovalPolicy {
+  let policy = NO_APPROVAL.get(sdk);
+  if (policy === undefined) {
+    const parameters = { type: 'object' as const, properties: {}, required: [], additionalProperties: false as const };
+    policy = sdk.tool({ name: 'toolwright_policy', description: '', parameters, strict: true, execute: () => '' }).needsApproval as unknown as ApprovalPolicy;
+    NO_APPROVAL.set(sdk, policy);
+  }
+  return policy;
+}
+
+/** @internal The options of one adapted tool, defaults resolved. */
+export interface AdaptOptions {
+  readonly call: FrameworkToolsOptions;
+  readonly strict: boolean;
+  readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
+  readonly sdk: AgentsSdk;
+}
+
+/**
+ * The tool's parameters lowered for the Responses API: strict when asked and the schema allows
+ * it, else the plain form (the fallback is reported). A fresh, unfrozen copy: the lowering's
+ * result is deeply frozen, and the SDK or a model provider may add to the schema it is handed.
+ */
+function lowered(tool: AgentTool, strict: boolean): { parameters: JsonSchema; strict: boolean; report: LoweringChange[] } {
+  if (strict) {
+    try {
+      const { definition, report } = lowerToolSchema(tool, 'openai-responses', { strict: true });
+      return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: true, report };
+    } catch (error) {
+      if (!(ToolkitError.is(error) && error.code === 'INVALID_DEFINITION')) throw error;
+      const { definition, report } = lowerToolSchema(tool, 'openai-responses', { strict: false });
+      const change = { tool: tool.name, path: '', change: `sent with strict: false (the strict form is not possible: ${error.message})` };
+      return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report: [change, ...report] };
+    }
+  }
+  const { definition, report } = lowerToolSchema(tool, 'openai-responses', { strict: false });
+  return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report };
+}
+
+/** The SDK's tool-call details as `invoke` reads them (`ToolCallDetails`, which the SDK does not export). */
+type CallDetails = Parameters<FunctionTool['invoke']>[2];
+
+/**
+ * @internal Adapts one tool of `view` to an Agents SDK `FunctionTool`, or returns the lowering's
+ * error (the tool is then left out). `invoke` hands the model's raw JSON text to `view.callTool`
+ * with the call's `callId`, the SDK's abort signal and the run context, and answers with the
+ * result's `forLLM` — an error result's text included: the SDK's function-call output has no
+ * error marker, so that text is what the model gets. `isEnabled` asks `enabled()` on every turn.
+ */
+export function adaptTool(
+  view: ToolView,
+  tool: AgentTool,
+  options: AdaptOptions,
+  enabled: (self: FunctionTool) => boolean,
+): FunctionTool | { readonly error: unknown } {
+  let schema: ReturnType<typeof lowered>;
+  try {
+    schema = lowered(tool, options.strict);
+  } catch (error) {
+    return { error };
+  }
+  if (schema.report.length > 0) options.onLoweringReport?.(schema.report);
+  const name = tool.name;
+  const invoke = async (runContext: RunContext, input: string, details?: CallDetails): Promise<string> => {
+    const result = await callThroughView(
+      view,
+      { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context },
+      options.call,
+    );
+    return result.forLLM;
+  };
+  const self: FunctionTool = {
+    type: 'function',
+    name,
+    description: tool.description,
+    parameters: schema.parameters as FunctionTool['parameters'],
+    strict: schema.strict,
+    invoke,
+    needsApproval: staticNoApproval(options.sdk),
+    isEnabled: () => Promise.resolve(enabled(self)),
+  };
+  return self;
+}
