@@ -60,10 +60,12 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
+  const aiSdk = await (await import('toolwright/ai-sdk')).toAiSdkTools(toolkit, { preliminaryResults: false }).echo.execute({ text: 'hi' }, { toolCallId: 'c1', messages: [] });
+  if (aiSdk.forLLM !== 'hi') throw new Error('toolwright/ai-sdk: ' + JSON.stringify(aiSdk));
   process.stdout.write('ok\\n');
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -173,6 +175,8 @@ import { generateManifest } from 'toolwright/build';
 import { toLangChainTools, type ToolwrightLangChainTool } from 'toolwright/langchain';
 import { toOpenAIAgentsTools } from 'toolwright/openai-agents';
 import { Agent } from '@openai/agents';
+import { toAiSdkTools } from 'toolwright/ai-sdk';
+import type { ToolSet } from 'ai';
 class User { constructor(readonly id: string) {} }
 @ToolService({ group: 'weather' })
 export class Weather {
@@ -184,7 +188,8 @@ const tools: AgentTool[] = toolkit.registerTool(Weather);
 const result: Promise<ToolResult> = toolkit.callTool({ id: '1', name: 'get_weather', arguments: { city: 'Paris' } });
 void runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, []);
 const lcTools: ToolwrightLangChainTool[] = toLangChainTools(toolkit.session('s'), { context: ToolExecutionContext.of(new User('v')) });
-void [tools, result, lcTools, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
+const aiTools: ToolSet = toAiSdkTools(toolkit.session('s'));
+void [tools, result, lcTools, aiTools, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
 void new Agent<ToolExecutionContext>({ name: 'a', tools: toOpenAIAgentsTools<ToolExecutionContext>(toolkit.session('s')) });
 `,
 });
@@ -200,7 +205,7 @@ for (const dir of [ts, esmTs]) {
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
 run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
-// without the optional peers of toolwright/build: the core works; toolwright/build and its bin name the install command
+// without the optional peers of toolwright/build and toolwright/ai-sdk: the core works; toolwright/build, its bin and toAiSdkTools name the install command
 const install = "run 'npm i -D typescript typescript-json-schema'";
 const light = project(
   'consumer-light',
@@ -210,10 +215,13 @@ const light = project(
 try { require('toolwright/build'); } catch (e) { if (e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes(${JSON.stringify(install)})) process.stdout.write('ok'); }
 let lcMissing = false;
 try { require('toolwright/langchain').toLangChainTools(new Toolkit()); } catch (e) { lcMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm i @langchain/core'"); }
-if (!lcMissing) throw new Error('toolwright/langchain did not report its missing peer');`,
+if (!lcMissing) throw new Error('toolwright/langchain did not report its missing peer');
+let aiMissing = false;
+try { require('toolwright/ai-sdk').toAiSdkTools(new Toolkit()); } catch (e) { aiMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm i ai'"); }
+if (!aiMissing) throw new Error('toolwright/ai-sdk did not report its missing peer');`,
     'service.ts': 'export class Service {}\n',
   },
-  ['typescript', 'typescript-json-schema', '@langchain'],
+  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
 const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });

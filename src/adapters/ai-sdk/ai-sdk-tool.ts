@@ -1,0 +1,148 @@
+import type { AgentTool } from '../../common/agent-tool';
+import type { JsonSchema } from '../../common/json-schema';
+import type { ToolResult } from '../../common/tool-types';
+import { lazyPeer } from '../../common/peer-dependency';
+import type { CallOptions } from '../../executor/executor-core';
+import { compileArgumentRestorer, lowerToolSchema, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
+import type { ToolView } from '../../toolkit/tool-view';
+import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
+import { finalOutput, modelOutput, progressOutput, type AiSdkToolOutput } from './ai-sdk-output';
+
+/** The lowerings an AI SDK tool's `inputSchema` can take: the rules of the provider behind the model. */
+export type AiSdkSchemaProvider = 'openai' | 'anthropic' | 'gemini';
+
+/** @internal The options of one adapted tool, defaults resolved. */
+export interface AdaptOptions {
+  readonly call: FrameworkToolsOptions;
+  readonly provider: AiSdkSchemaProvider;
+  readonly strict: boolean;
+  readonly preliminaryResults: boolean;
+  readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
+}
+
+/** What `execute` reads of the SDK's second argument (`ToolExecutionOptions` in `ai` 6, `ToolCallOptions` in 5). */
+interface SdkCallOptions {
+  readonly toolCallId?: string | undefined;
+  readonly abortSignal?: AbortSignal | undefined;
+  readonly experimental_context?: unknown;
+}
+
+/** @internal An AI SDK tool as toolwright builds it: the fields both majors read (`strict` is read by `ai` 6 only). */
+export interface SdkTool {
+  readonly type?: undefined;
+  readonly description: string;
+  readonly inputSchema: unknown;
+  readonly strict?: boolean;
+  readonly execute: (input: unknown, options: SdkCallOptions) => Promise<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
+  readonly toModelOutput: typeof modelOutput;
+}
+
+/** The part of the `ai` package the adapter uses: `jsonSchema()` of the user's own installed major. */
+interface AiModule {
+  jsonSchema(schema: object): unknown;
+}
+
+/**
+ * @internal The user's `ai` (5 or 6), loaded on first use: `require('toolwright/ai-sdk')` loads
+ * nothing of it, and a missing `ai` is a `PEER_DEPENDENCY_MISSING` naming the install command.
+ */
+export const loadAi = lazyPeer(() => require('ai') as AiModule, {
+  feature: 'toolwright/ai-sdk',
+  modules: ['ai'],
+  install: 'npm i ai',
+  optional: true,
+});
+
+const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The tool's lowered parameters, as a fresh, unfrozen copy: the lowering's result is deeply
+ * frozen, and an SDK or provider that adds a keyword to the schema it is handed must not fail.
+ */
+function loweredSchema(tool: AgentTool, options: AdaptOptions): { schema: JsonSchema; report: readonly LoweringChange[] } {
+  const strict = { strict: options.strict };
+  switch (options.provider) {
+    case 'openai': {
+      const { definition, report } = lowerToolSchema(tool, 'openai', strict);
+      return { schema: structuredClone(definition.function.parameters) as JsonSchema, report };
+    }
+    case 'anthropic': {
+      const { definition, report } = lowerToolSchema(tool, 'anthropic');
+      return { schema: structuredClone(definition.input_schema) as JsonSchema, report };
+    }
+    case 'gemini': {
+      const { definition, report } = lowerToolSchema(tool, 'gemini');
+      const parameters = definition.parameters === undefined ? { type: 'object', properties: {} } : structuredClone(definition.parameters);
+      return { schema: parameters as JsonSchema, report };
+    }
+  }
+}
+
+/**
+ * Runs one call as the SDK hands it over, with progress reports as preliminary outputs: an async
+ * iterable yielding each report as it comes, then the final `ToolResult` (the SDK takes the last
+ * output as the final one), or throwing the error result.
+ */
+async function* withProgress(run: (onProgress: CallOptions['onProgress']) => Promise<ToolResult>): AsyncGenerator<AiSdkToolOutput> {
+  const queue: AiSdkToolOutput[] = [];
+  let wake: (() => void) | undefined;
+  let settled = false;
+  const result = run((progress) => {
+    queue.push(progressOutput(progress));
+    wake?.();
+  }).finally(() => {
+    settled = true;
+    wake?.();
+  });
+  for (;;) {
+    while (queue.length > 0) yield queue.shift() as AiSdkToolOutput;
+    if (settled) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  yield finalOutput(await result);
+}
+
+/**
+ * @internal Adapts one tool of `view` to an AI SDK tool, or returns the lowering's error (the
+ * tool then stays out of the set). `execute` runs every call through `view.callTool` with the
+ * SDK's `toolCallId`, `abortSignal` and (when it is a `ToolExecutionContext`) `experimental_context`.
+ */
+export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions): SdkTool | { readonly error: unknown } {
+  let lowered: { schema: JsonSchema; report: readonly LoweringChange[] };
+  try {
+    lowered = loweredSchema(tool, options);
+  } catch (error) {
+    return { error };
+  }
+  if (lowered.report.length > 0) options.onLoweringReport?.(lowered.report);
+  const name = tool.name;
+  // OpenAI's strict form makes optionals required-and-nullable: a `null` there means "absent"
+  const restore: ArgumentRestorer | undefined =
+    options.provider === 'openai' && options.strict ? compileArgumentRestorer(tool.parameters, 'openai', { strict: true }) : undefined;
+  const run = (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): Promise<ToolResult> =>
+    callThroughView(
+      view,
+      {
+        name,
+        id: sdk.toolCallId,
+        arguments: restore !== undefined && isPlainRecord(input) ? restore(input) : input,
+        signal: sdk.abortSignal,
+        runContext: sdk.experimental_context,
+        onProgress,
+      },
+      options.call,
+    );
+  const execute: SdkTool['execute'] = options.preliminaryResults
+    ? (input, sdk) => withProgress((onProgress) => run(input, sdk ?? {}, onProgress))
+    : (input, sdk) => run(input, sdk ?? {}).then(finalOutput);
+  return {
+    description: tool.description,
+    // no `validate`: the SDK passes the model's arguments as they are, and toolwright validates them
+    inputSchema: loadAi().jsonSchema(lowered.schema),
+    ...(options.strict && options.provider === 'openai' ? { strict: true } : {}),
+    execute,
+    toModelOutput: modelOutput,
+  };
+}

@@ -1,0 +1,163 @@
+import type { Tool } from 'ai';
+import type { AgentTool } from '../../common/agent-tool';
+import type { LoweringChange } from '../../schema/lowering';
+import type { ToolView } from '../../toolkit/tool-view';
+import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+import type { AiSdkToolOutput } from './ai-sdk-output';
+import { adaptTool, loadAi, type AdaptOptions, type AiSdkSchemaProvider, type SdkTool } from './ai-sdk-tool';
+
+/**
+ * Options of {@link toAiSdkTools}.
+ *
+ * @example
+ * const tools = toAiSdkTools(session, { context: ToolExecutionContext.of(user), provider: 'openai', strict: true });
+ */
+export interface AiSdkToolsOptions extends FrameworkToolsOptions {
+  /**
+   * Whose rules shape each tool's `inputSchema` (see `lowerToolSchemas`): `'openai'` (the
+   * default: the canonical schema without `$schema`, arrays always with `items` — accepted by
+   * the SDK's providers alike), `'anthropic'` (the canonical schema as it is) or `'gemini'`.
+   */
+  provider?: AiSdkSchemaProvider | undefined;
+  /**
+   * With `provider: 'openai'`: OpenAI's strict (Structured Outputs) form, and the tool's
+   * `strict: true` (read by `ai` 6; `ai` 5 has no per-tool flag). Optionals become
+   * required-and-nullable; the `null`s the model sends for them are removed before toolwright
+   * validates. Default `false`.
+   */
+  strict?: boolean | undefined;
+  /**
+   * Stream each progress report of a call (`ctx.emit(...)` in the tool) as a preliminary tool
+   * result (`execute` returns an async iterable; `streamText` emits `tool-result` parts with
+   * `preliminary: true`, and the final `ToolResult` once more as the last preliminary output,
+   * as the SDK does for every iterable). Default `true`; `false` makes `execute` a plain Promise.
+   */
+  preliminaryResults?: boolean | undefined;
+  /** Receives the lowering report of each tool the first time it is adapted (what the lowering changed), when not empty. */
+  onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
+  /**
+   * Receives each tool that cannot be lowered for `provider` (`INVALID_NAME`,
+   * `INVALID_DEFINITION`): it stays out of the set, the other tools are offered. Unset: a
+   * process warning (`TOOLWRIGHT_TOOL_SKIPPED`) per such tool.
+   */
+  onToolSkipped?: ((skipped: AiSdkSkippedTool) => void) | undefined;
+}
+
+/**
+ * A tool {@link toAiSdkTools} left out of the set because its schema cannot be lowered.
+ *
+ * @example
+ * toAiSdkTools(toolkit, { onToolSkipped: ({ name, error }) => log.warn(`${name}: ${String(error)}`) });
+ */
+export interface AiSdkSkippedTool {
+  /** The tool's name. */
+  readonly name: string;
+  /** Why (a `ToolkitError` from the lowering). */
+  readonly error: unknown;
+}
+
+/**
+ * The AI SDK `ToolSet` of a view, typed with the `Tool` of the `ai` major installed: each tool's
+ * input is what the model sends (toolwright validates it), its output an {@link AiSdkToolOutput}.
+ *
+ * @example
+ * const tools: AiSdkToolSet = toAiSdkTools(toolkit);
+ */
+export type AiSdkToolSet = Readonly<Record<string, Tool<unknown, AiSdkToolOutput>>>;
+
+function warnSkipped({ name, error }: AiSdkSkippedTool): void {
+  const why = error instanceof Error ? error.message : String(error);
+  process.emitWarning(`toolwright/ai-sdk left tool '${name}' out of the AI SDK tool set: ${why}`, { code: 'TOOLWRIGHT_TOOL_SKIPPED' });
+}
+
+/**
+ * The view's *active* tools as the Vercel AI SDK's `ToolSet`, for `generateText` / `streamText`
+ * (`ai` 5 or 6, an optional peer). The set is live: the SDK reads it on every step, and it
+ * always holds the view's tools of that moment, so a tool enabled during a run (by a skill, by
+ * `equip_tool_groups`, by the application) is offered on the next step. Spreading it
+ * (`{ ...tools, mine }`) takes a snapshot.
+ *
+ * Every call runs through `view.callTool` (validation, presets, hooks, approval, timeouts,
+ * events) with the SDK's `toolCallId` as the call id and its `abortSignal`; the SDK's
+ * `experimental_context` is the call's context when it is a `ToolExecutionContext` (merged over
+ * `options.context`). `inputSchema` is the lowered JSON Schema without SDK-side validation, so
+ * invalid arguments reach toolwright's validation and the model gets its field-by-field
+ * message. An error result is thrown as an {@link AiSdkToolError}: the SDK makes it a
+ * `tool-error` whose text (toolwright's `forLLM`) the model gets. A success's output is the
+ * whole `ToolResult` (the application's, with `forUser` and `data`); `toModelOutput` gives the
+ * model its `forLLM`. A tool the model was offered but that is disabled by the time it is
+ * called is refused by toolwright with the reason; names never offered are answered by the SDK.
+ *
+ * @example
+ * import { generateText, stepCountIs } from 'ai';
+ * import { toAiSdkTools } from 'toolwright/ai-sdk';
+ * const result = await generateText({ model, tools: toAiSdkTools(toolkit.session(chatId)), stopWhen: stepCountIs(5), prompt });
+ * @throws ToolkitError `PEER_DEPENDENCY_MISSING` when `ai` is not installed. Tools whose schema
+ *   cannot be lowered are left out and reported (`onToolSkipped`), not thrown.
+ */
+export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): AiSdkToolSet {
+  loadAi();
+  const adapt: AdaptOptions = {
+    call: options.context === undefined ? {} : { context: options.context },
+    provider: options.provider ?? 'openai',
+    strict: options.strict === true,
+    preliminaryResults: options.preliminaryResults !== false,
+    onLoweringReport: options.onLoweringReport,
+  };
+  const onSkipped = options.onToolSkipped ?? warnSkipped;
+  const active = followActiveTools(view, (tool: AgentTool): SdkTool | undefined => {
+    const adapted = adaptTool(view, tool, adapt);
+    if ('error' in adapted) {
+      onSkipped({ name: tool.name, error: adapted.error });
+      return undefined;
+    }
+    return adapted;
+  });
+  return liveToolSet(active) as AiSdkToolSet;
+}
+
+/**
+ * A read-only object whose keys are the view's active tools at the moment it is read. A name
+ * that was offered once but is no longer active still resolves to its tool (not listed), so a
+ * call the model made against an earlier step's list reaches toolwright, which refuses it with
+ * the reason, instead of being dropped by the SDK without an answer.
+ */
+function liveToolSet(active: () => ReadonlyMap<string, SdkTool | undefined>): object {
+  const offered = new Map<string, SdkTool>();
+  let seen: ReadonlyMap<string, SdkTool | undefined> | undefined;
+  let keys: string[] = [];
+  const current = (): ReadonlyMap<string, SdkTool | undefined> => {
+    const map = active();
+    if (map !== seen) {
+      keys = [];
+      for (const [name, tool] of map) {
+        if (tool === undefined) continue;
+        keys.push(name);
+        offered.set(name, tool);
+      }
+      seen = map;
+    }
+    return map;
+  };
+  const lookup = (name: string | symbol): SdkTool | undefined => {
+    if (typeof name !== 'string') return undefined;
+    return current().get(name) ?? offered.get(name);
+  };
+  const refuse = (): boolean => false;
+  return new Proxy(Object.create(null) as object, {
+    get: (_target, name) => lookup(name),
+    has: (_target, name) => typeof name === 'string' && current().get(name) !== undefined,
+    ownKeys: () => {
+      current();
+      return [...keys];
+    },
+    getOwnPropertyDescriptor: (_target, name) => {
+      const tool = typeof name === 'string' ? current().get(name) : undefined;
+      return tool === undefined ? undefined : { value: tool, enumerable: true, configurable: true, writable: false };
+    },
+    set: refuse,
+    defineProperty: refuse,
+    deleteProperty: refuse,
+    setPrototypeOf: refuse,
+  });
+}
