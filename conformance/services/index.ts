@@ -1,0 +1,8 @@
+import type { ToolTarget } from '../../src';
+import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
+
+/**
+ * Everything the conformance server registers besides the sample services, in the group
+ * `conformance`: one file per area under `conformance/services/`, one line each here.
+ */
+export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [ConformanceToolsService, jsonSchema2020Tool];

@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Tool, ToolEmitter, ToolService, type AgentTool } from '../../src';
+
+/**
+ * The tools the conformance suite's `tools-*` scenarios call by name, written as a user writes
+ * toolwright tools: a decorated service. Each method's JSDoc names its scenario.
+ */
+@ToolService({ group: 'conformance' })
+export class ConformanceToolsService {
+  /** `tools-call-simple-text`: one text part. */
+  @Tool({ name: 'test_simple_text', description: 'Returns a simple text response' })
+  simpleText(): string {
+    return 'This is a simple text response for testing.';
+  }
+
+  /** `tools-call-error`: a thrown error becomes an `isError` result with its message. */
+  @Tool({ name: 'test_error_handling', description: 'Always fails, to test error results' })
+  errorHandling(): never {
+    throw new Error('This tool intentionally returns an error for testing');
+  }
+
+  /** `tools-call-with-progress`: 0, 50 and 100 of 100, ~50 ms apart. */
+  @Tool({ name: 'test_tool_with_progress', description: 'Reports progress 0/100, 50/100 and 100/100' })
+  async withProgress(emitter: ToolEmitter): Promise<string> {
+    for (const progress of [0, 50, 100]) {
+      if (progress > 0) await sleep(50);
+      emitter.emit({ progress, total: 100, message: `${progress}%` });
+    }
+    return 'Progress tool completed';
+  }
+}
+
+/**
+ * `json-schema-2020-12`: a tool whose input schema uses 2020-12 keywords (`$schema`, `$defs`,
+ * `$ref`, `additionalProperties`) that the server must list unchanged. A whole-object schema is
+ * what `AgentTool.parameters` is for (decorators describe one parameter at a time).
+ */
+export const jsonSchema2020Tool: AgentTool = {
+  name: 'json_schema_2020_12_tool',
+  description: 'Tool with JSON Schema 2020-12 features',
+  behaviour: { group: 'conformance' },
+  parameters: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    $defs: {
+      address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+    },
+    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    additionalProperties: false,
+  },
+  execute: (args) => `Received: ${JSON.stringify(args)}`,
+};
