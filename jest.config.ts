@@ -54,14 +54,22 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 /**
  * Jest runs the TypeScript sources through swc with the options of `.swcrc` (legacy decorators with
- * metadata, CommonJS); inversify (ESM-only) is transformed to CommonJS too.
+ * metadata, CommonJS); inversify and NestJS 12 (ESM-only) are transformed to CommonJS too.
  */
 const shared: Project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@nestjs)/)'],
 };
+
+/**
+ * The `nest11` project: the toolwright/nestjs suite again, with every `@nestjs/*` import (the
+ * suite's, toolwright's and Nest's own) mapped to NestJS 11, which test/nestjs/nest11 installs
+ * (npm cannot install Nest 11 beside the project's Nest 12 under an alias: its peers name
+ * `@nestjs/common` itself).
+ */
+const NEST11_TEST = 'nestjs/nest11.test.ts';
 
 const config: Config = {
   // Jest's default (one worker less than the cores) runs everything in band on a 2-core machine.
@@ -81,7 +89,13 @@ const config: Config = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...INTEGRATION.map((file) => `<rootDir>/test/${escape(file)}$`)],
+      testPathIgnorePatterns: ['/node_modules/', ...[...INTEGRATION, NEST11_TEST].map((file) => `<rootDir>/test/${escape(file)}$`)],
+    },
+    {
+      ...shared,
+      displayName: 'nest11',
+      testMatch: [`<rootDir>/test/${NEST11_TEST}`],
+      moduleNameMapper: { '^@nestjs/(common|core|platform-express)(/.*)?$': '<rootDir>/test/nestjs/nest11/node_modules/@nestjs/$1$2' },
     },
     {
       ...shared,

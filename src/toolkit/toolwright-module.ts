@@ -41,17 +41,54 @@ export interface ToolwrightModuleOptions extends Omit<ToolkitOptions, 'container
 
 const isClass = (target: ToolTarget): target is Constructor => typeof target === 'function';
 
-function checkOptions(options: ToolwrightModuleOptions): void {
+/**
+ * @internal Checks the options of a toolwright module (`toolwrightModule`, or `ToolwrightModule.forRoot`
+ * of `toolwright/nestjs`, named by `caller`) before anything is made from them.
+ *
+ * @throws ToolkitError `INVALID_OPTIONS` naming the option and the shape it takes.
+ */
+export function checkModuleOptions(options: ToolwrightModuleOptions, caller: string): void {
+  if (typeof options !== 'object' || options === null) throw new ToolkitError('INVALID_OPTIONS', `${caller}: options must be an object ({ groups, presets, … }).`);
   const services: unknown = options.services ?? [];
   const bad = Array.isArray(services) ? services.findIndex((target) => (typeof target !== 'function' && typeof target !== 'object') || target === null) : -1;
   if (!Array.isArray(services) || bad >= 0) {
-    throw new ToolkitError('INVALID_OPTIONS', `toolwrightModule: services${bad >= 0 ? `[${bad}]` : ''} must be a list of tool service classes, instances or AgentTool objects.`);
+    throw new ToolkitError('INVALID_OPTIONS', `${caller}: services${bad >= 0 ? `[${bad}]` : ''} must be a list of tool service classes, instances or AgentTool objects.`);
   }
-  for (const [i, group] of (options.groups ?? []).entries()) {
+  const groups: unknown = options.groups ?? [];
+  if (!Array.isArray(groups)) throw new ToolkitError('INVALID_OPTIONS', `${caller}: groups must be a list: [{ name: 'admin', description: 'Admin tools', active: false }].`);
+  for (const [i, group] of (groups as (ToolGroupDefinition | undefined)[]).entries()) {
     if (typeof group?.name !== 'string' || group.name === '') {
-      throw new ToolkitError('INVALID_OPTIONS', `toolwrightModule: groups[${i}] needs a name: { name: 'admin', description: 'Admin tools', active: false }.`);
+      throw new ToolkitError('INVALID_OPTIONS', `${caller}: groups[${i}] needs a name: { name: 'admin', description: 'Admin tools', active: false }.`);
     }
   }
+  const presets: unknown = options.presets;
+  if (presets !== undefined && (typeof presets !== 'object' || presets === null || Array.isArray(presets))) {
+    throw new ToolkitError('INVALID_OPTIONS', `${caller}: presets must map tool names to their hidden parameters: { send_mail: { apiKey: … } }.`);
+  }
+}
+
+/**
+ * @internal The toolkit of a toolwright module: made from the `Toolkit` options of `options`, with
+ * its `groups` created.
+ */
+export function createModuleToolkit(options: ToolwrightModuleOptions, container?: ToolkitOptions['container']): Toolkit {
+  const { services: _services, groups = [], presets: _presets, ...toolkitOptions } = options;
+  const toolkit = new Toolkit(container === undefined ? toolkitOptions : { ...toolkitOptions, container });
+  for (const group of groups) toolkit.createToolGroup(group.name, group.description ?? '', group.active ?? true);
+  return toolkit;
+}
+
+/**
+ * @internal Registers a module's services with its presets in one registration: presets may name
+ * the tool of any of them (a registration refuses presets naming tools outside it), and a
+ * definition error registers none of them.
+ */
+export function registerModuleServices(toolkit: Toolkit, services: readonly ToolTarget[], presets: PresetMap | undefined): void {
+  if (services.length === 0 && presets === undefined) return;
+  const registration = toolkit.registration();
+  for (const target of services) registration.tool(target);
+  if (presets !== undefined) registration.presetParameters(presets);
+  registration.apply();
 }
 
 /**
@@ -73,17 +110,11 @@ function checkOptions(options: ToolwrightModuleOptions): void {
  * (definition errors, `SERVICE_RESOLUTION_FAILED`, presets naming a tool no service has).
  */
 export function toolwrightModule(options: ToolwrightModuleOptions = {}): ContainerModule {
-  checkOptions(options);
-  const { services = [], groups = [], presets, ...toolkitOptions } = options;
+  checkModuleOptions(options, 'toolwrightModule');
+  const services = options.services ?? [];
   return singletonModule(Toolkit, services.filter(isClass), (container) => {
-    const toolkit = new Toolkit({ ...toolkitOptions, container });
-    for (const group of groups) toolkit.createToolGroup(group.name, group.description ?? '', group.active ?? true);
-    if (services.length > 0 || presets !== undefined) {
-      const registration = toolkit.registration();
-      for (const target of services) registration.tool(target);
-      if (presets !== undefined) registration.presetParameters(presets);
-      registration.apply();
-    }
+    const toolkit = createModuleToolkit(options, container);
+    registerModuleServices(toolkit, services, options.presets);
     return toolkit;
   });
 }
