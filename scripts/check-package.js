@@ -60,7 +60,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
@@ -87,15 +87,42 @@ new sdk.Runner().run(new sdk.Agent({ name: 'a', model: new Model(), tools: agent
   process.stdout.write('ok\\n');
 }).catch((e) => { console.error(e); process.exit(1); });
 `;
+// A Nest application context booted with ToolwrightModule: the Toolkit the application gets and the
+// DiscoveryService toolwright injects must be those of the consumer's own toolwright and Nest (Nest 12
+// is an ES module: the CommonJS entry point loads the instance the ES module consumer imports).
+const nestRun = (load) => `
+${load}
+class Greeter { hello(city) { return 'hello ' + city; } }
+common.Injectable()(Greeter);
+class GreetTools { constructor(greeter) { this.greeter = greeter; } greet(city, apiKey) { return this.greeter.hello(city) + (apiKey === 'k-123456' ? '' : ' without key'); } }
+common.Injectable()(GreetTools);
+common.Inject(Greeter)(GreetTools, undefined, 0);
+tw.ToolParam({ name: 'city' })(GreetTools.prototype, 'greet', 0);
+tw.ToolParam({ name: 'apiKey' })(GreetTools.prototype, 'greet', 1);
+tw.Tool({ name: 'greet', description: 'Greet a city' })(GreetTools.prototype, 'greet', Object.getOwnPropertyDescriptor(GreetTools.prototype, 'greet'));
+Reflect.defineMetadata('design:paramtypes', [String, String], GreetTools.prototype, 'greet');
+class AppModule {}
+common.Module({ imports: [nestjs.ToolwrightModule.forRoot({ presets: { greet: { apiKey: 'k-123456' } } })], providers: [Greeter, GreetTools] })(AppModule);
+core.NestFactory.createApplicationContext(AppModule, { logger: false }).then(async (app) => {
+  const toolkit = app.get(tw.Toolkit);
+  const r = await toolkit.callTool({ id: '1', name: 'greet', arguments: { city: 'Paris' } });
+  const schema = JSON.stringify(toolkit.getToolSchemas());
+  if (r.forLLM !== 'hello Paris' || schema.includes('apiKey')) throw new Error('nestjs: ' + JSON.stringify([r, schema]));
+  await app.close();
+  process.stdout.write('ok\\n');
+}).catch((e) => { console.error(e); process.exit(1); });
+`;
 const cjs = project('consumer-cjs', 'commonjs', {
   'index.js': usage("const tw = require('toolwright');"),
   'agents.js': agentsRun("const tw = require('toolwright'); const agents = require('toolwright/openai-agents'); const sdk = require('@openai/agents');"),
+  'nest.js': nestRun("require('reflect-metadata'); const tw = require('toolwright'); const nestjs = require('toolwright/nestjs'); const common = require('@nestjs/common'); const core = require('@nestjs/core');"),
 });
 const esm = project('consumer-esm', 'module', {
   'index.mjs': usage("import * as tw from 'toolwright';"),
   'agents.mjs': agentsRun("import * as tw from 'toolwright'; import * as agents from 'toolwright/openai-agents'; import * as sdk from '@openai/agents';"),
+  'nest.mjs': nestRun("import 'reflect-metadata'; import * as tw from 'toolwright'; import * as nestjs from 'toolwright/nestjs'; import * as common from '@nestjs/common'; import * as core from '@nestjs/core';"),
 });
-for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs'], [cjs, 'agents.js'], [esm, 'agents.mjs']]) {
+for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs'], [cjs, 'agents.js'], [esm, 'agents.mjs'], [cjs, 'nest.js'], [esm, 'nest.mjs']]) {
   const out = run(process.execPath, [file], dir).trim();
   if (out !== 'ok') throw new Error(`${dir}/${file}: ${out}`);
 }
@@ -177,6 +204,8 @@ import { toOpenAIAgentsTools } from 'toolwright/openai-agents';
 import { Agent } from '@openai/agents';
 import { toAiSdkTools } from 'toolwright/ai-sdk';
 import type { ToolSet } from 'ai';
+import { Injectable, Module, type DynamicModule } from '@nestjs/common';
+import { ToolwrightModule, type ToolwrightNestOptions } from 'toolwright/nestjs';
 class User { constructor(readonly id: string) {} }
 @ToolService({ group: 'weather' })
 export class Weather {
@@ -191,6 +220,18 @@ const lcTools: ToolwrightLangChainTool[] = toLangChainTools(toolkit.session('s')
 const aiTools: ToolSet = toAiSdkTools(toolkit.session('s'));
 void [tools, result, lcTools, aiTools, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
 void new Agent<ToolExecutionContext>({ name: 'a', tools: toOpenAIAgentsTools<ToolExecutionContext>(toolkit.session('s')) });
+class Config { get(key: string): string { return key; } }
+const nestOptions: ToolwrightNestOptions = { groups: [{ name: 'admin', active: false }], presets: { get_weather: { city: () => 'Paris' } } };
+const asyncModule: DynamicModule = ToolwrightModule.forRootAsync({ inject: [Config], useFactory: async (config: Config) => ({ ...nestOptions, maxConcurrency: Number(config.get('3')) }) });
+@Injectable()
+export class NestWeather {
+  constructor(readonly toolkit: Toolkit) {}
+  @Tool({ description: 'Weather' })
+  forecast(@ToolParam({ name: 'city' }) city: string): string { return city; }
+}
+@Module({ imports: [ToolwrightModule.forRoot(nestOptions)], providers: [NestWeather] })
+export class AppModule {}
+void asyncModule;
 `,
 });
 const esmTs = project('consumer-ts-esm', 'module', {
@@ -205,7 +246,7 @@ for (const dir of [ts, esmTs]) {
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
 run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
-// without the optional peers of toolwright/build and toolwright/ai-sdk: the core works; toolwright/build, its bin and toAiSdkTools name the install command
+// without the optional peers of toolwright/build, /langchain, /nestjs and /ai-sdk: the core works; toolwright/build, its bin, toLangChainTools, ToolwrightModule.forRoot and toAiSdkTools name the install command
 const install = "run 'npm i -D typescript typescript-json-schema'";
 const light = project(
   'consumer-light',
@@ -216,16 +257,19 @@ try { require('toolwright/build'); } catch (e) { if (e.code === 'PEER_DEPENDENCY
 let lcMissing = false;
 try { require('toolwright/langchain').toLangChainTools(new Toolkit()); } catch (e) { lcMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm i @langchain/core'"); }
 if (!lcMissing) throw new Error('toolwright/langchain did not report its missing peer');
+let nestMissing = false;
+try { require('toolwright/nestjs').ToolwrightModule.forRoot(); } catch (e) { nestMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm i @nestjs/common @nestjs/core'"); }
+if (!nestMissing) throw new Error('toolwright/nestjs did not report its missing peer');
 let aiMissing = false;
 try { require('toolwright/ai-sdk').toAiSdkTools(new Toolkit()); } catch (e) { aiMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm i ai'"); }
 if (!aiMissing) throw new Error('toolwright/ai-sdk did not report its missing peer');`,
     'service.ts': 'export class Service {}\n',
   },
-  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5'],
+  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', '@nestjs', 'toolwright-test-nest11'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
 const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });
 if (bin.status !== 1 || !bin.stderr.includes(install)) throw new Error(`consumer-light: toolwright-schema without its peers: exit ${bin.status}, ${bin.stderr}`);
 
 fs.rmSync(work, { recursive: true, force: true });
-process.stdout.write('package check passed: CommonJS, ESM and TypeScript (CommonJS and ESM, with an MCP round trip) consumers of the packed tarball, and one without the build peers\n');
+process.stdout.write('package check passed: CommonJS, ESM and TypeScript (CommonJS and ESM, with an MCP round trip) consumers of the packed tarball (each also booting a Nest application context), and one without the optional peers\n');

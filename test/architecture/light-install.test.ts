@@ -23,7 +23,7 @@ const BUILD_PEERS = ['typescript', 'typescript-json-schema'];
  * toolkit's working parts (`dist/` files), which the first `new Toolkit()` loads.
  */
 const NOT_AT_REQUIRE = {
-  packages: ['ajv', 're2js', 'tinyglobby', '@openai/agents', '@langchain/core', 'ai'],
+  packages: ['ajv', 're2js', 'tinyglobby', '@openai/agents', '@langchain/core', 'ai', '@nestjs/common', '@nestjs/core'],
   builtins: ['crypto', 'stream'],
   own: [
     'toolkit/runtime.js',
