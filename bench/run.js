@@ -15,6 +15,7 @@ const benches = [
   ['LangChain adapter (per-call overhead)', 'langchain-bench.js'],
   ['OpenAI Agents SDK adapter (per-call overhead)', 'openai-agents-bench.js'],
   ['AI SDK adapter (per-call overhead over the SDK plain tool path + view.callTool)', 'ai-sdk-bench.js'],
+  ['NestJS module (start-up: discovery and registration)', 'nestjs-bench.js'],
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
   ['hostile input bounds', 'security-bench.js'],
   ['install footprint and cold require (packs and installs from the registry)', 'footprint-bench.js'],
