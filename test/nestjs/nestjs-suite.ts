@@ -323,7 +323,7 @@ export function describeNestSuite(label: string, major: number): void {
         });
       });
 
-      it('a transient provider, and one request-scoped through its dependencies (the path is named)', async () => {
+      it('a transient provider, a request-scoped controller, and a provider request-scoped through its dependencies (the path is named)', async () => {
         @Injectable({ scope: Scope.TRANSIENT })
         class TransientTools {
           @Tool({ name: 'transient', description: 'Transient' })
@@ -345,11 +345,20 @@ export function describeNestSuite(label: string, major: number): void {
             return 'r';
           }
         }
-        const failure = start(appModule(ToolwrightModule.forRoot(), [TransientTools, RequestUser, Audit, ReportTools]));
+        @Controller({ path: 'per-request', scope: Scope.REQUEST })
+        class PerRequestController {
+          @Tool({ name: 'per_request_status', description: 'Status' })
+          status(): string {
+            return 'ok';
+          }
+        }
+        const failure = start(appModule(ToolwrightModule.forRoot(), [TransientTools, RequestUser, Audit, ReportTools], [], [PerRequestController]));
         await expect(failure).rejects.toMatchObject({ code: 'INVALID_DEFINITION' });
         const message = ((await failure.catch((e: unknown) => e)) as Error).message;
         expect(message).toContain('TransientTools (in AppModule) has @Tool methods (run) but is transient (Scope.TRANSIENT)');
         expect(message).toContain('ReportTools (in AppModule) has @Tool methods (report) but is request-scoped because it depends on Audit → RequestUser, which is request-scoped');
+        expect(message).toContain('PerRequestController (in AppModule) has @Tool methods (status) but is request-scoped (Scope.REQUEST)');
+        expect(message.match(/Make it a singleton/g)).toHaveLength(1);
       });
 
       it('a request-scoped factory provider cannot be seen into: the app starts and its tools are not registered (README says so)', async () => {
