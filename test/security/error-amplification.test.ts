@@ -55,7 +55,7 @@ describe('item 6: error texts list a fixed number of problems, each bounded', ()
     for (const args of [{ values }, JSON.stringify({ values })]) {
       const started = Date.now();
       const result = await call(toolkit, 'sum', args);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
       const lines = boundedProblems(result, '- … and 99980 more problem(s) not listed');
       expect(lines[0]).toBe("- 'values[0]': must be number, got string");
     }
@@ -74,7 +74,7 @@ describe('item 6: error texts list a fixed number of problems, each bounded', ()
     const tags = Array.from({ length: 100_000 }, () => ({ label: 'no hash' }));
     const started = Date.now();
     const result = await call(toolkit, 'save_tags', { tags });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     const lines = boundedProblems(result, '- … and possibly more problems not listed');
     expect(lines[0]).toBe("- 'tags[0].label': label must contain a # string");
   });
