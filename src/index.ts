@@ -22,6 +22,19 @@ export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallConte
 export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './common/llm-types';
 export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './common/manifest';
 export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './common/results';
+export { textContent, imageContent, audioContent, embeddedResource, resourceLink, contentResult } from './common/content-results';
+export type {
+  ToolContent,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  EmbeddedResource,
+  ResourceLink,
+  TextResourceContents,
+  BlobResourceContents,
+  ContentAnnotations,
+  ContentAudience,
+} from './common/tool-content';
 export { ToolEmitter } from './common/tool-emitter';
 export { InjectContext, Tool, ToolParam, ToolService } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';

@@ -1,5 +1,6 @@
 import type { ToolkitErrorCode } from '../errors';
 import type { ReadonlyObjectJsonSchema } from './json-schema';
+import type { ToolContent } from './tool-content';
 
 /** A tool call as a model emits it: `arguments` is the model's raw JSON text or an object. */
 export interface ToolCall {
@@ -24,13 +25,19 @@ export interface ToolResultError {
 
 /**
  * What a tool call produced. What the model sees (`forLLM`) is kept apart from what the user
- * sees (`forUser`).
+ * sees (`forUser`). A rich result also carries `content` parts (images, audio, resources); its
+ * `forLLM` and `forUser` are then their text views (see `contentResult`).
  */
 export interface ToolResult {
-  /** The text sent back to the model. */
+  /** The text sent back to the model (for a rich result: the text view of the parts meant for it). */
   forLLM: string;
   /** The text shown to the user, if any. */
   forUser?: string | undefined;
+  /**
+   * The result's content parts (text, image, audio, embedded resources, resource links), each
+   * with optional `annotations`; served as MCP content. Absent on text-only results.
+   */
+  content?: readonly ToolContent[] | undefined;
   /** True when nothing should be shown to the user. */
   silent: boolean;
   /** True when the call failed; `error` then says why. */

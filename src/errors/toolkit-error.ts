@@ -55,6 +55,8 @@ export type ToolkitErrorCode =
   | 'APPROVAL_LIMIT_EXCEEDED'
   | 'APPROVAL_STORE_FAILED'
   | 'RESULT_WITHHELD'
+  // a content part a tool returned (or a content helper was given) is malformed
+  | 'INVALID_CONTENT'
   | 'PROVIDER_FAILED'
   // runToolLoop refusing a call: a tool-call budget used up / the same call repeated too often
   | 'TOOL_BUDGET_EXCEEDED'

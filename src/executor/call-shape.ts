@@ -1,6 +1,9 @@
+import { contentProblem } from '../common/content-check';
+import { isMadeContent } from '../common/content-results';
+import type { ToolContent } from '../common/tool-content';
 import type { ToolResult } from '../common/tool-types';
 import { redaction, toolName, type CallState } from './call-state';
-import { toToolResult, truncateText } from './convert';
+import { toToolResult, truncateContent, truncateText } from './convert';
 import type { ExecutorCore } from './executor-core';
 import { redactedToolResult, redactResult } from './redact';
 import type { ToolEntry } from './tool-entry';
@@ -11,9 +14,32 @@ function capped(text: string, entry: ToolEntry, core: ExecutorCore): string {
   return max !== undefined && text.length > max ? truncateText(text, max) : text;
 }
 
-/** A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars`. */
+/** Why a result's content parts are malformed, or `undefined` (parts made by the content helpers were checked then). */
+function contentFault(content: readonly ToolContent[]): string | undefined {
+  return Array.isArray(content) && content.every(isMadeContent) ? undefined : contentProblem(content);
+}
+
+/**
+ * A copy of a (redacted) result answering call `callId` of `entry`, cut to `maxResultChars` (its
+ * text parts too, see `truncateContent`); an `INVALID_CONTENT` error result when its content parts
+ * are malformed (the tool's fault, named by part: never served half-valid).
+ */
 export function answerFor(produced: ToolResult, entry: ToolEntry, core: ExecutorCore, callId: string): ToolResult {
-  return { ...produced, forLLM: capped(produced.forLLM, entry, core), toolCallId: callId, name: entry.name };
+  const { content } = produced;
+  if (content === undefined) return { ...produced, forLLM: capped(produced.forLLM, entry, core), toolCallId: callId, name: entry.name };
+  const fault = contentFault(content);
+  if (fault !== undefined) {
+    const message = `Tool '${entry.name}' returned malformed content: ${fault}. This is a fault of the tool, not of the call.`;
+    return { forLLM: message, silent: false, isError: true, async: false, error: { code: 'INVALID_CONTENT', message }, toolCallId: callId, name: entry.name };
+  }
+  const max = entry.behaviour.maxResultChars ?? core.maxResultChars;
+  return {
+    ...produced,
+    forLLM: capped(produced.forLLM, entry, core),
+    ...(max !== undefined ? { content: truncateContent(content, max) } : {}),
+    toolCallId: callId,
+    name: entry.name,
+  };
 }
 
 /**

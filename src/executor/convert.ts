@@ -1,5 +1,8 @@
 import { isObservable, type Observable } from 'rxjs';
+import { contentResult, isMadeContent } from '../common/content-results';
 import { isToolResult, toolResult } from '../common/results';
+import { isFor } from '../common/content-text';
+import type { TextResourceContents, ToolContent } from '../common/tool-content';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 
 /** The text a tool that returns nothing answers with. */
@@ -102,11 +105,20 @@ function stringify(value: unknown): string {
   }
 }
 
-/** Converts a settled return value into a {@link ToolResult}: text as is, anything else as JSON (kept as `data`). */
+/** True for a part made by a content helper, or a non-empty array of them: a tool may return those as its result. */
+export function isContentValue(value: unknown): value is ToolContent | readonly ToolContent[] {
+  return isMadeContent(value) || (Array.isArray(value) && value.length > 0 && value.every(isMadeContent));
+}
+
+/**
+ * Converts a settled return value into a {@link ToolResult}: text as is, a part made by a content
+ * helper (or a non-empty array of them) as a content result, anything else as JSON (kept as `data`).
+ */
 export function toToolResult(value: unknown): ToolResult {
   if (typeof value === 'string') return toolResult(value);
   if (isToolResult(value)) return value;
   if (value === undefined || value === null) return toolResult(EMPTY_RESULT_TEXT);
+  if (isContentValue(value)) return contentResult(value);
   return toolResult(stringify(value), value);
 }
 
@@ -121,4 +133,38 @@ export function truncateText(text: string, max: number): string {
   const tail = budget - head;
   const cut = text.length - head - tail;
   return `${text.slice(0, head)}${note(cut)}${tail > 0 ? text.slice(text.length - tail) : ''}`;
+}
+
+/** The text of a part that carries text (a text part, an embedded text resource). */
+function textOfPart(part: ToolContent): string | undefined {
+  if (part.type === 'text') return part.text;
+  if (part.type === 'resource' && 'text' in part.resource && typeof part.resource.text === 'string') return part.resource.text;
+  return undefined;
+}
+
+/**
+ * Cuts the text parts and embedded text resources of `content` that `who` gets (`'assistant'`:
+ * the parts meant for the model; `'all'`: every part) so that together they hold at most `max`
+ * characters: each keeps a share of `max` in proportion to its length, cut as {@link truncateText}
+ * cuts. Images, audio and blobs are never cut (half an image is no image). Returns `content`
+ * itself when it fits.
+ */
+export function truncateContent(content: readonly ToolContent[], max: number, who: 'assistant' | 'all' = 'assistant'): readonly ToolContent[] {
+  const texts: { index: number; text: string }[] = [];
+  let total = 0;
+  content.forEach((part, index) => {
+    if (who === 'assistant' && !isFor(part, 'assistant')) return;
+    const text = textOfPart(part);
+    if (text === undefined || text.length === 0) return;
+    texts.push({ index, text });
+    total += text.length;
+  });
+  if (total <= max) return content;
+  const copy = content.slice();
+  for (const { index, text } of texts) {
+    const cut = truncateText(text, Math.floor((max * text.length) / total));
+    const part = content[index];
+    copy[index] = part.type === 'resource' ? { ...part, resource: { ...part.resource, text: cut } as TextResourceContents } : { ...part, text: cut } as ToolContent;
+  }
+  return copy;
 }

@@ -1,6 +1,7 @@
 import { isToolResult } from '../common/results';
+import type { ToolContent } from '../common/tool-content';
 import type { ToolResult, ToolResultError } from '../common/tool-types';
-import { toToolResult } from './convert';
+import { isContentValue, toToolResult } from './convert';
 
 /** The text that replaces a preset value wherever it would leak. */
 export const REDACTED = '[REDACTED]';
@@ -233,11 +234,53 @@ class Walk {
 const ERROR_FIELDS: ReadonlySet<string> = new Set(['message', 'name', 'stack', 'cause', 'errors']);
 
 /** Fields of a ToolResult that {@link redactResult} redacts on their own. */
-const RESULT_FIELDS: ReadonlySet<string> = new Set(['forLLM', 'forUser', 'error', 'data']);
+const RESULT_FIELDS: ReadonlySet<string> = new Set(['forLLM', 'forUser', 'error', 'data', 'content']);
+
+/** The base64 text of a binary part (image, audio, blob resource), if it has one. */
+function binaryOf(part: unknown): string | undefined {
+  if (typeof part !== 'object' || part === null) return undefined;
+  const p = part as { type?: unknown; data?: unknown; resource?: { blob?: unknown } };
+  if ((p.type === 'image' || p.type === 'audio') && typeof p.data === 'string') return p.data;
+  if (p.type === 'resource' && typeof p.resource === 'object' && p.resource !== null && typeof p.resource.blob === 'string') return p.resource.blob;
+  return undefined;
+}
+
+/** True when `base64` holds something `scrub` would change: in its text, or in the UTF-8 text of its bytes. */
+function binaryLeaks(base64: string, scrub: Scrub): boolean {
+  if (scrub(base64) !== base64) return true;
+  const decoded = Buffer.from(base64, 'base64').toString('utf8');
+  return scrub(decoded) !== decoded;
+}
 
 /**
- * A copy of `result` with `forLLM`, `forUser`, `error` (every field of it) and `data` redacted,
- * and any other field a tool put on it (`result` itself when nothing changed).
+ * A copy of content parts with every text passed through `scrub` (`content` itself when nothing
+ * changed): text, embedded text resources, URIs, names, titles, descriptions, media types and
+ * annotations. A binary part (image, audio, blob resource) cannot be edited without breaking it:
+ * when its base64 text or the UTF-8 text of its bytes holds a match, the whole part becomes a text
+ * part reading `replacement` (its annotations kept: a part for the user only stays so).
+ */
+export function redactContent(content: readonly ToolContent[], scrub: Scrub, replacement: string = REDACTED): readonly ToolContent[] {
+  if (!Array.isArray(content)) return redactDeep(content, scrub, replacement) as readonly ToolContent[];
+  let copy: ToolContent[] | undefined;
+  for (let i = 0; i < content.length; i++) {
+    const part: unknown = content[i];
+    const binary = binaryOf(part);
+    let safe: unknown;
+    if (binary !== undefined && binaryLeaks(binary, scrub)) {
+      const annotations = (part as { annotations?: unknown }).annotations;
+      safe = { type: 'text', text: replacement, ...(annotations !== undefined ? { annotations: redactDeep(annotations, scrub, replacement) } : {}) };
+    } else {
+      safe = redactDeep(part, scrub, replacement);
+    }
+    if (safe !== part) (copy ??= content.slice())[i] = safe as ToolContent;
+  }
+  return copy ?? content;
+}
+
+/**
+ * A copy of `result` with `forLLM`, `forUser`, `error` (every field of it), `data` and `content`
+ * ({@link redactContent}) redacted, and any other field a tool put on it (`result` itself when
+ * nothing changed).
  */
 export function redactResult(result: ToolResult, scrub: Scrub, replacement: string = REDACTED): ToolResult {
   const forLLM = scrub(result.forLLM);
@@ -246,6 +289,7 @@ export function redactResult(result: ToolResult, scrub: Scrub, replacement: stri
   // a plain copy: redactDeep keeps its shape (a class instance would become `replacement`)
   const safeError = error === undefined ? undefined : (redactDeep(error, scrub, replacement) as ToolResultError);
   const data = result.data === undefined ? undefined : redactDeep(result.data, scrub, replacement);
+  const content = result.content === undefined ? undefined : redactContent(result.content, scrub, replacement);
   let extras: Record<string, unknown> | undefined;
   for (const key of Object.keys(result)) {
     if (RESULT_FIELDS.has(key)) continue;
@@ -255,21 +299,24 @@ export function redactResult(result: ToolResult, scrub: Scrub, replacement: stri
     const safe = typeof value === 'string' ? scrub(value) : redactDeep(value, scrub, replacement);
     if (safe !== value) (extras ??= {})[key] = safe;
   }
-  if (forLLM === result.forLLM && forUser === result.forUser && safeError === error && data === result.data && extras === undefined) return result;
+  const same = forLLM === result.forLLM && forUser === result.forUser && safeError === error && data === result.data && content === result.content;
+  if (same && extras === undefined) return result;
   const copy: ToolResult = { ...result, ...extras, forLLM };
   if (forUser !== undefined) copy.forUser = forUser;
   if (safeError !== error) copy.error = safeError;
   if (data !== undefined) copy.data = data;
+  if (content !== undefined) copy.content = content;
   return copy;
 }
 
 /**
  * The {@link ToolResult} of a value a tool produced, redacted: a value is redacted before it is
  * serialised (the JSON text made from it then holds no secret in any escaping) and that text
- * once more after; a ToolResult goes through {@link redactResult}.
+ * once more after; a ToolResult (or content parts a tool returned) goes through {@link redactResult}.
  */
 export function redactedToolResult(value: unknown, scrub: Scrub): ToolResult {
   if (isToolResult(value)) return redactResult(value, scrub);
+  if (isContentValue(value)) return redactResult(toToolResult(value), scrub);
   const result = toToolResult(typeof value === 'string' ? value : redactDeep(value, scrub));
   result.forLLM = scrub(result.forLLM);
   return result;

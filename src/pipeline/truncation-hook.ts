@@ -1,5 +1,5 @@
 import type { ToolResult } from '../common/tool-types';
-import { truncateText } from '../executor/convert';
+import { truncateContent, truncateText } from '../executor/convert';
 import type { HookContext, ToolHook } from '../executor/hooks';
 import { ToolkitError } from '../errors';
 
@@ -35,7 +35,9 @@ function checkLimit(limit: number, source: string): number {
 
 /**
  * A hook that cuts long results: the text keeps its head and its tail, with a note in between
- * saying how many characters were cut (the same cut as the toolkit's own `maxResultChars`).
+ * saying how many characters were cut (the same cut as the toolkit's own `maxResultChars`). The
+ * text parts of a rich result the model gets share the same limit; images, audio and blobs are
+ * never cut.
  * Use it for limits the per-tool / per-toolkit option cannot express: per session, per model
  * context window, or only for some results.
  *
@@ -60,10 +62,12 @@ export function createTruncationHook(options: TruncationHookOptions): ToolHook {
       const max = checkLimit(chosen, `Hook '${name}'`);
       const cutLLM = result.forLLM.length > max;
       const cutUser = options.includeUserText === true && result.forUser !== undefined && result.forUser.length > max;
-      if (!cutLLM && !cutUser) return undefined;
+      const content = result.content === undefined ? undefined : truncateContent(result.content, max, options.includeUserText === true ? 'all' : 'assistant');
+      if (!cutLLM && !cutUser && content === result.content) return undefined;
       const copy: ToolResult = { ...result };
       if (cutLLM) copy.forLLM = truncateText(result.forLLM, max);
       if (cutUser) copy.forUser = truncateText(result.forUser!, max);
+      if (content !== undefined) copy.content = content;
       return copy;
     },
   };

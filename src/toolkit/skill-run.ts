@@ -246,5 +246,6 @@ async function runSteps(skill: string, steps: readonly SkillStep[], params: Reco
   const answer: ToolResult = { forLLM: last.forLLM, silent: last.silent, isError: false, async: false };
   if (last.forUser !== undefined) answer.forUser = last.forUser;
   if (last.data !== undefined) answer.data = last.data;
+  if (last.content !== undefined) answer.content = last.content;
   return answer;
 }
