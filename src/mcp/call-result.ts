@@ -1,9 +1,24 @@
 import { isPlainObject } from '../common/plain-object';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../common/tool-types';
+import { toContentBlock } from './content-blocks';
 import type { OutputShape } from './mcp-tool-options';
 
 type TextContent = { type: 'text'; text: string; annotations?: { audience?: ('user' | 'assistant')[] } };
+
+/**
+ * The content blocks of a result: its content parts when it has some (each with its annotations),
+ * else `forLLM` as text, and `forUser` (when it differs) as a second text block for the user only.
+ */
+function contentOf(result: ToolResult): ContentBlock[] {
+  if (!result.isError && result.content !== undefined && result.content.length > 0) return result.content.map(toContentBlock);
+  const content: TextContent[] = [{ type: 'text', text: result.forLLM }];
+  if (result.forUser !== undefined && result.forUser !== result.forLLM && !result.silent) {
+    content[0].annotations = { audience: ['assistant'] };
+    content.push({ type: 'text', text: result.forUser, annotations: { audience: ['user'] } });
+  }
+  return content;
+}
 
 /** Parses `text` when it looks like JSON; `undefined` otherwise. */
 function parseJsonText(text: string): unknown {
@@ -24,8 +39,10 @@ function toJson(value: unknown): unknown {
 }
 
 /**
- * @internal A toolkit {@link ToolResult} as an MCP `tools/call` result: `forLLM` as text content, `forUser`
- * (when it differs) as a second text block for the user's eyes only, errors as `isError`, and
+ * @internal A toolkit {@link ToolResult} as an MCP `tools/call` result: its content parts as MCP
+ * content (image, audio, resource, resource_link, text, with their annotations); a text-only
+ * result's `forLLM` as text content and `forUser` (when it differs) as a second text block for the
+ * user's eyes only; errors as `isError` (their text only), and
  * the structured value as `structuredContent` when the tool declares an output schema (a value
  * that cannot be served under that schema becomes an `isError` result saying so).
  *
@@ -34,11 +51,7 @@ function toJson(value: unknown): unknown {
  * // { content: [{ type: 'text', text: '3' }], structuredContent: { result: 3 } }
  */
 export function toCallToolResult(result: ToolResult, shape: OutputShape | undefined, toolName: string): CallToolResult {
-  const content: TextContent[] = [{ type: 'text', text: result.forLLM }];
-  if (result.forUser !== undefined && result.forUser !== result.forLLM && !result.silent) {
-    content[0].annotations = { audience: ['assistant'] };
-    content.push({ type: 'text', text: result.forUser, annotations: { audience: ['user'] } });
-  }
+  const content = contentOf(result);
   if (result.isError) return { content, isError: true };
   if (!shape) return { content };
   let value = result.data !== undefined ? toJson(result.data) : parseJsonText(result.forLLM);
