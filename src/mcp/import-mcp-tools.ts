@@ -4,7 +4,7 @@ import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../toolkit/meta-to
 import type { Toolkit } from '../toolkit/toolkit';
 import { boundInput } from '../common/quote-input';
 import { listRemoteTools } from './list-remote-tools';
-import type { McpImportClient, McpImportHandle, McpImportOptions, McpImportSkipped } from './mcp-import-options';
+import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions, type McpImportSkipped } from './mcp-import-options';
 import { MAX_REMOTE_NAME, fingerprint, remoteToolRefusal } from './remote-tool-checks';
 import { remoteAgentTool } from './remote-tool';
 import { portableToolName } from './tool-names';
@@ -108,7 +108,12 @@ class McpImport implements McpImportHandle {
     const refused: McpImportSkipped[] = [];
     // the toolkit's meta tools keep their names even before they are offered: a remote tool never poses as one
     const reserved = new Set<string>([LIST_SKILLS, INVOKE_SKILL, EQUIP_TOOL_GROUPS]);
-    const source = { client: this.client, serverName: this.serverName(), requestTimeoutMs: this.options.requestTimeoutMs };
+    const source = {
+      client: this.client,
+      serverName: this.serverName(),
+      requestTimeoutMs: this.options.requestTimeoutMs,
+      contentLimits: { maxParts: importLimit(this.options, 'maxContentParts'), maxBytes: importLimit(this.options, 'maxContentBytes') },
+    };
     for (const tool of remote) {
       if (this.imported.has(tool.name)) continue;
       const print = fingerprint(tool);
@@ -158,14 +163,18 @@ class McpImport implements McpImportHandle {
  * tool becomes an `AgentTool` with a name every provider accepts (`prefix_name`, invalid
  * characters as `_`, shortened with a hash when too long or taken), its remote JSON Schema and
  * annotations. Calls go to the remote with the toolkit's `AbortSignal` (cancellation) and its
- * progress (`ToolEmitter`-style `ctx.emit`); results map text → `forLLM`, `structuredContent` →
- * `data`, `isError` → an error result. The import follows the remote's `list_changed`.
+ * progress (`ToolEmitter`-style `ctx.emit`); results keep their content blocks as content parts
+ * with their annotations (`forLLM` holds only the text meant for the model: content for the
+ * user only never reaches it), `structuredContent` → `data`, `isError` → an error result. The
+ * import follows the remote's `list_changed`.
  *
  * The remote is untrusted: a listing follows at most `maxPages` pages and holds at most
  * `maxTools` tools within `timeoutMs` ({@link MCP_IMPORT_LIMITS}); a tool larger than
  * `maxSchemaBytes`, nested deeper than `maxSchemaDepth`, named longer than 128 characters, with a
  * `pattern` that needs a backtracking engine (lookaround, backreferences), a `$ref` outside its
- * own schema or an `$id` is skipped and listed in `skipped` with the reason.
+ * own schema or an `$id` is skipped and listed in `skipped` with the reason. One result keeps at
+ * most `maxContentParts` parts and `maxContentBytes` of content (longer texts are cut, larger
+ * binary parts replaced by a note).
  *
  * @example
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });

@@ -50,6 +50,17 @@ export interface McpImportOptions {
   maxSchemaBytes?: number | undefined;
   /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
   maxSchemaDepth?: number | undefined;
+  /**
+   * The most content parts one imported result keeps (default 100); the rest are dropped and a
+   * text part says how many.
+   */
+  maxContentParts?: number | undefined;
+  /**
+   * The most content one imported result keeps, as decoded bytes of images, audio and blobs plus
+   * characters of text (default 10 MiB). Past it a text is cut (head and tail kept) and a binary
+   * part is replaced by a text part naming it and this limit.
+   */
+  maxContentBytes?: number | undefined;
 }
 
 /**
@@ -59,8 +70,17 @@ export interface McpImportOptions {
  * @example
  * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
  */
-export const MCP_IMPORT_LIMITS: Readonly<Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth'>>> =
-  Object.freeze({ maxPages: 100, maxTools: 1000, timeoutMs: 30_000, maxSchemaBytes: 100_000, maxSchemaDepth: 64 });
+export const MCP_IMPORT_LIMITS: Readonly<
+  Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth' | 'maxContentParts' | 'maxContentBytes'>>
+> = Object.freeze({
+  maxPages: 100,
+  maxTools: 1000,
+  timeoutMs: 30_000,
+  maxSchemaBytes: 100_000,
+  maxSchemaDepth: 64,
+  maxContentParts: 100,
+  maxContentBytes: 10 * 1024 * 1024,
+});
 
 
 /**

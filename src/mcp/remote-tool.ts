@@ -2,6 +2,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations } from '../common/tool-types';
+import type { ContentLimits } from './import-content';
 import type { McpImportClient } from './mcp-import-options';
 import { MCP_TOOL_OPTIONS, type McpToolOptions } from './mcp-tool-options';
 import { fromCallToolResult } from './remote-result';
@@ -35,6 +36,8 @@ export interface RemoteToolSource {
   readonly serverName: string;
   /** The per-call request timeout in ms (the SDK's default when `undefined`). */
   readonly requestTimeoutMs: number | undefined;
+  /** How much content one result may keep. */
+  readonly contentLimits: ContentLimits;
 }
 
 /**
@@ -43,7 +46,7 @@ export interface RemoteToolSource {
  * `AbortSignal` and relays its progress, and its result maps back to a `ToolResult`.
  *
  * @example
- * toolkit.registerTool(remoteAgentTool(remote, 'gh_search', { client, serverName: 'github', requestTimeoutMs: undefined }));
+ * toolkit.registerTool(remoteAgentTool(remote, 'gh_search', { client, serverName: 'github', requestTimeoutMs: undefined, contentLimits: { maxParts: 100, maxBytes: 1e7 } }));
  */
 export function remoteAgentTool(remote: McpTool, local: string, source: RemoteToolSource): AgentTool {
   const { client, requestTimeoutMs: timeout } = source;
@@ -66,7 +69,7 @@ export function remoteAgentTool(remote: McpTool, local: string, source: RemoteTo
         resetTimeoutOnProgress: true,
         ...(timeout !== undefined ? { timeout } : {}),
       });
-      return fromCallToolResult(result);
+      return fromCallToolResult(result, source.contentLimits);
     },
   };
   if (Object.keys(mcpOptions).length) Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: mcpOptions, enumerable: false });

@@ -158,7 +158,7 @@ describe('import helpers', () => {
     expect(taken).toMatch(/^echo_[a-z0-9]{7}$/);
   });
 
-  test('fromCallToolResult: text, images and resources described, structured content as data, errors', () => {
+  test('fromCallToolResult: text, images and resources kept as parts and described in forLLM, structured content as data, errors', () => {
     expect(fromCallToolResult({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toMatchObject({ forLLM: 'a\nb', isError: false });
     const mixed = fromCallToolResult({
       content: [
@@ -172,7 +172,8 @@ describe('import helpers', () => {
     expect(mixed.forLLM).toBe(
       'chart:\n[image: image/png, 3 bytes]\n[resource link: r.txt <file:///r.txt>]\n[resource mem://x]\ninline text\n[resource mem://y (application/pdf), 4 bytes]',
     );
-    expect(mixed.data).toMatchObject({ content: expect.any(Array) });
+    expect(mixed.content?.map((part) => part.type)).toEqual(['text', 'image', 'resource_link', 'resource', 'resource']);
+    expect(mixed.data).toBeUndefined();
     expect(fromCallToolResult({ content: [], structuredContent: { n: 1 } })).toMatchObject({ forLLM: '{"n":1}', data: { n: 1 } });
     expect(fromCallToolResult({ content: [{ type: 'text', text: 'nope' }], isError: true })).toMatchObject({ isError: true, forLLM: 'nope' });
     expect(fromCallToolResult({ content: [], isError: true }).forLLM).toMatch(/failed without a message/);
