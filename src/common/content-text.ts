@@ -1,6 +1,6 @@
 import { base64Bytes } from './content-check';
 import { boundInput } from './quote-input';
-import type { ContentAudience, ToolContent } from './tool-content';
+import type { ContentAudience, ImageContent, ToolContent } from './tool-content';
 
 /** The longest URI, name or description a placeholder quotes. */
 const MAX_PLACEHOLDER_FIELD = 200;
@@ -66,4 +66,19 @@ export function contentViews(parts: readonly ToolContent[]): { forLLM: string; f
     model ??
     (parts.length === 0 ? '(no content)' : `[${parts.length} content part${parts.length === 1 ? '' : 's'} shown to the user only]`);
   return { forLLM, forUser: user !== undefined && user !== forLLM ? user : undefined, silent: parts.length > 0 && user === undefined };
+}
+
+/** @internal The parts of `parts` meant for the model; `undefined` when there are none (or no parts). */
+export function modelParts(parts: readonly ToolContent[] | undefined): readonly ToolContent[] | undefined {
+  const meant = parts?.filter((part) => isFor(part, 'assistant'));
+  return meant !== undefined && meant.length > 0 ? meant : undefined;
+}
+
+/** @internal The images among `parts` meant for the model whose media type is one of `mimeTypes` (all when unset). */
+export function modelImages(parts: readonly ToolContent[] | undefined, mimeTypes?: ReadonlySet<string>): ImageContent[] {
+  const images: ImageContent[] = [];
+  for (const part of parts ?? []) {
+    if (part.type === 'image' && isFor(part, 'assistant') && (mimeTypes === undefined || mimeTypes.has(part.mimeType.toLowerCase()))) images.push(part);
+  }
+  return images;
 }

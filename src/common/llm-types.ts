@@ -1,3 +1,4 @@
+import type { ToolContent } from './tool-content';
 import type { ToolCall, ToolSchema } from './tool-types';
 
 /** One message of a conversation, provider-neutral. */
@@ -14,6 +15,11 @@ export interface Message {
   name?: string | undefined;
   /** True on a `tool` message that reports a failed call. */
   isError?: boolean | undefined;
+  /**
+   * On a `tool` message of a rich result: its content parts meant for the model. `content` stays
+   * the text view; providers whose tool results take images (Anthropic) send the images after it.
+   */
+  parts?: readonly ToolContent[] | undefined;
 }
 
 /** Token counts, when the provider reports them. */

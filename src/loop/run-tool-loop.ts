@@ -1,3 +1,4 @@
+import { modelParts } from '../common/content-text';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-types';
 import type { ToolCall, ToolResult } from '../common/tool-types';
@@ -243,12 +244,14 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
       calls.forEach((call, index) => {
         const result = results[index];
         options.onToolResult?.(result, call);
+        const parts = result.isError ? undefined : modelParts(result.content);
         conversation.push({
           role: 'tool',
           content: result.forLLM,
           toolCallId: call.id,
           name: call.name,
           ...(result.isError ? { isError: true } : {}),
+          ...(parts !== undefined ? { parts } : {}),
         });
       });
       options.onTurn?.({ iteration: iterations, response, results });

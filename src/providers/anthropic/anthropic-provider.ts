@@ -1,3 +1,4 @@
+import { modelImages } from '../../common/content-text';
 import { isPlainObject } from '../../common/plain-object';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
@@ -8,6 +9,22 @@ import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, 
 type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
 type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
+
+/** The image media types the Messages API takes in a `tool_result`. */
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** A tool message's content: its text, then the images of its parts the API takes, as base64 image blocks. */
+function toolResultContent(message: Message): ToolResultBlockParam['content'] {
+  const images = modelImages(message.parts, IMAGE_TYPES);
+  if (images.length === 0) return message.content;
+  return [
+    { type: 'text', text: message.content },
+    ...images.map((image) => ({
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: image.mimeType.toLowerCase() as Anthropic.Base64ImageSource['media_type'], data: image.data },
+    })),
+  ];
+}
 
 /**
  * Options of {@link AnthropicProvider}.
@@ -121,7 +138,8 @@ function usageOf(usage: Anthropic.Usage): LLMUsage {
  * Maps provider-neutral messages to the Messages API: system messages joined into the top-level
  * `system` text; assistant turns with tool calls as `text` + `tool_use` blocks; each run of
  * consecutive `tool` messages as ONE user message of `tool_result` blocks (`is_error` set for
- * failed calls). Empty assistant turns without tool calls are skipped (the API rejects empty text).
+ * failed calls; the PNG, JPEG, GIF and WebP images among a message's `parts` as image blocks after
+ * its text). Empty assistant turns without tool calls are skipped (the API rejects empty text).
  *
  * @example
  * toAnthropicMessages([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
@@ -159,7 +177,7 @@ export function toAnthropicMessages(messages: readonly Message[]): { system?: st
         const block: ToolResultBlockParam = {
           type: 'tool_result',
           tool_use_id: toolCallIdOf(message, index, VENDOR),
-          content: message.content,
+          content: toolResultContent(message),
         };
         if (message.isError === true) block.is_error = true;
         if (results === undefined) {
