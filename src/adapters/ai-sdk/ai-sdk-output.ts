@@ -1,3 +1,4 @@
+import { modelImages } from '../../common/content-text';
 import type { ToolProgress, ToolResult } from '../../common/tool-types';
 import type { CallProgress } from '../../executor/executor-core';
 
@@ -86,13 +87,30 @@ interface TextOutput {
 }
 
 /**
- * @internal `toModelOutput` for both majors: `ai` 6 calls it with `{ toolCallId, input, output }`,
- * `ai` 5 with the output itself. The model gets the result's `forLLM`; an output that is not a
- * `ToolResult` (rebuilt from stored UI messages by other code) goes as its JSON text.
+ * The content output of the AI SDK's tool-result parts: text, then images (`media` in `ai` 5,
+ * `image-data` in `ai` 6, which still reads `media` but marks it deprecated).
  */
-export function modelOutput(argument: unknown): TextOutput {
+interface ContentOutput {
+  type: 'content';
+  value: ({ type: 'text'; text: string } | { type: 'media' | 'image-data'; data: string; mediaType: string })[];
+}
+
+/**
+ * @internal `toModelOutput` for both majors: `ai` 6 calls it with `{ toolCallId, input, output }`,
+ * `ai` 5 with the output itself. The model gets the result's `forLLM`, followed by the images of
+ * its content parts meant for the model (as content output; the SDK's provider decides what it can
+ * send); an output that is not a `ToolResult` (rebuilt from stored UI messages by other code) goes
+ * as its JSON text.
+ */
+export function modelOutput(argument: unknown): TextOutput | ContentOutput {
   const record = typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : undefined;
-  const output = record !== undefined && 'output' in record && 'toolCallId' in record && !('forLLM' in record) ? record.output : argument;
-  const forLLM = typeof output === 'object' && output !== null ? (output as { forLLM?: unknown }).forLLM : undefined;
-  return { type: 'text', value: typeof forLLM === 'string' ? forLLM : typeof output === 'string' ? output : (JSON.stringify(output) ?? '') };
+  const v6 = record !== undefined && 'output' in record && 'toolCallId' in record && !('forLLM' in record);
+  const output = v6 ? record.output : argument;
+  const result = typeof output === 'object' && output !== null ? (output as Partial<ToolResult>) : undefined;
+  const forLLM = result?.forLLM;
+  const text = typeof forLLM === 'string' ? forLLM : typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+  const images = typeof forLLM === 'string' && Array.isArray(result?.content) ? modelImages(result.content) : [];
+  if (images.length === 0) return { type: 'text', value: text };
+  const media: 'image-data' | 'media' = v6 ? 'image-data' : 'media';
+  return { type: 'content', value: [{ type: 'text', text }, ...images.map((image) => ({ type: media, data: image.data, mediaType: image.mimeType }))] };
 }

@@ -84,8 +84,8 @@ function warnSkipped({ name, error }: AiSdkSkippedTool): void {
  * invalid arguments reach toolwright's validation and the model gets its field-by-field
  * message. An error result is thrown as an {@link AiSdkToolError}: the SDK makes it a
  * `tool-error` whose text (toolwright's `forLLM`) the model gets. A success's output is the
- * whole `ToolResult` (the application's, with `forUser` and `data`); `toModelOutput` gives the
- * model its `forLLM`. A tool the model was offered but that is disabled by the time it is
+ * whole `ToolResult` (the application's, with `forUser`, `data` and content parts); `toModelOutput`
+ * gives the model its `forLLM`, then the images of its content parts meant for the model. A tool the model was offered but that is disabled by the time it is
  * called is refused by toolwright with the reason; names never offered are answered by the SDK.
  *
  * @example

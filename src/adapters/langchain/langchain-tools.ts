@@ -23,7 +23,7 @@ export const TOOLWRIGHT_CONTEXT_KEY = 'toolwrightContext';
  * A toolwright tool as a `@langchain/core` structured tool. Invoked with a `ToolCall`
  * (`{ id, name, args, type: 'tool_call' }`) it returns a `ToolMessage` (that `tool_call_id`,
  * `status: 'error'` for an error result, `content` = `forLLM`, `artifact` = the whole
- * `ToolResult`); invoked with plain arguments it returns the `forLLM` text. It never throws
+ * `ToolResult`, content parts included); invoked with plain arguments it returns the `forLLM` text. It never throws
  * LangChain's `ToolInputParsingException`: arguments go to toolwright's validation as they are.
  *
  * @example

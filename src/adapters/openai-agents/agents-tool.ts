@@ -1,5 +1,6 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
 import type { AgentTool } from '../../common/agent-tool';
+import { modelImages } from '../../common/content-text';
 import type { JsonSchema } from '../../common/json-schema';
 import { lazyPeer } from '../../common/peer-dependency';
 import { ToolkitError } from '../../errors';
@@ -79,6 +80,9 @@ function lowered(tool: AgentTool, strict: boolean): { parameters: JsonSchema; st
   return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report };
 }
 
+/** The SDK's structured function-call output items (`ToolOutputText`, `ToolOutputImage`) that `invoke` answers a rich result with. */
+type StructuredOutput = { type: 'text'; text: string } | { type: 'image'; image: { data: string; mediaType: string } };
+
 /** The SDK's tool-call details as `invoke` reads them (`ToolCallDetails`, which the SDK does not export). */
 type CallDetails = Parameters<FunctionTool['invoke']>[2];
 
@@ -87,7 +91,8 @@ type CallDetails = Parameters<FunctionTool['invoke']>[2];
  * error (the tool is then left out). `invoke` hands the model's raw JSON text to `view.callTool`
  * with the call's `callId`, the SDK's abort signal and the run context, and answers with the
  * result's `forLLM` — an error result's text included: the SDK's function-call output has no
- * error marker, so that text is what the model gets. `isEnabled` asks `enabled()` on every turn.
+ * error marker, so that text is what the model gets. A rich result whose parts hold images meant
+ * for the model answers with structured output: the `forLLM` text, then those images. `isEnabled` asks `enabled()` on every turn.
  */
 export function adaptTool(
   view: ToolView,
@@ -103,13 +108,15 @@ export function adaptTool(
   }
   if (schema.report.length > 0) options.onLoweringReport?.(schema.report);
   const name = tool.name;
-  const invoke = async (runContext: RunContext, input: string, details?: CallDetails): Promise<string> => {
+  const invoke = async (runContext: RunContext, input: string, details?: CallDetails): Promise<string | StructuredOutput[]> => {
     const result = await callThroughView(
       view,
       { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context },
       options.call,
     );
-    return result.forLLM;
+    const images = result.isError ? [] : modelImages(result.content);
+    if (images.length === 0) return result.forLLM;
+    return [{ type: 'text', text: result.forLLM }, ...images.map((image) => ({ type: 'image' as const, image: { data: image.data, mediaType: image.mimeType } }))];
   };
   const self: FunctionTool = {
     type: 'function',

@@ -108,7 +108,8 @@ export function adaptView<TContext>(view: ToolView, options: OpenAIAgentsToolsOp
  * signal; the run's `context` is the call's context when it is a `ToolExecutionContext` (merged
  * over `options.context`). The SDK does not validate the arguments: the model gets toolwright's
  * field-by-field message. The output is the result's `forLLM` — for an error result its error
- * text, since the SDK's function-call output has no error marker. Malformed JSON is answered by
+ * text, since the SDK's function-call output has no error marker; a rich result with images meant
+ * for the model answers with structured output (the text, then the images). Malformed JSON is answered by
  * the SDK itself, a name the agent does not offer by its `toolNotFoundBehavior`.
  *
  * @example

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import {
+  contentResult,
   defineSkill,
+  imageContent,
   Tool,
   ToolEmitter,
   ToolExecutionContext,
@@ -10,6 +12,7 @@ import {
   type ToolResult,
 } from '../../../src';
 import { AiSdkToolError, isAiSdkToolProgress, toAiSdkTools } from '../../../src/adapters/ai-sdk';
+import { RED_PIXEL_PNG } from '../../support/content';
 import { freshToolkit } from '../../support/toolkit';
 
 /**
@@ -417,6 +420,29 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest): void {
       if (sdk.major === 6) expect(weather.strict).toBe(true);
       expect(reports).toContain('get_weather:days');
       expect(lastToolResults(seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'Oslo: 18 °C' });
+    });
+
+    it('a rich result: the model gets forLLM then the images meant for it as content output; user-only parts stay with the application', async () => {
+      const { toolkit } = setup();
+      toolkit.registerTool({
+        name: 'chart',
+        description: 'Draw the chart',
+        parameters: { type: 'object', properties: {} },
+        execute: () =>
+          contentResult(['Revenue:', imageContent(RED_PIXEL_PNG, 'image/png'), imageContent(RED_PIXEL_PNG, 'image/png', { audience: ['user'] })]),
+      });
+      const { model, seen } = scriptedModel(sdk, [{ calls: [call('chart', {})] }, { text: 'A red square.' }]);
+      const result = await generate(toAiSdkTools(toolkit), model);
+      const media = sdk.major === 6 ? 'image-data' : 'media';
+      expect(lastToolResults(seen[1]!)[0]!.output).toEqual({
+        type: 'content',
+        value: [
+          { type: 'text', text: 'Revenue:\n[image: image/png, 70 bytes]' },
+          { type: media, data: RED_PIXEL_PNG, mediaType: 'image/png' },
+        ],
+      });
+      const output = result.steps[0]!.content.find((p) => p.type === 'tool-result')!.output as ToolResult;
+      expect(output.content).toHaveLength(3);
     });
 
     it('hands the SDK unfrozen schema copies and a read-only, live set', () => {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Agent, ModelBehaviorError, Runner, setTracingDisabled, type ModelRequest, type NonStreamRunOptions } from '@openai/agents';
-import { Tool, ToolExecutionContext, ToolParam, ToolService, type AgentTool, type Toolkit } from '../../../src';
+import { contentResult, imageContent, Tool, ToolExecutionContext, ToolParam, ToolService, type AgentTool, type Toolkit } from '../../../src';
+import { RED_PIXEL_PNG } from '../../support/content';
 import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
 import { recordEvents } from '../../support/events';
 import { expectAllSchemasMetaValid, newToolkit } from '../../support/toolkit';
@@ -298,5 +299,25 @@ describe('toOpenAIAgentsTools with the Agents SDK Runner', () => {
     const second = await runner.run(agent, first.state);
     expect(second.finalOutput).toBe('deleted u-9');
     expect(events.of('call_started').map((e) => e.callId)).toEqual(['call_d']);
+  });
+
+  it('a rich result: the model gets forLLM then the images meant for it as structured output (input_text, input_image)', async () => {
+    const toolkit = newToolkit();
+    toolkit.registerTool({
+      name: 'chart',
+      description: 'Draw the chart',
+      parameters: { type: 'object', properties: {} },
+      execute: () => contentResult(['Revenue:', imageContent(RED_PIXEL_PNG, 'image/png'), imageContent(RED_PIXEL_PNG, 'image/png', { audience: ['user'] })]),
+    });
+    const { model } = await runWith(toOpenAIAgentsTools(toolkit), (_request, turn) => (turn === 1 ? call('chart', {}, 'call_c') : say('a red square')));
+    const input = model.requests[1].input;
+    const item = typeof input === 'string' ? undefined : input.find((i) => i.type === 'function_call_result');
+    expect(item).toMatchObject({
+      callId: 'call_c',
+      output: [
+        { type: 'input_text', text: 'Revenue:\n[image: image/png, 70 bytes]' },
+        { type: 'input_image', image: `data:image/png;base64,${RED_PIXEL_PNG}` },
+      ],
+    });
   });
 });
