@@ -32,6 +32,7 @@ export type {
   ResourceLink,
   TextResourceContents,
   BlobResourceContents,
+  AnnotatedContent,
   ContentAnnotations,
   ContentAudience,
 } from './common/tool-content';

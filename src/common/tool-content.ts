@@ -21,38 +21,38 @@ export interface ContentAnnotations {
   readonly lastModified?: string | undefined;
 }
 
-/** Text, for the model and the user (as MCP's `TextContent`). */
-export interface TextContent {
-  /** The kind of part. */
-  readonly type: 'text';
-  /** The text. */
-  readonly text: string;
+/** What every content part has besides its kind and body: its annotations. */
+export interface AnnotatedContent {
   /** Who it is for and how important it is. */
   readonly annotations?: ContentAnnotations | undefined;
 }
 
+/** Text, for the model and the user (as MCP's `TextContent`). */
+export interface TextContent extends AnnotatedContent {
+  /** The kind of part. */
+  readonly type: 'text';
+  /** The text. */
+  readonly text: string;
+}
+
 /** An image as base64 data (as MCP's `ImageContent`). */
-export interface ImageContent {
+export interface ImageContent extends AnnotatedContent {
   /** The kind of part. */
   readonly type: 'image';
   /** The image bytes, base64-encoded (standard alphabet, padded; no `data:` prefix). */
   readonly data: string;
   /** Its media type, `image/…` (`image/png`, `image/jpeg`…). */
   readonly mimeType: string;
-  /** Who it is for and how important it is. */
-  readonly annotations?: ContentAnnotations | undefined;
 }
 
 /** Audio as base64 data (as MCP's `AudioContent`). */
-export interface AudioContent {
+export interface AudioContent extends AnnotatedContent {
   /** The kind of part. */
   readonly type: 'audio';
   /** The audio bytes, base64-encoded (standard alphabet, padded; no `data:` prefix). */
   readonly data: string;
   /** Its media type, `audio/…` (`audio/wav`, `audio/mpeg`…). */
   readonly mimeType: string;
-  /** Who it is for and how important it is. */
-  readonly annotations?: ContentAnnotations | undefined;
 }
 
 /** The text of a resource embedded in a result (as MCP's `TextResourceContents`). */
@@ -76,17 +76,15 @@ export interface BlobResourceContents {
 }
 
 /** A resource's contents carried inside the result (as MCP's `EmbeddedResource`). */
-export interface EmbeddedResource {
+export interface EmbeddedResource extends AnnotatedContent {
   /** The kind of part. */
   readonly type: 'resource';
   /** The resource: its URI and its text or its bytes. */
   readonly resource: TextResourceContents | BlobResourceContents;
-  /** Who it is for and how important it is. */
-  readonly annotations?: ContentAnnotations | undefined;
 }
 
 /** A pointer to a resource the client can read or subscribe to (as MCP's `ResourceLink`). */
-export interface ResourceLink {
+export interface ResourceLink extends AnnotatedContent {
   /** The kind of part. */
   readonly type: 'resource_link';
   /** The resource's URI. */
@@ -101,8 +99,6 @@ export interface ResourceLink {
   readonly mimeType?: string | undefined;
   /** Its size in bytes, if known. */
   readonly size?: number | undefined;
-  /** Who it is for and how important it is. */
-  readonly annotations?: ContentAnnotations | undefined;
 }
 
 /**
