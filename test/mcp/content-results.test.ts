@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { ConformanceContentService } from '../../conformance/services/content';
+import { createConformanceToolkit } from '../../conformance/server';
 import { contentResult, embeddedResource, imageContent, resourceLink, textContent, Toolkit, type AgentTool } from '../../src';
 import { serveMcpHttp, withMcpOptions } from '../../src/mcp';
 import { RED_PIXEL_PNG } from '../support/content';
@@ -11,13 +11,6 @@ import { sdkClient } from '../support/mcp-http';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
-
-function conformanceToolkit(): Toolkit {
-  const toolkit = new Toolkit({ container: new Container() });
-  toolkit.createToolGroup('conformance', 'conformance tools', true);
-  toolkit.registerTool(ConformanceContentService);
-  return toolkit;
-}
 
 /**
  * The checks of `@modelcontextprotocol/conformance` 0.1.16's content scenarios, as its sources
@@ -62,12 +55,12 @@ const NO_FAULTS = { 'tools-call-image': [], 'tools-call-audio': [], 'tools-call-
 
 describe('rich results over MCP', () => {
   it('pass the conformance suite content scenarios over the in-memory transport (results validated by the SDK client)', async () => {
-    const { client } = await connectInMemory(conformanceToolkit(), closer);
+    const { client } = await connectInMemory(createConformanceToolkit(), closer);
     expect(await scenarioFaults(client)).toEqual(NO_FAULTS);
   });
 
   it('pass them over Streamable HTTP on 127.0.0.1, as the suite runs them', async () => {
-    const http = closer.add(await serveMcpHttp(conformanceToolkit(), { name: 'content', version: '0.0.0', port: 0 }));
+    const http = closer.add(await serveMcpHttp(createConformanceToolkit(), { name: 'content', version: '0.0.0', port: 0 }));
     const { client } = await sdkClient(closer, http.url);
     expect(await scenarioFaults(client)).toEqual(NO_FAULTS);
     const mixed = (await client.client.callTool({ name: 'test_multiple_content_types', arguments: {} })) as CallToolResult;
