@@ -72,6 +72,7 @@ export type {
   ProviderName,
   LoweringOptions,
   LoweringChange,
+  LoweringOmission,
   LoweringResult,
   OpenAIChatToolDefinition,
   OpenAIResponsesToolDefinition,
