@@ -254,7 +254,8 @@ function lowerEnum(
     const inferred = typeOfValues(nonNull);
     if (inferred !== undefined) out.type = inferred;
   }
-  ctx.report(path, `gemini: dropped ${keyword} of ${node.type === undefined || node.type === 'string' ? 'non-string values' : `type ${String(node.type)}`} (Gemini enums are strings); listed them in the description`);
+  const what = nonNull.every((v) => typeof v === 'string') ? `on type ${String(node.type)}` : 'of non-string values';
+  ctx.report(path, `gemini: dropped ${keyword} ${what} (Gemini enums are strings); listed them in the description`);
 }
 
 /**
