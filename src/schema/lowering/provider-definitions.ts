@@ -60,6 +60,7 @@ export interface LoweringChange {
  * //   change: 'left out of the Gemini definitions: Tool "mem_search" cannot be sent to Gemini: … is recursive …' }
  */
 export interface LoweringOmission extends LoweringChange {
+  /** Always `true`: the tool is not in the definitions. */
   omitted: true;
   /** The provider the tool could not be lowered for. */
   provider: ProviderName;
