@@ -28,7 +28,9 @@ async function spawnServer(bin: string, args: string[], env: Record<string, stri
     env: { ...getDefaultEnvironment(), ...env },
     stderr: 'pipe',
   });
-  const client = closer.add(new Client({ name: 'toolwright-reference-test', version: '0.0.0' }));
+  // the client declares what server-everything asks of it before listing its tools that use them
+  const capabilities = { sampling: {}, elicitation: {}, roots: {} };
+  const client = closer.add(new Client({ name: 'toolwright-reference-test', version: '0.0.0' }, { capabilities }));
   await client.connect(transport);
   return client;
 }
@@ -59,6 +61,7 @@ afterAll(async () => {
 describe('importing the official reference servers over stdio', () => {
   test('the whole catalogue imports; the task-only tool is skipped with its reason', () => {
     expect(everything.handle.report.server).toBe('mcp-servers/everything');
+    expect(everything.listed.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-roots-list', 'trigger-sampling-request', 'trigger-elicitation-request']));
     const taskOnly = everything.listed.filter((t) => t.execution?.taskSupport === 'required').map((t) => t.name);
     expect(taskOnly).toEqual(['simulate-research-query']);
     expect(everything.handle.report.skipped).toEqual([
