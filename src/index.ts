@@ -86,6 +86,7 @@ export type {
   ProviderName,
   LoweringOptions,
   LoweringChange,
+  LoweringOmission,
   LoweringResult,
   OpenAIChatToolDefinition,
   OpenAIResponsesToolDefinition,

@@ -3,11 +3,13 @@ import type { AgentTool } from '../common/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../toolkit/meta-tool-names';
 import type { Toolkit } from '../toolkit/toolkit';
 import { boundInput } from '../common/quote-input';
+import { describeThrown } from '../errors';
 import { listRemoteTools } from './list-remote-tools';
-import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions, type McpImportSkipped } from './mcp-import-options';
+import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';
+import type { McpImportedTool, McpImportReport, McpImportSkipped } from './mcp-import-report';
 import { MAX_REMOTE_NAME, fingerprint, remoteToolRefusal } from './remote-tool-checks';
 import { remoteAgentTool } from './remote-tool';
-import { portableToolName } from './tool-names';
+import { portableToolName, renameNote } from './tool-names';
 
 /** The longest registration error a `skipped` reason quotes (it may quote the remote schema). */
 const MAX_SKIP_REASON_CHARS = 300;
@@ -19,11 +21,26 @@ interface Imported {
   readonly local: string;
   readonly fingerprint: string | undefined;
   readonly tool: AgentTool;
+  /** What the import changed of the remote definition (see `McpImportedTool.changes`). */
+  readonly changes: readonly string[];
+}
+
+/** Calls the application's `onReport`; what it throws or rejects with becomes a process warning. */
+function deliverReport(onReport: McpImportOptions['onReport'], report: McpImportReport): void {
+  const warn = (error: unknown): void =>
+    process.emitWarning(`importMcpTools' onReport threw (${describeThrown(error)}); the import goes on.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+  try {
+    const returned: unknown = onReport?.(report);
+    if (returned instanceof Promise) returned.catch(warn);
+  } catch (error) {
+    warn(error);
+  }
 }
 
 class McpImport implements McpImportHandle {
   private readonly imported = new Map<string, Imported>();
   private skippedList: McpImportSkipped[] = [];
+  private lastReport: McpImportReport = Object.freeze({ server: '', imported: [], skipped: [] });
   private running?: Promise<void>;
   private again = false;
   private closed = false;
@@ -47,6 +64,10 @@ class McpImport implements McpImportHandle {
 
   get skipped(): readonly McpImportSkipped[] {
     return this.skippedList;
+  }
+
+  get report(): McpImportReport {
+    return this.lastReport;
   }
 
   follow(): void {
@@ -97,7 +118,9 @@ class McpImport implements McpImportHandle {
   private async sync(): Promise<void> {
     const remote = await listRemoteTools(this.client, this.options, this.serverName());
     if (this.closed) return;
-    const wanted = new Map(remote.map((t) => [t.name, t]));
+    // the first of several tools listed under one name is the one imported
+    const wanted = new Map<string, McpTool>();
+    for (const tool of remote) if (!wanted.has(tool.name)) wanted.set(tool.name, tool);
     for (const [name, entry] of [...this.imported]) {
       const next = wanted.get(name);
       if (next && entry.fingerprint !== undefined && fingerprint(next) === entry.fingerprint) continue;
@@ -105,36 +128,53 @@ class McpImport implements McpImportHandle {
       this.imported.delete(name);
     }
     const fresh: { remote: McpTool; imported: Imported }[] = [];
-    const refused: McpImportSkipped[] = [];
+    this.skippedList = [];
+    const skip = (tool: McpTool, code: McpImportSkipped['code'], reason: string): void => {
+      this.skippedList.push({ name: boundInput(String(tool.name), MAX_REMOTE_NAME), code, reason: boundInput(reason, MAX_SKIP_REASON_CHARS) });
+    };
     // the toolkit's meta tools keep their names even before they are offered: a remote tool never poses as one
     const reserved = new Set<string>([LIST_SKILLS, INVOKE_SKILL, EQUIP_TOOL_GROUPS]);
+    const { options } = this;
     const source = {
       client: this.client,
       serverName: this.serverName(),
-      requestTimeoutMs: this.options.requestTimeoutMs,
-      contentLimits: { maxParts: importLimit(this.options, 'maxContentParts'), maxBytes: importLimit(this.options, 'maxContentBytes') },
+      requestTimeoutMs: options.requestTimeoutMs,
+      contentLimits: { maxParts: importLimit(options, 'maxContentParts'), maxBytes: importLimit(options, 'maxContentBytes') },
+      trustAnnotations: options.trustAnnotations === true,
+      risk: options.risk,
     };
+    const listed = new Set<string>();
     for (const tool of remote) {
-      if (this.imported.has(tool.name)) continue;
-      const print = fingerprint(tool);
-      const refusal = remoteToolRefusal(tool, print, this.options);
-      if (refusal !== undefined) {
-        refused.push({ name: boundInput(String(tool.name), MAX_REMOTE_NAME), reason: refusal });
+      if (listed.has(tool.name)) {
+        skip(tool, 'duplicate-name', 'the server listed another tool of the same name before it');
         continue;
       }
-      const local = portableToolName(tool.name, this.options.prefix, (n) => reserved.has(n) || this.toolkit.getTool(n) !== undefined);
+      listed.add(tool.name);
+      if (this.imported.has(tool.name)) continue;
+      const print = fingerprint(tool);
+      const refusal = remoteToolRefusal(tool, print, options);
+      if (refusal !== undefined) {
+        skip(tool, refusal.code, refusal.reason);
+        continue;
+      }
+      const local = portableToolName(tool.name, options.prefix, (n) => reserved.has(n) || this.toolkit.getTool(n) !== undefined);
       reserved.add(local);
-      fresh.push({ remote: tool, imported: { local, fingerprint: print, tool: remoteAgentTool(tool, local, source) } });
+      const { tool: agentTool, changes } = remoteAgentTool(tool, local, source);
+      const renamed = renameNote(tool.name, options.prefix, local);
+      fresh.push({ remote: tool, imported: { local, fingerprint: print, tool: agentTool, changes: renamed === undefined ? changes : [renamed, ...changes] } });
     }
-    this.skippedList = refused;
-    if (!fresh.length) return;
+    if (fresh.length > 0) this.register(fresh, skip);
+    this.publish(remote);
+  }
+
+  /** Registers the new tools: in one registration (one change notification), else one by one, skipping those the toolkit refuses. */
+  private register(fresh: readonly { remote: McpTool; imported: Imported }[], skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void): void {
     const group = this.options.group;
     if (group !== undefined && !this.toolkit.getToolGroups().some((g) => g.name === group)) {
       this.toolkit.createToolGroup(group, this.options.groupDescription ?? `Tools imported from MCP server ${this.serverName()}`, true);
     }
     const registerOptions = group !== undefined ? { group } : {};
     try {
-      // one registration: one change notification for the whole batch
       const registration = this.toolkit.registration();
       for (const { imported } of fresh) registration.tool(imported.tool);
       if (group !== undefined) registration.group(group);
@@ -146,10 +186,23 @@ class McpImport implements McpImportHandle {
           this.toolkit.registerTool(imported.tool, registerOptions);
           this.imported.set(tool.name, imported);
         } catch (e) {
-          this.skippedList.push({ name: tool.name, reason: boundInput(e instanceof Error ? e.message : String(e), MAX_SKIP_REASON_CHARS) });
+          skip(tool, 'invalid-definition', e instanceof Error ? e.message : String(e));
         }
       }
     }
+  }
+
+  /** Makes the report of this listing (in listing order) and hands it to `onReport`. */
+  private publish(remote: readonly McpTool[]): void {
+    const imported: McpImportedTool[] = [];
+    const seen = new Set<string>();
+    for (const { name } of remote) {
+      const entry = seen.has(name) ? undefined : this.imported.get(name);
+      seen.add(name);
+      if (entry !== undefined) imported.push(Object.freeze({ remote: name, local: entry.local, changes: Object.freeze([...entry.changes]) }));
+    }
+    this.lastReport = Object.freeze({ server: this.serverName(), imported: Object.freeze(imported), skipped: Object.freeze([...this.skippedList]) });
+    if (this.options.onReport !== undefined) deliverReport(this.options.onReport, this.lastReport);
   }
 
   /** The remote's own name for itself (bounded: it ends up in descriptions and errors). */
@@ -161,25 +214,29 @@ class McpImport implements McpImportHandle {
 /**
  * Registers the tools of a connected MCP server (an SDK `Client`, of its CommonJS or its ES module build: see {@link McpImportClient}) into a toolkit: each remote
  * tool becomes an `AgentTool` with a name every provider accepts (`prefix_name`, invalid
- * characters as `_`, shortened with a hash when too long or taken), its remote JSON Schema and
- * annotations. Calls go to the remote with the toolkit's `AbortSignal` (cancellation) and its
- * progress (`ToolEmitter`-style `ctx.emit`); results keep their content blocks as content parts
- * with their annotations (`forLLM` holds only the text meant for the model: content for the
- * user only never reaches it), `structuredContent` → `data`, `isError` → an error result. The
- * import follows the remote's `list_changed`.
+ * characters as `_`, shortened with a hash when too long or taken), its remote JSON Schema, title,
+ * output schema and annotations. Calls go to the remote with the toolkit's `AbortSignal`
+ * (cancellation) and its progress (`ToolEmitter`-style `ctx.emit`); results keep their content
+ * blocks as content parts with their annotations (`forLLM` holds only the text meant for the
+ * model: content for the user only never reaches it), `structuredContent` → `data`, `isError` →
+ * an error result. The import follows the remote's `list_changed`.
  *
  * The remote is untrusted: a listing follows at most `maxPages` pages and holds at most
  * `maxTools` tools within `timeoutMs` ({@link MCP_IMPORT_LIMITS}); a tool larger than
  * `maxSchemaBytes`, nested deeper than `maxSchemaDepth`, named longer than 128 characters, with a
  * `pattern` that needs a backtracking engine (lookaround, backreferences), a `$ref` outside its
- * own schema or an `$id` is skipped and listed in `skipped` with the reason. One result keeps at
- * most `maxContentParts` parts and `maxContentBytes` of content (longer texts are cut, larger
- * binary parts replaced by a note).
+ * own schema or an `$id`, listed twice, or callable only as an MCP task (`execution.taskSupport:
+ * 'required'`) is skipped. One result keeps at most `maxContentParts` parts and `maxContentBytes`
+ * of content (longer texts are cut, larger binary parts replaced by a note). Its annotations are
+ * served again by `createMcpServer` but relied on only with `trustAnnotations` (see
+ * {@link McpImportOptions.trustAnnotations}). The handle's `report` (and `onReport`) says what was
+ * imported under which name, what the import changed, and what it skipped and why.
  *
  * @example
  * const client = new Client({ name: 'my-agent', version: '1.0.0' });
  * await client.connect(new StdioClientTransport({ command: 'npx', args: ['-y', 'some-mcp-server'] }));
- * const github = await importMcpTools(client, toolkit, { group: 'github', prefix: 'gh' });
+ * const github = await importMcpTools(client, toolkit, { group: 'github', prefix: 'gh', risk: 'high' });
+ * for (const s of github.report.skipped) console.warn(`${s.name} not imported: ${s.reason}`);
  * toolkit.updateToolGroups(['github'], false); // off until needed
  * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
  * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a

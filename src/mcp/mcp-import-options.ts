@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
+import type { ToolRisk } from '../common/tool-types';
+import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
 
 /**
  * What {@link importMcpTools} uses of an MCP SDK `Client`: its public methods, so any connected
@@ -61,6 +63,26 @@ export interface McpImportOptions {
    * part is replaced by a text part naming it and this limit.
    */
   maxContentBytes?: number | undefined;
+  /**
+   * Rely on the server's tool annotations (default `false`). They are hints the server makes
+   * about itself: kept either way and served again by `createMcpServer`, but unless you trust the
+   * server, an imported tool's `behaviour.annotations` — what toolwright and your hooks and
+   * approval rules read — are MCP's defaults for a tool of unknown behaviour (`readOnly: false`,
+   * `destructive: true`, `idempotent: false`, `openWorld: true`): a server claiming `readOnlyHint`
+   * or `idempotentHint` makes no hook skip it and no timed-out call retry.
+   */
+  trustAnnotations?: boolean | undefined;
+  /**
+   * The risk level of every imported tool (approval policies' `minRisk` keys on it). Yours to
+   * set: it is never taken from the server. Default: none.
+   */
+  risk?: ToolRisk | undefined;
+  /**
+   * Receives the {@link McpImportReport} after the first listing and after every refresh (the
+   * remote's `list_changed` included). A throw (or a rejected promise) becomes a
+   * `TOOLWRIGHT_CALLBACK_FAILED` process warning; the import goes on.
+   */
+  onReport?: ((report: McpImportReport) => void) | undefined;
 }
 
 /**
@@ -82,20 +104,6 @@ export const MCP_IMPORT_LIMITS: Readonly<
   maxContentBytes: 10 * 1024 * 1024,
 });
 
-
-/**
- * A remote tool that could not be imported, and why.
- *
- * @example
- * for (const { name, reason } of imported.skipped) console.error(`skipped ${name}: ${reason}`);
- */
-export interface McpImportSkipped {
-  /** The remote tool's name. */
-  readonly name: string;
-  /** Why it was skipped (e.g. its input schema is not valid JSON Schema). */
-  readonly reason: string;
-}
-
 /**
  * What {@link importMcpTools} returns: the imported tools, kept in sync with the remote.
  *
@@ -111,6 +119,8 @@ export interface McpImportHandle {
   readonly names: ReadonlyMap<string, string>;
   /** Remote tools the toolkit refused (invalid schema, …), from the last refresh. */
   readonly skipped: readonly McpImportSkipped[];
+  /** What the last listing imported (with what changed) and skipped (with why). */
+  readonly report: McpImportReport;
   /** Lists the remote tools again and adds, updates or removes local ones to match. */
   refresh(): Promise<void>;
   /** Unregisters the imported tools and stops following the remote. The client stays open. */

@@ -1,20 +1,13 @@
-import type { ListToolsResult, Tool, ToolAnnotations as McpToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
 import type { McpToolDefinition } from '../schema/lowering';
 import type { ToolView } from '../toolkit/tool-view';
-import { metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
+import { hintsOf, metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
 
 interface ListCache {
   readonly definitions: readonly McpToolDefinition[];
   readonly result: ListToolsResult;
 }
-
-const ANNOTATION_KEYS = [
-  ['readOnly', 'readOnlyHint'],
-  ['destructive', 'destructiveHint'],
-  ['idempotent', 'idempotentHint'],
-  ['openWorld', 'openWorldHint'],
-] as const;
 
 /**
  * @internal The `tools/list` answer of one MCP connection: the view's MCP definitions with titles,
@@ -65,13 +58,8 @@ export class McpToolList {
     const override = this.options.tools?.[tool.name];
     const title = titleOf(tool, override);
     if (title !== undefined) described.title = title;
-    const hints = tool.behaviour?.annotations;
-    if (hints || title !== undefined) {
-      const annotations: McpToolAnnotations = {};
-      if (title !== undefined) annotations.title = title;
-      if (hints) for (const [from, to] of ANNOTATION_KEYS) if (hints[from] !== undefined) annotations[to] = hints[from];
-      described.annotations = annotations;
-    }
+    const annotations = hintsOf(tool, override, title);
+    if (annotations !== undefined) described.annotations = annotations;
     const shape = this.shapeOf(tool);
     if (shape) described.outputSchema = shape.schema as Tool['outputSchema'];
     const meta = metaOf(tool, override);

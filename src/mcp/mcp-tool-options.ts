@@ -31,6 +31,32 @@ export interface McpToolOptions {
   outputSchema?: JsonSchema | false | undefined;
   /** Extra `_meta` served with the tool definition. */
   meta?: Record<string, unknown> | undefined;
+  /**
+   * The annotations served (`Tool.annotations`), instead of the ones derived from the tool's
+   * `behaviour.annotations`: an imported tool re-serves its server's own hints this way. The
+   * `title` above, when given, is served as `annotations.title` unless this has one.
+   */
+  annotations?: McpToolHints | undefined;
+}
+
+/**
+ * MCP tool annotations, as the MCP specification names them: hints about a tool for clients,
+ * which clients must not trust unless they trust the server.
+ *
+ * @example
+ * const hints: McpToolHints = { title: 'Search', readOnlyHint: true, openWorldHint: true };
+ */
+export interface McpToolHints {
+  /** A human-readable title. */
+  readonly title?: string | undefined;
+  /** The tool does not modify its environment. */
+  readonly readOnlyHint?: boolean | undefined;
+  /** The tool may perform destructive updates (meaningful when not read-only). */
+  readonly destructiveHint?: boolean | undefined;
+  /** Calling it again with the same arguments has no further effect (meaningful when not read-only). */
+  readonly idempotentHint?: boolean | undefined;
+  /** The tool interacts with an open world of external entities. */
+  readonly openWorldHint?: boolean | undefined;
 }
 
 /**
@@ -106,6 +132,27 @@ export function outputShapeOf(tool: AgentTool, override: McpToolOptions | undefi
 /** @internal The title of `tool` for MCP, if one was given. */
 export function titleOf(tool: AgentTool, override: McpToolOptions | undefined): string | undefined {
   return override?.title ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.title ?? tool.behaviour?.title;
+}
+
+const HINT_KEYS = [
+  ['readOnly', 'readOnlyHint'],
+  ['destructive', 'destructiveHint'],
+  ['idempotent', 'idempotentHint'],
+  ['openWorld', 'openWorldHint'],
+] as const;
+
+/**
+ * @internal The annotations `tool` is served with, if any: its MCP options' own (an imported
+ * tool's server hints), else those its `behaviour.annotations` say; `title` as `annotations.title`.
+ */
+export function hintsOf(tool: AgentTool, override: McpToolOptions | undefined, title: string | undefined): McpToolHints | undefined {
+  const own = override?.annotations ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.annotations;
+  const hints: { -readonly [K in keyof McpToolHints]: McpToolHints[K] } = {};
+  if (title !== undefined) hints.title = title;
+  const behaviour = tool.behaviour?.annotations;
+  if (own !== undefined) Object.assign(hints, own);
+  else if (behaviour) for (const [from, to] of HINT_KEYS) if (behaviour[from] !== undefined) hints[to] = behaviour[from];
+  return Object.keys(hints).length > 0 ? hints : undefined;
 }
 
 /** @internal Extra `_meta` of `tool` for MCP, if any. */

@@ -2,6 +2,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { boundInput, quoteInput } from '../common/quote-input';
 import { linearPatternProblem } from '../executor/linear-regexp';
 import { importLimit, type McpImportOptions } from './mcp-import-options';
+import type { McpImportSkipCode } from './mcp-import-report';
 
 /** @internal The longest remote name a tool may have (the MCP specification's limit). */
 export const MAX_REMOTE_NAME = 128;
@@ -15,7 +16,7 @@ export const MAX_REMOTE_NAME = 128;
  */
 export function fingerprint(tool: McpTool): string | undefined {
   try {
-    return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations]);
+    return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations, tool.execution]);
   } catch {
     return undefined;
   }
@@ -35,12 +36,12 @@ function patternProblem(pattern: string): string | undefined {
  * or `patternProperties` key the linear-time engine cannot run, a `$ref` outside the schema
  * itself, or an `$id` (it would enter the toolkit's shared Ajv registry).
  */
-function untrustedSchemaProblem(schema: unknown, maxDepth: number): string | undefined {
+function untrustedSchemaProblem(schema: unknown, maxDepth: number): Refusal | undefined {
   const stack: { value: object; depth: number; data: boolean }[] = [];
   if (typeof schema === 'object' && schema !== null) stack.push({ value: schema, depth: 1, data: false });
   while (stack.length > 0) {
     const { value, depth, data } = stack.pop()!;
-    if (depth > maxDepth) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
+    if (depth > maxDepth) return { code: 'too-deep', reason: `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)` };
     for (const [key, child] of Object.entries(value)) {
       if (!data && !Array.isArray(value)) {
         let problem: string | undefined;
@@ -50,7 +51,7 @@ function untrustedSchemaProblem(schema: unknown, maxDepth: number): string | und
         } else if ((key === '$ref' || key === '$dynamicRef') && typeof child === 'string' && !child.startsWith('#')) {
           problem = `its schema refers outside itself (${key} ${quoteInput(child)})`;
         } else if (key === '$id' && typeof child === 'string') problem = `its schema declares an $id (${quoteInput(child)})`;
-        if (problem !== undefined) return problem;
+        if (problem !== undefined) return { code: 'unsafe-schema', reason: problem };
       }
       if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1, data: data || DATA_KEYWORDS.has(key) });
     }
@@ -58,22 +59,34 @@ function untrustedSchemaProblem(schema: unknown, maxDepth: number): string | und
   return undefined;
 }
 
+/** @internal Why a remote tool is not imported: a kind and a text. */
+export interface Refusal {
+  readonly code: McpImportSkipCode;
+  readonly reason: string;
+}
+
 /**
  * @internal Why a remote tool is not imported (a name that is empty or too long, a definition too
- * large or too deep, untrusted patterns or references), or `undefined`. `print` is its
- * {@link fingerprint}.
+ * large or too deep, untrusted patterns or references, a tool only callable as an MCP task), or
+ * `undefined`. `print` is its {@link fingerprint}.
  *
  * @example
  * const refusal = remoteToolRefusal(tool, fingerprint(tool), options);
- * if (refusal !== undefined) skipped.push({ name: tool.name, reason: refusal });
+ * if (refusal !== undefined) skipped.push({ name: tool.name, ...refusal });
  */
-export function remoteToolRefusal(tool: McpTool, print: string | undefined, options: McpImportOptions): string | undefined {
+export function remoteToolRefusal(tool: McpTool, print: string | undefined, options: McpImportOptions): Refusal | undefined {
   if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > MAX_REMOTE_NAME) {
-    return `its name is not 1-${MAX_REMOTE_NAME} characters long`;
+    return { code: 'invalid-name', reason: `its name is not 1-${MAX_REMOTE_NAME} characters long` };
   }
   const maxDepth = importLimit(options, 'maxSchemaDepth');
-  if (print === undefined) return `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)`;
+  if (print === undefined) return { code: 'too-deep', reason: `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)` };
   const maxBytes = importLimit(options, 'maxSchemaBytes');
-  if (print.length > maxBytes) return `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)`;
+  if (print.length > maxBytes) return { code: 'too-large', reason: `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)` };
+  if (tool.execution?.taskSupport === 'required') {
+    return {
+      code: 'task-required',
+      reason: "requires MCP tasks (execution.taskSupport 'required'): importMcpTools calls tools directly, which such a server refuses",
+    };
+  }
   return untrustedSchemaProblem(tool.inputSchema, maxDepth) ?? untrustedSchemaProblem(tool.outputSchema, maxDepth);
 }

@@ -1,21 +1,58 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
-import type { ToolAnnotations } from '../common/tool-types';
+import type { ToolAnnotations, ToolRisk } from '../common/tool-types';
 import type { ContentLimits } from './import-content';
 import type { McpImportClient } from './mcp-import-options';
-import { MCP_TOOL_OPTIONS, type McpToolOptions } from './mcp-tool-options';
+import { MCP_TOOL_OPTIONS, type McpToolHints, type McpToolOptions } from './mcp-tool-options';
 import { fromCallToolResult } from './remote-result';
 
-function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
-  const a = tool.annotations;
-  if (!a) return undefined;
+/**
+ * What a tool of unknown behaviour is taken to do, per the MCP specification's defaults for
+ * absent hints: it may write, destructively, is not idempotent and reaches an open world. An
+ * imported tool whose annotations are not trusted has these.
+ */
+const UNTRUSTED_BEHAVIOUR: ToolAnnotations = Object.freeze({ readOnly: false, destructive: true, idempotent: false, openWorld: true });
+
+const HINTS = [
+  ['readOnlyHint', 'readOnly'],
+  ['destructiveHint', 'destructive'],
+  ['idempotentHint', 'idempotent'],
+  ['openWorldHint', 'openWorld'],
+] as const;
+
+/** The remote's annotations as served again: its title and its boolean hints (anything else is dropped and reported). */
+function remoteHints(remote: McpTool, changes: string[]): McpToolHints {
+  const a = (remote.annotations ?? {}) as Record<string, unknown>;
+  const hints: { -readonly [K in keyof McpToolHints]: McpToolHints[K] } = {};
+  if (typeof a.title === 'string') hints.title = a.title;
+  const dropped: string[] = [];
+  for (const [hint] of HINTS) {
+    if (typeof a[hint] === 'boolean') hints[hint] = a[hint];
+    else if (a[hint] !== undefined) dropped.push(hint);
+  }
+  if (dropped.length > 0) changes.push(`annotations ${dropped.join(', ')} dropped: not booleans`);
+  return hints;
+}
+
+/**
+ * The annotations toolwright and the application's hooks see: the server's hints when trusted,
+ * else MCP's defaults for a tool of unknown behaviour (a hint never makes an untrusted tool look safer).
+ */
+function behaviourHints(hints: McpToolHints, trusted: boolean, changes: string[]): ToolAnnotations {
+  if (!trusted) {
+    const relaxing = HINTS.filter(([hint, own]) => hints[hint] !== undefined && hints[hint] !== UNTRUSTED_BEHAVIOUR[own]).map(([hint]) => `${hint}: ${String(hints[hint])}`);
+    if (relaxing.length > 0) {
+      changes.push(
+        `annotations ${relaxing.join(', ')} kept as untrusted hints (served again over MCP) but not relied on: ` +
+          'toolwright and your hooks see MCP defaults (not read-only, destructive, not idempotent, open world); trustAnnotations: true relies on them',
+      );
+    }
+    return UNTRUSTED_BEHAVIOUR;
+  }
   const out: ToolAnnotations = {};
-  if (a.readOnlyHint !== undefined) out.readOnly = a.readOnlyHint;
-  if (a.destructiveHint !== undefined) out.destructive = a.destructiveHint;
-  if (a.idempotentHint !== undefined) out.idempotent = a.idempotentHint;
-  if (a.openWorldHint !== undefined) out.openWorld = a.openWorldHint;
-  return Object.keys(out).length ? out : undefined;
+  for (const [hint, own] of HINTS) if (hints[hint] !== undefined) out[own] = hints[hint];
+  return out;
 }
 
 /**
@@ -23,9 +60,21 @@ function annotationsOf(tool: McpTool): ToolAnnotations | undefined {
  * by the rules of the dialect it declares (draft 2020-12 when it declares none, as MCP 2025-11-25
  * says), and registration refuses a dialect toolwright does not validate.
  */
-function parametersOf(tool: McpTool): ObjectJsonSchema {
+function parametersOf(tool: McpTool, changes: string[]): ObjectJsonSchema {
   const schema = tool.inputSchema as Record<string, unknown> & { properties?: ObjectJsonSchema['properties'] };
+  if (schema.type !== 'object') changes.push('input schema: type "object" added');
+  if (schema.properties === undefined) changes.push('input schema: properties {} added');
   return { ...schema, type: 'object', properties: schema.properties ?? {} } as ObjectJsonSchema;
+}
+
+function descriptionOf(remote: McpTool, serverName: string, changes: string[]): string {
+  if (remote.description) return remote.description;
+  if (remote.title) {
+    changes.push('no description: its title is the description');
+    return remote.title;
+  }
+  changes.push('no description: one naming the server was written');
+  return `Tool '${remote.name}' of MCP server ${serverName}.`;
 }
 
 /** @internal Where a {@link remoteAgentTool} comes from and how its calls are sent. */
@@ -38,28 +87,42 @@ export interface RemoteToolSource {
   readonly requestTimeoutMs: number | undefined;
   /** How much content one result may keep. */
   readonly contentLimits: ContentLimits;
+  /** Whether the server's annotations are relied on (`trustAnnotations`). */
+  readonly trustAnnotations: boolean;
+  /** The risk level the application gives every imported tool. */
+  readonly risk: ToolRisk | undefined;
 }
 
 /**
- * @internal A remote MCP tool as an `AgentTool` named `local`: its JSON Schema and annotations
- * (title and output schema as MCP options); a call goes to the remote with the call's
- * `AbortSignal` and relays its progress, and its result maps back to a `ToolResult`.
+ * @internal A remote MCP tool as an `AgentTool` named `local`, and what the import changed of its
+ * definition (see `McpImportedTool.changes`): its JSON Schema, its annotations (served again as
+ * they are; relied on only when trusted), title and output schema as MCP options. A call goes to
+ * the remote with the call's `AbortSignal` and relays its progress, and its result maps back to
+ * a `ToolResult`.
  *
  * @example
- * toolkit.registerTool(remoteAgentTool(remote, 'gh_search', { client, serverName: 'github', requestTimeoutMs: undefined, contentLimits: { maxParts: 100, maxBytes: 1e7 } }));
+ * const { tool } = remoteAgentTool(remote, 'gh_search', { client, serverName: 'github', requestTimeoutMs: undefined,
+ *   contentLimits: { maxParts: 100, maxBytes: 1e7 }, trustAnnotations: false, risk: 'high' });
  */
-export function remoteAgentTool(remote: McpTool, local: string, source: RemoteToolSource): AgentTool {
+export function remoteAgentTool(remote: McpTool, local: string, source: RemoteToolSource): { readonly tool: AgentTool; readonly changes: readonly string[] } {
   const { client, requestTimeoutMs: timeout } = source;
-  const annotations = annotationsOf(remote);
-  const behaviour: ToolBehaviour = { tags: ['mcp'], ...(annotations ? { annotations } : {}) };
+  const changes: string[] = [];
+  const hints = remoteHints(remote, changes);
+  const behaviour: ToolBehaviour = {
+    tags: ['mcp'],
+    annotations: behaviourHints(hints, source.trustAnnotations, changes),
+    ...(source.risk !== undefined ? { risk: source.risk } : {}),
+  };
+  const title = remote.title ?? hints.title;
   const mcpOptions: McpToolOptions = {
-    ...(remote.title ?? remote.annotations?.title ? { title: remote.title ?? remote.annotations?.title } : {}),
+    annotations: hints,
+    ...(title !== undefined ? { title } : {}),
     ...(remote.outputSchema ? { outputSchema: remote.outputSchema as ObjectJsonSchema } : {}),
   };
-  const tool: AgentTool & { [MCP_TOOL_OPTIONS]?: McpToolOptions } = {
+  const tool: AgentTool = {
     name: local,
-    description: remote.description || remote.title || `Tool '${remote.name}' of MCP server ${source.serverName}.`,
-    parameters: parametersOf(remote),
+    description: descriptionOf(remote, source.serverName, changes),
+    parameters: parametersOf(remote, changes),
     behaviour,
     execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
       const result = await client.callTool({ name: remote.name, arguments: args }, undefined, {
@@ -72,6 +135,6 @@ export function remoteAgentTool(remote: McpTool, local: string, source: RemoteTo
       return fromCallToolResult(result, source.contentLimits);
     },
   };
-  if (Object.keys(mcpOptions).length) Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: mcpOptions, enumerable: false });
-  return tool;
+  Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: mcpOptions, enumerable: false });
+  return { tool, changes };
 }

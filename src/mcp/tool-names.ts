@@ -15,6 +15,15 @@ function sanitize(text: string): string {
   return text.replace(/[^a-zA-Z0-9_-]+/g, '_');
 }
 
+const headOf = (prefix: string | undefined): string => (prefix ? sanitize(prefix).replace(/_+$/, '') : '');
+const bodyOf = (remote: string): string => sanitize(remote).replace(/^_+(?=.)/, '') || 'tool';
+
+/** `prefix_remote` with the characters a provider rejects replaced, before any shortening. */
+function joinedName(remote: string, prefix: string | undefined): string {
+  const head = headOf(prefix);
+  return head ? `${head}_${bodyOf(remote)}` : bodyOf(remote);
+}
+
 /**
  * @internal A local name for a remote MCP tool that every provider accepts: `prefix_remote` with every
  * other character replaced by `_` (never `.`), at most 64 characters. When the name had to be
@@ -25,13 +34,29 @@ function sanitize(text: string): string {
  * portableToolName('repo.search', 'github', () => false); // 'github_repo_search'
  */
 export function portableToolName(remote: string, prefix: string | undefined, taken: (name: string) => boolean): string {
-  const head = prefix ? sanitize(prefix).replace(/_+$/, '') : '';
-  const body = sanitize(remote).replace(/^_+(?=.)/, '') || 'tool';
-  const joined = head ? `${head}_${body}` : body;
+  const joined = joinedName(remote, prefix);
   if (joined.length <= MAX && !taken(joined)) return joined;
   for (let salt = 0; ; salt++) {
     const suffix = `_${shortHash(salt === 0 ? remote : `${remote}#${salt}`)}`;
     const candidate = `${joined.slice(0, MAX - suffix.length)}${suffix}`;
     if (!taken(candidate)) return candidate;
   }
+}
+
+/**
+ * @internal Why {@link portableToolName} gave `local` for `remote`, or `undefined` when it is the
+ * remote name itself: the prefix, characters a provider rejects, a name too long or taken.
+ *
+ * @example
+ * renameNote('repo.search', 'github', 'github_repo_search'); // "renamed to 'github_repo_search' (prefix 'github'; characters a provider rejects replaced by _)"
+ */
+export function renameNote(remote: string, prefix: string | undefined, local: string): string | undefined {
+  if (local === remote) return undefined;
+  const head = headOf(prefix);
+  const joined = joinedName(remote, prefix);
+  const why: string[] = [];
+  if (head) why.push(`prefix '${head}'`);
+  if (bodyOf(remote) !== remote) why.push('characters a provider rejects replaced by _');
+  if (local !== joined) why.push(joined.length > MAX ? `longer than ${MAX} characters: shortened, with a hash` : `'${joined}' was taken: a hash appended`);
+  return `renamed to '${local}' (${why.join('; ')})`;
 }

@@ -2,7 +2,7 @@ import { MalformedArguments, parseCallArguments } from '../common/call-arguments
 import type { Message } from '../common/llm-types';
 import type { ToolCall, ToolSchema } from '../common/tool-types';
 import { describeThrown, ToolkitError } from '../errors';
-import type { LoweringChange } from '../schema/lowering';
+import { deliverLoweringReport, type LoweringChange } from '../schema/lowering';
 
 /**
  * Shared pieces of the provider adapters. Nothing here loads a vendor SDK.
@@ -34,22 +34,24 @@ export function toolCallIdOf(message: Message, index: number, vendor: string): s
 /**
  * Lowers each canonical tool schema once per adapter (the toolkit hands out cached schema
  * objects, so a WeakMap keyed by them lasts as long as the tool) and hands the lowering report
- * to `onReport` the first time, when it is not empty.
+ * to `onReport` the first time, when it is not empty. A tool the provider cannot take is left out
+ * (`undefined`): its report says why, or, without `onReport`, a `TOOLWRIGHT_TOOL_SKIPPED` warning.
  */
 export function cachedLowering<T extends object>(
-  lower: (tool: ToolSchema) => { readonly lowered: T; readonly report: readonly LoweringChange[] },
+  vendor: string,
+  lower: (tool: ToolSchema) => { readonly lowered?: T | undefined; readonly report: readonly LoweringChange[] },
   onReport: ((report: readonly LoweringChange[]) => void) | undefined,
-): (tool: ToolSchema) => T {
-  const cache = new WeakMap<ToolSchema, T>();
+): (tool: ToolSchema) => T | undefined {
+  const cache = new WeakMap<ToolSchema, T | null>();
   return (tool) => {
     let lowered = cache.get(tool);
     if (lowered === undefined) {
       const result = lower(tool);
-      lowered = result.lowered;
+      lowered = result.lowered ?? null;
       cache.set(tool, lowered);
-      if (result.report.length > 0) onReport?.(result.report);
+      deliverLoweringReport(`${vendor}Provider`, result.report, onReport);
     }
-    return lowered;
+    return lowered ?? undefined;
   };
 }
 

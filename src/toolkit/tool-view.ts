@@ -6,6 +6,7 @@ import type { Registry } from './registry';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import {
   lowerToolSchemas,
+  warnOmission,
   type LoweringOptions,
   type LoweringResult,
   type ProviderName,
@@ -199,21 +200,38 @@ export abstract class ToolView {
 
   /**
    * The enabled tools as a provider's definitions, cached until the enabled set changes (a
-   * frozen array, shared by the views in the same state: copy it to add your own).
+   * frozen array, shared by the views in the same state: copy it to add your own). A tool the
+   * provider cannot take (a name it rejects, a schema it cannot express) is left out, the others
+   * are there: {@link lowerTools} says which and why, and a `TOOLWRIGHT_TOOL_SKIPPED` process
+   * warning names it once per tool and provider.
    *
-   * @throws ToolkitError `INVALID_NAME` / `INVALID_DEFINITION` when a tool cannot be expressed for the provider.
+   * @throws ToolkitError `UNKNOWN_PROVIDER` for a provider name lowering does not know.
    */
   toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions = {}): readonly ProviderToolDefinitionMap[P][] {
     return this.lowerTools(provider, options).definitions;
   }
 
-  /** The provider definitions together with the report of what the lowering changed per tool. */
+  /**
+   * The provider definitions together with the report of what the lowering changed per tool and
+   * the tools it left out (`omitted`: tool, provider, error code and reason).
+   *
+   * @example
+   * const { definitions, omitted } = toolkit.lowerTools('gemini');
+   * for (const o of omitted) log.warn(`${o.tool} is not offered to Gemini: ${o.change}`);
+   */
   lowerTools<P extends ProviderName>(provider: P, options: LoweringOptions = {}): LoweringResult<ProviderToolDefinitionMap[P]> {
     // shared by every view in the same state: frozen, so that no caller can change another's
-    return this.state.cachedDefs(`${provider}|${options.strict === true}`, () => {
-      const lowered = lowerToolSchemas(this.state.toolSchemas(), provider, options);
+    const key = `${provider}|${options.strict === true}`;
+    return this.state.cachedDefs(key, () => {
+      const schemas = this.state.toolSchemas();
+      const lowered = lowerToolSchemas(schemas, provider, options);
+      for (const omission of lowered.omitted) {
+        const schema = schemas.find((s) => s.name === omission.tool);
+        warnOmission('toProviderDefs', omission, schema && { tool: schema, key });
+      }
       Object.freeze(lowered.definitions);
       Object.freeze(lowered.report);
+      Object.freeze(lowered.omitted);
       return Object.freeze(lowered);
     });
   }

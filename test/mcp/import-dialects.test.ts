@@ -65,8 +65,8 @@ describe('issue 12 adversarial: hostile 2020-12 references stay refused or bound
       remote('defs', { type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { $ref: 'https://evil.example/a.json' } } }),
     ]);
     expect(handle.skipped).toEqual([
-      { name: 'dyn', reason: "its schema refers outside itself ($dynamicRef 'https://evil.example/meta#node')" },
-      { name: 'defs', reason: "its schema refers outside itself ($ref 'https://evil.example/a.json')" },
+      { name: 'dyn', code: 'unsafe-schema', reason: "its schema refers outside itself ($dynamicRef 'https://evil.example/meta#node')" },
+      { name: 'defs', code: 'unsafe-schema', reason: "its schema refers outside itself ($ref 'https://evil.example/a.json')" },
     ]);
   });
 

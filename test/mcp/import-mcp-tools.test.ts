@@ -39,7 +39,8 @@ describe('importMcpTools: toolkit A served over MCP, imported into toolkit B', (
       description: 'Echo the text back',
       parameters: { type: 'object', properties: { text: { type: 'string', description: 'Text to echo' } }, required: ['text'], additionalProperties: false },
     });
-    expect(b.getTool('a_explode')!.behaviour).toMatchObject({ annotations: { destructive: true, openWorld: false } });
+    // the server's hints are not trusted by default: the tool is taken to be of unknown behaviour
+    expect(b.getTool('a_explode')!.behaviour).toMatchObject({ annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true } });
 
     const echo = await call(b, 'a_echo', { text: 'through B' });
     expect(echo).toMatchObject({ forLLM: 'echo: through B', isError: false });
@@ -138,6 +139,13 @@ describe('importMcpTools: toolkit A served over MCP, imported into toolkit B', (
     expect(imported.names.get('repo_search')).not.toBe('gh_repo_search');
     expect(new Set(names).size).toBe(3);
     expect(imported.skipped).toEqual([]);
+    // the report says why each name differs from the remote's
+    expect(imported.report.imported.map((t) => [t.remote, t.local, t.changes])).toEqual([
+      ['repo.search', 'gh_repo_search', ["renamed to 'gh_repo_search' (prefix 'gh'; characters a provider rejects replaced by _)"]],
+      ['x'.repeat(70), names[1], [`renamed to '${names[1]}' (prefix 'gh'; longer than 64 characters: shortened, with a hash)`]],
+      ['repo_search', names[2], [`renamed to '${names[2]}' (prefix 'gh'; 'gh_repo_search' was taken: a hash appended)`]],
+    ]);
+    expect(imported.report.server).toBe('zod-server');
 
     expect((await call(b, 'gh_repo_search', { query: 'toolwright', limit: null })).forLLM).toBe('found toolwright');
     const bad = await call(b, 'gh_repo_search', {});

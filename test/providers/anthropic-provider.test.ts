@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { Toolkit, type LLMResponse, type Message, type ToolEvent } from '../../src';
+import { Toolkit, type LLMResponse, type LoweringChange, type Message, type ToolEvent } from '../../src';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { rejection } from '../support/errors';
 import { WEATHER_TOOLS, WireServer } from './wire-server';
@@ -237,11 +237,13 @@ describe('AnthropicProvider failures', () => {
     expect(error.message).toContain('Anthropic messages.create was aborted');
   });
 
-  test('a name with a dot fails before any request, naming the Anthropic pattern', async () => {
+  test('a name with a dot is left out of the request and reported, naming the Anthropic pattern', async () => {
     const tool = { ...WEATHER_TOOLS[1], name: 'clock.now' };
-    const error = await rejection(new AnthropicProvider(client).chat({ model: 'claude-test', messages: [], tools: [tool] }));
-    expect(error.code).toBe('INVALID_NAME');
-    expect(error.message).toContain('/^[a-zA-Z0-9_-]{1,128}$/');
-    expect(server.requests).toHaveLength(0);
+    const reports: LoweringChange[] = [];
+    const provider = new AnthropicProvider(client, { onLoweringReport: (report) => reports.push(...report) });
+    server.reply({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
+    await provider.chat({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], tools: [tool, WEATHER_TOOLS[0]] });
+    expect((server.body(0) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['get_weather']);
+    expect(reports).toEqual([expect.objectContaining({ tool: 'clock.now', omitted: true, provider: 'anthropic', code: 'INVALID_NAME', change: expect.stringContaining('/^[a-zA-Z0-9_-]{1,128}$/') })]);
   });
 });

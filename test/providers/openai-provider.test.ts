@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { LLMResponse, Message } from '../../src';
+import type { LLMResponse, LoweringChange, Message, ToolSchema } from '../../src';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { rejection } from '../support/errors';
 import { WEATHER_TOOLS, WireServer } from './wire-server';
@@ -366,11 +366,38 @@ describe('OpenAIProvider failures', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  test('a name OpenAI rejects fails before any request', async () => {
-    const tool = { ...WEATHER_TOOLS[1], name: 'time.now' };
-    const error = await rejection(new OpenAIProvider(client).chat({ model: 'gpt-test', messages: [], tools: [tool] }));
-    expect(error.code).toBe('INVALID_NAME');
-    expect(server.requests).toHaveLength(0);
+  test('a tool OpenAI cannot take is left out of the request and reported; the others are sent', async () => {
+    const badName = { ...WEATHER_TOOLS[1], name: 'time.now' };
+    const map: ToolSchema = {
+      name: 'tag_map',
+      description: 'Tags by key',
+      parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
+    };
+    const reports: LoweringChange[][] = [];
+    const provider = new OpenAIProvider(client, { strict: true, onLoweringReport: (report) => reports.push([...report]) });
+    server.reply({ json: completion({ content: 'ok' }, 'stop') }, { json: completion({ content: 'again' }, 'stop') });
+    await provider.chat({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], tools: [badName, map, WEATHER_TOOLS[0]] });
+    expect((server.body(0) as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name)).toEqual(['get_weather']);
+    const omitted = reports.flat().filter((c) => c.omitted);
+    expect(omitted).toEqual([
+      expect.objectContaining({ tool: 'time.now', provider: 'openai', code: 'INVALID_NAME', change: expect.stringMatching(/^left out of the OpenAI \(Chat Completions\) definitions: .*\^\[a-zA-Z0-9_-\]\{1,64\}\$/) }),
+      expect.objectContaining({ tool: 'tag_map', provider: 'openai', code: 'INVALID_DEFINITION', change: expect.stringContaining('tags') }),
+    ]);
+    // each tool is lowered (and reported) once
+    await provider.chat({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], tools: [badName, map, WEATHER_TOOLS[0]] });
+    expect(reports.flat().filter((c) => c.omitted)).toHaveLength(2);
+  });
+
+  test('without onLoweringReport a tool left out is a TOOLWRIGHT_TOOL_SKIPPED warning', async () => {
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      server.reply({ json: completion({ content: 'ok' }, 'stop') });
+      await new OpenAIProvider(client).chat({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], tools: [{ ...WEATHER_TOOLS[1], name: 'time.now' }] });
+      expect(warn.mock.calls).toEqual([[expect.stringContaining("OpenAIProvider left tool 'time.now' out"), { code: 'TOOLWRIGHT_TOOL_SKIPPED' }]]);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(server.body(0)).not.toHaveProperty('tools');
   });
 
   test('a tool message without toolCallId is a clear error', async () => {

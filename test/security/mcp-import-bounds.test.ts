@@ -89,13 +89,14 @@ describe('item 8: importMcpTools bounds what a remote server can make it hold or
     expect([...imported.names]).toEqual([['fine', 'h_fine']]);
     const reasons = Object.fromEntries(imported.skipped.map((s) => [s.name.slice(0, 20), s.reason]));
     expect(reasons).toEqual({
-      big: 'its definition is 200037 characters of JSON, more than 100000 (maxSchemaBytes)',
+      big: 'its definition is 200042 characters of JSON, more than 100000 (maxSchemaBytes)',
       deep: 'its schema nests deeper than 64 levels (maxSchemaDepth)',
       remote_ref: "its schema refers outside itself ($ref 'https://evil.example/schema.json')",
       with_id: "its schema declares an $id ('https://toolwright.local/shared')",
       ['n'.repeat(20)]: 'its name is not 1-128 characters long',
       deep_output: 'its schema nests deeper than 64 levels (maxSchemaDepth)',
     });
+    expect(imported.skipped.map((s) => s.code)).toEqual(['too-large', 'too-deep', 'unsafe-schema', 'unsafe-schema', 'invalid-name', 'too-deep']);
     for (const { name } of imported.skipped) expect(name.length).toBeLessThanOrEqual(128);
     // the bounds are options
     const relaxed = closer.add(await importMcpTools(client, newToolkit(), { maxSchemaBytes: 300_000, maxSchemaDepth: 128, filter: ['big', 'deep'] }));

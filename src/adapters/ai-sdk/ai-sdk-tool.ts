@@ -3,7 +3,7 @@ import type { JsonSchema } from '../../common/json-schema';
 import type { ToolResult } from '../../common/tool-types';
 import { lazyPeer } from '../../common/peer-dependency';
 import type { CallOptions } from '../../executor/executor-core';
-import { compileArgumentRestorer, lowerToolSchema, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
+import { compileArgumentRestorer, lowerToolOrOmit, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
 import { finalOutput, modelOutput, progressOutput, type AiSdkToolOutput } from './ai-sdk-output';
@@ -59,20 +59,21 @@ const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
 /**
  * The tool's lowered parameters, as a fresh, unfrozen copy: the lowering's result is deeply
  * frozen, and an SDK or provider that adds a keyword to the schema it is handed must not fail.
+ * Or, for a tool the provider cannot take, the lowering's error.
  */
-function loweredSchema(tool: AgentTool, options: AdaptOptions): { schema: JsonSchema; report: readonly LoweringChange[] } {
-  const strict = { strict: options.strict };
+function loweredSchema(tool: AgentTool, options: AdaptOptions): { schema?: JsonSchema; error?: unknown; report: readonly LoweringChange[] } {
   switch (options.provider) {
     case 'openai': {
-      const { definition, report } = lowerToolSchema(tool, 'openai', strict);
-      return { schema: structuredClone(definition.function.parameters) as JsonSchema, report };
+      const { definition, report, error } = lowerToolOrOmit(tool, 'openai', { strict: options.strict });
+      return definition === undefined ? { error, report } : { schema: structuredClone(definition.function.parameters) as JsonSchema, report };
     }
     case 'anthropic': {
-      const { definition, report } = lowerToolSchema(tool, 'anthropic');
-      return { schema: structuredClone(definition.input_schema) as JsonSchema, report };
+      const { definition, report, error } = lowerToolOrOmit(tool, 'anthropic');
+      return definition === undefined ? { error, report } : { schema: structuredClone(definition.input_schema) as JsonSchema, report };
     }
     case 'gemini': {
-      const { definition, report } = lowerToolSchema(tool, 'gemini');
+      const { definition, report, error } = lowerToolOrOmit(tool, 'gemini');
+      if (definition === undefined) return { error, report };
       const parameters = definition.parameters === undefined ? { type: 'object', properties: {} } : structuredClone(definition.parameters);
       return { schema: parameters as JsonSchema, report };
     }
@@ -106,17 +107,13 @@ async function* withProgress(run: (onProgress: CallOptions['onProgress']) => Pro
 
 /**
  * @internal Adapts one tool of `view` to an AI SDK tool, or returns the lowering's error (the
- * tool then stays out of the set). `execute` runs every call through `view.callTool` with the
+ * tool then stays out of the set; the omission is in the lowering report). `execute` runs every call through `view.callTool` with the
  * SDK's `toolCallId`, `abortSignal` and (when it is a `ToolExecutionContext`) `experimental_context`.
  */
 export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions): SdkTool | { readonly error: unknown } {
-  let lowered: { schema: JsonSchema; report: readonly LoweringChange[] };
-  try {
-    lowered = loweredSchema(tool, options);
-  } catch (error) {
-    return { error };
-  }
+  const lowered = loweredSchema(tool, options);
   if (lowered.report.length > 0) options.onLoweringReport?.(lowered.report);
+  if (lowered.schema === undefined) return { error: lowered.error };
   const name = tool.name;
   // OpenAI's strict form makes optionals required-and-nullable: a `null` there means "absent"
   const restore: ArgumentRestorer | undefined =

@@ -33,12 +33,16 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {
    * as the SDK does for every iterable). Default `true`; `false` makes `execute` a plain Promise.
    */
   preliminaryResults?: boolean | undefined;
-  /** Receives the lowering report of each tool the first time it is adapted (what the lowering changed), when not empty. */
+  /**
+   * Receives the lowering report of each tool the first time it is adapted (what the lowering
+   * changed), when not empty; a tool that cannot be lowered for `provider` is in it too (an entry
+   * with `omitted: true`).
+   */
   onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
   /**
    * Receives each tool that cannot be lowered for `provider` (`INVALID_NAME`,
-   * `INVALID_DEFINITION`): it stays out of the set, the other tools are offered. Unset: a
-   * process warning (`TOOLWRIGHT_TOOL_SKIPPED`) per such tool.
+   * `INVALID_DEFINITION`): it stays out of the set, the other tools are offered. When neither
+   * this nor `onLoweringReport` is set: a process warning (`TOOLWRIGHT_TOOL_SKIPPED`) per such tool.
    */
   onToolSkipped?: ((skipped: AiSdkSkippedTool) => void) | undefined;
 }
@@ -93,7 +97,7 @@ function warnSkipped({ name, error }: AiSdkSkippedTool): void {
  * import { toAiSdkTools } from 'toolwright/ai-sdk';
  * const result = await generateText({ model, tools: toAiSdkTools(toolkit.session(chatId)), stopWhen: stepCountIs(5), prompt });
  * @throws ToolkitError `PEER_DEPENDENCY_MISSING` when `ai` is not installed. Tools whose schema
- *   cannot be lowered are left out and reported (`onToolSkipped`), not thrown.
+ *   cannot be lowered are left out and reported (`onToolSkipped`, `onLoweringReport`), not thrown.
  */
 export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): AiSdkToolSet {
   loadAi();
@@ -104,11 +108,11 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
     preliminaryResults: options.preliminaryResults !== false,
     onLoweringReport: options.onLoweringReport,
   };
-  const onSkipped = options.onToolSkipped ?? warnSkipped;
+  const onSkipped = options.onToolSkipped ?? (options.onLoweringReport === undefined ? warnSkipped : undefined);
   const active = followActiveTools(view, (tool: AgentTool): SdkTool | undefined => {
     const adapted = adaptTool(view, tool, adapt);
     if ('error' in adapted) {
-      onSkipped({ name: tool.name, error: adapted.error });
+      onSkipped?.({ name: tool.name, error: adapted.error });
       return undefined;
     }
     return adapted;

@@ -3,8 +3,7 @@ import type { AgentTool } from '../../common/agent-tool';
 import { modelImages } from '../../common/content-text';
 import type { JsonSchema } from '../../common/json-schema';
 import { lazyPeer } from '../../common/peer-dependency';
-import { ToolkitError } from '../../errors';
-import { lowerToolSchema, type LoweringChange } from '../../schema/lowering';
+import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
 
@@ -63,21 +62,22 @@ export interface AdaptOptions {
  * The tool's parameters lowered for the Responses API: strict when asked and the schema allows
  * it, else the plain form (the fallback is reported). A fresh, unfrozen copy: the lowering's
  * result is deeply frozen, and the SDK or a model provider may add to the schema it is handed.
+ * No parameters (and the lowering's error) when even the plain form is not possible.
  */
-function lowered(tool: AgentTool, strict: boolean): { parameters: JsonSchema; strict: boolean; report: LoweringChange[] } {
+function lowered(tool: AgentTool, strict: boolean): { parameters?: JsonSchema; strict: boolean; report: LoweringChange[]; error?: unknown } {
+  const before: LoweringChange[] = [];
   if (strict) {
-    try {
-      const { definition, report } = lowerToolSchema(tool, 'openai-responses', { strict: true });
-      return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: true, report };
-    } catch (error) {
-      if (!(ToolkitError.is(error) && error.code === 'INVALID_DEFINITION')) throw error;
-      const { definition, report } = lowerToolSchema(tool, 'openai-responses', { strict: false });
-      const change = { tool: tool.name, path: '', change: `sent with strict: false (the strict form is not possible: ${error.message})` };
-      return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report: [change, ...report] };
+    const strictForm = lowerToolOrOmit(tool, 'openai-responses', { strict: true });
+    if (strictForm.definition !== undefined) {
+      return { parameters: structuredClone(strictForm.definition.parameters) as JsonSchema, strict: true, report: [...strictForm.report] };
+    }
+    if (strictForm.error.code === 'INVALID_DEFINITION') {
+      before.push({ tool: tool.name, path: '', change: `sent with strict: false (the strict form is not possible: ${strictForm.error.message})` });
     }
   }
-  const { definition, report } = lowerToolSchema(tool, 'openai-responses', { strict: false });
-  return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report };
+  const { definition, report, error } = lowerToolOrOmit(tool, 'openai-responses', { strict: false });
+  if (definition === undefined) return { strict: false, report: [...report], error };
+  return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report: [...before, ...report] };
 }
 
 /** The SDK's structured function-call output items (`ToolOutputText`, `ToolOutputImage`) that `invoke` answers a rich result with. */
@@ -100,13 +100,9 @@ export function adaptTool(
   options: AdaptOptions,
   enabled: (self: FunctionTool) => boolean,
 ): FunctionTool | { readonly error: unknown } {
-  let schema: ReturnType<typeof lowered>;
-  try {
-    schema = lowered(tool, options.strict);
-  } catch (error) {
-    return { error };
-  }
+  const schema = lowered(tool, options.strict);
   if (schema.report.length > 0) options.onLoweringReport?.(schema.report);
+  if (schema.parameters === undefined) return { error: schema.error };
   const name = tool.name;
   const invoke = async (runContext: RunContext, input: string, details?: CallDetails): Promise<string | StructuredOutput[]> => {
     const result = await callThroughView(

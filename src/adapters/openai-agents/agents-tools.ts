@@ -19,7 +19,11 @@ export interface OpenAIAgentsToolsOptions extends FrameworkToolsOptions {
    * `true`; `false` sends every tool in the plain form.
    */
   strict?: boolean | undefined;
-  /** Receives the lowering report of each tool the first time it is adapted (what the lowering changed), when not empty. */
+  /**
+   * Receives the lowering report of each tool the first time it is adapted (what the lowering
+   * changed), when not empty; a tool that cannot be lowered at all is in it too (an entry with
+   * `omitted: true`). Unset: such a tool gets a `TOOLWRIGHT_TOOL_SKIPPED` process warning.
+   */
   onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
 }
 
@@ -86,7 +90,7 @@ export function adaptView<TContext>(view: ToolView, options: OpenAIAgentsToolsOp
   const active = followActiveTools(view, (tool: AgentTool): FunctionTool | undefined => {
     const adapted = adaptTool(view, tool, adapt, (self) => active().get(tool.name) === self);
     if ('error' in adapted) {
-      warnSkipped(tool.name, adapted.error);
+      if (options.onLoweringReport === undefined) warnSkipped(tool.name, adapted.error);
       return undefined;
     }
     return adapted;

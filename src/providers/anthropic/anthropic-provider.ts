@@ -3,7 +3,7 @@ import { isPlainObject } from '../../common/plain-object';
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
-import { type AnthropicToolDefinition, type LoweringChange, lowerToolSchema } from '../../schema/lowering';
+import { type AnthropicToolDefinition, type LoweringChange, lowerToolOrOmit } from '../../schema/lowering';
 import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, unknownRoleError } from '../provider-support';
 
 type MessageParam = Anthropic.MessageParam;
@@ -39,7 +39,11 @@ export interface AnthropicProviderOptions {
   disableParallelToolUse?: boolean | undefined;
   /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
   defaultOptions?: Record<string, unknown> | undefined;
-  /** Receives the lowering report of each tool the first time it is lowered. */
+  /**
+   * Receives the lowering report of each tool the first time it is lowered, a tool left out
+   * included (an entry with `omitted: true`). Unset: a tool left out gets a
+   * `TOOLWRIGHT_TOOL_SKIPPED` process warning.
+   */
   onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
 }
 
@@ -53,8 +57,8 @@ const VENDOR = 'Anthropic';
  *
  * Errors: an HTTP or network failure rejects with `ToolkitError('PROVIDER_FAILED')` (status and
  * API message in the text, the SDK error as `cause`); an aborted `signal` rejects with
- * `ToolkitError('ABORTED')`; tool names the API cannot take reject with `INVALID_NAME` before
- * any request is sent.
+ * `ToolkitError('ABORTED')`. A tool whose name the API cannot take is left out of the request
+ * and reported (`onLoweringReport`); the others are sent.
  *
  * @example
  * import Anthropic from '@anthropic-ai/sdk';
@@ -66,7 +70,7 @@ export class AnthropicProvider implements LLMProvider {
   private readonly maxTokens: number;
   private readonly disableParallelToolUse: boolean;
   private readonly defaultOptions: Record<string, unknown> | undefined;
-  private readonly lower: (tool: ToolSchema) => AnthropicToolDefinition;
+  private readonly lower: (tool: ToolSchema) => AnthropicToolDefinition | undefined;
 
   constructor(
     private readonly client: Anthropic,
@@ -75,8 +79,8 @@ export class AnthropicProvider implements LLMProvider {
     this.maxTokens = options.maxTokens ?? 4096;
     this.disableParallelToolUse = options.disableParallelToolUse === true;
     this.defaultOptions = options.defaultOptions;
-    this.lower = cachedLowering((tool) => {
-      const { definition, report } = lowerToolSchema(tool, 'anthropic');
+    this.lower = cachedLowering(VENDOR, (tool) => {
+      const { definition, report } = lowerToolOrOmit(tool, 'anthropic');
       return { lowered: definition, report };
     }, options.onLoweringReport);
   }
@@ -86,10 +90,10 @@ export class AnthropicProvider implements LLMProvider {
    *
    * @example
    * const turn = await provider.chat({ model: 'claude-sonnet-4-5', messages, tools: toolkit.getToolSchemas() });
-   * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`, `INVALID_NAME`, `INVALID_DEFINITION`.
+   * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`.
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
-    const tools = request.tools.map((tool) => this.lower(tool));
+    const tools = request.tools.map((tool) => this.lower(tool)).filter((tool) => tool !== undefined);
     const { system, messages } = toAnthropicMessages(request.messages);
     const body = {
       max_tokens: this.maxTokens,

@@ -16,7 +16,7 @@ import {
   type ArgumentRestorer,
   compileArgumentRestorer,
   type LoweringChange,
-  lowerToolSchema,
+  lowerToolOrOmit,
   type OpenAIChatToolDefinition,
   type OpenAIResponsesToolDefinition,
 } from '../../schema/lowering';
@@ -49,7 +49,11 @@ export interface OpenAIProviderOptions {
   defaultOptions?: Record<string, unknown> | undefined;
   /** Sent as `parallel_tool_calls` when the request has tools. Unset: the API's default (on). */
   parallelToolCalls?: boolean | undefined;
-  /** Receives the lowering report of each tool the first time it is lowered (what strict mode changed). */
+  /**
+   * Receives the lowering report of each tool the first time it is lowered (what strict mode
+   * changed), a tool left out included (an entry with `omitted: true`: a map or a schema too
+   * large for strict mode…). Unset: a tool left out gets a `TOOLWRIGHT_TOOL_SKIPPED` process warning.
+   */
   onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
 }
 
@@ -69,8 +73,8 @@ const VENDOR = 'OpenAI';
  *
  * Errors: an HTTP or network failure rejects with `ToolkitError('PROVIDER_FAILED')` whose message
  * carries the status and the API's message, the SDK error as `cause`; an aborted `signal`
- * rejects with `ToolkitError('ABORTED')`. Tool names or schemas the API cannot take reject with
- * `INVALID_NAME` / `INVALID_DEFINITION` before any request is sent.
+ * rejects with `ToolkitError('ABORTED')`. A tool whose name or schema the API cannot take is left
+ * out of the request and reported (`onLoweringReport`); the others are sent.
  *
  * @example
  * import OpenAI from 'openai';
@@ -83,7 +87,7 @@ export class OpenAIProvider implements LLMProvider {
   private readonly strict: boolean;
   private readonly defaultOptions: Record<string, unknown> | undefined;
   private readonly parallelToolCalls: boolean | undefined;
-  private readonly lower: (tool: ToolSchema) => LoweredTool;
+  private readonly lower: (tool: ToolSchema) => LoweredTool | undefined;
 
   constructor(
     private readonly client: OpenAI,
@@ -93,7 +97,7 @@ export class OpenAIProvider implements LLMProvider {
     this.strict = options.strict === true;
     this.defaultOptions = options.defaultOptions;
     this.parallelToolCalls = options.parallelToolCalls;
-    this.lower = cachedLowering((tool) => this.lowerTool(tool), options.onLoweringReport);
+    this.lower = cachedLowering(VENDOR, (tool) => this.lowerTool(tool), options.onLoweringReport);
   }
 
   /**
@@ -101,11 +105,17 @@ export class OpenAIProvider implements LLMProvider {
    *
    * @example
    * const turn = await provider.chat({ model: 'gpt-4.1-mini', messages, tools: toolkit.getToolSchemas() });
-   * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`, `INVALID_NAME`, `INVALID_DEFINITION`.
+   * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`.
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
-    const tools = request.tools.map((tool) => this.lower(tool));
-    const restorers = new Map(request.tools.map((tool, i) => [tool.name, tools[i].restore] as const));
+    const tools: LoweredTool[] = [];
+    const restorers = new Map<string, ArgumentRestorer>();
+    for (const tool of request.tools) {
+      const lowered = this.lower(tool);
+      if (lowered === undefined) continue;
+      tools.push(lowered);
+      restorers.set(tool.name, lowered.restore);
+    }
     // the fields both APIs take alike; each path adds its own form of the messages
     const shared = {
       ...(tools.length > 0 && this.parallelToolCalls !== undefined ? { parallel_tool_calls: this.parallelToolCalls } : {}),
@@ -126,12 +136,10 @@ export class OpenAIProvider implements LLMProvider {
         );
   }
 
-  private lowerTool(tool: ToolSchema): { lowered: LoweredTool; report: readonly LoweringChange[] } {
+  private lowerTool(tool: ToolSchema): { lowered?: LoweredTool; report: readonly LoweringChange[] } {
     const options = { strict: this.strict };
-    const result =
-      this.api === 'responses'
-        ? lowerToolSchema(tool, 'openai-responses', options)
-        : lowerToolSchema(tool, 'openai', options);
+    const result = this.api === 'responses' ? lowerToolOrOmit(tool, 'openai-responses', options) : lowerToolOrOmit(tool, 'openai', options);
+    if (result.definition === undefined) return { report: result.report };
     const lowered: LoweredTool = {
       definition: result.definition,
       restore: compileArgumentRestorer(tool.parameters, 'openai', options),

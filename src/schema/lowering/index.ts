@@ -6,7 +6,9 @@
  * import { lowerToolSchemas, restoreArguments } from './schema/lowering';
  * const { definitions, report } = lowerToolSchemas(tools, 'openai', { strict: true });
  */
-export { lowerToolSchemas, lowerToolSchema, assertToolName } from './lower-tool-schemas';
+export { lowerToolSchemas, lowerToolSchema, lowerToolOrOmit, assertToolName } from './lower-tool-schemas';
+export type { LoweredOrOmitted } from './lower-tool-schemas';
+export { warnOmission, deliverLoweringReport } from './omission-warning';
 export { restoreArguments, compileArgumentRestorer, loweringRestoresArguments } from './restore-arguments';
 export type { ArgumentRestorer } from './restore-arguments';
 export {
@@ -15,6 +17,7 @@ export {
   OPENAI_STRICT_FORMATS,
   OPENAI_STRICT_LIMITS,
   GEMINI_SCHEMA_KEYWORDS,
+  GEMINI_FORMATS,
 } from './provider-rules';
 /** The definition types of every provider (listed by name at the package entry point). */
 export type * from './provider-definitions';

@@ -2,7 +2,7 @@ import { isPlainObject } from '../../common/plain-object';
 import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../common/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
-import { GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
+import { GEMINI_FORMATS, GEMINI_SCHEMA_KEYWORDS } from './provider-rules';
 import { branchPath, cloneJson, describePath, inlineSingleAllOf, isObjectSchema, itemsPath, propertyPath, type Reporter, resolveLocalRef, tupleAsItems, typeList, typeOfValues } from './schema-utils';
 
 interface GeminiContext {
@@ -131,6 +131,7 @@ function geminiNode(definition: JsonSchemaDefinition, path: string, ctx: GeminiC
   const out: GeminiSchema = {};
   let exclusiveMin: number | undefined;
   let exclusiveMax: number | undefined;
+  let format: unknown;
 
   for (const [key, value] of Object.entries(node)) {
     switch (key) {
@@ -172,6 +173,9 @@ function geminiNode(definition: JsonSchemaDefinition, path: string, ctx: GeminiC
       }
       case 'required':
         break; // set below, from the properties
+      case 'format':
+        format = value; // checked below, against the final type
+        break;
       case 'items':
         if (isPlainObject(value)) out.items = geminiNode(value as JsonSchema, itemsPath(path), ctx);
         else ctx.report(path, `gemini: dropped items: ${String(value)}`);
@@ -188,6 +192,7 @@ function geminiNode(definition: JsonSchemaDefinition, path: string, ctx: GeminiC
     }
   }
 
+  if (format !== undefined) lowerFormat(format, out, path, ctx);
   if (exclusiveMin !== undefined) inclusiveBound(out, 'minimum', exclusiveMin, path, ctx);
   if (exclusiveMax !== undefined) inclusiveBound(out, 'maximum', exclusiveMax, path, ctx);
 
@@ -232,7 +237,8 @@ function lowerEnum(
     out.nullable = true;
     ctx.report(path, `gemini: null in ${keyword} became nullable: true`);
   }
-  if (nonNull.every((v): v is string => typeof v === 'string')) {
+  // Gemini takes an enum on strings only ("enum: only allowed for STRING type")
+  if (nonNull.every((v): v is string => typeof v === 'string') && (node.type === undefined || node.type === 'string')) {
     out.enum = nonNull;
     if (keyword === 'const') ctx.report(path, 'gemini: const became enum');
     if (node.type === undefined) {
@@ -248,7 +254,28 @@ function lowerEnum(
     const inferred = typeOfValues(nonNull);
     if (inferred !== undefined) out.type = inferred;
   }
-  ctx.report(path, `gemini: dropped ${keyword} of non-string values (Gemini enums are strings); listed them in the description`);
+  const what = nonNull.every((v) => typeof v === 'string') ? `on type ${String(node.type)}` : 'of non-string values';
+  ctx.report(path, `gemini: dropped ${keyword} ${what} (Gemini enums are strings); listed them in the description`);
+}
+
+/**
+ * Keeps a `format` Gemini accepts for the type ({@link GEMINI_FORMATS}); any other is dropped and
+ * written into the description instead, so that the model still knows what the value must look like.
+ */
+function lowerFormat(format: unknown, out: GeminiSchema, path: string, ctx: GeminiContext): void {
+  const type = out.type;
+  const allowed = type === 'string' || type === 'number' || type === 'integer' ? GEMINI_FORMATS[type] : undefined;
+  if (typeof format === 'string' && allowed?.has(format) && (format !== 'enum' || out.enum !== undefined)) {
+    out.format = format;
+    return;
+  }
+  if (typeof format !== 'string') {
+    ctx.report(path, `gemini: dropped format ${JSON.stringify(format)} (not a string)`);
+    return;
+  }
+  out.description = out.description === undefined ? `Format: ${format}.` : `${out.description} (format: ${format})`;
+  const accepted = allowed === undefined ? `no format for ${type === undefined ? 'a schema without a type' : `type ${type}`}` : `only ${[...allowed].join(', ')} for type ${type}`;
+  ctx.report(path, `gemini: dropped format ${format} (Gemini accepts ${accepted}); noted it in the description`);
 }
 
 /** Gemini has no exclusive bounds: the bound becomes inclusive unless a tighter one exists. */

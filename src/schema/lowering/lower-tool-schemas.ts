@@ -5,6 +5,7 @@ import { lowerGemini } from './lower-gemini';
 import { lowerOpenAIStrict } from './lower-openai-strict';
 import type {
   LoweringChange,
+  LoweringOmission,
   LoweringOptions,
   LoweringResult,
   ProviderName,
@@ -176,6 +177,41 @@ export function lowerToolSchema<P extends ProviderName>(
 }
 
 /**
+ * @internal What {@link lowerToolOrOmit} gives: the definition and the report, or, for a tool that
+ * cannot be lowered for the provider, the omission (also the last entry of `report`) and the error.
+ */
+export type LoweredOrOmitted<D> =
+  | { readonly definition: D; readonly report: readonly LoweringChange[]; readonly omission?: undefined; readonly error?: undefined }
+  | { readonly definition?: undefined; readonly report: readonly LoweringChange[]; readonly omission: LoweringOmission; readonly error: ToolkitError };
+
+/**
+ * @internal {@link lowerToolSchema}, except that a tool the provider cannot take (`INVALID_NAME`,
+ * `INVALID_DEFINITION`) is not thrown but described as a {@link LoweringOmission}: every place
+ * that lowers a list of tools leaves such a tool out and reports it the same way.
+ *
+ * @example
+ * const lowered = lowerToolOrOmit(tool, 'gemini');
+ * if (lowered.omission) onReport(lowered.report); else definitions.push(lowered.definition);
+ * @throws ToolkitError `UNKNOWN_PROVIDER` for a provider name it does not know.
+ */
+export function lowerToolOrOmit<P extends ProviderName>(tool: ToolSchema, provider: P, options: LoweringOptions = {}): LoweredOrOmitted<ProviderToolDefinitionMap[P]> {
+  try {
+    return lowerToolSchema(tool, provider, options);
+  } catch (error) {
+    if (!ToolkitError.is(error) || (error.code !== 'INVALID_NAME' && error.code !== 'INVALID_DEFINITION')) throw error;
+    const omission: LoweringOmission = {
+      tool: tool.name,
+      path: '',
+      change: `left out of the ${PROVIDER_LABELS[provider]} definitions: ${error.message}`,
+      omitted: true,
+      provider,
+      code: error.code,
+    };
+    return { report: [omission], omission, error };
+  }
+}
+
+/**
  * Lowers canonical tool schemas (what `toolkit.getToolSchemas()` returns) to a provider's tool
  * definitions, and reports every change it made per tool. Pure: the input schemas are never
  * mutated; the definitions are fresh, deeply frozen objects.
@@ -198,13 +234,16 @@ export function lowerToolSchema<P extends ProviderName>(
  * in strict mode; keywords a provider lacks (`dependentRequired`, `unevaluatedItems`, `$anchor`…)
  * are dropped, each reported. toolwright still validates calls against the canonical schema.
  *
+ * A tool that cannot be expressed for the provider — a name that breaks its pattern, nesting or
+ * size beyond its limits, recursive references for Gemini, maps in strict mode… — is left out of
+ * `definitions` and listed in `omitted` (and in `report`, with `omitted: true`), with the error
+ * that says why; the other tools are lowered as usual. `lowerToolSchema` (one tool) throws it.
+ *
  * @example
- * const { definitions, report } = lowerToolSchemas(toolkit.getToolSchemas(), 'openai', { strict: true });
+ * const { definitions, report, omitted } = lowerToolSchemas(toolkit.getToolSchemas(), 'openai', { strict: true });
  * // report: [{ tool: 'get_weather', path: 'days', change: 'made required and nullable for strict mode' }, …]
- * @throws ToolkitError `INVALID_NAME` when a name breaks the provider's pattern;
- *   `INVALID_DEFINITION` when a schema cannot be expressed (nesting or size beyond the
- *   provider's limits, recursive references for Gemini, maps in strict mode…);
- *   `UNKNOWN_PROVIDER` for a provider name it does not know.
+ * // omitted: [{ tool: 'tag_map', provider: 'openai', code: 'INVALID_DEFINITION', change: 'left out of … a map …', … }]
+ * @throws ToolkitError `UNKNOWN_PROVIDER` for a provider name it does not know.
  */
 export function lowerToolSchemas<P extends ProviderName>(
   tools: readonly ToolSchema[],
@@ -213,10 +252,12 @@ export function lowerToolSchemas<P extends ProviderName>(
 ): LoweringResult<ProviderToolDefinitionMap[P]> {
   const definitions: ProviderToolDefinitionMap[P][] = [];
   const report: LoweringChange[] = [];
+  const omitted: LoweringOmission[] = [];
   for (const tool of tools) {
-    const lowered = lowerToolSchema(tool, provider, options);
-    definitions.push(lowered.definition);
+    const lowered = lowerToolOrOmit(tool, provider, options);
+    if (lowered.omission !== undefined) omitted.push(lowered.omission);
+    else definitions.push(lowered.definition);
     for (const change of lowered.report) report.push(change);
   }
-  return { definitions, report };
+  return { definitions, report, omitted };
 }

@@ -41,6 +41,31 @@ export interface LoweringChange {
   path: string;
   /** What was changed, and why. */
   change: string;
+  /**
+   * `true` on the one entry saying that the tool was left out of the definitions because it
+   * cannot be lowered for this provider (`change` says why); such an entry is a
+   * {@link LoweringOmission}.
+   */
+  omitted?: true | undefined;
+}
+
+/**
+ * A tool left out of a provider's definitions because it cannot be expressed for that provider
+ * (a name the provider rejects, a recursive schema for Gemini, a map in OpenAI strict mode…).
+ * The other tools are lowered as usual. It appears in the lowering report (`omitted: true`,
+ * `path: ''`) and in {@link LoweringResult.omitted}.
+ *
+ * @example
+ * // { tool: 'mem_search', path: '', omitted: true, provider: 'gemini', code: 'INVALID_DEFINITION',
+ * //   change: 'left out of the Gemini definitions: Tool "mem_search" cannot be sent to Gemini: … is recursive …' }
+ */
+export interface LoweringOmission extends LoweringChange {
+  /** Always `true`: the tool is not in the definitions. */
+  omitted: true;
+  /** The provider the tool could not be lowered for. */
+  provider: ProviderName;
+  /** The error code of the failed lowering. */
+  code: 'INVALID_NAME' | 'INVALID_DEFINITION';
 }
 
 /**
@@ -182,16 +207,18 @@ export interface ProviderToolDefinitionMap {
 export type ProviderToolDefinition = ProviderToolDefinitionMap[ProviderName];
 
 /**
- * What {@link lowerToolSchemas} returns: the definitions (deeply frozen objects, in input order)
- * and the list of changes it made, tool by tool.
+ * What {@link lowerToolSchemas} returns: the definitions (deeply frozen objects, in input order),
+ * the list of changes it made tool by tool, and the tools it had to leave out.
  *
  * @example
  * const { definitions, report }: LoweringResult<AnthropicToolDefinition> =
  *   lowerToolSchemas(tools, 'anthropic');
  */
 export interface LoweringResult<D extends ProviderToolDefinition = ProviderToolDefinition> {
-  /** One definition per input tool, in input order. */
+  /** One definition per input tool that could be lowered, in input order. */
   readonly definitions: readonly D[];
-  /** Every change, in tool order then schema order. Empty when nothing had to change. */
+  /** Every change, in tool order then schema order, the tools left out included. Empty when nothing had to change. */
   readonly report: readonly LoweringChange[];
+  /** The tools left out because they cannot be lowered for the provider (also in `report`). */
+  readonly omitted: readonly LoweringOmission[];
 }

@@ -143,3 +143,18 @@ export const GEMINI_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   'default',
   'example',
 ]);
+
+/**
+ * The `format`s Gemini accepts, per type, as its `Schema` reference lists them ("for NUMBER type:
+ * float, double; for INTEGER type: int32, int64; for STRING type: enum, date-time"). The API
+ * rejects any other (`format: only 'enum' and 'date-time' are supported for STRING type`), so the
+ * Gemini lowering drops it and says it in the description instead (`(format: uri)`).
+ *
+ * @example
+ * GEMINI_FORMATS.string.has('uri'); // false
+ */
+export const GEMINI_FORMATS: Readonly<Record<'string' | 'number' | 'integer', ReadonlySet<string>>> = Object.freeze({
+  string: new Set(['enum', 'date-time']),
+  number: new Set(['float', 'double']),
+  integer: new Set(['int32', 'int64']),
+});

@@ -419,6 +419,7 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest): void {
       expect(weather.inputSchema).toMatchObject({ additionalProperties: false, required: ['city', 'days'] });
       if (sdk.major === 6) expect(weather.strict).toBe(true);
       expect(reports).toContain('get_weather:days');
+      expect(reports).toContain('tag_map:'); // the omission, in the same report as every other change
       expect(lastToolResults(seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'Oslo: 18 °C' });
     });
 

@@ -168,6 +168,11 @@ describe('the report lists each change', () => {
         ['level', 'gemini: dropped enum of non-string values (Gemini enums are strings); listed them in the description'],
       ],
       array_of_objects: [['tags', 'gemini: dropped uniqueItems']],
+      formats: [
+        ['email', 'gemini: dropped format email (Gemini accepts only enum, date-time for type string); noted it in the description'],
+        ['id', 'gemini: dropped format uuid (Gemini accepts only enum, date-time for type string); noted it in the description'],
+        ['url', 'gemini: dropped format uri (Gemini accepts only enum, date-time for type string); noted it in the description'],
+      ],
       bounds: [
         ['temp', 'gemini: exclusiveMinimum 0 became minimum 0 (Gemini has no exclusive bounds; the bound is now inclusive)'],
         ['temp', 'gemini: exclusiveMaximum 100 became maximum 100 (Gemini has no exclusive bounds; the bound is now inclusive)'],
@@ -313,6 +318,45 @@ describe('exact lowered forms', () => {
     expect(enums.parameters?.properties?.size).toEqual({ type: 'integer', description: 'Allowed values: 1, 2, 3.' });
   });
 
+  test('Gemini: formats it rejects move into the description, the ones it accepts stay', () => {
+    const [formats] = lowerToolSchemas([fixture('formats')], 'gemini').definitions;
+    expect(formats.parameters?.properties).toEqual({
+      email: { type: 'string', minLength: 3, maxLength: 100, description: 'Format: email.' },
+      when: { type: 'string', format: 'date-time' },
+      id: { type: 'string', description: 'Format: uuid.' },
+      url: { type: 'string', description: 'Format: uri.' },
+      code: { type: 'string', pattern: '^[A-Z]{3}$' },
+    });
+    const numbers = deepFreeze<ToolSchema>({
+      name: 'numbers',
+      description: 'Numbers',
+      parameters: {
+        type: 'object',
+        properties: {
+          ratio: { type: 'number', format: 'double', description: 'A ratio' },
+          count: { type: 'integer', format: 'uint8', description: 'A count' },
+          big: { type: 'integer', format: 'int64' },
+          flag: { type: 'boolean', format: 'flag' },
+          kind: { type: 'integer', enum: ['a', 'b'] },
+        },
+      },
+    });
+    const { definition, report } = lowerToolSchema(numbers, 'gemini');
+    expect(definition.parameters?.properties).toEqual({
+      ratio: { type: 'number', format: 'double', description: 'A ratio' },
+      count: { type: 'integer', description: 'A count (format: uint8)' },
+      big: { type: 'integer', format: 'int64' },
+      flag: { type: 'boolean', description: 'Format: flag.' },
+      kind: { type: 'integer', description: 'Allowed values: "a", "b".' },
+    });
+    expect(report.map((c) => c.change)).toEqual([
+      'gemini: dropped format uint8 (Gemini accepts only int32, int64 for type integer); noted it in the description',
+      'gemini: dropped format flag (Gemini accepts no format for type boolean); noted it in the description',
+      'gemini: dropped enum on type integer (Gemini enums are strings); listed them in the description',
+    ]);
+    expect(checkGemini(definition.parameters)).toEqual([]);
+  });
+
   test('OpenAI without strict gives arrays without items an empty items schema', () => {
     const tool = deepFreeze<ToolSchema>({
       name: 'loose',
@@ -368,13 +412,17 @@ describe('definition-time errors', () => {
     ['', 'mcp', false],
   ] as Array<[string, ProviderName, boolean]>)('name %j for %s accepted: %s', (name, provider, ok) => {
     expect(NAME_PATTERNS[provider].test(name)).toBe(ok);
-    if (ok) expect(() => lowerToolSchemas([named(name)], provider)).not.toThrow();
-    else expectToolkitError(() => lowerToolSchemas([named(name)], provider), 'INVALID_NAME', `"${name}"`, String(NAME_PATTERNS[provider]), 'Rename');
+    if (ok) expect(() => lowerToolSchema(named(name), provider)).not.toThrow();
+    else expectToolkitError(() => lowerToolSchema(named(name), provider), 'INVALID_NAME', `"${name}"`, String(NAME_PATTERNS[provider]), 'Rename');
+    // a list leaves such a tool out and says why
+    const lowered = lowerToolSchemas([named(name), named('fine')], provider);
+    expect(lowered.definitions).toHaveLength(ok ? 2 : 1);
+    expect(lowered.omitted.map((o) => [o.tool, o.provider, o.code])).toEqual(ok ? [] : [[name, provider, 'INVALID_NAME']]);
   });
 
   test('the name error names the provider and suggests a valid name', () => {
-    expectToolkitError(() => lowerToolSchemas([named('search.web')], 'anthropic'), 'INVALID_NAME', 'Anthropic', "name: 'search_web'");
-    expectToolkitError(() => lowerToolSchemas([named('9lives')], 'gemini'), 'INVALID_NAME', 'Gemini', "name: '_9lives'");
+    expectToolkitError(() => lowerToolSchema(named('search.web'), 'anthropic'), 'INVALID_NAME', 'Anthropic', "name: 'search_web'");
+    expectToolkitError(() => lowerToolSchema(named('9lives'), 'gemini'), 'INVALID_NAME', 'Gemini', "name: '_9lives'");
   });
 
   function nestedObjects(levels: number): ObjectJsonSchema {

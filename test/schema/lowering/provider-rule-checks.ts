@@ -80,6 +80,8 @@ const GEMINI_ALLOWED = new Set([
   'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'anyOf', 'default', 'example',
 ]);
 const GEMINI_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+// "for NUMBER type: float, double; for INTEGER type: int32, int64; for STRING type: enum, date-time"
+const GEMINI_FORMATS: Record<string, readonly string[]> = { string: ['enum', 'date-time'], number: ['float', 'double'], integer: ['int32', 'int64'] };
 
 /** Gemini: only the Schema keywords, single types, string enums, arrays with items, objects with properties. */
 export function checkGemini(parameters: unknown): string[] {
@@ -101,6 +103,10 @@ export function checkGemini(parameters: unknown): string[] {
       }
     }
     if (Array.isArray(node.enum) && !node.enum.every((v) => typeof v === 'string')) errors.push(`${path}: enum of non-strings`);
+    if (node.enum !== undefined && node.type !== 'string') errors.push(`${path}: enum on type ${String(node.type)}`);
+    if (node.format !== undefined && !(GEMINI_FORMATS[String(node.type)] ?? []).includes(String(node.format))) {
+      errors.push(`${path}: format ${String(node.format)} on type ${String(node.type)}`);
+    }
   });
   return errors;
 }
