@@ -1,0 +1,170 @@
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { ResourceAnnotations } from '../metadata/records';
+
+/**
+ * A fixed resource as `resources/list` shows it.
+ *
+ * @example
+ * toolkit.resources.list(); // [{ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown' }]
+ */
+export interface ResourceInfo {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly annotations?: Readonly<ResourceAnnotations>;
+  /** The size of the content in bytes, when `@Resource` says it. */
+  readonly size?: number;
+}
+
+/**
+ * A resource template as `resources/templates/list` shows it.
+ *
+ * @example
+ * toolkit.resources.templates(); // [{ uriTemplate: 'docs://pages/{slug}', name: 'page' }]
+ */
+export interface ResourceTemplateInfo {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly annotations?: Readonly<ResourceAnnotations>;
+}
+
+/** One argument of a prompt, as `prompts/list` shows it (preset arguments never appear). */
+export interface PromptArgumentInfo {
+  readonly name: string;
+  readonly description?: string;
+  readonly required: boolean;
+}
+
+/**
+ * A prompt as `prompts/list` shows it.
+ *
+ * @example
+ * toolkit.prompts.list(); // [{ name: 'review', description: 'Review a PR', arguments: [{ name: 'pr', required: true }] }]
+ */
+export interface PromptInfo {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly arguments: readonly PromptArgumentInfo[];
+}
+
+/** Text content of a resource. */
+export interface TextResourceContent {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text: string;
+}
+
+/** Binary content of a resource, base64-encoded. */
+export interface BlobResourceContent {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly blob: string;
+}
+
+/** One part of a resource's content (MCP `TextResourceContents` / `BlobResourceContents`). */
+export type ResourceContent = TextResourceContent | BlobResourceContent;
+
+/**
+ * What a resource method may return in `{ contents: [...] }`: text, or bytes (a `Uint8Array` or
+ * base64 text) as `blob`. `uri` defaults to the URI read, `mimeType` to the resource's.
+ */
+export type ResourceContentInput =
+  | { readonly uri?: string; readonly mimeType?: string; readonly text: string }
+  | { readonly uri?: string; readonly mimeType?: string; readonly blob: string | Uint8Array };
+
+/** What reading a resource gives (MCP `ReadResourceResult`). */
+export interface ResourceReadResult {
+  readonly contents: readonly ResourceContent[];
+}
+
+/** MCP annotations of a content block: who it is for and how important it is. */
+export interface ContentAnnotations {
+  readonly audience?: readonly ('user' | 'assistant')[];
+  readonly priority?: number;
+  readonly lastModified?: string;
+}
+
+/**
+ * One content block of a prompt message (MCP `ContentBlock`). In what a prompt method returns,
+ * `data` and `blob` may also be a `Uint8Array` (encoded as base64 for you).
+ */
+export type PromptContent =
+  | { readonly type: 'text'; readonly text: string; readonly annotations?: ContentAnnotations }
+  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string; readonly annotations?: ContentAnnotations }
+  | { readonly type: 'resource'; readonly resource: ResourceContent; readonly annotations?: ContentAnnotations }
+  | {
+      readonly type: 'resource_link';
+      readonly uri: string;
+      readonly name: string;
+      readonly title?: string;
+      readonly description?: string;
+      readonly mimeType?: string;
+      readonly annotations?: ContentAnnotations;
+    };
+
+/** One message of a prompt. */
+export interface PromptMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: PromptContent;
+}
+
+/**
+ * A message as a prompt method may return it: `content` may be plain text, and binary `data`
+ * or `blob` may be a `Uint8Array`.
+ */
+export interface PromptMessageInput {
+  readonly role: 'user' | 'assistant';
+  readonly content: string | PromptContentInput;
+}
+
+/** {@link PromptContent} with bytes allowed where MCP wants base64. */
+export type PromptContentInput =
+  | PromptContent
+  | { readonly type: 'image' | 'audio'; readonly data: Uint8Array; readonly mimeType: string; readonly annotations?: ContentAnnotations }
+  | { readonly type: 'resource'; readonly resource: ResourceContentInput & { readonly uri: string }; readonly annotations?: ContentAnnotations };
+
+/**
+ * What a `@Prompt` method returns: a string (one user message), messages, or messages with a
+ * description (each maybe in a Promise).
+ */
+export type PromptReturn = string | readonly PromptMessageInput[] | { readonly description?: string; readonly messages: readonly PromptMessageInput[] };
+
+/** What getting a prompt gives (MCP `GetPromptResult`). */
+export interface PromptGetResult {
+  readonly description?: string;
+  readonly messages: readonly PromptMessage[];
+}
+
+/** Suggestions for an argument (MCP `completion/complete`): at most 100 values, `total` counts them all. */
+export interface CompletionResult {
+  readonly values: readonly string[];
+  readonly total: number;
+  readonly hasMore: boolean;
+}
+
+/**
+ * Options of reading a resource, getting a prompt or completing an argument.
+ *
+ * @example
+ * await session.resources.read('docs://pages/intro', { context: ToolExecutionContext.of(user), signal });
+ */
+export interface CatalogCallOptions {
+  /** Call-level context objects (highest priority in the chain). */
+  context?: ToolExecutionContext | undefined;
+  /** Agent-level context objects. */
+  agentContext?: ToolExecutionContext | undefined;
+  /** Aborts the read: the method's injected `AbortSignal` fires and the Promise rejects with `ABORTED`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Options of completing an argument: {@link CatalogCallOptions} plus the other arguments filled in. */
+export interface CompleteOptions extends CatalogCallOptions {
+  /** What the client has filled in of the other arguments. */
+  arguments?: Readonly<Record<string, string>> | undefined;
+}
