@@ -1,0 +1,43 @@
+import type { Server, ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolView } from '../toolkit/tool-view';
+import { serveCompletion } from './mcp-completion';
+import { McpPrompts } from './mcp-prompts';
+import { McpResources } from './mcp-resources';
+import type { McpCallSettings } from './mcp-tool-call';
+
+/** @internal What a toolwright MCP server declares besides tools: resources (with subscriptions), prompts, completions. */
+export const CATALOG_CAPABILITIES = Object.freeze({
+  resources: Object.freeze({ subscribe: true, listChanged: true }),
+  prompts: Object.freeze({ listChanged: true }),
+  completions: Object.freeze({}),
+}) satisfies NonNullable<ServerOptions['capabilities']>;
+
+/** @internal The list_changed notifications of resources and prompts: a burst of toggles in one tick sends one. */
+export const CATALOG_NOTIFICATIONS = ['notifications/resources/list_changed', 'notifications/prompts/list_changed'];
+
+/**
+ * @internal The resources, prompts and completion of one MCP connection (see {@link McpResources},
+ * {@link McpPrompts}, {@link serveCompletion}), served from the view `viewFor` gives.
+ */
+export class McpCatalog {
+  private readonly resources: McpResources;
+  private readonly prompts: McpPrompts;
+
+  constructor(server: Server, settings: McpCallSettings, viewFor: (sessionId: string | undefined) => ToolView) {
+    this.resources = new McpResources(server, settings, viewFor);
+    this.prompts = new McpPrompts(server, settings, viewFor);
+    serveCompletion(server, settings, viewFor);
+  }
+
+  /** Follows `view` for list changes and resource updates. */
+  watch(view: ToolView): void {
+    this.resources.watch(view);
+    this.prompts.watch(view);
+  }
+
+  /** Stops following the view. */
+  release(): void {
+    this.resources.release();
+    this.prompts.release();
+  }
+}
