@@ -1,8 +1,15 @@
 import type { ToolTarget } from '../../src';
+import { ConformancePromptsService } from './prompts';
+import { ConformanceResourcesService } from './resources';
 import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 
 /**
  * Everything the conformance server registers besides the sample services, in the group
  * `conformance`: one file per area under `conformance/services/`, one line each here.
  */
-export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [ConformanceToolsService, jsonSchema2020Tool];
+export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
+  ConformanceToolsService,
+  jsonSchema2020Tool,
+  ConformanceResourcesService,
+  ConformancePromptsService,
+];
