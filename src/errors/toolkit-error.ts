@@ -37,7 +37,7 @@ export type ToolkitErrorCode =
   | 'IMPORT_LIMIT_EXCEEDED'
   // call time: the call itself
   | 'UNKNOWN_TOOL'
-  // reading a resource, getting a prompt (they reject with a ToolkitError; MCP answers a JSON-RPC error)
+  // reading a resource, getting a prompt: the Promise rejects with a ToolkitError (MCP answers a JSON-RPC error)
   | 'UNKNOWN_RESOURCE'
   | 'UNKNOWN_PROMPT'
   | 'TOOL_DISABLED'
