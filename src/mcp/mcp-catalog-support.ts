@@ -44,12 +44,12 @@ export function mcpErrorOf(error: unknown, notFound: number = RESOURCE_NOT_FOUND
 }
 
 /**
- * @internal One page of `items` from `cursor` (an opaque text this function made), with the
- * cursor of the next page when there is one.
+ * @internal One page of `items` from `cursor` (an opaque text this function made) under `key`,
+ * with the cursor of the next page when there is one: a `…/list` result.
  *
  * @throws McpRequestError -32602 for a cursor this server did not make (or that is past the end).
  */
-export function pageOf<T>(items: readonly T[], cursor: string | undefined): { page: T[]; nextCursor?: string } {
+export function pageOf<K extends string, T>(key: K, items: readonly T[], cursor: string | undefined): { [P in K]: T[] } & { nextCursor?: string } {
   let start = 0;
   if (cursor !== undefined) {
     const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -57,5 +57,6 @@ export function pageOf<T>(items: readonly T[], cursor: string | undefined): { pa
     if (start < 0 || start > items.length) throw new McpRequestError(ErrorCode.InvalidParams, 'Invalid cursor: list again from the start (no cursor).');
   }
   const end = start + MCP_PAGE_SIZE;
-  return { page: items.slice(start, end), ...(end < items.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}) };
+  const page = { [key]: items.slice(start, end) } as { [P in K]: T[] };
+  return end < items.length ? { ...page, nextCursor: Buffer.from(String(end)).toString('base64url') } : page;
 }

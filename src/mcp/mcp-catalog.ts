@@ -1,7 +1,8 @@
 import type { Server, ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Subscription } from 'rxjs';
 import type { ToolView } from '../toolkit/tool-view';
 import { serveCompletion } from './mcp-completion';
-import { McpPrompts } from './mcp-prompts';
+import { followPrompts, servePrompts } from './mcp-prompts';
 import { McpResources } from './mcp-resources';
 import type { McpCallSettings } from './mcp-tool-call';
 
@@ -17,27 +18,32 @@ export const CATALOG_NOTIFICATIONS = ['notifications/resources/list_changed', 'n
 
 /**
  * @internal The resources, prompts and completion of one MCP connection (see {@link McpResources},
- * {@link McpPrompts}, {@link serveCompletion}), served from the view `viewFor` gives.
+ * {@link servePrompts}, {@link serveCompletion}), served from the view `viewFor` gives.
  */
 export class McpCatalog {
   private readonly resources: McpResources;
-  private readonly prompts: McpPrompts;
+  private subscription: Subscription | undefined;
 
-  constructor(server: Server, settings: McpCallSettings, viewFor: (sessionId: string | undefined) => ToolView) {
+  constructor(
+    private readonly server: Server,
+    settings: McpCallSettings,
+    viewFor: (sessionId: string | undefined) => ToolView,
+  ) {
     this.resources = new McpResources(server, settings, viewFor);
-    this.prompts = new McpPrompts(server, settings, viewFor);
+    servePrompts(server, settings, viewFor);
     serveCompletion(server, settings, viewFor);
   }
 
   /** Follows `view` for list changes and resource updates. */
   watch(view: ToolView): void {
-    this.resources.watch(view);
-    this.prompts.watch(view);
+    const subscription = this.resources.follow(view);
+    subscription.add(followPrompts(this.server, view));
+    this.subscription = subscription;
   }
 
   /** Stops following the view. */
   release(): void {
-    this.resources.release();
-    this.prompts.release();
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
   }
 }

@@ -8,42 +8,26 @@ import { requestContext, type McpCallSettings } from './mcp-tool-call';
 /**
  * @internal The prompts side of one MCP connection: `prompts/list` (paginated) and `prompts/get`
  * through the view the connection serves — arguments converted and validated first (a missing or
- * invalid argument is -32602 naming it), a prompt the view cannot reach "not found" (-32602) —
- * and `notifications/prompts/list_changed` when what the view lists changes.
+ * invalid argument is -32602 naming it), a prompt the view cannot reach "not found" (-32602).
  */
-export class McpPrompts {
-  private subscription: Subscription | undefined;
+export function servePrompts(server: Server, settings: McpCallSettings, viewFor: (sessionId: string | undefined) => ToolView): void {
+  server.setRequestHandler(ListPromptsRequestSchema, (request, extra) =>
+    pageOf('prompts', viewFor(extra.sessionId).prompts.list().map((p) => ({ ...p, arguments: [...p.arguments] })), request.params?.cursor),
+  );
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const context = requestContext(settings, extra);
+    try {
+      const result = await viewFor(extra.sessionId).prompts.get(request.params.name, request.params.arguments ?? {}, { signal: extra.signal, ...(context ? { context } : {}) });
+      return result as GetPromptResult;
+    } catch (error) {
+      throw mcpErrorOf(error);
+    }
+  });
+}
 
-  constructor(
-    private readonly server: Server,
-    settings: McpCallSettings,
-    viewFor: (sessionId: string | undefined) => ToolView,
-  ) {
-    server.setRequestHandler(ListPromptsRequestSchema, (request, extra) => {
-      const { page, nextCursor } = pageOf(viewFor(extra.sessionId).prompts.list(), request.params?.cursor);
-      return { prompts: page.map((p) => ({ ...p, arguments: [...p.arguments] })), ...(nextCursor !== undefined ? { nextCursor } : {}) };
-    });
-    server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-      const context = requestContext(settings, extra);
-      try {
-        const result = await viewFor(extra.sessionId).prompts.get(request.params.name, request.params.arguments ?? {}, { signal: extra.signal, ...(context ? { context } : {}) });
-        return result as GetPromptResult;
-      } catch (error) {
-        throw mcpErrorOf(error);
-      }
-    });
-  }
-
-  /** Follows `view`: a change of its prompts becomes `notifications/prompts/list_changed`. */
-  watch(view: ToolView): void {
-    this.subscription = view.prompts.listChanged$.subscribe(() => {
-      if (this.server.transport) this.server.sendPromptListChanged().catch(() => undefined);
-    });
-  }
-
-  /** Stops following the view. */
-  release(): void {
-    this.subscription?.unsubscribe();
-    this.subscription = undefined;
-  }
+/** @internal `notifications/prompts/list_changed` each time what `view` lists of prompts changes. */
+export function followPrompts(server: Server, view: ToolView): Subscription {
+  return view.prompts.listChanged$.subscribe(() => {
+    if (server.transport) server.sendPromptListChanged().catch(() => undefined);
+  });
 }

@@ -31,21 +31,16 @@ export const MAX_RESOURCE_SUBSCRIPTIONS = 1_000;
  */
 export class McpResources {
   private readonly subscribed = new Set<string>();
-  private subscription: Subscription | undefined;
 
   constructor(
     private readonly server: Server,
     settings: McpCallSettings,
     viewFor: (sessionId: string | undefined) => ToolView,
   ) {
-    server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => {
-      const { page, nextCursor } = pageOf(viewFor(extra.sessionId).resources.list(), request.params?.cursor);
-      return { resources: page, ...(nextCursor !== undefined ? { nextCursor } : {}) };
-    });
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) => {
-      const { page, nextCursor } = pageOf(viewFor(extra.sessionId).resources.templates(), request.params?.cursor);
-      return { resourceTemplates: page, ...(nextCursor !== undefined ? { nextCursor } : {}) };
-    });
+    server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => pageOf('resources', viewFor(extra.sessionId).resources.list(), request.params?.cursor));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
+      pageOf('resourceTemplates', viewFor(extra.sessionId).resources.templates(), request.params?.cursor),
+    );
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra: Extra) => {
       const context = requestContext(settings, extra);
       try {
@@ -70,24 +65,19 @@ export class McpResources {
     });
   }
 
-  /** Follows `view`: list changes and updates of subscribed resources become notifications. */
-  watch(view: ToolView): void {
+  /** Follows `view` (until unsubscribed): list changes and updates of subscribed resources become notifications. */
+  follow(view: ToolView): Subscription {
     const resources = view.resources;
+    const server = this.server;
     const subscription = resources.listChanged$.subscribe(() => {
-      if (this.server.transport) this.server.sendResourceListChanged().catch(() => undefined);
+      if (server.transport) server.sendResourceListChanged().catch(() => undefined);
     });
     subscription.add(
       resources.updated$.subscribe((uri) => {
-        if (this.server.transport && this.subscribed.has(uri) && resources.has(uri)) this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+        if (server.transport && this.subscribed.has(uri) && resources.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
       }),
     );
-    this.subscription = subscription;
-  }
-
-  /** Stops following the view. */
-  release(): void {
-    this.subscription?.unsubscribe();
-    this.subscription = undefined;
-    this.subscribed.clear();
+    subscription.add(() => this.subscribed.clear());
+    return subscription;
   }
 }
