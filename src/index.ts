@@ -36,7 +36,7 @@ export type {
   ResourceOptions,
   ResourceParamOptions,
 } from './metadata/records';
-export type { PromptView, ResourceView } from './resources/catalog-views';
+export type { CatalogView, PromptView, ResourceView } from './resources/catalog-views';
 export type {
   BlobResourceContent,
   CatalogCallOptions,

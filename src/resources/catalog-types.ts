@@ -8,11 +8,17 @@ import type { ResourceAnnotations } from '../metadata/records';
  * toolkit.resources.list(); // [{ uri: 'docs://readme', name: 'readme', mimeType: 'text/markdown' }]
  */
 export interface ResourceInfo {
+  /** Where it is read. */
   readonly uri: string;
+  /** Its name (`@Resource({ name })`, by default the method's in snake_case). */
   readonly name: string;
+  /** A human-readable title. */
   readonly title?: string;
+  /** What it holds. */
   readonly description?: string;
+  /** The MIME type of its content. */
   readonly mimeType?: string;
+  /** Audience, priority, last change. */
   readonly annotations?: Readonly<ResourceAnnotations>;
   /** The size of the content in bytes, when `@Resource` says it. */
   readonly size?: number;
@@ -25,18 +31,27 @@ export interface ResourceInfo {
  * toolkit.resources.templates(); // [{ uriTemplate: 'docs://pages/{slug}', name: 'page' }]
  */
 export interface ResourceTemplateInfo {
+  /** The RFC 6570 template of the URIs it reads. */
   readonly uriTemplate: string;
+  /** Its name. */
   readonly name: string;
+  /** A human-readable title. */
   readonly title?: string;
+  /** What it holds. */
   readonly description?: string;
+  /** The MIME type of its content. */
   readonly mimeType?: string;
+  /** Audience, priority, last change. */
   readonly annotations?: Readonly<ResourceAnnotations>;
 }
 
 /** One argument of a prompt, as `prompts/list` shows it (preset arguments never appear). */
 export interface PromptArgumentInfo {
+  /** The argument's name. */
   readonly name: string;
+  /** What it means. */
   readonly description?: string;
+  /** Whether the prompt needs it. */
   readonly required: boolean;
 }
 
@@ -47,23 +62,33 @@ export interface PromptArgumentInfo {
  * toolkit.prompts.list(); // [{ name: 'review', description: 'Review a PR', arguments: [{ name: 'pr', required: true }] }]
  */
 export interface PromptInfo {
+  /** Its name (`@Prompt({ name })`, by default the method's in snake_case). */
   readonly name: string;
+  /** A human-readable title. */
   readonly title?: string;
+  /** What it is for. */
   readonly description: string;
+  /** Its arguments, in parameter order. */
   readonly arguments: readonly PromptArgumentInfo[];
 }
 
 /** Text content of a resource. */
 export interface TextResourceContent {
+  /** The URI the content belongs to. */
   readonly uri: string;
+  /** Its MIME type. */
   readonly mimeType?: string;
+  /** The text. */
   readonly text: string;
 }
 
 /** Binary content of a resource, base64-encoded. */
 export interface BlobResourceContent {
+  /** The URI the content belongs to. */
   readonly uri: string;
+  /** Its MIME type. */
   readonly mimeType?: string;
+  /** The bytes, base64-encoded. */
   readonly blob: string;
 }
 
@@ -80,13 +105,17 @@ export type ResourceContentInput =
 
 /** What reading a resource gives (MCP `ReadResourceResult`). */
 export interface ResourceReadResult {
+  /** The parts of the content (most resources have one). */
   readonly contents: readonly ResourceContent[];
 }
 
 /** MCP annotations of a content block: who it is for and how important it is. */
 export interface ContentAnnotations {
+  /** Who the content is meant for. */
   readonly audience?: readonly ('user' | 'assistant')[];
+  /** 0 (optional) to 1 (required). */
   readonly priority?: number;
+  /** ISO 8601 time of the last change. */
   readonly lastModified?: string;
 }
 
@@ -110,7 +139,9 @@ export type PromptContent =
 
 /** One message of a prompt. */
 export interface PromptMessage {
+  /** Who says it. */
   readonly role: 'user' | 'assistant';
+  /** What is said. */
   readonly content: PromptContent;
 }
 
@@ -119,7 +150,9 @@ export interface PromptMessage {
  * or `blob` may be a `Uint8Array`.
  */
 export interface PromptMessageInput {
+  /** Who says it. */
   readonly role: 'user' | 'assistant';
+  /** What is said: text, or a content block. */
   readonly content: string | PromptContentInput;
 }
 
@@ -137,14 +170,19 @@ export type PromptReturn = string | readonly PromptMessageInput[] | { readonly d
 
 /** What getting a prompt gives (MCP `GetPromptResult`). */
 export interface PromptGetResult {
+  /** What the method said of this rendering, if anything. */
   readonly description?: string;
+  /** The messages, in order. */
   readonly messages: readonly PromptMessage[];
 }
 
 /** Suggestions for an argument (MCP `completion/complete`): at most 100 values, `total` counts them all. */
 export interface CompletionResult {
+  /** The suggestions, at most 100. */
   readonly values: readonly string[];
+  /** How many the callback gave. */
   readonly total: number;
+  /** True when more were given than sent. */
   readonly hasMore: boolean;
 }
 

@@ -1,4 +1,5 @@
-import { distinctUntilChanged, filter, map, skip, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { distinctUntilChanged, filter, map, skip } from 'rxjs';
 import { GuardedObservable } from '../common/guarded-observable';
 import { quoteInput, quoteInputs } from '../common/quote-input';
 import type { UriTemplateValues } from '../common/uri-template';
@@ -41,14 +42,18 @@ function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): bo
   return a.length === b.length && a.every((entry, i) => entry === b[i]);
 }
 
-/** What a view's catalog views share: the gate, the permitted entries, the change stream. */
-abstract class GatedView {
+/**
+ * What {@link ResourceView} and {@link PromptView} share: they reach what their toolkit view's
+ * groups permit, and say when that changes.
+ */
+export abstract class CatalogView {
+  /** @internal */
   constructor(
-    protected readonly core: CatalogViewCore,
-    protected readonly gate: CatalogGate,
+    /** @internal */ protected readonly core: CatalogViewCore,
+    /** @internal */ protected readonly gate: CatalogGate,
   ) {}
 
-  /** The entries of the catalog this view lists, in registration order. */
+  /** @internal The entries of the catalog this view lists, in registration order. */
   protected abstract listed(): CatalogEntry[];
 
   /**
@@ -68,11 +73,12 @@ abstract class GatedView {
     return GuardedObservable.of(changes, this.core.report, 'listChanged$');
   }
 
+  /** @internal */
   protected permitted(entry: CatalogEntry | undefined): CatalogEntry | undefined {
     return entry !== undefined && this.gate.permits(entry.group) ? entry : undefined;
   }
 
-  /** @throws ToolkitError `SESSION_CLOSED` on a closed or expired session. */
+  /** @internal @throws ToolkitError `SESSION_CLOSED` on a closed or expired session. */
   protected assertOpen(): void {
     const reason = this.gate.closedReason();
     if (reason !== undefined) throw new ToolkitError('SESSION_CLOSED', reason);
@@ -89,7 +95,7 @@ abstract class GatedView {
  * const { contents } = await session.resources.read('docs://pages/intro', { context });
  * messages.push({ role: 'system', content: contents.map((c) => ('text' in c ? c.text : '')).join('\n') });
  */
-export class ResourceView extends GatedView {
+export class ResourceView extends CatalogView {
   /** The fixed resources this view lists (frozen). */
   list(): readonly ResourceInfo[] {
     return Object.freeze(this.listed().filter((e) => e.kind === 'resource').map((e) => e.info as ResourceInfo));
@@ -161,6 +167,7 @@ export class ResourceView extends GatedView {
     return GuardedObservable.of(updates, this.core.report, 'updated$');
   }
 
+  /** @internal */
   protected listed(): CatalogEntry[] {
     const catalog = this.core.catalog;
     const listed: CatalogEntry[] = [];
@@ -169,6 +176,7 @@ export class ResourceView extends GatedView {
     return listed;
   }
 
+  /** @internal */
   private find(uri: string): { entry: CatalogEntry; values: UriTemplateValues } | undefined {
     const fixed = this.permitted(this.core.catalog.resource(uri));
     if (fixed !== undefined) return { entry: fixed, values: {} };
@@ -188,7 +196,7 @@ export class ResourceView extends GatedView {
  * @example
  * const { messages } = await session.prompts.get('review', { pr: '42' });
  */
-export class PromptView extends GatedView {
+export class PromptView extends CatalogView {
   /** The prompts this view lists (frozen; preset arguments never appear). */
   list(): readonly PromptInfo[] {
     return Object.freeze(this.listed().map((e) => e.info as PromptInfo));
@@ -221,12 +229,14 @@ export class PromptView extends GatedView {
     return completeArgument(this.core, this.entry(name), argument, value, options, this.gate.sessionId);
   }
 
+  /** @internal */
   protected listed(): CatalogEntry[] {
     const listed: CatalogEntry[] = [];
     for (const entry of this.core.catalog.prompts()) if (this.gate.permits(entry.group)) listed.push(entry);
     return listed;
   }
 
+  /** @internal */
   private entry(name: string): CatalogEntry {
     const entry = this.permitted(typeof name === 'string' ? this.core.catalog.prompt(name) : undefined);
     if (entry !== undefined) return entry;
