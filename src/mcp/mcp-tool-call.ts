@@ -112,7 +112,7 @@ export class McpToolCalls {
       const options: CallOptions = { signal: extra.signal };
       const scope = httpRequestScope.getStore();
       if (this.settings.context !== undefined || scope?.principal) {
-        const context = requestContext(this.settings, extra, scope?.principal);
+        const context = this.contextFor(extra, scope?.principal);
         if (context) options.context = context;
       }
       const relay = token !== undefined ? new ProgressRelay(token, extra, scope?.response) : undefined;
@@ -127,6 +127,11 @@ export class McpToolCalls {
     } catch (e) {
       return Promise.resolve(failed(e));
     }
+  }
+
+  /** The call context: the `context` option's, with the authenticated principal over it. */
+  private contextFor(extra: Extra, principal: McpPrincipal | undefined): ToolExecutionContext | undefined {
+    return requestContext(this.settings, extra, principal);
   }
 
   private toResult(name: string, result: ToolResult): CallToolResult {

@@ -191,14 +191,14 @@ export function recordChain(prototype: object): ClassRecords[] {
 }
 
 /** @internal The `@Tool`, `@Resource` and `@Prompt` methods recorded on `target` itself (for a class: its static methods). */
-export function ownMemberNames(target: object): string[] {
+export function ownToolNames(target: object): string[] {
   if (!Object.prototype.hasOwnProperty.call(target, RECORDS)) return [];
   const records = (target as Record<symbol, ClassRecords>)[RECORDS];
   return [...records.tools.keys(), ...records.resources.keys(), ...records.prompts.keys()];
 }
 
 /** @internal True when `prototype` (or an ancestor) has `@Tool`, `@Resource` or `@Prompt` methods. */
-export function hasServiceMembers(prototype: object): boolean {
+export function hasToolMethods(prototype: object): boolean {
   return recordChain(prototype).some((records) => records.tools.size + records.resources.size + records.prompts.size > 0);
 }
 

@@ -28,8 +28,11 @@ function isScalar(schema: ReadonlyJsonSchema): boolean {
  */
 function checkParams(owner: string, params: readonly ParamDescriptor[], lists: boolean): void {
   for (const param of params) {
-    if (param.kind === 'emitter') {
-      throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameter #${param.index} is a ToolEmitter; resources and prompts report no progress. Remove it.`);
+    if (param.kind !== 'model' && param.kind !== 'context' && param.kind !== 'signal') {
+      throw new ToolkitError(
+        'INVALID_DEFINITION',
+        `${owner}: parameter #${param.index} is injected into tools only (a ToolEmitter…); resources and prompts take their arguments, context objects and an AbortSignal. Remove it.`,
+      );
     }
     if (param.kind !== 'model' || param.preset) continue;
     const label = `parameter '${param.name}'`;

@@ -2,7 +2,7 @@ import type { ManifestMethod, ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
 import {
   mergedRecords,
-  ownMemberNames,
+  ownToolNames,
   type Constructor,
   type ToolMethodRecord,
   type ToolParamRecord,
@@ -15,7 +15,7 @@ import { buildParamDescriptor } from './param-descriptor';
 
 /** Re-exported for the toolkit, which freezes the schemas it assembles from descriptors. */
 export { deepFreeze };
-export { hasServiceMembers } from '../metadata/records';
+export { hasToolMethods } from '../metadata/records';
 export type { InjectedParamDescriptor, ModelParamDescriptor, ParamDescriptor, ToolDescriptor } from '../metadata/tool-descriptor';
 export { assertToolName, snakeCase } from '../metadata/tool-name';
 export { schemaProblems } from './schema-problems';
@@ -41,7 +41,7 @@ function assertReflection(): void {
  */
 export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest): ToolDescriptor[] {
   assertReflection();
-  const statics = ownMemberNames(ctor);
+  const statics = ownToolNames(ctor);
   if (statics.length) {
     throw new ToolkitError(
       'INVALID_DEFINITION',

@@ -9,7 +9,7 @@ import { bindPresets, type PresetValue } from '../executor/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';
 import { nullStripper } from '../schema/null-optionals';
 import type { Constructor } from '../metadata/records';
-import { assertToolName, buildToolDescriptors, deepFreeze, hasServiceMembers, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
+import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { buildCatalogDescriptors } from '../schema/catalog-descriptors';
 import { catalogEntry, type CatalogEntry } from '../resources/catalog-entry';
 import { MethodTool } from './method-tool';
@@ -46,7 +46,7 @@ export class ToolEntries {
     }
     if (typeof target === 'object' && target !== null) {
       const prototype = Object.getPrototypeOf(target) as object | null;
-      if (prototype && hasServiceMembers(prototype)) {
+      if (prototype && hasToolMethods(prototype)) {
         const ctor = prototype.constructor as Constructor;
         return this.serviceEntries(buildToolDescriptors(ctor, this.manifest), buildCatalogDescriptors(ctor, this.manifest), target, options, catalog);
       }

@@ -1,6 +1,9 @@
 import { inject, injectable } from 'inversify';
 import {
+  AsyncCompletion,
   InjectContext,
+  PromptArg,
+  ToolEmitter,
   Prompt,
   Resource,
   ResourceParam,
@@ -255,6 +258,35 @@ describe('resources and prompts: definition errors name Class.method and the fix
       }
     }
     expect(definitionError(Dto)).toContain("parameter 'a' has type \"object\", but its value arrives as text");
+  });
+
+  test('tool-only injections and completions of presets are refused', () => {
+    class Progress {
+      @Resource({ uri: 'a://p', name: 'p' })
+      p(emitter: ToolEmitter) {
+        return String(emitter);
+      }
+    }
+    expect(definitionError(Progress)).toBe(
+      'Progress.p: parameter #0 is injected into tools only (a ToolEmitter…); resources and prompts take their arguments, context objects and an AbortSignal. Remove it.',
+    );
+    class Later {
+      @Prompt({ description: 'later' })
+      later(done: AsyncCompletion) {
+        return String(done);
+      }
+    }
+    expect(definitionError(Later)).toContain('Later.later: AsyncCompletion is for tools');
+    @ToolService()
+    class Hidden {
+      @Prompt({ description: 'hidden' })
+      hidden(@PromptArg({ name: 'key', complete: () => ['x'] }) key: string) {
+        return key;
+      }
+    }
+    expect(() => freshToolkit().registration().tool(Hidden).presetParameters({ 'prompt:hidden': { key: 'k' } }).apply()).toThrow(
+      "Hidden.hidden: parameter 'key' has a preset, so nobody types it: remove its complete callback.",
+    );
   });
 
   test('a prompt needs a description; names are unique per kind; a static method is refused', () => {
