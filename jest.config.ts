@@ -25,6 +25,8 @@ const INTEGRATION: readonly string[] = [
   'security/user-callbacks.test.ts',
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
+  'mcp/mcp-catalog-http.test.ts',
+  'security/attack-hidden-resources.test.ts',
   'security/mcp-http-auth.test.ts',
   'security/mcp-http-exposure-warning.test.ts',
   'security/mcp-http-origin.test.ts',

@@ -37,8 +37,40 @@ export type {
   ContentAudience,
 } from './common/tool-content';
 export { ToolEmitter } from './common/tool-emitter';
-export { InjectContext, Tool, ToolParam, ToolService } from './decorators';
+export { InjectContext, Tool, ToolParam, ToolService, Prompt, PromptArg, Resource, ResourceParam } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
+export type {
+  CatalogMemberOptions,
+  CompleteCallback,
+  CompletionContext,
+  PromptArgOptions,
+  PromptOptions,
+  ResourceAnnotations,
+  ResourceDetails,
+  ResourceOptions,
+  ResourceParamOptions,
+} from './metadata/records';
+export type { CatalogView, PromptView, ResourceView } from './resources/catalog-views';
+export type {
+  BlobResourceContent,
+  CatalogCallOptions,
+  CompleteOptions,
+  CompletionResult,
+  PromptArgumentInfo,
+  PromptContent,
+  PromptContentInput,
+  PromptGetResult,
+  PromptInfo,
+  PromptMessage,
+  PromptMessageInput,
+  PromptReturn,
+  ResourceContent,
+  ResourceContentInput,
+  ResourceInfo,
+  ResourceReadResult,
+  ResourceTemplateInfo,
+  TextResourceContent,
+} from './resources/catalog-types';
 export { loadManifest, parseManifest } from './schema/manifest-loader';
 export { Toolkit } from './toolkit/toolkit';
 export type { ToolkitOptions } from './toolkit/toolkit';

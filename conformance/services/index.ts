@@ -1,9 +1,17 @@
 import type { ToolTarget } from '../../src';
 import { ConformanceContentService } from './content';
+import { ConformancePromptsService } from './prompts';
+import { ConformanceResourcesService } from './resources';
 import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 
 /**
  * Everything the conformance server registers besides the sample services, in the group
  * `conformance`: one file per area under `conformance/services/`, one line each here.
  */
-export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [ConformanceToolsService, jsonSchema2020Tool, ConformanceContentService];
+export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
+  ConformanceToolsService,
+  jsonSchema2020Tool,
+  ConformanceContentService,
+  ConformanceResourcesService,
+  ConformancePromptsService,
+];

@@ -1,1 +1,2 @@
 export { InjectContext, Tool, ToolParam, ToolService } from './tool';
+export { Prompt, PromptArg, Resource, ResourceParam } from './catalog';

@@ -13,6 +13,8 @@ export type ToolkitErrorCode =
   | 'MISSING_DESCRIPTION'
   | 'INVALID_NAME'
   | 'DUPLICATE_TOOL'
+  | 'DUPLICATE_RESOURCE'
+  | 'DUPLICATE_PROMPT'
   | 'UNRESOLVABLE_PARAMETER'
   | 'INVALID_DEFINITION'
   | 'UNKNOWN_GROUP'
@@ -35,6 +37,9 @@ export type ToolkitErrorCode =
   | 'IMPORT_LIMIT_EXCEEDED'
   // call time: the call itself
   | 'UNKNOWN_TOOL'
+  // reading a resource, getting a prompt: the Promise rejects with a ToolkitError (MCP answers a JSON-RPC error)
+  | 'UNKNOWN_RESOURCE'
+  | 'UNKNOWN_PROMPT'
   | 'TOOL_DISABLED'
   | 'MALFORMED_ARGUMENTS'
   | 'INVALID_ARGUMENTS'

@@ -29,7 +29,7 @@ export class PresetSecrets {
   private readonly sorted: string[] = [];
   private readonly live: Scrub;
 
-  constructor(entry: ToolEntry) {
+  constructor(entry: Pick<ToolEntry, 'presets'>) {
     let dynamic = false;
     for (const { value } of entry.presets ?? []) {
       if (typeof value === 'function' || isContainerPreset(value)) dynamic = true;
@@ -106,10 +106,10 @@ export class PresetSecrets {
   }
 }
 
-const books = new WeakMap<ToolEntry, PresetSecrets>();
+const books = new WeakMap<Pick<ToolEntry, 'presets'>, PresetSecrets>();
 
-/** @internal The {@link PresetSecrets} of a tool with presets. */
-export function presetSecretsOf(entry: ToolEntry): PresetSecrets {
+/** @internal The {@link PresetSecrets} of a tool (or a resource, a prompt) with presets. */
+export function presetSecretsOf(entry: Pick<ToolEntry, 'presets'>): PresetSecrets {
   let book = books.get(entry);
   if (book === undefined) books.set(entry, (book = new PresetSecrets(entry)));
   return book;

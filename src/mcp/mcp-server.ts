@@ -8,6 +8,7 @@ import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolkitSession } from '../toolkit/session';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
+import { CATALOG_CAPABILITIES, CATALOG_NOTIFICATIONS, McpCatalog } from './mcp-catalog';
 import { McpToolCalls, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';
 import type { McpToolOptions } from './mcp-tool-options';
@@ -72,7 +73,7 @@ export interface McpServerOptions {
  */
 export interface McpServerHandle {
   /**
-   * The SDK's low-level server (add prompts/resources handlers to it if you like). toolwright
+   * The SDK's low-level server (it serves the toolkit's tools, resources and prompts). toolwright
    * loads the SDK's CommonJS build, so in an ES module this is that build's `Server`: its methods
    * take the ES module build's schemas and handlers, but a parameter typed with the ES module's
    * `Server` class does not accept it (and `instanceof` that class is false).
@@ -104,6 +105,7 @@ class ToolkitMcpServer implements McpServerHandle {
   private lastTools?: readonly AgentTool[];
   private readonly list: McpToolList;
   private readonly calls: McpToolCalls;
+  private readonly catalog: McpCatalog;
   private closed = false;
 
   constructor(
@@ -117,12 +119,13 @@ class ToolkitMcpServer implements McpServerHandle {
       { name: options.name, version: options.version, ...(options.title !== undefined ? { title: options.title } : {}) },
       {
         ...(options.serverOptions ?? {}),
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, ...CATALOG_CAPABILITIES },
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         // a burst of toggles in one tick becomes one notification
-        debouncedNotificationMethods: ['notifications/tools/list_changed', ...(options.serverOptions?.debouncedNotificationMethods ?? [])],
+        debouncedNotificationMethods: ['notifications/tools/list_changed', ...CATALOG_NOTIFICATIONS, ...(options.serverOptions?.debouncedNotificationMethods ?? [])],
       },
     );
+    this.catalog = new McpCatalog(this.server, options, (sessionId) => this.current ?? this.resolveView(sessionId));
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.list.list(this.current ?? this.resolveView(extra.sessionId)));
     if (options.sdkValidation) {
       this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -168,6 +171,7 @@ class ToolkitMcpServer implements McpServerHandle {
     this.closed = true;
     this.subscription?.unsubscribe();
     this.subscription = undefined;
+    this.catalog.release();
     this.ownSession?.close();
   }
 
@@ -194,6 +198,7 @@ class ToolkitMcpServer implements McpServerHandle {
       this.list.invalidate();
       if (this.server.transport) this.server.sendToolListChanged().catch(() => undefined);
     });
+    this.catalog.watch(view);
   }
 
 }
@@ -203,7 +208,8 @@ class ToolkitMcpServer implements McpServerHandle {
  * active tools (raw JSON Schemas, annotations, output schemas), `tools/call` through the toolkit
  * (every fault an `isError` result, never a JSON-RPC error), `notifications/tools/list_changed`
  * when the active set changes, progress from `ToolEmitter` (strictly increasing), and
- * cancellation reaching the tool's `AbortSignal`.
+ * cancellation reaching the tool's `AbortSignal`; the view's `@Resource`s and `@Prompt`s
+ * (`resources/*` with subscriptions, `prompts/*`, `completion/complete`, their list_changed).
  *
  * @example
  * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -41,6 +41,30 @@ export interface McpCallSettings {
 }
 
 /**
+ * @internal The context of an MCP request: the server's `context` option's (or what its factory
+ * gives for the request), with the authenticated HTTP principal (`principal`, by default the one
+ * of the request being served) over it.
+ */
+export function requestContext(
+  settings: McpCallSettings,
+  extra: Extra,
+  principal: McpPrincipal | undefined = httpRequestScope.getStore()?.principal,
+): ToolExecutionContext | undefined {
+  const { context } = settings;
+  const own =
+    typeof context !== 'function'
+      ? context
+      : context({
+          ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+          ...(extra.authInfo !== undefined ? { authInfo: extra.authInfo } : {}),
+          ...(extra.requestInfo !== undefined ? { requestInfo: extra.requestInfo } : {}),
+          ...(extra._meta !== undefined ? { meta: extra._meta } : {}),
+          ...(principal !== undefined ? { principal } : {}),
+        });
+  return principal ? ToolExecutionContext.merge(own, principalContext(principal)) : own;
+}
+
+/**
  * @internal The `tools/call` side of one MCP connection: runs each call through the view the
  * connection serves (with the `context` option's objects and the HTTP principal, the client's
  * cancellation and progress), under a call id no other connection uses, and answers with an MCP
@@ -107,18 +131,7 @@ export class McpToolCalls {
 
   /** The call context: the `context` option's, with the authenticated principal over it. */
   private contextFor(extra: Extra, principal: McpPrincipal | undefined): ToolExecutionContext | undefined {
-    const { context } = this.settings;
-    const own =
-      typeof context !== 'function'
-        ? context
-        : context({
-            ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
-            ...(extra.authInfo !== undefined ? { authInfo: extra.authInfo } : {}),
-            ...(extra.requestInfo !== undefined ? { requestInfo: extra.requestInfo } : {}),
-            ...(extra._meta !== undefined ? { meta: extra._meta } : {}),
-            ...(principal !== undefined ? { principal } : {}),
-          });
-    return principal ? ToolExecutionContext.merge(own, principalContext(principal)) : own;
+    return requestContext(this.settings, extra, principal);
   }
 
   private toResult(name: string, result: ToolResult): CallToolResult {

@@ -1,4 +1,4 @@
-import type { ToolBehaviour } from '../common/agent-tool';
+import type { ContextResolver, ToolBehaviour } from '../common/agent-tool';
 import type { ContextKey } from '../common/execution-context';
 import type { JsonSchema } from '../common/json-schema';
 
@@ -47,6 +47,88 @@ export interface ToolParamOptions {
   preset?: boolean | undefined;
 }
 
+/**
+ * What a completion callback gets besides the text typed so far.
+ *
+ * @example
+ * complete: (value, { arguments: args }) => cities(args.country).filter((c) => c.startsWith(value))
+ */
+export interface CompletionContext {
+  /** What the client has filled in of the other arguments (or template variables). */
+  readonly arguments: Readonly<Record<string, string>>;
+  /** The caller's context objects (call > toolkit, then the container). */
+  readonly context: ContextResolver;
+  /** Fires when the client cancels or the completion runs out of time. */
+  readonly signal: AbortSignal;
+  /** The session asking, if any. */
+  readonly sessionId?: string | undefined;
+}
+
+/**
+ * Suggests values for a prompt argument or a template variable from what was typed so far
+ * (MCP `completion/complete`). At most 100 values are sent; a callback that throws, rejects or
+ * runs out of time answers no values, and its failure is a `callback_failed` event.
+ */
+export type CompleteCallback = (value: string, context: CompletionContext) => readonly string[] | Promise<readonly string[]>;
+
+/**
+ * Options of `@PromptArg` and `@ResourceParam`: those of `@ToolParam`, plus `complete`. The value
+ * arrives as text (MCP sends strings) and is converted to the parameter's type (`number`,
+ * `integer`, `boolean`, a `Date`, a `string[]` for an exploded variable) before validation.
+ */
+export interface PromptArgOptions extends ToolParamOptions {
+  /** Suggests values for the argument as the user types (MCP completion). An `enum` completes without one. */
+  complete?: CompleteCallback | undefined;
+}
+
+/** Options of `@ResourceParam` (see {@link PromptArgOptions}). */
+export type ResourceParamOptions = PromptArgOptions;
+
+/** MCP annotations of a resource: who it is for, how important it is, when it last changed. */
+export interface ResourceAnnotations {
+  /** Who the content is meant for. */
+  audience?: ('user' | 'assistant')[] | undefined;
+  /** 0 (optional) to 1 (required). */
+  priority?: number | undefined;
+  /** ISO 8601 time of the last change. */
+  lastModified?: string | undefined;
+}
+
+/** Options of `@Resource` and `@Prompt` both. */
+export interface CatalogMemberOptions {
+  /** The name clients and presets use (default: the method name in snake_case). */
+  name?: string | undefined;
+  /** A human-readable title. */
+  title?: string | undefined;
+  /** The group it belongs to (default: the `@ToolService` group); listed and readable only while that group is on. */
+  group?: string | undefined;
+  /** The longest a read (or a prompt) may take, in ms (default: the toolkit's `execution.timeoutMs`; `0`: none). */
+  timeoutMs?: number | undefined;
+}
+
+/** What `@Resource` says of one resource besides where it lives. */
+export interface ResourceDetails extends CatalogMemberOptions {
+  /** What the resource holds. */
+  description?: string | undefined;
+  /** The MIME type of its content (`text/markdown`, `application/json`, `image/png`…). */
+  mimeType?: string | undefined;
+  /** Audience, priority, last change. */
+  annotations?: ResourceAnnotations | undefined;
+}
+
+/**
+ * Options of `@Resource`: a fixed `uri` (listed by `resources/list`) or an RFC 6570 `uriTemplate`
+ * whose variables are parameters of the method (listed by `resources/templates/list`).
+ */
+export type ResourceOptions = ResourceDetails &
+  ({ uri: string; uriTemplate?: undefined; size?: number | undefined } | { uriTemplate: string; uri?: undefined });
+
+/** Options of `@Prompt`. */
+export interface PromptOptions extends CatalogMemberOptions {
+  /** What the prompt is for (required unless the manifest has the method's JSDoc). */
+  description?: string | undefined;
+}
+
 /** Options of `@ToolService`. */
 export interface ToolServiceOptions {
   /** The group every tool of the class joins unless its `@Tool` names another. */
@@ -59,10 +141,18 @@ export interface ToolMethodRecord {
   readonly options: ToolOptions;
 }
 
+/** @internal What `@Resource` or `@Prompt` records on a method. */
+export interface CatalogMethodRecord<O> {
+  readonly methodName: string;
+  readonly options: O;
+}
+
 /** @internal What `@ToolParam` and `@InjectContext` record on a parameter (both: a definition error). */
 export interface ToolParamRecord {
   /** `@ToolParam`'s options: the model (or a preset) fills the parameter. */
   readonly options?: ToolParamOptions;
+  /** `@PromptArg` / `@ResourceParam`'s completion callback. */
+  readonly complete?: CompleteCallback;
   /** `@InjectContext`'s key: the call's context fills the parameter. */
   readonly context?: ContextKey;
 }
@@ -71,6 +161,8 @@ export interface ToolParamRecord {
 export interface ClassRecords {
   service?: ToolServiceOptions;
   readonly tools: Map<string, ToolMethodRecord>;
+  readonly resources: Map<string, CatalogMethodRecord<ResourceOptions>>;
+  readonly prompts: Map<string, CatalogMethodRecord<PromptOptions>>;
   readonly params: Map<string, Map<number, ToolParamRecord>>;
 }
 
@@ -83,7 +175,7 @@ const RECORDS = Symbol.for('toolwright.records');
  */
 export function ownRecords(target: object): ClassRecords {
   if (!Object.prototype.hasOwnProperty.call(target, RECORDS)) {
-    const records: ClassRecords = { tools: new Map(), params: new Map() };
+    const records: ClassRecords = { tools: new Map(), resources: new Map(), prompts: new Map(), params: new Map() };
     Object.defineProperty(target, RECORDS, { value: records, enumerable: false });
   }
   return (target as Record<symbol, ClassRecords>)[RECORDS];
@@ -98,15 +190,16 @@ export function recordChain(prototype: object): ClassRecords[] {
   return chain;
 }
 
-/** @internal The `@Tool` methods recorded on `target` itself (for a class: its static methods). */
+/** @internal The `@Tool`, `@Resource` and `@Prompt` methods recorded on `target` itself (for a class: its static methods). */
 export function ownToolNames(target: object): string[] {
   if (!Object.prototype.hasOwnProperty.call(target, RECORDS)) return [];
-  return [...(target as Record<symbol, ClassRecords>)[RECORDS].tools.keys()];
+  const records = (target as Record<symbol, ClassRecords>)[RECORDS];
+  return [...records.tools.keys(), ...records.resources.keys(), ...records.prompts.keys()];
 }
 
-/** @internal True when `prototype` (or an ancestor) has `@Tool` methods. */
+/** @internal True when `prototype` (or an ancestor) has `@Tool`, `@Resource` or `@Prompt` methods. */
 export function hasToolMethods(prototype: object): boolean {
-  return recordChain(prototype).some((records) => records.tools.size > 0);
+  return recordChain(prototype).some((records) => records.tools.size + records.resources.size + records.prompts.size > 0);
 }
 
 /** @internal The records of a class and its ancestors merged into one view; a subclass's records win. */
@@ -115,6 +208,10 @@ export interface MergedRecords {
   readonly service: ToolServiceOptions;
   /** Every `@Tool` method, by method name. */
   readonly methods: ReadonlyMap<string, ToolMethodRecord>;
+  /** Every `@Resource` method, by method name. */
+  readonly resources: ReadonlyMap<string, CatalogMethodRecord<ResourceOptions>>;
+  /** Every `@Prompt` method, by method name. */
+  readonly prompts: ReadonlyMap<string, CatalogMethodRecord<PromptOptions>>;
   /** The `@ToolParam` / `@InjectContext` records of one method, by parameter index. */
   params(methodName: string): Map<number, ToolParamRecord>;
 }
@@ -137,7 +234,13 @@ export function mergedRecords(prototype: object): MergedRecords {
   // Merged from the root class down, so a subclass's records win.
   const rootFirst = [...chain].reverse();
   const methods = new Map<string, ToolMethodRecord>();
-  for (const records of rootFirst) for (const [k, v] of records.tools) methods.set(k, v);
+  const resources = new Map<string, CatalogMethodRecord<ResourceOptions>>();
+  const prompts = new Map<string, CatalogMethodRecord<PromptOptions>>();
+  for (const records of rootFirst) {
+    for (const [k, v] of records.tools) methods.set(k, v);
+    for (const [k, v] of records.resources) resources.set(k, v);
+    for (const [k, v] of records.prompts) prompts.set(k, v);
+  }
   const params = (methodName: string): Map<number, ToolParamRecord> => {
     const merged = new Map<number, ToolParamRecord>();
     for (const records of rootFirst) {
@@ -145,5 +248,5 @@ export function mergedRecords(prototype: object): MergedRecords {
     }
     return merged;
   };
-  return { service, methods, params };
+  return { service, methods, resources, prompts, params };
 }

@@ -32,7 +32,7 @@ function assertReflection(): void {
 
 /**
  * Checks the decorator records of a class (and the manifest entry, when given) and returns one
- * frozen descriptor per `@Tool` method. Explicit decorator options win over the manifest, which
+ * frozen descriptor per `@Tool` method (none for a class with only `@Resource` and `@Prompt` methods). Explicit decorator options win over the manifest, which
  * wins over reflection; this is the only place they are merged.
  *
  * @throws ToolkitError `REFLECT_METADATA_MISSING`, `DECORATOR_METADATA_MISSING`, `MISSING_NAME`,
@@ -45,15 +45,15 @@ export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest)
   if (statics.length) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
-      `${ctor.name}.${statics[0]}: @Tool is on a static method. Tools are instance methods (the instance comes ` +
-        'from the container, with its dependencies): drop `static`, or register an AgentTool object.',
+      `${ctor.name}.${statics[0]}: @Tool is on a static method (or @Resource, @Prompt). Tools, resources and prompts are instance ` +
+        'methods (the instance comes from the container, with its dependencies): drop `static`, or register an AgentTool object.',
     );
   }
   const records = mergedRecords(ctor.prototype as object);
-  if (records.methods.size === 0) {
+  if (records.methods.size + records.resources.size + records.prompts.size === 0) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
-      `${ctor.name} has no @Tool methods: decorate at least one method with @Tool(), or register an AgentTool object.`,
+      `${ctor.name} has no @Tool methods: decorate at least one method with @Tool() (or @Resource, @Prompt), or register an AgentTool object.`,
     );
   }
   const manifestClass = manifest?.classes[ctor.name];
@@ -72,22 +72,35 @@ export function buildToolDescriptors(ctor: Constructor, manifest?: ToolManifest)
   }
 }
 
-function buildOne(
+/** @internal A decorated method's parameters as far as they can be counted, checked by {@link methodParams}. */
+export interface MethodParams {
+  readonly owner: string;
+  /** Describes each parameter: its kind and, for model parameters, its schema. */
+  describe(): ParamDescriptor[];
+}
+
+/**
+ * @internal Counts the parameters of a decorated method (`decorator` names the method's decorator
+ * in messages) and checks that each can be told apart; {@link MethodParams.describe} then
+ * describes them. Shared by tools, resources and prompts.
+ *
+ * @throws ToolkitError `INVALID_DEFINITION`, `MANIFEST_MISMATCH`, `DECORATOR_METADATA_MISSING`; from
+ *   `describe()`, the codes of `buildParamDescriptor`.
+ */
+export function methodParams(
   ctor: Constructor,
-  service: ToolServiceOptions,
-  method: ToolMethodRecord,
+  methodName: string,
+  decorator: string,
   records: Map<number, ToolParamRecord>,
   manifest: ManifestMethod | undefined,
   types: ToolManifest['types'],
-): ToolDescriptor {
-  const owner = `${ctor.name}.${method.methodName}`;
-  const fn = (ctor.prototype as Record<string, unknown>)[method.methodName];
+): MethodParams {
+  const owner = `${ctor.name}.${methodName}`;
+  const fn = (ctor.prototype as Record<string, unknown>)[methodName];
   if (typeof fn !== 'function') {
-    throw new ToolkitError('INVALID_DEFINITION', `${owner}: @Tool is only allowed on methods.`);
+    throw new ToolkitError('INVALID_DEFINITION', `${owner}: ${decorator} is only allowed on methods.`);
   }
-  const paramTypes = Reflect.getMetadata('design:paramtypes', ctor.prototype as object, method.methodName) as
-    | unknown[]
-    | undefined;
+  const paramTypes = Reflect.getMetadata('design:paramtypes', ctor.prototype as object, methodName) as unknown[] | undefined;
   // Without metadata, `fn.length` stops at the first default value: the manifest counts the rest
   // (`run(@ToolParam() n = 1, user?: UserContext)` has two parameters, and `user` is injected).
   const count = Math.max(fn.length, paramTypes?.length ?? manifest?.params.length ?? 0, ...[...records.keys()].map((i) => i + 1));
@@ -111,7 +124,33 @@ function buildOne(
         "or decorate every parameter: @ToolParam({ name, type: () => … }), @InjectContext(TheClass).",
     );
   }
+  const describe = (): ParamDescriptor[] => {
+    const params: ParamDescriptor[] = [];
+    const seen = new Set<string>();
+    for (let index = 0; index < count; index++) {
+      const param = buildParamDescriptor(owner, index, { record: records.get(index), manifest: manifest?.params[index], types, designType: paramTypes?.[index] });
+      if (param.kind === 'model') {
+        if (seen.has(param.name)) {
+          throw new ToolkitError('INVALID_DEFINITION', `${owner}: two parameters are named '${param.name}'.`);
+        }
+        seen.add(param.name);
+      }
+      params.push(Object.freeze(param));
+    }
+    return params;
+  };
+  return { owner, describe };
+}
 
+function buildOne(
+  ctor: Constructor,
+  service: ToolServiceOptions,
+  method: ToolMethodRecord,
+  records: Map<number, ToolParamRecord>,
+  manifest: ManifestMethod | undefined,
+  types: ToolManifest['types'],
+): ToolDescriptor {
+  const { owner, describe } = methodParams(ctor, method.methodName, '@Tool', records, manifest, types);
   const name = method.options.name ?? snakeCase(method.methodName);
   assertToolName(name, owner);
   const description = method.options.description ?? manifest?.description;
@@ -124,19 +163,7 @@ function buildOne(
     );
   }
 
-  const params: ParamDescriptor[] = [];
-  const seen = new Set<string>();
-  for (let index = 0; index < count; index++) {
-    const param = buildParamDescriptor(owner, index, { record: records.get(index), manifest: manifest?.params[index], types, designType: paramTypes?.[index] });
-    if (param.kind === 'model') {
-      if (seen.has(param.name)) {
-        throw new ToolkitError('INVALID_DEFINITION', `${owner}: two parameters are named '${param.name}'.`);
-      }
-      seen.add(param.name);
-    }
-    params.push(Object.freeze(param));
-  }
-
+  const params = describe();
   const { name: _n, description: _d, ...behaviour } = method.options;
   if (behaviour.group === undefined && service.group !== undefined) behaviour.group = service.group;
   const descriptor: ToolDescriptor = {

@@ -198,6 +198,11 @@ export class ActivationState implements AvailabilityView {
     return this.reactive;
   }
 
+  /** Ticks on every change of the view: at once, then synchronously on each change. */
+  get changes$(): Observable<number> {
+    return this.rx().source;
+  }
+
   /** The enabled tools: the current list at once, then a new list on every change. */
   get activeTools$(): Observable<AgentTool[]> {
     const rx = this.rx();

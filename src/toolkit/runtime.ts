@@ -28,8 +28,21 @@ import { SessionTable } from './sessions';
 import { resolveSkillOptions, type SkillDefinition } from './skill-definition';
 import { SkillRegistry } from './skills';
 import { ToolEntries } from './tool-entries';
+import { Catalog } from '../resources/catalog';
+import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
+import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { RenderPromptOptions, SkillFrame, ToolkitCore, ToolView } from './tool-view';
 import type { ToolkitOptions } from './toolkit-options';
+
+/** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */
+function gateOf(state: ActivationState): CatalogGate {
+  return {
+    sessionId: state.sessionId,
+    permits: (group) => state.permits(group, EMPTY_GROUPS),
+    closedReason: () => state.closedReason(),
+    changes$: state.changes$,
+  };
+}
 
 /**
  * @internal The working parts of one toolkit and the {@link ToolkitCore} they share: the
@@ -49,6 +62,8 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly maxResultChars: number | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   readonly groups = new Map<string, GroupRecord>();
+  /** The resources, resource templates and prompts of the registered services. */
+  readonly catalog = new Catalog();
   private readonly parallel: boolean;
   private readonly maxConcurrency: number;
   /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
@@ -110,6 +125,14 @@ export class ToolkitRuntime implements ToolkitCore {
     return this.skills.deactivate(view, state);
   }
 
+  resourceView(state: ActivationState): ResourceView {
+    return new ResourceView(this, gateOf(state));
+  }
+
+  promptView(state: ActivationState): PromptView {
+    return new PromptView(this, gateOf(state));
+  }
+
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
     const skill = state.skill;
     return renderPrompt(
@@ -167,16 +190,18 @@ export class ToolkitRuntime implements ToolkitCore {
   register(targets: readonly ToolTarget[], options: RegisterOptions): AgentTool[] {
     const bound: Constructor[] = [];
     try {
-      const entries = targets.flatMap((target) => this.toolEntries.entriesFor(target, options, bound));
-      const presetTools = Object.keys(options.presets ?? {}).filter((name) => !entries.some((e) => e.name === name));
+      const members: CatalogEntry[] = [];
+      const entries = targets.flatMap((target) => this.toolEntries.entriesFor(target, options, bound, members));
+      const keys = [...entries.map((e) => e.name), ...members.map((m) => presetKey(m.kind, m.name))];
+      const presetTools = Object.keys(options.presets ?? {}).filter((name) => !keys.includes(name));
       if (presetTools.length) {
         throw new ToolkitError(
           'INVALID_DEFINITION',
           `Presets name tool(s) ${presetTools.map((n) => `'${n}'`).join(', ')} that this registration does not register. ` +
-            `It registers: ${entries.map((e) => e.name).join(', ') || '(nothing)'}.`,
+            `It registers: ${keys.join(', ') || '(nothing)'}.`,
         );
       }
-      this.addEntries(entries);
+      this.addEntries(entries, members);
       return entries.map((e) => e.tool);
     } catch (error) {
       for (const ctor of bound) releaseService(this.container, ctor);
@@ -236,7 +261,7 @@ export class ToolkitRuntime implements ToolkitCore {
     for (const session of this.sessions.values()) add(session.sessionState);
   }
 
-  private addEntries(entries: readonly ToolEntry[]): void {
+  private addEntries(entries: readonly ToolEntry[], members: readonly CatalogEntry[]): void {
     const seen = new Map<string, ToolEntry>();
     for (const entry of entries) {
       const previous = this.registry.get(entry.name) ?? seen.get(entry.name);
@@ -250,20 +275,22 @@ export class ToolkitRuntime implements ToolkitCore {
       }
       seen.set(entry.name, entry);
     }
+    this.catalog.check(members);
     for (const entry of entries) {
       const target = entry.target;
       if (isAsyncTool(target)) target.setCallback((result) => completeAsyncToolCall(this, entry, result));
     }
     // groups named by the tools are created (on) silently: the one change notification follows
     let created = false;
-    for (const entry of entries) {
-      if (entry.group !== undefined && !this.groups.has(entry.group)) {
-        this.addGroup(entry.group, '', true);
+    for (const { group } of [...entries, ...members]) {
+      if (group !== undefined && !this.groups.has(group)) {
+        this.addGroup(group, '', true);
         created = true;
       }
     }
     if (created) this.meta.groupsChanged();
     this.registry.add(entries);
+    this.catalog.add(members);
     this.registryChanged();
   }
 }

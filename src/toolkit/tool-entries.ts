@@ -5,11 +5,13 @@ import { isContextualTool } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
 import { ToolkitError, describeThrown } from '../errors';
-import type { PresetValue } from '../executor/presets';
+import { bindPresets, type PresetValue } from '../executor/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';
 import { nullStripper } from '../schema/null-optionals';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
+import { buildCatalogDescriptors } from '../schema/catalog-descriptors';
+import { catalogEntry, type CatalogEntry } from '../resources/catalog-entry';
 import { MethodTool } from './method-tool';
 import type { RegisterOptions, ToolTarget } from './registration';
 
@@ -30,18 +32,23 @@ export class ToolEntries {
     private readonly manifest: ToolManifest | undefined,
   ) {}
 
-  entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[]): ToolEntry[] {
+  /**
+   * The tool entries of `target`; the entries of a service's resources and prompts go to
+   * `catalog` (registered together with its tools, into the same group).
+   */
+  entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[], catalog: CatalogEntry[]): ToolEntry[] {
     if (typeof target === 'function') {
       const ctor = target as Constructor;
       const descriptors = buildToolDescriptors(ctor, this.manifest);
+      const members = buildCatalogDescriptors(ctor, this.manifest);
       const instance = resolveService(this.container, ctor, bound);
-      return descriptors.map((d) => this.methodEntry(d, instance, options));
+      return this.serviceEntries(descriptors, members, instance, options, catalog);
     }
     if (typeof target === 'object' && target !== null) {
       const prototype = Object.getPrototypeOf(target) as object | null;
       if (prototype && hasToolMethods(prototype)) {
-        const descriptors = buildToolDescriptors(prototype.constructor as Constructor, this.manifest);
-        return descriptors.map((d) => this.methodEntry(d, target, options));
+        const ctor = prototype.constructor as Constructor;
+        return this.serviceEntries(buildToolDescriptors(ctor, this.manifest), buildCatalogDescriptors(ctor, this.manifest), target, options, catalog);
       }
       if (isAgentToolObject(target)) return [this.agentEntry(target, options, 'component')];
     }
@@ -51,35 +58,29 @@ export class ToolEntries {
     );
   }
 
-  private presetsFor(name: string, options: RegisterOptions, visible: readonly string[], owner: string): { name: string; value: PresetValue }[] | undefined {
-    const presets = options.presets?.[name];
-    if (!presets) return undefined;
-    const list = Object.entries(presets).map(([param, value]) => ({ name: param, value }));
-    const unknown = list.filter((p) => !visible.includes(p.name));
-    if (unknown.length) {
-      throw new ToolkitError(
-        'INVALID_DEFINITION',
-        `${owner}: preset(s) ${unknown.map((p) => `'${p.name}'`).join(', ')} match no parameter of tool '${name}'. Its parameters: ${visible.join(', ') || '(none)'}.`,
-        { tool: name },
-      );
-    }
-    return list.length ? list : undefined;
+  private serviceEntries(
+    descriptors: readonly ToolDescriptor[],
+    members: ReturnType<typeof buildCatalogDescriptors>,
+    instance: object,
+    options: RegisterOptions,
+    catalog: CatalogEntry[],
+  ): ToolEntry[] {
+    for (const descriptor of [...members.resources, ...members.prompts]) catalog.push(catalogEntry(descriptor, instance, options.group, options.presets));
+    return descriptors.map((d) => this.methodEntry(d, instance, options));
   }
 
   private methodEntry(descriptor: ToolDescriptor, instance: object, options: RegisterOptions): ToolEntry {
     const owner = `${descriptor.className}.${descriptor.methodName}`;
     const modelParams = descriptor.params.filter((p) => p.kind === 'model');
-    const presets = this.presetsFor(descriptor.name, options, modelParams.map((p) => p.name), owner);
+    const presets = bindPresets(
+      owner,
+      `tool '${descriptor.name}'`,
+      descriptor.name,
+      options.presets?.[descriptor.name],
+      modelParams.map((p) => p.name),
+      modelParams.filter((p) => p.preset === true).map((p) => p.name),
+    );
     const hidden = new Set(presets?.map((p) => p.name));
-    const unbound = modelParams.filter((p) => p.preset === true && !hidden.has(p.name)).map((p) => p.name);
-    if (unbound.length) {
-      throw new ToolkitError(
-        'INVALID_DEFINITION',
-        `${owner}: parameter(s) ${unbound.map((n) => `'${n}'`).join(', ')} are declared preset (@ToolParam({ preset: true })) but no preset ` +
-          `is bound. Register with .presetParameters({ ${descriptor.name}: { ${unbound[0]}: … } }) (a value, a function, or fromContainer(token)).`,
-        { tool: descriptor.name },
-      );
-    }
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const dtos: { name: string; type: Constructor; array: boolean }[] = [];
@@ -114,7 +115,7 @@ export class ToolEntries {
       throw new ToolkitError('INVALID_DEFINITION', `${owner}: parameters is not a valid JSON Schema: ${problems}.`, { tool: tool.name });
     }
     const properties = tool.parameters.properties ?? {};
-    const presets = this.presetsFor(tool.name, options, Object.keys(properties), owner);
+    const presets = bindPresets(owner, `tool '${tool.name}'`, tool.name, options.presets?.[tool.name], Object.keys(properties));
     let schema: ObjectJsonSchema = { ...tool.parameters, properties };
     let view: AgentTool = tool;
     if (presets) {

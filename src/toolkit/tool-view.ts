@@ -14,6 +14,7 @@ import {
 } from '../schema/lowering';
 import type { ActivationState } from './activation';
 import type { GroupRecord, ToolAvailability } from './availability';
+import type { PromptView, ResourceView } from '../resources/catalog-views';
 
 /**
  * A group and whether it is on in this view.
@@ -78,6 +79,10 @@ export interface ToolkitCore extends ExecutorCore {
   activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
   deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
+  /** The resources a view reaches (made once per view). */
+  resourceView(state: ActivationState): ResourceView;
+  /** The prompts a view reaches (made once per view). */
+  promptView(state: ActivationState): PromptView;
   /** A view switched groups: tell its subscribers and `events$`. */
   viewChanged(state: ActivationState): void;
   /** A view's skill changed: tell its subscribers and `events$`. */
@@ -106,6 +111,31 @@ export abstract class ToolView {
     /** @internal */ protected readonly core: ToolkitCore,
     /** @internal */ protected readonly state: ActivationState,
   ) {}
+
+  private resourceView: ResourceView | undefined;
+  private promptView: PromptView | undefined;
+
+  /**
+   * The resources of the services registered with `@Resource`, as this view reaches them: only
+   * those of the groups it has on are listed and readable.
+   *
+   * @example
+   * const { contents } = await session.resources.read('docs://readme');
+   */
+  get resources(): ResourceView {
+    return (this.resourceView ??= this.core.resourceView(this.state));
+  }
+
+  /**
+   * The prompts of the services registered with `@Prompt`, as this view reaches them: only those
+   * of the groups it has on are listed and gettable.
+   *
+   * @example
+   * const { messages } = await session.prompts.get('review', { pr: '42' });
+   */
+  get prompts(): PromptView {
+    return (this.promptView ??= this.core.promptView(this.state));
+  }
 
   /** The session this view belongs to (`undefined` for the toolkit's own view). */
   get sessionId(): string | undefined {

@@ -14,6 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['di'],
   ['decorators', 'schema'],
   ['executor'],
+  ['resources'],
   ['toolkit'],
   ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs'],
 ];

@@ -1,4 +1,4 @@
-import { CallToolResultSchema, ErrorCode, ListPromptsResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, EmptyResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit, ToolExecutionContext, userResult, type AgentTool } from '../../src';
 import { createMcpServer } from '../../src/mcp';
 import { toCallToolResult } from '../../src/mcp/call-result';
@@ -31,7 +31,7 @@ describe('createMcpServer', () => {
     await expect(client.client.request({ method: 'tools/call', params: { name: 'echo', arguments: [1] } } as never, CallToolResultSchema)).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
     });
-    await expect(client.client.request({ method: 'prompts/list' }, ListPromptsResultSchema)).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    await expect(client.client.request({ method: 'toolwright/no_such_method' } as never, EmptyResultSchema)).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
     expect(textOf(await client.call('echo', { text: 'still fine' }))).toBe('echo: still fine');
   });
 

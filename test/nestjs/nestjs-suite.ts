@@ -20,6 +20,10 @@ import {
 import { NestFactory } from '@nestjs/core';
 import {
   fromContainer,
+  Prompt,
+  PromptArg,
+  Resource,
+  ResourceParam,
   runToolLoop,
   ScriptedProvider,
   Tool,
@@ -152,6 +156,34 @@ export function describeNestSuite(label: string, major: number): void {
         expect(result).toMatchObject({ isError: false, forLLM: 'Paris: 18 °C for 3 day(s)' });
         // the instance Nest made (and injected WeatherApi into) is the one the tool ran on
         expect(app.get(WeatherApi).calls).toBe(1);
+      });
+    });
+
+    it("registers the resources and prompts of Nest's providers with their tools, in their groups (a provider with none of its own tools too)", async () => {
+      @Injectable()
+      class DocsProvider {
+        constructor(private readonly api: WeatherApi) {}
+
+        @Resource({ uriTemplate: 'forecast://{city}', name: 'forecast', group: 'admin' })
+        forecast(@ResourceParam('city') city: string): string {
+          return this.api.current(city, 2);
+        }
+
+        @Prompt({ name: 'brief', description: 'A weather briefing' })
+        brief(@PromptArg('city') city: string): string {
+          return `Brief me on the weather in ${city}.`;
+        }
+      }
+      const module = appModule(ToolwrightModule.forRoot({ groups: ADMIN_OFF.groups }), [WeatherApi, DocsProvider]);
+      await withApp(module, async (app, toolkit) => {
+        expect(toolkit.getAllTools()).toEqual([]);
+        expect(toolkit.prompts.list().map((p) => p.name)).toEqual(['brief']);
+        expect(toolkit.resources.templates()).toEqual([]); // its group is off
+        const operator = toolkit.session('operator');
+        operator.updateToolGroups(['admin'], true);
+        expect((await operator.resources.read('forecast://Oslo')).contents).toEqual([{ uri: 'forecast://Oslo', text: 'Oslo: 18 °C for 2 day(s)' }]);
+        expect(app.get(WeatherApi).calls).toBe(1);
+        expect((await toolkit.prompts.get('brief', { city: 'Oslo' })).messages[0]?.content).toEqual({ type: 'text', text: 'Brief me on the weather in Oslo.' });
       });
     });
 
