@@ -37,6 +37,29 @@ export type {
   ContentAudience,
 } from './common/tool-content';
 export { ToolEmitter } from './common/tool-emitter';
+export { LOG_LEVELS } from './common/tool-log';
+export type { LogLevel, ToolLogEntry } from './common/tool-log';
+export { ClientRequests } from './common/client-requests';
+export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestScope } from './common/client-requests';
+export type {
+  SamplingRequest,
+  SamplingResult,
+  SamplingMessage,
+  SamplingContent,
+  SamplingTextContent,
+  SamplingImageContent,
+  SamplingAudioContent,
+  ModelPreferences,
+  ElicitationRequest,
+  ElicitationResult,
+  ElicitationSchema,
+  ElicitationField,
+  ElicitationStringField,
+  ElicitationNumberField,
+  ElicitationBooleanField,
+  ElicitationMultiSelectField,
+  ElicitationValue,
+} from './common/client-request-types';
 export { InjectContext, Tool, ToolParam, ToolService } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
 export { loadManifest, parseManifest } from './schema/manifest-loader';
@@ -66,6 +89,7 @@ export type {
   ToolCallEventBase,
   CallStartedEvent,
   CallProgressEvent,
+  CallLogEvent,
   AttemptFailedEvent,
   RetryScheduledEvent,
   CallSucceededEvent,
@@ -79,7 +103,7 @@ export type {
   CallbackFailedEvent,
 } from './executor/events';
 export type { ToolSource } from './toolkit/registry';
-export type { CallOptions, CallProgress } from './executor/call-executor';
+export type { CallLog, CallOptions, CallProgress } from './executor/call-executor';
 export { AsyncCompletion } from './executor/async-completion';
 export { lowerToolSchemas, restoreArguments } from './schema/lowering';
 export type {
