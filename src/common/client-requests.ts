@@ -62,7 +62,7 @@ export interface ClientRequestScope {
 
 const METHODS: Readonly<Record<ClientCapability, string>> = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create' };
 /** The longest text of a client's failure that an error quotes. */
-const MAX_FAILURE_CHARS = 500;
+const MAX_FAILURE_CHARS = 2_000;
 const OWN_CODES = new Set(['CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
 
 /**

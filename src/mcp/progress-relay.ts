@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { EmptyResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallProgress } from '../executor/call-executor';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -55,15 +55,14 @@ export class ProgressRelay {
     this.pump ??= this.drain();
   };
 
-  /**
-   * Waits until every notification is written, then (with `barrier`) pings the client: the SDK
-   * client handles notifications a microtask later than responses, so progress sharing a stdio
-   * chunk with the response would be dropped; after the pong the response goes in a later chunk.
-   */
-  async flush(barrier: boolean): Promise<void> {
-    if (this.last === undefined) return;
+  /** True once the call reported progress (the response then waits for the ping barrier). */
+  get sent(): boolean {
+    return this.last !== undefined;
+  }
+
+  /** Resolves once every notification waiting was written. */
+  async flush(): Promise<void> {
     await this.pump;
-    if (barrier) await this.extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 1_000 }).catch(() => undefined);
   }
 
   private async drain(): Promise<void> {
@@ -76,11 +75,11 @@ export class ProgressRelay {
 }
 
 /**
- * Resolves once `response` took what was queued for it: after a macrotask (the SDK's stream
+ * @internal Resolves once `response` took what was queued for it: after a macrotask (the SDK's stream
  * hands queued events to the socket in microtasks) and, when the socket's buffer is full, after
  * `drain` (or `close`: nothing will be written any more).
  */
-async function writable(response: ServerResponse): Promise<void> {
+export async function writable(response: ServerResponse): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   if (!response.writableNeedDrain || response.destroyed || response.writableEnded) return;
   await new Promise<void>((resolve) => {

@@ -1,0 +1,99 @@
+import type { ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { SetLevelRequestSchema, type LoggingMessageNotification, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { logLevelRank, type LogLevel } from '../common/tool-log';
+import type { CallLog } from '../executor/call-executor';
+import { writable } from './progress-relay';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type LogParams = LoggingMessageNotification['params'];
+
+/**
+ * How many log notifications of one call may wait for the transport. Beyond it messages are
+ * dropped and counted, and once the queue drained the client is told how many (one `warning`):
+ * a tool logging in a tight loop to a client that reads slowly costs the server at most this many.
+ */
+export const LOG_QUEUE_LIMIT = 64;
+
+/**
+ * @internal The logging side of one MCP connection (one MCP session): the level the client set
+ * with `logging/setLevel` — until then the server's `logLevel` option — and a {@link LogRelay}
+ * per call that sends the call's log messages at or above it.
+ */
+export class McpLogging {
+  private level: LogLevel;
+
+  constructor(server: Server, initial: LogLevel) {
+    this.level = initial;
+    // replaces the SDK's own handler, which keeps levels in a private map by session id
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      this.level = request.params.level;
+      return {};
+    });
+  }
+
+  /** True when messages of `level` go to the client. */
+  wants(level: LogLevel): boolean {
+    return logLevelRank(level) >= logLevelRank(this.level);
+  }
+}
+
+/**
+ * @internal Relays one call's log messages (`onLog`) as `notifications/message` related to the
+ * call's request (over HTTP: on the request's own SSE stream), one at a time, each once the
+ * transport took the previous one (see `ProgressRelay`). At most {@link LOG_QUEUE_LIMIT} wait;
+ * later ones are dropped and counted, and the count is sent once the queue drained.
+ */
+export class LogRelay {
+  private readonly queue: LogParams[] = [];
+  private dropped = 0;
+  private pump: Promise<void> | undefined;
+  /** True once a notification was sent (the response then waits for the ping barrier). */
+  sent = false;
+
+  constructor(
+    private readonly logging: McpLogging,
+    private readonly extra: Extra,
+    private readonly response?: ServerResponse,
+  ) {}
+
+  /** The `onLog` of the call. */
+  readonly report = (log: CallLog): void => {
+    if (!this.logging.wants(log.level)) return;
+    if (this.queue.length >= LOG_QUEUE_LIMIT) {
+      this.dropped++;
+      return;
+    }
+    this.queue.push(log.logger === undefined ? { level: log.level, data: log.data } : { level: log.level, logger: log.logger, data: log.data });
+    this.pump ??= this.drain();
+  };
+
+  /** True while messages wait or are being written. */
+  get busy(): boolean {
+    return this.pump !== undefined;
+  }
+
+  /** Resolves once every message waiting was written. */
+  async flush(): Promise<void> {
+    await this.pump;
+  }
+
+  private async drain(): Promise<void> {
+    for (let params = this.next(); params; params = this.next()) {
+      await this.extra.sendNotification({ method: 'notifications/message', params }).catch(() => undefined);
+      this.sent = true;
+      if (this.response) await writable(this.response);
+    }
+    this.pump = undefined;
+  }
+
+  private next(): LogParams | undefined {
+    const params = this.queue.shift();
+    if (params !== undefined || this.dropped === 0) return params;
+    const dropped = this.dropped;
+    this.dropped = 0;
+    if (!this.logging.wants('warning')) return undefined;
+    return { level: 'warning', logger: 'toolwright', data: `${dropped} log message(s) of this call were dropped: they came faster than the client read them.` };
+  }
+}
