@@ -1,8 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { SetLevelRequestSchema, type LoggingMessageNotification, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { logLevelRank, type LogLevel } from '../common/tool-log';
+import {
+  ErrorCode,
+  McpError,
+  RequestSchema,
+  SetLevelRequestSchema,
+  type LoggingMessageNotification,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { quoteInput } from '../common/quote-input';
+import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../common/tool-log';
 import type { CallLog } from '../executor/call-executor';
 import { writable } from './progress-relay';
 
@@ -10,7 +19,8 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type LogParams = LoggingMessageNotification['params'];
 
 /**
- * How many log notifications of one call may wait for the transport. Beyond it messages are
+ * How many log notifications of one call may wait for the transport (besides the one being
+ * written). Beyond it messages are
  * dropped and counted, and once the queue drained the client is told how many (one `warning`):
  * a tool logging in a tight loop to a client that reads slowly costs the server at most this many.
  */
@@ -26,9 +36,14 @@ export class McpLogging {
 
   constructor(server: Server, initial: LogLevel) {
     this.level = initial;
-    // replaces the SDK's own handler, which keeps levels in a private map by session id
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
-      this.level = request.params.level;
+    // replaces the SDK's own handler, which keeps levels in a private map by session id and
+    // answers an unknown level with an internal error (MCP wants InvalidParams)
+    server.setRequestHandler(SetLevelRequestSchema.extend({ params: RequestSchema.shape.params }), (request) => {
+      const level = request.params?.level;
+      if (!isLogLevel(level)) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid log level ${quoteInput(String(level))}: use one of ${LOG_LEVELS.join(', ')}.`);
+      }
+      this.level = level;
       return {};
     });
   }
