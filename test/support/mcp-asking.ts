@@ -75,3 +75,55 @@ export async function connectAsking(
   return { client, mcp };
 }
 
+
+type RawMessage = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+
+/**
+ * A hostile MCP client without the SDK: it speaks raw JSON-RPC over an in-memory transport,
+ * declares what capabilities it likes and answers the server's requests with any JSON `answer`
+ * returns (a `result`, an `error`, or nothing at all).
+ */
+export class HostileClient {
+  private nextId = 1;
+  private readonly pending = new Map<number | string, (message: RawMessage) => void>();
+  /** The server's requests, in order. */
+  readonly requests: RawMessage[] = [];
+
+  constructor(
+    private readonly transport: InMemoryTransport,
+    private readonly answer: (request: RawMessage) => Partial<RawMessage> | undefined,
+  ) {
+    transport.onmessage = (raw) => {
+      const message = raw as RawMessage;
+      if (message.method !== undefined && message.id !== undefined) {
+        this.requests.push(message);
+        const reply = this.answer(message);
+        if (reply !== undefined) void this.transport.send({ jsonrpc: '2.0', id: message.id, ...reply } as never);
+      } else if (message.id !== undefined) this.pending.get(message.id)?.(message);
+    };
+  }
+
+  /** Connects to `mcp`, initializes with `capabilities`. */
+  static async connect(mcp: McpServerHandle, capabilities: Record<string, unknown>, answer: HostileClient['answer']): Promise<HostileClient> {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const client = new HostileClient(clientSide, answer);
+    await clientSide.start();
+    await client.request('initialize', { protocolVersion: '2025-06-18', capabilities, clientInfo: { name: 'hostile', version: '6.6.6' } });
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return client;
+  }
+
+  /** Sends a request and resolves with the whole response message. */
+  request(method: string, params: Record<string, unknown>): Promise<RawMessage> {
+    const id = `c${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      void this.transport.send({ jsonrpc: '2.0', id, method, params } as never);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
