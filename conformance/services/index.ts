@@ -1,4 +1,5 @@
 import type { ToolTarget } from '../../src';
+import { ConformanceClientRequestsService } from './client-requests';
 import { ConformanceContentService } from './content';
 import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 
@@ -6,4 +7,4 @@ import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
  * Everything the conformance server registers besides the sample services, in the group
  * `conformance`: one file per area under `conformance/services/`, one line each here.
  */
-export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [ConformanceToolsService, jsonSchema2020Tool, ConformanceContentService];
+export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [ConformanceToolsService, jsonSchema2020Tool, ConformanceContentService, ConformanceClientRequestsService];
