@@ -95,7 +95,7 @@ export interface SamplingResult {
 }
 
 /** Fields every elicitation field may have. */
-interface ElicitationFieldBase {
+export interface ElicitationFieldBase {
   /** A label for the field. */
   readonly title?: string | undefined;
   /** Help text for the field. */
