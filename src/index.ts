@@ -104,7 +104,8 @@ export type {
   CallbackFailedEvent,
 } from './executor/events';
 export type { ToolSource } from './toolkit/registry';
-export type { CallLog, CallOptions, CallProgress } from './executor/call-executor';
+export type { CallOptions, CallProgress } from './executor/call-executor';
+export type { CallLog } from './executor/executor-core';
 export { AsyncCompletion } from './executor/async-completion';
 export { lowerToolSchemas, restoreArguments } from './schema/lowering';
 export type {

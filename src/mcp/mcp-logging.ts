@@ -13,7 +13,7 @@ import {
 import { quoteInput } from '../common/quote-input';
 import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../common/tool-log';
 import type { CallLog } from '../executor/call-executor';
-import { writable } from './progress-relay';
+import { NotificationPump } from './progress-relay';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type LogParams = LoggingMessageNotification['params'];
@@ -56,22 +56,23 @@ export class McpLogging {
 
 /**
  * @internal Relays one call's log messages (`onLog`) as `notifications/message` related to the
- * call's request (over HTTP: on the request's own SSE stream), one at a time, each once the
- * transport took the previous one (see `ProgressRelay`). At most {@link LOG_QUEUE_LIMIT} wait;
- * later ones are dropped and counted, and the count is sent once the queue drained.
+ * call's request (over HTTP: on the request's own SSE stream), in turn ({@link NotificationPump}).
+ * At most {@link LOG_QUEUE_LIMIT} wait; later ones are dropped and counted, and the count is sent
+ * once the queue drained.
  */
-export class LogRelay {
+export class LogRelay extends NotificationPump<LogParams> {
   private readonly queue: LogParams[] = [];
   private dropped = 0;
-  private pump: Promise<void> | undefined;
   /** True once a notification was sent (the response then waits for the ping barrier). */
   sent = false;
 
   constructor(
     private readonly logging: McpLogging,
-    private readonly extra: Extra,
-    private readonly response?: ServerResponse,
-  ) {}
+    extra: Extra,
+    response?: ServerResponse,
+  ) {
+    super(extra, response);
+  }
 
   /** The `onLog` of the call. */
   readonly report = (log: CallLog): void => {
@@ -81,34 +82,20 @@ export class LogRelay {
       return;
     }
     this.queue.push(log.logger === undefined ? { level: log.level, data: log.data } : { level: log.level, logger: log.logger, data: log.data });
-    this.pump ??= this.drain();
+    this.start();
   };
 
-  /** True while messages wait or are being written. */
-  get busy(): boolean {
-    return this.pump !== undefined;
-  }
-
-  /** Resolves once every message waiting was written. */
-  async flush(): Promise<void> {
-    await this.pump;
-  }
-
-  private async drain(): Promise<void> {
-    for (let params = this.next(); params; params = this.next()) {
-      await this.extra.sendNotification({ method: 'notifications/message', params }).catch(() => undefined);
-      this.sent = true;
-      if (this.response) await writable(this.response);
-    }
-    this.pump = undefined;
-  }
-
-  private next(): LogParams | undefined {
+  protected next(): LogParams | undefined {
     const params = this.queue.shift();
     if (params !== undefined || this.dropped === 0) return params;
     const dropped = this.dropped;
     this.dropped = 0;
     if (!this.logging.wants('warning')) return undefined;
     return { level: 'warning', logger: 'toolwright', data: `${dropped} log message(s) of this call were dropped: they came faster than the client read them.` };
+  }
+
+  protected send(params: LogParams): Promise<void> {
+    this.sent = true;
+    return this.extra.sendNotification({ method: 'notifications/message', params });
   }
 }

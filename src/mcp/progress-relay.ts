@@ -19,27 +19,70 @@ interface ProgressParams {
 const PROGRESS_QUEUE_LIMIT = 32;
 
 /**
+ * @internal The notifications of one call waiting for the transport, sent one at a time, each once
+ * the transport took the previous one: over HTTP, once the SDK's stream handed it to the socket
+ * and the socket does not need to drain (the SDK queues SSE events in memory without
+ * backpressure); elsewhere, once `sendNotification` resolved. A failed send is dropped (the client
+ * is gone or the stream closed). Subclasses keep the queue and its bound.
+ */
+export abstract class NotificationPump<P> {
+  private pump: Promise<void> | undefined;
+
+  constructor(
+    protected readonly extra: Extra,
+    private readonly response?: ServerResponse,
+  ) {}
+
+  /** True while notifications wait or are being written. */
+  get busy(): boolean {
+    return this.pump !== undefined;
+  }
+
+  /** Resolves once every notification waiting was written. */
+  async flush(): Promise<void> {
+    await this.pump;
+  }
+
+  /** Starts sending what {@link next} hands out, unless sending is under way. */
+  protected start(): void {
+    this.pump ??= this.drain();
+  }
+
+  /** The next notification's params, or `undefined` when none waits. */
+  protected abstract next(): P | undefined;
+
+  /** Sends one notification. */
+  protected abstract send(params: P): Promise<void>;
+
+  private async drain(): Promise<void> {
+    for (let params = this.next(); params !== undefined; params = this.next()) {
+      await this.send(params).catch(() => undefined);
+      if (this.response) await writable(this.response);
+    }
+    this.pump = undefined;
+  }
+}
+
+/**
  * @internal Relays a call's `ToolEmitter` progress as `notifications/progress` for one request. MCP wants
  * `progress` to increase with every notification: a tool's own value is used when it does,
  * otherwise the previous value plus one (and then no `total`, which would no longer match).
  *
- * Notifications go out one at a time, each once the transport took the previous one: over HTTP,
- * once the SDK's stream handed it to the socket and the socket does not need to drain (the SDK
- * queues SSE events in memory without backpressure); elsewhere, once `sendNotification`
- * resolved. At most {@link PROGRESS_QUEUE_LIMIT} wait; when more arrive, the newest replaces the
+ * Notifications go out in turn ({@link NotificationPump}). At most {@link PROGRESS_QUEUE_LIMIT} wait; when more arrive, the newest replaces the
  * last waiting one, so a slow reader gets the latest progress (still strictly increasing) and
  * the server's memory stays bounded.
  */
-export class ProgressRelay {
+export class ProgressRelay extends NotificationPump<ProgressParams> {
   private last: number | undefined;
   private readonly queue: ProgressParams[] = [];
-  private pump: Promise<void> | undefined;
 
   constructor(
     private readonly token: string | number,
-    private readonly extra: Extra,
-    private readonly response?: ServerResponse,
-  ) {}
+    extra: Extra,
+    response?: ServerResponse,
+  ) {
+    super(extra, response);
+  }
 
   /** The `onProgress` of the call. */
   readonly report = (report: CallProgress): void => {
@@ -52,7 +95,7 @@ export class ProgressRelay {
     if (report.message !== undefined) params.message = report.message;
     if (this.queue.length < PROGRESS_QUEUE_LIMIT) this.queue.push(params);
     else this.queue[this.queue.length - 1] = params;
-    this.pump ??= this.drain();
+    this.start();
   };
 
   /** True once the call reported progress (the response then waits for the ping barrier). */
@@ -60,26 +103,21 @@ export class ProgressRelay {
     return this.last !== undefined;
   }
 
-  /** Resolves once every notification waiting was written. */
-  async flush(): Promise<void> {
-    await this.pump;
+  protected next(): ProgressParams | undefined {
+    return this.queue.shift();
   }
 
-  private async drain(): Promise<void> {
-    for (let params = this.queue.shift(); params; params = this.queue.shift()) {
-      await this.extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
-      if (this.response) await writable(this.response);
-    }
-    this.pump = undefined;
+  protected send(params: ProgressParams): Promise<void> {
+    return this.extra.sendNotification({ method: 'notifications/progress', params });
   }
 }
 
 /**
- * @internal Resolves once `response` took what was queued for it: after a macrotask (the SDK's stream
+ * Resolves once `response` took what was queued for it: after a macrotask (the SDK's stream
  * hands queued events to the socket in microtasks) and, when the socket's buffer is full, after
  * `drain` (or `close`: nothing will be written any more).
  */
-export async function writable(response: ServerResponse): Promise<void> {
+async function writable(response: ServerResponse): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   if (!response.writableNeedDrain || response.destroyed || response.writableEnded) return;
   await new Promise<void>((resolve) => {

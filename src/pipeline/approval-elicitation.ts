@@ -2,7 +2,7 @@ import { previewInput } from '../common/quote-input';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import type { HookContext } from '../executor/hooks';
-import { freezeApproval } from './approval-pending';
+import { approvalOf } from './approval-pending';
 import { rejectedResult } from './approval-results';
 import type { ApprovalDecision, ApprovalElicitationOptions, PendingApproval } from './approval-types';
 
@@ -52,16 +52,7 @@ export class ApprovalElicitation {
    */
   async ask(ctx: HookContext, reason: string, principal: string | undefined): Promise<'approved' | ToolResult | undefined> {
     const host = this.host;
-    const approval = freezeApproval({
-      id: host.newId(),
-      call: { id: ctx.call.id, name: ctx.call.name, arguments: ctx.call.arguments },
-      toolName: ctx.tool.name,
-      arguments: { ...ctx.arguments },
-      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-      ...(principal !== undefined ? { principal } : {}),
-      reason,
-      createdAt: host.now(),
-    });
+    const approval = approvalOf(ctx, host.newId(), reason, principal, host.now());
     const message = this.options.message?.(approval) ?? defaultQuestion(approval);
     let action: 'accept' | 'decline' | 'cancel';
     try {

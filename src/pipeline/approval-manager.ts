@@ -6,7 +6,7 @@ import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook }
 import { reportSafely, warnOnce } from './approval-callbacks';
 import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecisionClaim } from './approval-decisions';
 import { ApprovalElicitation } from './approval-elicitation';
-import { PendingApprovals, freezeApproval } from './approval-pending';
+import { PendingApprovals, approvalOf, freezeApproval } from './approval-pending';
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
 import { heldResult, limitResult, rejectedResult, rememberedRejection } from './approval-results';
@@ -111,7 +111,7 @@ export class ApprovalManager {
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     const asking = options.elicitation;
     if (asking) {
-      const host = { newId: this.generateId, now: this.now, record: this.record.bind(this), publish: (d: ApprovalDecision) => this.decisionsSubject.next(d) };
+      const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish: (d: ApprovalDecision) => this.decisionsSubject.next(d) };
       this.asking = new ApprovalElicitation(asking === true ? {} : asking, host);
     }
     const name = options.name ?? 'approval';
@@ -261,21 +261,18 @@ export class ApprovalManager {
     return typeof principal === 'string' && principal !== '' ? principal : undefined;
   }
 
-  private hold(ctx: HookContext, reason: string, principal: string | undefined): ToolResult {
+  /** A fresh approval id (`generateId` must not repeat one). */
+  private newId(): string {
     const id = this.generateId();
     if (this.held.has(id) || this.memory.decisionOf(id) !== undefined) {
       throw new ToolkitError('INVALID_OPTIONS', `ApprovalManager: generateId() returned '${id}' twice; approval ids must be unique.`);
     }
-    const approval = freezeApproval({
-      id,
-      call: { id: ctx.call.id, name: ctx.call.name, arguments: ctx.call.arguments },
-      toolName: ctx.tool.name,
-      arguments: { ...ctx.arguments },
-      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-      ...(principal !== undefined ? { principal } : {}),
-      reason,
-      createdAt: this.now(),
-    });
+    return id;
+  }
+
+  private hold(ctx: HookContext, reason: string, principal: string | undefined): ToolResult {
+    const id = this.newId();
+    const approval = approvalOf(ctx, id, reason, principal, this.now());
     this.held.add(approval, ctx[CALL_ORIGIN]);
     this.held.publish();
     return heldResult(ctx.tool.name, reason, id);

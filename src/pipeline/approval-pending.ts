@@ -1,5 +1,5 @@
 import { BehaviorSubject, map, type Observable } from 'rxjs';
-import type { CallOrigin } from '../executor/hooks';
+import type { CallOrigin, HookContext } from '../executor/hooks';
 import { ToolkitError } from '../errors';
 import type { PendingApproval, PendingFilter } from './approval-types';
 
@@ -18,6 +18,20 @@ function positiveLimit(value: number | undefined, fallback: number, what: string
  */
 export function freezeApproval(approval: PendingApproval): PendingApproval {
   return Object.freeze({ ...approval, call: Object.freeze({ ...approval.call }), arguments: Object.freeze({ ...approval.arguments }) });
+}
+
+/** @internal The frozen approval record of the call a hook sees, under `id`. */
+export function approvalOf(ctx: HookContext, id: string, reason: string, principal: string | undefined, createdAt: number): PendingApproval {
+  return freezeApproval({
+    id,
+    call: { id: ctx.call.id, name: ctx.call.name, arguments: ctx.call.arguments },
+    toolName: ctx.tool.name,
+    arguments: { ...ctx.arguments },
+    ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    ...(principal !== undefined ? { principal } : {}),
+    reason,
+    createdAt,
+  });
 }
 
 /**
