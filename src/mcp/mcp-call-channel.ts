@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { EmptyResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel } from '../common/tool-log';
-import type { CallOptions } from '../executor/call-executor';
+import type { CallLog, CallOptions } from '../executor/call-executor';
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, McpClientLink, McpClientRequests } from './mcp-client-requests';
 import { LogRelay, McpLogging } from './mcp-logging';
 import { ProgressRelay } from './progress-relay';
@@ -36,24 +36,39 @@ export class McpCallChannels {
   open(options: CallOptions, extra: Extra, token: string | number | undefined, response: ServerResponse | undefined): McpCallChannel {
     const progress = token !== undefined ? new ProgressRelay(token, extra, response) : undefined;
     if (progress) options.onProgress = progress.report;
-    const logs = new LogRelay(this.logging, extra, response);
-    options.onLog = logs.report;
-    options.client = new McpClientRequests(this.link, extra);
-    return new McpCallChannel(extra, progress, logs);
+    const channel = new McpCallChannel(this.link, extra, this.logging, progress, response);
+    options.onLog = channel.log;
+    options.client = channel;
+    return channel;
   }
 }
 
-/** @internal The notifications of one call, to be written before its response. */
-export class McpCallChannel {
+/**
+ * @internal What one call has of its MCP request: the handler of its requests to the client, and
+ * its notifications (progress, log messages at the session's level), to be written before its
+ * response. The log relay is made when the first message the client wants arrives.
+ */
+export class McpCallChannel extends McpClientRequests {
+  private logs: LogRelay | undefined;
+
   constructor(
-    private readonly extra: Extra,
+    link: McpClientLink,
+    extra: Extra,
+    private readonly logging: McpLogging,
     private readonly progress: ProgressRelay | undefined,
-    private readonly logs: LogRelay,
-  ) {}
+    private readonly response: ServerResponse | undefined,
+  ) {
+    super(link, extra);
+  }
+
+  /** The `onLog` of the call. */
+  readonly log = (log: CallLog): void => {
+    if (this.logging.wants(log.level)) (this.logs ??= new LogRelay(this.logging, this.extra, this.response)).report(log);
+  };
 
   /** True when the call sent nothing that must reach the client before the response. */
   get idle(): boolean {
-    return !this.progress?.sent && !this.logs.sent && !this.logs.busy;
+    return !this.progress?.sent && this.logs === undefined;
   }
 
   /**
@@ -62,7 +77,7 @@ export class McpCallChannel {
    * stdio chunk with the response would be dropped; after the pong the response goes in a later chunk.
    */
   async flush(barrier: boolean): Promise<void> {
-    await Promise.all([this.progress?.flush(), this.logs.flush()]);
+    await Promise.all([this.progress?.flush(), this.logs?.flush()]);
     if (barrier) await this.extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 1_000 }).catch(() => undefined);
   }
 }

@@ -55,8 +55,8 @@ export class McpClientLink {
  */
 export class McpClientRequests implements ClientRequestHandler {
   constructor(
-    private readonly link: McpClientLink,
-    private readonly extra: Extra,
+    protected readonly link: McpClientLink,
+    protected readonly extra: Extra,
   ) {}
 
   get description(): string {

@@ -63,8 +63,6 @@ export class McpLogging {
 export class LogRelay extends NotificationPump<LogParams> {
   private readonly queue: LogParams[] = [];
   private dropped = 0;
-  /** True once a notification was sent (the response then waits for the ping barrier). */
-  sent = false;
 
   constructor(
     private readonly logging: McpLogging,
@@ -74,16 +72,15 @@ export class LogRelay extends NotificationPump<LogParams> {
     super(extra, response);
   }
 
-  /** The `onLog` of the call. */
-  readonly report = (log: CallLog): void => {
-    if (!this.logging.wants(log.level)) return;
+  /** Queues a message the client wants (the caller checked its level). */
+  report(log: CallLog): void {
     if (this.queue.length >= LOG_QUEUE_LIMIT) {
       this.dropped++;
       return;
     }
     this.queue.push(log.logger === undefined ? { level: log.level, data: log.data } : { level: log.level, logger: log.logger, data: log.data });
     this.start();
-  };
+  }
 
   protected next(): LogParams | undefined {
     const params = this.queue.shift();
@@ -95,7 +92,6 @@ export class LogRelay extends NotificationPump<LogParams> {
   }
 
   protected send(params: LogParams): Promise<void> {
-    this.sent = true;
     return this.extra.sendNotification({ method: 'notifications/message', params });
   }
 }

@@ -33,11 +33,6 @@ export abstract class NotificationPump<P> {
     private readonly response?: ServerResponse,
   ) {}
 
-  /** True while notifications wait or are being written. */
-  get busy(): boolean {
-    return this.pump !== undefined;
-  }
-
   /** Resolves once every notification waiting was written. */
   async flush(): Promise<void> {
     await this.pump;
