@@ -36,9 +36,8 @@ export type {
   ContentAnnotations,
   ContentAudience,
 } from './common/tool-content';
-export { ToolEmitter } from './common/tool-emitter';
-export { LOG_LEVELS } from './common/tool-log';
-export type { LogLevel, ToolLogEntry } from './common/tool-log';
+export { LOG_LEVELS, ToolEmitter } from './common/tool-emitter';
+export type { LogLevel, ToolLogEntry } from './common/tool-emitter';
 export { ClientRequests } from './common/client-requests';
 export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestScope } from './common/client-requests';
 export type {

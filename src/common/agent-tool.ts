@@ -1,7 +1,7 @@
 import type { ClientRequests } from './client-requests';
 import type { ContextKey, ToolExecutionContext } from './execution-context';
 import type { JsonSchema, ReadonlyObjectJsonSchema } from './json-schema';
-import type { LogLevel } from './tool-log';
+import type { LogLevel } from './tool-emitter';
 import type {
   RetryOptions,
   ToolAnnotations,

@@ -1,6 +1,6 @@
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
 import { ClientRequests } from '../common/client-requests';
-import { isLogLevel, LOG_LEVELS, type LogLevel } from '../common/tool-log';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../common/tool-emitter';
 import { ToolkitError } from '../errors';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { CallLink } from './call-link';

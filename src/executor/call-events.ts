@@ -1,7 +1,7 @@
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import { callSafely } from '../common/guarded-observable';
 import { boundInput, previewInput } from '../common/quote-input';
-import type { ToolLogEntry } from '../common/tool-log';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { Attempt } from './attempt';
 import { End, redaction, toolName, type CallState } from './call-state';

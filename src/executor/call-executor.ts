@@ -1,5 +1,5 @@
 import type { ClientRequestHandler, ClientRequests } from '../common/client-requests';
-import type { ToolLogEntry } from '../common/tool-log';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import type { ToolkitErrorCode } from '../errors';
 import { describeAbort, unwatchAbort, watchAbort } from './abort-watch';

@@ -1,6 +1,6 @@
 import type { ContextResolver } from '../common/agent-tool';
 import type { ClientRequestHandler } from '../common/client-requests';
-import type { ToolLogEntry } from '../common/tool-log';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { AsyncCompletion } from './async-completion';
 

@@ -1,4 +1,4 @@
-import type { LogLevel } from '../common/tool-log';
+import type { LogLevel } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult, ToolResultError } from '../common/tool-types';
 
 /** Fields every call event has. */

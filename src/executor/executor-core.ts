@@ -4,7 +4,7 @@ import type { MalformedArguments } from '../common/call-arguments';
 import type { ClientRequestHandler } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { CallbackFailureReporter } from '../common/guarded-observable';
-import type { ToolLogEntry } from '../common/tool-log';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { CallLink } from './call-link';
 import type { DeadlineScheduler } from './deadlines';

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { EmptyResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { LogLevel } from '../common/tool-log';
+import type { LogLevel } from '../common/tool-emitter';
 import type { CallLog, CallOptions } from '../executor/call-executor';
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, McpClientLink, McpClientRequests } from './mcp-client-requests';
 import { LogRelay, McpLogging } from './mcp-logging';

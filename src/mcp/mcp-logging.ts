@@ -11,7 +11,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../common/quote-input';
-import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../common/tool-log';
+import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../common/tool-emitter';
 import type { CallLog } from '../executor/call-executor';
 import { NotificationPump } from './progress-relay';
 

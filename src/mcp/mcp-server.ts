@@ -8,7 +8,7 @@ import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolkitSession } from '../toolkit/session';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
-import type { LogLevel } from '../common/tool-log';
+import type { LogLevel } from '../common/tool-emitter';
 import { McpCallChannels } from './mcp-call-channel';
 import { McpToolCalls, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';

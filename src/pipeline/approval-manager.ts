@@ -3,10 +3,9 @@ import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
 import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from '../executor/hooks';
-import { reportSafely, warnOnce } from './approval-callbacks';
 import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecisionClaim } from './approval-decisions';
-import { ApprovalElicitation } from './approval-elicitation';
-import { PendingApprovals, approvalOf, freezeApproval } from './approval-pending';
+import type { ApprovalElicitation } from './approval-elicitation';
+import { PendingApprovals, approvalOf, freezeApproval, reportSafely, warnOnce } from './approval-pending';
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
 import { heldResult, limitResult, rejectedResult, rememberedRejection } from './approval-results';
@@ -112,6 +111,8 @@ export class ApprovalManager {
     const asking = options.elicitation;
     if (asking) {
       const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish: (d: ApprovalDecision) => this.decisionsSubject.next(d) };
+      // loaded for the managers that ask, not with require('toolwright')
+      const { ApprovalElicitation } = require('./approval-elicitation') as typeof import('./approval-elicitation');
       this.asking = new ApprovalElicitation(asking === true ? {} : asking, host);
     }
     const name = options.name ?? 'approval';
