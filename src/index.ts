@@ -36,7 +36,30 @@ export type {
   ContentAnnotations,
   ContentAudience,
 } from './common/tool-content';
-export { ToolEmitter } from './common/tool-emitter';
+export { LOG_LEVELS, ToolEmitter } from './common/tool-emitter';
+export type { LogLevel, ToolLogEntry } from './common/tool-emitter';
+export { ClientRequests } from './common/client-requests';
+export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestScope } from './common/client-requests';
+export type {
+  SamplingRequest,
+  SamplingResult,
+  SamplingMessage,
+  SamplingContent,
+  SamplingTextContent,
+  SamplingImageContent,
+  SamplingAudioContent,
+  ModelPreferences,
+  ElicitationRequest,
+  ElicitationResult,
+  ElicitationSchema,
+  ElicitationField,
+  ElicitationFieldBase,
+  ElicitationStringField,
+  ElicitationNumberField,
+  ElicitationBooleanField,
+  ElicitationMultiSelectField,
+  ElicitationValue,
+} from './common/client-request-types';
 export { InjectContext, Tool, ToolParam, ToolService, Prompt, PromptArg, Resource, ResourceParam } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
 export type {
@@ -98,6 +121,7 @@ export type {
   ToolCallEventBase,
   CallStartedEvent,
   CallProgressEvent,
+  CallLogEvent,
   AttemptFailedEvent,
   RetryScheduledEvent,
   CallSucceededEvent,
@@ -112,6 +136,7 @@ export type {
 } from './executor/events';
 export type { ToolSource } from './toolkit/registry';
 export type { CallOptions, CallProgress } from './executor/call-executor';
+export type { CallLog } from './executor/executor-core';
 export { AsyncCompletion } from './executor/async-completion';
 export { lowerToolSchemas, restoreArguments } from './schema/lowering';
 export type {
@@ -138,6 +163,7 @@ export type {
   ApprovalPolicy,
   ApprovalRequirement,
   ApprovalManagerOptions,
+  ApprovalElicitationOptions,
   ApproveOptions,
   PendingFilter,
   RememberScope,

@@ -1,4 +1,5 @@
 import type { ToolTarget } from '../../src';
+import { ConformanceClientRequestsService } from './client-requests';
 import { ConformanceContentService } from './content';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
@@ -14,4 +15,5 @@ export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceContentService,
   ConformanceResourcesService,
   ConformancePromptsService,
+  ConformanceClientRequestsService,
 ];

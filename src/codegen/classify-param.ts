@@ -10,6 +10,7 @@ export type ParamClassification =
 const BY_TYPE_NAME: ReadonlyMap<string, InjectedKind> = new Map([
   ['ToolEmitter', 'emitter'],
   ['AbortSignal', 'signal'],
+  ['ClientRequests', 'client'],
 ]);
 
 /** The declared type without parentheses and without `| null` / `| undefined`. */
@@ -46,8 +47,8 @@ function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings):
 /**
  * Classifies one parameter of a `@Tool` method:
  * `@ToolParam({ preset: true })` → injected preset; other `@ToolParam` → model; `@InjectContext` → injected context
- * (the decorator carries the key); else a declared type named `ToolEmitter` / `AbortSignal` → injected
- * emitter / signal; else a class type → injected context (by class); else model.
+ * (the decorator carries the key); else a declared type named `ToolEmitter` / `AbortSignal` /
+ * `ClientRequests` → injected emitter / signal / client; else a class type → injected context (by class); else model.
  * The type names are matched on the syntax first, so detection works even when the import of
  * `ToolEmitter` cannot be resolved.
  */

@@ -1,5 +1,7 @@
+import type { ClientRequests } from './client-requests';
 import type { ContextKey, ToolExecutionContext } from './execution-context';
 import type { JsonSchema, ReadonlyObjectJsonSchema } from './json-schema';
+import type { LogLevel } from './tool-emitter';
 import type {
   RetryOptions,
   ToolAnnotations,
@@ -55,6 +57,17 @@ export interface ToolCallContext {
   readonly context: ContextResolver;
   /** Streams progress to `events$` and the caller's `onProgress`. */
   emit(progress: ToolProgress | string): void;
+  /**
+   * Logs a message to `events$` (`call_log`) and the caller's `onLog` (over MCP: a
+   * `notifications/message`), as `ToolEmitter.log` does. Always set by the toolkit (optional so
+   * that a unit test can build a context without it).
+   */
+  readonly log?: ((level: LogLevel, data: unknown, logger?: string) => void) | undefined;
+  /**
+   * Requests to the client that made the call: sampling and elicitation (see `ClientRequests`).
+   * Always set by the toolkit (optional so that a unit test can build a context without it).
+   */
+  readonly client?: ClientRequests | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ContextType } from './execution-context';
 import type { JsonSchema } from './json-schema';
 
 /** How a parameter the model never sees is filled (`preset`: `@ToolParam({ preset: true })`, bound at registration). */
-export type InjectedKind = 'emitter' | 'signal' | 'context' | 'preset';
+export type InjectedKind = 'emitter' | 'signal' | 'client' | 'context' | 'preset';
 
 /** One parameter of a tool method, as the build-time generator saw it. */
 export interface ManifestParam {

@@ -63,6 +63,10 @@ export type ToolkitErrorCode =
   // a content part a tool returned (or a content helper was given) is malformed
   | 'INVALID_CONTENT'
   | 'PROVIDER_FAILED'
+  // call time: a tool's requests to the client that called it (sampling, elicitation)
+  | 'CLIENT_UNAVAILABLE'
+  | 'CLIENT_CAPABILITY_MISSING'
+  | 'CLIENT_REQUEST_FAILED'
   // runToolLoop refusing a call: a tool-call budget used up / the same call repeated too often
   | 'TOOL_BUDGET_EXCEEDED'
   | 'REPEATED_CALL'

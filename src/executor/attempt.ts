@@ -1,4 +1,7 @@
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
+import { ClientRequests } from '../common/client-requests';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../common/tool-emitter';
+import { ToolkitError } from '../errors';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { CallLink } from './call-link';
 import { isPending, settleValue, type SettleScope } from './convert';
@@ -33,6 +36,8 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   #resolve: ((result: ToolResult | Promise<ToolResult>) => void) | undefined = undefined;
   #cleanups: (() => void)[] | undefined = undefined;
   #emit: ((progress: ToolProgress | string) => void) | undefined = undefined;
+  #log: ((level: LogLevel, data: unknown, logger?: string) => void) | undefined = undefined;
+  #client: ClientRequests | undefined = undefined;
 
   constructor(
     call: CallLink,
@@ -68,6 +73,32 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   /** Streams progress to `events$` and the caller's `onProgress` (a bound function: safe to destructure). */
   get emit(): (progress: ToolProgress | string) => void {
     return (this.#emit ??= (progress) => this.report(typeof progress === 'string' ? { message: progress } : progress));
+  }
+
+  /** Logs to `events$` and the caller's `onLog` (a bound function: safe to destructure). */
+  get log(): (level: LogLevel, data: unknown, logger?: string) => void {
+    return (this.#log ??= (level, data, logger) => {
+      if (!isLogLevel(level)) {
+        throw new ToolkitError('INVALID_OPTIONS', `Tool '${this.toolName}' logged at level ${JSON.stringify(String(level)).slice(0, 40)}, which is none of ${LOG_LEVELS.join(', ')}.`, { tool: this.toolName });
+      }
+      if (this.state === AttemptState.Running) this.#call.log(logger === undefined ? { level, data } : { level, data, logger }, this.attempt);
+    });
+  }
+
+  /** Requests to the client that made the call (sampling, elicitation), cancelled with the attempt's signal. */
+  get client(): ClientRequests {
+    if (this.#client === undefined) {
+      const call = this.#call;
+      const attempt = this;
+      this.#client = new ClientRequests(call.clientHandler(), {
+        toolName: this.toolName,
+        get signal() {
+          return attempt.signal;
+        },
+        redact: (request) => call.outgoing(request),
+      });
+    }
+    return this.#client;
   }
 
   /** False once the attempt ended. */

@@ -14,6 +14,13 @@ import { backoffDelay, resolveExecution, type ResolvedExecution } from './execut
 import type { ExecutorCore } from './executor-core';
 import type { ToolEntry } from './tool-entry';
 
+/**
+ * Codes of errors a tool may throw that say what to fix and that another attempt would not: the
+ * result carries the code, and the call is not retried (a missing context object; a client that
+ * cannot be asked, or whose user already answered).
+ */
+const UNRETRIED_CODES: ReadonlySet<string> = new Set<ToolkitErrorCode>(['CONTEXT_MISSING', 'CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
+
 /** Per-entry merged settings (only for tools with their own `timeoutMs` / `retry`). */
 const settingsCache = new WeakMap<ToolEntry, ResolvedExecution>();
 
@@ -120,17 +127,17 @@ function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Tool
   const n = attempt.attempt;
   const timedOut = attempt.state === AttemptState.TimedOut;
   const error = attempt.value;
-  const code: ToolkitErrorCode = timedOut ? 'TIMEOUT' : ToolkitError.is(error, 'CONTEXT_MISSING') ? 'CONTEXT_MISSING' : 'EXECUTION_FAILED';
+  const code: ToolkitErrorCode = timedOut ? 'TIMEOUT' : ToolkitError.is(error) && UNRETRIED_CODES.has(error.code) ? error.code : 'EXECUTION_FAILED';
   const message = timedOut
     ? `Tool '${entry.name}' timed out after ${settings.timeoutMs} ms`
-    : code === 'CONTEXT_MISSING'
+    : code !== 'EXECUTION_FAILED'
       ? describe(run, error)
       : `Tool '${entry.name}' failed: ${describe(run, error)}`;
   emitAttemptFailed(run, attempt, code, message);
   // a timed-out body may still be running: retrying could repeat its side effect, so only
   // tools marked idempotent (or a retryOn that says so) retry a timeout
   const retryable = settings.retryOn !== undefined ? safePredicate(settings.retryOn, error, n) : !timedOut || entry.behaviour.annotations?.idempotent === true;
-  const retry = code !== 'CONTEXT_MISSING' && n < settings.maxAttempts && retryable;
+  const retry = !UNRETRIED_CODES.has(code) && n < settings.maxAttempts && retryable;
   if (!retry) {
     const after = n > 1 ? ` (after ${n} attempts)` : '';
     if (timedOut) {

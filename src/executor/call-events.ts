@@ -1,10 +1,11 @@
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import { callSafely } from '../common/guarded-observable';
 import { boundInput, previewInput } from '../common/quote-input';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { Attempt } from './attempt';
 import { End, redaction, toolName, type CallState } from './call-state';
-import type { CallFailedEvent, CallStartedEvent, ToolCallEventBase } from './events';
+import type { CallFailedEvent, CallLogEvent, CallStartedEvent, ToolCallEventBase } from './events';
 import { redactDeep, REDACTED, type Scrub } from './redact';
 
 /** The longest model-sent tool name or call id an event carries (provider ids are far shorter). */
@@ -89,6 +90,49 @@ export function reportProgress(run: CallState, progress: ToolProgress, attempt: 
   if (run.core.events.observed) run.core.events.next({ type: 'call_progress', ...eventBase(run), progress: safe, attempt });
   const onProgress = run.options.onProgress;
   if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: run.call.id, tool: toolName(run) }, run.core.report, 'onProgress', eventBase(run));
+}
+
+/** The most characters of JSON a log message carries (a longer one becomes its JSON text, cut). */
+const MAX_LOG_DATA_CHARS = 8192;
+/** The longest logger name an event carries. */
+const MAX_LOGGER_CHARS = 256;
+
+/**
+ * Log data as events and callers get it: a fresh JSON value of at most {@link MAX_LOG_DATA_CHARS}
+ * characters, or — when longer, cyclic or not serialisable — a text of that size (redacted before
+ * the cut, so no part of a secret is left at it).
+ */
+function boundedLogData(value: unknown): unknown {
+  if (typeof value === 'string') return boundInput(value, MAX_LOG_DATA_CHARS);
+  const preview = previewInput(value, MAX_LOG_DATA_CHARS + 1);
+  if (preview.length > MAX_LOG_DATA_CHARS) return boundInput(preview, MAX_LOG_DATA_CHARS);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  } catch {
+    return preview;
+  }
+  if (json === undefined) return null;
+  return json.length > MAX_LOG_DATA_CHARS ? boundInput(json, MAX_LOG_DATA_CHARS) : (JSON.parse(json) as unknown);
+}
+
+/** @internal A log message of a live attempt, to `events$` and the caller's `onLog`. */
+export function reportLog(run: CallState, entry: ToolLogEntry, attempt: number): void {
+  const onLog = run.options.onLog;
+  if (run.done || (onLog === undefined && !run.core.events.observed)) return;
+  const scrub = redaction(run);
+  const data = boundedLogData(scrub ? redactDeep(entry.data, scrub) : entry.data);
+  const base = eventBase(run);
+  const event: CallLogEvent = { type: 'call_log', ...base, level: entry.level, data, attempt };
+  if (entry.logger !== undefined) {
+    const logger = String(entry.logger);
+    event.logger = boundInput(scrub ? scrub(logger) : logger, MAX_LOGGER_CHARS);
+  }
+  if (run.core.events.observed) run.core.events.next(event);
+  if (onLog !== undefined) {
+    const log = { level: event.level, data, callId: run.call.id, tool: toolName(run), ...(event.logger !== undefined ? { logger: event.logger } : {}) };
+    callSafely(onLog, log, run.core.report, 'onLog', base);
+  }
 }
 
 /** @internal `attempt_failed`. */

@@ -1,3 +1,5 @@
+import type { ClientRequestHandler, ClientRequests } from '../common/client-requests';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 import type { ToolkitErrorCode } from '../errors';
 import { describeAbort, unwatchAbort, watchAbort } from './abort-watch';
@@ -6,10 +8,11 @@ import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
 import { abortCall, concludeSafely, gateRefusal, internalFailure, unknownTool } from './call-end';
-import { emitStarted, reportProgress } from './call-events';
+import { emitStarted, reportLog, reportProgress } from './call-events';
 import { errorAnswer } from './call-shape';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
 import { End, redaction, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
+import { redactDeep } from './redact';
 import { argumentProblems, invalidArguments, parseArguments } from './call-validate';
 import type { ChainResolver } from './chain-resolver';
 import type { Deadline } from './deadlines';
@@ -20,7 +23,7 @@ import type { ToolEntry } from './tool-entry';
 import { prepareDtos, ProblemList } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
-export type { AvailabilityView, CallOptions, CallProgress, ExecutorCore } from './executor-core';
+export type { AvailabilityView, CallLog, CallOptions, CallProgress, ExecutorCore } from './executor-core';
 
 /**
  * Runs one call from the model's raw arguments to a {@link ToolResult}, as a straight pipeline of
@@ -59,6 +62,8 @@ export class CallRun implements CallState {
   phaseHook: string | undefined = undefined;
   hooksStartedAt = -1;
   started = false;
+  hookClient: ClientRequests | undefined = undefined;
+  hookAbort: AbortController | undefined = undefined;
 
   constructor(
     readonly core: ExecutorCore,
@@ -169,7 +174,9 @@ export class CallRun implements CallState {
   /** @internal The deadline of a hook phase passed: the call answers `TIMEOUT` at once, whatever the hook does later. */
   onDeadline(): void {
     const result = hookPhaseTimedOut(this);
-    if (result !== undefined) this.answerEarly(result);
+    if (result === undefined) return;
+    this.hookAbort?.abort(timeoutError(this));
+    this.answerEarly(result);
   }
 
   /** @internal The caller's signal aborted while the call was pending. */
@@ -181,6 +188,7 @@ export class CallRun implements CallState {
     // Conclude first: the attempt's end (and the tool's abort listeners) then find the call answered.
     const result = abortCall(this, describeAbort(signal));
     cancelBackoff(this);
+    this.hookAbort?.abort(signal.reason);
     attempt?.abortByCaller(signal.reason);
     this.answerEarly(result);
   }
@@ -203,6 +211,22 @@ export class CallRun implements CallState {
   /** @internal */
   progress(progress: ToolProgress, attempt: number): void {
     reportProgress(this, progress, attempt);
+  }
+
+  /** @internal */
+  log(entry: ToolLogEntry, attempt: number): void {
+    reportLog(this, entry, attempt);
+  }
+
+  /** @internal */
+  clientHandler(): ClientRequestHandler | undefined {
+    return this.options.client ?? this.core.clientRequests;
+  }
+
+  /** @internal */
+  outgoing(request: unknown): unknown {
+    const scrub = redaction(this);
+    return scrub ? redactDeep(request, scrub) : request;
   }
 
   /** @internal */

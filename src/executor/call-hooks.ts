@@ -3,13 +3,21 @@ import { runAttempts } from './call-attempts';
 import { conclude, fail, gateRefusal } from './call-end';
 import { emitStarted } from './call-events';
 import { errorAnswer, shapeResult } from './call-shape';
-import { End, describe, quotedName, resolverOf, type CallState } from './call-state';
+import { End, describe, hookClientOf, quotedName, resolverOf, type CallState } from './call-state';
 import { validateArguments } from './call-validate';
 import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from './hooks';
 import type { ToolEntry } from './tool-entry';
 
 function hookContext(run: CallState, entry: ToolEntry): HookContext {
-  const context: { -readonly [K in keyof HookContext]: HookContext[K] } = { call: run.call, tool: entry.tool, arguments: run.args!, context: resolverOf(run) };
+  const context: { -readonly [K in keyof HookContext]: HookContext[K] } = {
+    call: run.call,
+    tool: entry.tool,
+    arguments: run.args!,
+    context: resolverOf(run),
+    get client() {
+      return hookClientOf(run);
+    },
+  };
   if (run.options.sessionId !== undefined) context.sessionId = run.options.sessionId;
   if (run.origin !== undefined) context[CALL_ORIGIN] = run.origin;
   return context;

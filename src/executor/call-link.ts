@@ -1,4 +1,6 @@
 import type { ContextResolver } from '../common/agent-tool';
+import type { ClientRequestHandler } from '../common/client-requests';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { AsyncCompletion } from './async-completion';
 
@@ -14,6 +16,12 @@ export interface CallLink {
   resolver(): ContextResolver;
   /** Reports progress of the live attempt number `attempt`. */
   progress(progress: ToolProgress, attempt: number): void;
+  /** Reports a log message of the live attempt number `attempt`. */
+  log(entry: ToolLogEntry, attempt: number): void;
+  /** Who answers the tool's requests to the client (the call's, else the toolkit's), if anyone. */
+  clientHandler(): ClientRequestHandler | undefined;
+  /** A request to the client as it may leave: redacted of the call's preset values. */
+  outgoing(request: unknown): unknown;
   /** The error a timed-out attempt's signal is aborted with. */
   timeoutReason(): unknown;
   /** What the call does once its current attempt, waited for, ended (must not throw). */

@@ -1,3 +1,4 @@
+import { ClientRequests } from '../common/client-requests';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { quoteInput } from '../common/quote-input';
 import { describeThrown, ToolkitError } from '../errors';
@@ -99,11 +100,24 @@ export interface CallState extends CallLink, DeadlineTarget {
   hooksStartedAt: number;
   /** True once the call's one `call_started` is out (or was due while `events$` had no observer). */
   started: boolean;
+  /** What hooks ask the client through (created when a hook first reads `client`). */
+  hookClient: ClientRequests | undefined;
+  /** Cancels the hooks' requests to the client when the call times out or is aborted. */
+  hookAbort: AbortController | undefined;
 }
 
 /** @internal The context chain of the call (created on first use). */
 export function resolverOf(run: CallState): ChainResolver {
   return (run.chain ??= new ChainResolver(run, run.options, run.core));
+}
+
+/** @internal What the call's hooks ask the client through: cancelled with the call (see {@link CallState.hookAbort}). */
+export function hookClientOf(run: CallState): ClientRequests {
+  if (run.hookClient === undefined) {
+    const abort = (run.hookAbort = new AbortController());
+    run.hookClient = new ClientRequests(run.clientHandler(), { toolName: toolName(run), signal: abort.signal, redact: (request) => run.outgoing(request) });
+  }
+  return run.hookClient;
 }
 
 /** @internal The error a timed-out attempt's signal is aborted with. */

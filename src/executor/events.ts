@@ -1,3 +1,4 @@
+import type { LogLevel } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult, ToolResultError } from '../common/tool-types';
 
 /** Fields every call event has. */
@@ -44,6 +45,25 @@ export interface CallProgressEvent extends ToolCallEventBase {
   /** What the tool reported (preset values redacted). */
   progress: ToolProgress;
   /** The attempt that reported it (1 unless retried). */
+  attempt: number;
+}
+
+/**
+ * A running tool logged a message (`ToolEmitter.log`, `ctx.log`). Over MCP the same message goes
+ * to the client as a `notifications/message` when its level is at or above the session's.
+ *
+ * @example
+ * toolkit.events$.pipe(filter((e) => e.type === 'call_log')).subscribe((e) => logger.log(e.level, e.data, { tool: e.tool }));
+ */
+export interface CallLogEvent extends ToolCallEventBase {
+  type: 'call_log';
+  /** How severe it is. */
+  level: LogLevel;
+  /** What the tool logged: preset values redacted; longer than 8 KiB of JSON, its JSON text cut. */
+  data: unknown;
+  /** The logger the tool named, if any. */
+  logger?: string;
+  /** The attempt that logged it (1 unless retried). */
   attempt: number;
 }
 
@@ -188,7 +208,7 @@ export interface CallbackFailedEvent {
  * Everything `toolkit.events$` emits, discriminated by `type`. Events never carry preset values.
  *
  * Each call emits, in order: `call_started` (unless it failed before running), any number of
- * `call_progress`, for each failed attempt `attempt_failed` (then `retry_scheduled` when another
+ * `call_progress` and `call_log`, for each failed attempt `attempt_failed` (then `retry_scheduled` when another
  * attempt follows), and exactly one terminal event: `call_succeeded`, `call_failed`,
  * `call_timed_out` or `call_aborted`. An async result may later add `async_completed`.
  *
@@ -198,6 +218,7 @@ export interface CallbackFailedEvent {
 export type ToolEvent =
   | CallStartedEvent
   | CallProgressEvent
+  | CallLogEvent
   | AttemptFailedEvent
   | RetryScheduledEvent
   | CallSucceededEvent

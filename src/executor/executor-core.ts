@@ -1,8 +1,10 @@
 import type { ToolkitContainer } from '../di/services';
 import type { Subject } from 'rxjs';
 import type { MalformedArguments } from '../common/call-arguments';
+import type { ClientRequestHandler } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { CallbackFailureReporter } from '../common/guarded-observable';
+import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { CallLink } from './call-link';
 import type { DeadlineScheduler } from './deadlines';
@@ -18,6 +20,14 @@ export interface CallProgress extends ToolProgress {
   callId: string;
   /** The tool that reported it. */
   tool: string;
+}
+
+/** A log message as delivered to a caller's `onLog`: redacted, bounded, tagged with the call. */
+export interface CallLog extends ToolLogEntry {
+  /** The call that logged it. */
+  readonly callId: string;
+  /** The tool that logged it. */
+  readonly tool: string;
 }
 
 /**
@@ -44,6 +54,16 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Receives each progress report of the call(s), in order, tagged with the call id. */
   onProgress?: ((progress: CallProgress) => void) | undefined;
+  /**
+   * Receives each log message of the call(s) (`ToolEmitter.log`, `ctx.log`), in order, tagged
+   * with the call id; preset values redacted, `data` cut to 8 KiB of JSON.
+   */
+  onLog?: ((log: CallLog) => void) | undefined;
+  /**
+   * Answers the tools' requests to the client (sampling, elicitation) for these calls, over the
+   * toolkit's `clientRequests`. `createMcpServer` sets it to the MCP client of the request.
+   */
+  client?: ClientRequestHandler | undefined;
   /**
    * Receives the completion of calls that answered with an async result (an `AsyncTool`'s
    * callback, or `AsyncCompletion` of a decorated tool); `toolCallId` is the call id.
@@ -84,6 +104,8 @@ export interface ExecutorCore {
   readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars?: number | undefined;
+  /** Answers the tools' requests to the client when a call's options name none. */
+  readonly clientRequests?: ClientRequestHandler | undefined;
   /** @internal Calls of `AsyncTool`s waiting for their completion callback, by `asyncKey`. */
   readonly asyncListeners: Map<string, CallLink>;
 }

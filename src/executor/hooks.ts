@@ -1,4 +1,5 @@
 import type { AgentTool, ContextResolver } from '../common/agent-tool';
+import type { ClientRequests } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 
@@ -32,6 +33,12 @@ export interface HookContext {
   readonly context: ContextResolver;
   /** The session of the call, if any. */
   readonly sessionId?: string | undefined;
+  /**
+   * Requests to the client that made the call (over MCP: its MCP client), e.g. to ask its user to
+   * confirm; cancelled when the call times out or is aborted. Always set by the toolkit (optional
+   * so that a unit test can build a hook context without it).
+   */
+  readonly client?: ClientRequests | undefined;
   /** @internal */
   readonly [CALL_ORIGIN]?: CallOrigin;
 }

@@ -9,6 +9,8 @@ import type { ToolkitSession } from '../toolkit/session';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
 import { CATALOG_CAPABILITIES, CATALOG_NOTIFICATIONS, McpCatalog } from './mcp-catalog';
+import type { LogLevel } from '../common/tool-emitter';
+import { McpCallChannels } from './mcp-call-channel';
 import { McpToolCalls, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';
 import type { McpToolOptions } from './mcp-tool-options';
@@ -60,6 +62,18 @@ export interface McpServerOptions {
    * construction. Those zod passes cost more than the toolkit's whole call.
    */
   sdkValidation?: boolean | undefined;
+  /**
+   * The least severe log message (`ToolEmitter.log`) sent to a client that has not set a level
+   * with `logging/setLevel` (default `'info'`); after that, the client's level applies, per MCP
+   * session.
+   */
+  logLevel?: LogLevel | undefined;
+  /**
+   * How long a tool's request to the client (`ClientRequests`: sampling, elicitation) waits for
+   * its answer unless the tool says otherwise (default 10 minutes: a person may be answering). The
+   * call's own timeout and the client's cancellation end it sooner.
+   */
+  clientRequestTimeoutMs?: number | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
   serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'> | undefined;
 }
@@ -113,19 +127,19 @@ class ToolkitMcpServer implements McpServerHandle {
     private readonly options: McpServerOptions,
   ) {
     this.list = new McpToolList(options);
-    this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId));
-    this.calls.barrier = options.progressBarrier ?? true;
     this.server = new Server(
       { name: options.name, version: options.version, ...(options.title !== undefined ? { title: options.title } : {}) },
       {
         ...(options.serverOptions ?? {}),
-        capabilities: { tools: { listChanged: true }, ...CATALOG_CAPABILITIES },
+        capabilities: { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES },
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         // a burst of toggles in one tick becomes one notification
         debouncedNotificationMethods: ['notifications/tools/list_changed', ...CATALOG_NOTIFICATIONS, ...(options.serverOptions?.debouncedNotificationMethods ?? [])],
       },
     );
     this.catalog = new McpCatalog(this.server, options, (sessionId) => this.current ?? this.resolveView(sessionId));
+    this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId), new McpCallChannels(this.server, options));
+    this.calls.barrier = options.progressBarrier ?? true;
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.list.list(this.current ?? this.resolveView(extra.sessionId)));
     if (options.sdkValidation) {
       this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {

@@ -8,9 +8,9 @@ import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
 import { errorCallResult, toCallToolResult } from './call-result';
 import { httpRequestScope } from './http-request-scope';
+import type { McpCallChannels } from './mcp-call-channel';
 import { principalContext, type McpPrincipal } from './mcp-principal';
 import type { McpToolList } from './mcp-tool-list';
-import { ProgressRelay } from './progress-relay';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -67,7 +67,7 @@ export function requestContext(
 /**
  * @internal The `tools/call` side of one MCP connection: runs each call through the view the
  * connection serves (with the `context` option's objects and the HTTP principal, the client's
- * cancellation and progress), under a call id no other connection uses, and answers with an MCP
+ * cancellation, progress, log messages and requests to the client), under a call id no other connection uses, and answers with an MCP
  * result — every fault an `isError` result, never a JSON-RPC error.
  *
  * @example
@@ -88,6 +88,7 @@ export class McpToolCalls {
     private readonly settings: McpCallSettings,
     private readonly list: McpToolList,
     private readonly viewFor: (sessionId: string | undefined) => ToolView,
+    private readonly channels: McpCallChannels,
   ) {}
 
   /** tools/call without the SDK's zod passes: toolwright checks what it reads itself. */
@@ -115,15 +116,13 @@ export class McpToolCalls {
         const context = this.contextFor(extra, scope?.principal);
         if (context) options.context = context;
       }
-      const relay = token !== undefined ? new ProgressRelay(token, extra, scope?.response) : undefined;
-      if (relay) options.onProgress = relay.report;
+      const channel = this.channels.open(options, extra, token, scope?.response);
       const call = view.callTool({ id: `${this.callPrefix}${String(extra.requestId)}`, name, arguments: args }, options);
-      if (!relay) return call.then((result) => this.toResult(name, result), failed);
-      // progress must reach the client before the response, which drops late progress
-      return call.then(async (result) => {
-        await relay.flush(this.barrier);
-        return this.toResult(name, result);
-      }, failed);
+      // progress and log messages must reach the client before the response, which drops late progress
+      return call.then(
+        (result) => (channel.idle ? this.toResult(name, result) : channel.flush(this.barrier).then(() => this.toResult(name, result))),
+        failed,
+      );
     } catch (e) {
       return Promise.resolve(failed(e));
     }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { EmptyResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallProgress } from '../executor/call-executor';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -19,27 +19,65 @@ interface ProgressParams {
 const PROGRESS_QUEUE_LIMIT = 32;
 
 /**
+ * @internal The notifications of one call waiting for the transport, sent one at a time, each once
+ * the transport took the previous one: over HTTP, once the SDK's stream handed it to the socket
+ * and the socket does not need to drain (the SDK queues SSE events in memory without
+ * backpressure); elsewhere, once `sendNotification` resolved. A failed send is dropped (the client
+ * is gone or the stream closed). Subclasses keep the queue and its bound.
+ */
+export abstract class NotificationPump<P> {
+  private pump: Promise<void> | undefined;
+
+  constructor(
+    protected readonly extra: Extra,
+    private readonly response?: ServerResponse,
+  ) {}
+
+  /** Resolves once every notification waiting was written. */
+  async flush(): Promise<void> {
+    await this.pump;
+  }
+
+  /** Starts sending what {@link next} hands out, unless sending is under way. */
+  protected start(): void {
+    this.pump ??= this.drain();
+  }
+
+  /** The next notification's params, or `undefined` when none waits. */
+  protected abstract next(): P | undefined;
+
+  /** Sends one notification. */
+  protected abstract send(params: P): Promise<void>;
+
+  private async drain(): Promise<void> {
+    for (let params = this.next(); params !== undefined; params = this.next()) {
+      await this.send(params).catch(() => undefined);
+      if (this.response) await writable(this.response);
+    }
+    this.pump = undefined;
+  }
+}
+
+/**
  * @internal Relays a call's `ToolEmitter` progress as `notifications/progress` for one request. MCP wants
  * `progress` to increase with every notification: a tool's own value is used when it does,
  * otherwise the previous value plus one (and then no `total`, which would no longer match).
  *
- * Notifications go out one at a time, each once the transport took the previous one: over HTTP,
- * once the SDK's stream handed it to the socket and the socket does not need to drain (the SDK
- * queues SSE events in memory without backpressure); elsewhere, once `sendNotification`
- * resolved. At most {@link PROGRESS_QUEUE_LIMIT} wait; when more arrive, the newest replaces the
+ * Notifications go out in turn ({@link NotificationPump}). At most {@link PROGRESS_QUEUE_LIMIT} wait; when more arrive, the newest replaces the
  * last waiting one, so a slow reader gets the latest progress (still strictly increasing) and
  * the server's memory stays bounded.
  */
-export class ProgressRelay {
+export class ProgressRelay extends NotificationPump<ProgressParams> {
   private last: number | undefined;
   private readonly queue: ProgressParams[] = [];
-  private pump: Promise<void> | undefined;
 
   constructor(
     private readonly token: string | number,
-    private readonly extra: Extra,
-    private readonly response?: ServerResponse,
-  ) {}
+    extra: Extra,
+    response?: ServerResponse,
+  ) {
+    super(extra, response);
+  }
 
   /** The `onProgress` of the call. */
   readonly report = (report: CallProgress): void => {
@@ -52,26 +90,20 @@ export class ProgressRelay {
     if (report.message !== undefined) params.message = report.message;
     if (this.queue.length < PROGRESS_QUEUE_LIMIT) this.queue.push(params);
     else this.queue[this.queue.length - 1] = params;
-    this.pump ??= this.drain();
+    this.start();
   };
 
-  /**
-   * Waits until every notification is written, then (with `barrier`) pings the client: the SDK
-   * client handles notifications a microtask later than responses, so progress sharing a stdio
-   * chunk with the response would be dropped; after the pong the response goes in a later chunk.
-   */
-  async flush(barrier: boolean): Promise<void> {
-    if (this.last === undefined) return;
-    await this.pump;
-    if (barrier) await this.extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 1_000 }).catch(() => undefined);
+  /** True once the call reported progress (the response then waits for the ping barrier). */
+  get sent(): boolean {
+    return this.last !== undefined;
   }
 
-  private async drain(): Promise<void> {
-    for (let params = this.queue.shift(); params; params = this.queue.shift()) {
-      await this.extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
-      if (this.response) await writable(this.response);
-    }
-    this.pump = undefined;
+  protected next(): ProgressParams | undefined {
+    return this.queue.shift();
+  }
+
+  protected send(params: ProgressParams): Promise<void> {
+    return this.extra.sendNotification({ method: 'notifications/progress', params });
   }
 }
 

@@ -21,7 +21,7 @@ export interface ModelParamDescriptor {
 
 /** A parameter the toolkit fills by type. */
 export interface InjectedParamDescriptor {
-  readonly kind: 'emitter' | 'signal' | 'context';
+  readonly kind: 'emitter' | 'signal' | 'client' | 'context';
   readonly index: number;
   /** For context parameters: the key (a class, or an `@InjectContext` token) to look up along the context chain. */
   readonly type?: ContextKey;

@@ -45,6 +45,12 @@ export interface ToolTracingOptions {
    * are already redacted by the toolkit). Use a `createRedactor(...).text`.
    */
   redact?: ((text: string) => string) | undefined;
+  /**
+   * Record each log message of a call (`call_log`) as a `toolwright.log` span event with its
+   * level and logger; `true` adds the message itself as `toolwright.log.data` (JSON, redacted,
+   * truncated). Default: level and logger only.
+   */
+  captureLogs?: boolean | undefined;
   /** The longest captured arguments / result / error text, cut keeping head and tail (default 4,096). */
   maxAttributeChars?: number | undefined;
 }
@@ -88,7 +94,8 @@ function json(value: unknown): string {
  * `gen_ai.tool.type = 'function'`, `gen_ai.tool.description`, `session.id` for session calls,
  * and — opt-in — `gen_ai.tool.call.arguments` / `gen_ai.tool.call.result` (redacted, truncated).
  * A failed call (error result, timeout, abort, denial, unknown tool…) gets status `ERROR` and
- * `error.type` = its error code; failed attempts before a retry appear as span events.
+ * `error.type` = its error code; failed attempts before a retry and the tool's log messages
+ * (`toolwright.log`, see `captureLogs`) appear as span events.
  *
  * Built on `toolkit.events$`: a span starts at `call_started` (which every call has, a call
  * rejected before it ran included: unknown tool, invalid arguments, denied by a hook…) and ends at
@@ -188,6 +195,15 @@ export function instrumentToolkit(toolkit: InstrumentableToolkit, options: ToolT
       case 'attempt_failed': {
         const span = open.get(keyOf(event))?.[0];
         span?.addEvent('toolwright.attempt_failed', { 'toolwright.attempt': event.attempt, [GEN_AI_ATTRIBUTES.errorType]: event.error.code }, event.timestamp);
+        return;
+      }
+      case 'call_log': {
+        const span = open.get(keyOf(event))?.[0];
+        if (span === undefined) return;
+        const attributes: Attributes = { 'toolwright.log.level': event.level, 'toolwright.attempt': event.attempt };
+        if (event.logger !== undefined) attributes['toolwright.log.logger'] = event.logger;
+        if (options.captureLogs) attributes['toolwright.log.data'] = clean(typeof event.data === 'string' ? event.data : json(event.data));
+        span.addEvent('toolwright.log', attributes, event.timestamp);
         return;
       }
       case 'retry_scheduled': {

@@ -4,7 +4,8 @@ import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
 import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecisionClaim } from './approval-decisions';
-import { PendingApprovals, freezeApproval } from './approval-pending';
+import type { ApprovalElicitation } from './approval-elicitation';
+import { PendingApprovals, approvalOf, freezeApproval, reportSafely, warnOnce } from './approval-pending';
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
 import { heldResult, limitResult, rejectedResult, rememberedRejection } from './approval-results';
@@ -53,6 +54,10 @@ function notPending(message: string): ToolkitError {
  * Bounded: at most `maxPending` calls are held at once (`maxPendingPerSession` per session); a
  * call over the cap is answered with an `APPROVAL_LIMIT_EXCEEDED` error result.
  *
+ * With `elicitation`, a call that comes from a client that can be asked (an MCP client with the
+ * `elicitation` capability) is put to that client's user first, and runs or is rejected at once
+ * (see {@link ApprovalManagerOptions.elicitation}); otherwise it is held as above.
+ *
  * Batch-safe: each call of a batch is held or run on its own, so the calls that need no approval
  * run at once and every held call keeps its own pending approval.
  *
@@ -84,6 +89,7 @@ export class ApprovalManager {
   private readonly pendingList$: Observable<readonly PendingApproval[]>;
   private readonly decisionsSubject = new Subject<ApprovalDecision>();
   private readonly decisionList$: Observable<ApprovalDecision>;
+  private readonly asking: ApprovalElicitation | undefined;
 
   /**
    * @throws ToolkitError `INVALID_OPTIONS` when `minRisk` is not a risk level, or `maxPending` /
@@ -102,7 +108,17 @@ export class ApprovalManager {
     const report = options.onCallbackError !== undefined ? reportSafely(options.onCallbackError) : warnOnce();
     this.pendingList$ = GuardedObservable.of(this.held.list$, report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
-    this.hook = { name: options.name ?? 'approval', before: (ctx) => this.check(ctx) };
+    const asking = options.elicitation;
+    if (asking) {
+      const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish: (d: ApprovalDecision) => this.decisionsSubject.next(d) };
+      // loaded for the managers that ask, not with require('toolwright')
+      const { ApprovalElicitation } = require('./approval-elicitation') as typeof import('./approval-elicitation');
+      this.asking = new ApprovalElicitation(asking === true ? {} : asking, host);
+    }
+    const name = options.name ?? 'approval';
+    const before = (ctx: HookContext) => this.check(ctx);
+    // approvals given by the client run in their own call: the decision is published once that run ends
+    this.hook = this.asking ? { name, before, after: (ctx, result) => this.asking!.finished(ctx, result) } : { name, before };
   }
 
   /** The calls waiting for a decision, oldest first; with a filter, only one session's or principal's. */
@@ -231,6 +247,11 @@ export class ApprovalManager {
     const remembered = this.rememberedDecisions.lookup(ctx.sessionId, principal, ctx.tool.name);
     if (remembered?.decision === 'approved') return undefined;
     if (remembered?.decision === 'rejected') return { action: 'respond', result: rememberedRejection(ctx.tool.name, remembered) };
+    if (this.asking?.canAsk(ctx)) {
+      const answer = await this.asking.ask(ctx, reason, principal);
+      if (answer === 'approved') return undefined;
+      if (answer !== undefined) return { action: 'respond', result: answer };
+    }
     const full = this.held.overLimit(ctx.sessionId);
     if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
     return { action: 'respond', result: this.hold(ctx, reason, principal) };
@@ -241,21 +262,18 @@ export class ApprovalManager {
     return typeof principal === 'string' && principal !== '' ? principal : undefined;
   }
 
-  private hold(ctx: HookContext, reason: string, principal: string | undefined): ToolResult {
+  /** A fresh approval id (`generateId` must not repeat one). */
+  private newId(): string {
     const id = this.generateId();
     if (this.held.has(id) || this.memory.decisionOf(id) !== undefined) {
       throw new ToolkitError('INVALID_OPTIONS', `ApprovalManager: generateId() returned '${id}' twice; approval ids must be unique.`);
     }
-    const approval = freezeApproval({
-      id,
-      call: { id: ctx.call.id, name: ctx.call.name, arguments: ctx.call.arguments },
-      toolName: ctx.tool.name,
-      arguments: { ...ctx.arguments },
-      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-      ...(principal !== undefined ? { principal } : {}),
-      reason,
-      createdAt: this.now(),
-    });
+    return id;
+  }
+
+  private hold(ctx: HookContext, reason: string, principal: string | undefined): ToolResult {
+    const id = this.newId();
+    const approval = approvalOf(ctx, id, reason, principal, this.now());
     this.held.add(approval, ctx[CALL_ORIGIN]);
     this.held.publish();
     return heldResult(ctx.tool.name, reason, id);
@@ -274,13 +292,12 @@ export class ApprovalManager {
 
   /** Records the decision in the store (atomic); a lost claim drops the stale copy and throws. */
   private async claim(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<void> {
-    const claim: DecisionClaim = { id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt, decision };
     if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     // removed first, synchronously: two decisions can never both win here
     const origin = this.held.release(approval);
     let won: boolean;
     try {
-      won = this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
+      won = await this.record(approval, decision);
     } catch (error) {
       // the store could not record the decision: nothing was decided, the call stays pending
       this.held.add(approval, origin);
@@ -293,29 +310,12 @@ export class ApprovalManager {
     }
     if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
   }
-}
 
-function warnOnce(): (error: unknown, source: string) => void {
-  let warned = false;
-  return (error, source) => {
-    if (warned) return;
-    warned = true;
-    process.emitWarning(`A subscriber of ApprovalManager.${source} threw (${describeThrown(error)}); pass onCallbackError to handle it.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
-  };
-}
-
-/** `onCallbackError` is a user callback too: what it throws goes to the one-time warning, never into RxJS. */
-function reportSafely(onCallbackError: (error: unknown, source: string) => void): (error: unknown, source: string) => void {
-  let warned = false;
-  return (error, source) => {
-    try {
-      onCallbackError(error, source);
-    } catch (failure) {
-      if (warned) return;
-      warned = true;
-      process.emitWarning(`ApprovalManager's onCallbackError threw (${describeThrown(failure)}) while reporting a failure of ${source}.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
-    }
-  };
+  /** Records a decision in the store (atomic) and in memory; false when it was decided already. */
+  private async record(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
+    const claim: DecisionClaim = { id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt, decision };
+    return this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
+  }
 }
 
 /**

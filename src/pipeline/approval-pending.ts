@@ -1,6 +1,6 @@
 import { BehaviorSubject, map, type Observable } from 'rxjs';
-import type { CallOrigin } from '../executor/hooks';
-import { ToolkitError } from '../errors';
+import type { CallOrigin, HookContext } from '../executor/hooks';
+import { ToolkitError, describeThrown } from '../errors';
 import type { PendingApproval, PendingFilter } from './approval-types';
 
 function positiveLimit(value: number | undefined, fallback: number, what: string): number {
@@ -18,6 +18,20 @@ function positiveLimit(value: number | undefined, fallback: number, what: string
  */
 export function freezeApproval(approval: PendingApproval): PendingApproval {
   return Object.freeze({ ...approval, call: Object.freeze({ ...approval.call }), arguments: Object.freeze({ ...approval.arguments }) });
+}
+
+/** @internal The frozen approval record of the call a hook sees, under `id`. */
+export function approvalOf(ctx: HookContext, id: string, reason: string, principal: string | undefined, createdAt: number): PendingApproval {
+  return freezeApproval({
+    id,
+    call: { id: ctx.call.id, name: ctx.call.name, arguments: ctx.call.arguments },
+    toolName: ctx.tool.name,
+    arguments: { ...ctx.arguments },
+    ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    ...(principal !== undefined ? { principal } : {}),
+    reason,
+    createdAt,
+  });
 }
 
 /**
@@ -112,4 +126,28 @@ export class PendingApprovals {
     this.snapshot = undefined;
     if (this.changes.observed) this.changes.next();
   }
+}
+
+/** @internal The default `onCallbackError` of an `ApprovalManager`: one process warning, the first time. */
+export function warnOnce(): (error: unknown, source: string) => void {
+  let warned = false;
+  return (error, source) => {
+    if (warned) return;
+    warned = true;
+    process.emitWarning(`A subscriber of ApprovalManager.${source} threw (${describeThrown(error)}); pass onCallbackError to handle it.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+  };
+}
+
+/** @internal `onCallbackError` is a user callback too: what it throws goes to the one-time warning, never into RxJS. */
+export function reportSafely(onCallbackError: (error: unknown, source: string) => void): (error: unknown, source: string) => void {
+  let warned = false;
+  return (error, source) => {
+    try {
+      onCallbackError(error, source);
+    } catch (failure) {
+      if (warned) return;
+      warned = true;
+      process.emitWarning(`ApprovalManager's onCallbackError threw (${describeThrown(failure)}) while reporting a failure of ${source}.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+    }
+  };
 }

@@ -88,10 +88,32 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
   /** Most calls held at once for one session (or for calls without a session), default 100. */
   maxPendingPerSession?: number | undefined;
   /**
+   * Ask the requester's own client before holding a call: when the call came from a client that
+   * can be asked (over MCP, an MCP client with the `elicitation` capability), its user gets the
+   * question at once as an `elicitation/create` form; accept approves (the call runs now, as its
+   * requester), decline or cancel reject it (`APPROVAL_REJECTED`). The decision is recorded like
+   * `approve`/`reject` (`decisions$`, the decision store) and never remembered. Without such a
+   * client, or when its answer fails, the call is held as usual. Default `false`.
+   */
+  elicitation?: boolean | ApprovalElicitationOptions | undefined;
+  /**
    * Receives what a subscriber of `pending$` or `decisions$` threw (default: one process
    * warning). A throwing subscriber never crashes the process nor fails a decision.
    */
   onCallbackError?: ((error: unknown, source: string) => void) | undefined;
+}
+
+/**
+ * Options of asking the requester's client for approval (`ApprovalManagerOptions.elicitation`).
+ *
+ * @example
+ * new ApprovalManager({ tools: ['send_payment'], elicitation: { message: (a) => `Send ${String(a.arguments.amount)} EUR?`, timeoutMs: 120_000 } });
+ */
+export interface ApprovalElicitationOptions {
+  /** The question (default: the tool, a preview of its arguments and why it needs approval). */
+  message?: ((approval: PendingApproval) => string) | undefined;
+  /** How long to wait for the answer before holding the call instead (default: the client's request timeout). */
+  timeoutMs?: number | undefined;
 }
 
 /**

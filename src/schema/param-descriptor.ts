@@ -1,3 +1,4 @@
+import { ClientRequests } from '../common/client-requests';
 import type { ContextKey } from '../common/execution-context';
 import type { ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolEmitter } from '../common/tool-emitter';
@@ -44,7 +45,7 @@ function contextParam(owner: string, index: number, label: string, { manifest, t
       throw new ToolkitError(
         'UNRESOLVABLE_PARAMETER',
         `${owner} ${label} has no @ToolParam and is not an injectable type. Add @ToolParam({ name: '…' }) so the ` +
-          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal) to inject it, or mark it @InjectContext(key).',
+          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal / ClientRequests) to inject it, or mark it @InjectContext(key).',
       );
     }
     type = manifestType(owner, label, manifest, types, `@InjectContext(${manifest.typeName ?? 'TheClass'})`, designType)?.type;
@@ -67,7 +68,7 @@ function contextParam(owner: string, index: number, label: string, { manifest, t
 
 /**
  * Decides the kind of one parameter — filled by the model (`@ToolParam`, or the manifest says
- * so), injected by `@InjectContext(key)`, or injected by type (`ToolEmitter`, `AbortSignal`, a
+ * so), injected by `@InjectContext(key)`, or injected by type (`ToolEmitter`, `AbortSignal`, `ClientRequests`, a
  * context class seen by reflection or named by the manifest module) — and describes it.
  *
  * @throws ToolkitError `INVALID_DEFINITION` for `@ToolParam` and `@InjectContext` on one
@@ -90,6 +91,7 @@ export function buildParamDescriptor(owner: string, index: number, sources: Para
   if (record?.options === undefined) {
     if (designType === ToolEmitter || manifest?.injected === 'emitter') return { kind: 'emitter', index };
     if (designType === AbortSignal || manifest?.injected === 'signal') return { kind: 'signal', index };
+    if (designType === ClientRequests || manifest?.injected === 'client') return { kind: 'client', index };
     if (manifest?.kind !== 'model') return contextParam(owner, index, label, sources);
   }
   const options = record?.options ?? {};

@@ -1,12 +1,13 @@
 import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
+import { ClientRequests } from '../common/client-requests';
 import { ToolEmitter } from '../common/tool-emitter';
 import { ToolkitError } from '../errors';
 import type { ParamDescriptor, ToolDescriptor } from '../schema/descriptor-builder';
 
 /**
  * The {@link AgentTool} of one decorated method: it fills each parameter by its kind (model
- * argument or preset by name, context object by class, emitter, signal) and calls the method on
+ * argument or preset by name, context object by class, emitter, signal, client requests) and calls the method on
  * the service instance.
  */
 export class MethodTool implements AgentTool {
@@ -42,8 +43,13 @@ export class MethodTool implements AgentTool {
       }
       case 'signal':
         return ctx.signal;
-      case 'emitter':
-        return new ToolEmitter(ctx.emit); // `emit` is bound: no wrapper needed
+      case 'emitter': {
+        // `emit` and `log` are bound: no wrapper needed for progress
+        const log = ctx.log;
+        return new ToolEmitter(ctx.emit, log && ((entry) => log(entry.level, entry.data, entry.logger)));
+      }
+      case 'client':
+        return ctx.client ?? new ClientRequests(undefined, { toolName: this.name, signal: ctx.signal });
       case 'context': {
         const value = ctx.context.get(param.type!);
         if (value === undefined) {

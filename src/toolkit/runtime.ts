@@ -1,6 +1,7 @@
 import { newContainer, releaseService, type ToolkitContainer } from '../di/services';
 import { Subject, type Observable } from 'rxjs';
 import { isAsyncTool, type AgentTool } from '../common/agent-tool';
+import type { ClientRequestHandler } from '../common/client-requests';
 import { ToolExecutionContext } from '../common/execution-context';
 import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
 import type { ToolCall, ToolResult } from '../common/tool-types';
@@ -60,6 +61,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
+  readonly clientRequests: ClientRequestHandler | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   readonly groups = new Map<string, GroupRecord>();
   /** The resources, resource templates and prompts of the registered services. */
@@ -86,6 +88,7 @@ export class ToolkitRuntime implements ToolkitCore {
     this.container = options.container ?? newContainer();
     this.context = options.context ?? ToolExecutionContext.EMPTY;
     this.maxResultChars = options.maxResultChars;
+    this.clientRequests = options.clientRequests;
     this.parallel = options.parallel ?? true;
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
     this.availability = new AvailabilityCache(this.registry, this.report);

@@ -195,6 +195,9 @@ export class SkillRun implements SkillContext {
     const callOptions: CallOptions = { signal };
     if (outer.context !== undefined) callOptions.context = outer.context;
     if (outer.agentContext !== undefined) callOptions.agentContext = outer.agentContext;
+    // the skill's own calls ask the same client and log to the same caller
+    if (outer.client !== undefined) callOptions.client = outer.client;
+    if (outer.onLog !== undefined) callOptions.onLog = outer.onLog;
     const sessionId = this.binding.state.sessionId;
     if (sessionId !== undefined) callOptions.sessionId = sessionId;
     return callOptions;

@@ -1,4 +1,5 @@
 import type { ToolkitContainer } from '../di/services';
+import type { ClientRequestHandler } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions } from '../common/tool-types';
@@ -34,4 +35,10 @@ export interface ToolkitOptions {
    * `Toolkit.enableEquipToolGroups`.
    */
   equipToolGroups?: boolean | EquipToolGroupsOptions | undefined;
+  /**
+   * Answers the tools' requests to "the client" (`ClientRequests`: sampling, elicitation) in calls
+   * that bring no client of their own — every call but MCP's, whose requests go to the MCP client.
+   * Default: none (such requests fail with `CLIENT_UNAVAILABLE`).
+   */
+  clientRequests?: ClientRequestHandler | undefined;
 }

@@ -285,8 +285,9 @@ describe('injected parameters', () => {
     }
   });
 
-  it('recognises ToolEmitter imported under another name and from an unresolved package', () => {
+  it('recognises ToolEmitter and ClientRequests imported under another name and from an unresolved package', () => {
     expect(param('AliasedService', 'echo', 'progress')).toMatchObject({ kind: 'injected', injected: 'emitter' });
+    expect(param('AliasedService', 'echo', 'client')).toMatchObject({ kind: 'injected', injected: 'client' });
     expect(param('PackageService', 'list', 'emitter')).toMatchObject({ kind: 'injected', injected: 'emitter' });
   });
 });

@@ -133,6 +133,8 @@ function describeEvent(event: ToolEvent): string {
       return `${event.callId} started`;
     case 'call_progress':
       return `${event.callId} progress ${event.progress.message ?? ''}`;
+    case 'call_log':
+      return `${event.callId} ${event.level}: ${String(event.data)}`;
     case 'attempt_failed':
       return `${event.callId} attempt ${event.attempt} failed: ${event.error.code}`;
     case 'retry_scheduled':

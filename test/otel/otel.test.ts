@@ -168,6 +168,35 @@ describe('instrumentToolkit', () => {
     expect(span.events[0].attributes).toEqual({ 'toolwright.attempt': 1, 'error.type': 'EXECUTION_FAILED' });
   });
 
+  it('records log messages as span events: level and logger, the message only with captureLogs (redacted, truncated)', async () => {
+    const toolkit = freshToolkit();
+    toolkit.registerTool({
+      name: 'chatty',
+      description: 'Logs',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, ctx) => {
+        ctx.log?.('warning', { to: 'ada@example.com', n: 1 }, 'mailer');
+        ctx.log?.('debug', 'x'.repeat(50));
+        return 'ok';
+      },
+    });
+    const quiet = tracing(toolkit);
+    const verbose = tracing(toolkit, { captureLogs: true, redact: createRedactor({ patterns: [SECRET_PATTERNS.email] }).text, maxAttributeChars: 20 });
+    await toolkit.callTool(toolCall('chatty'));
+    const [plain] = quiet.spans();
+    expect(plain.events.map((e) => e.attributes)).toEqual([
+      { 'toolwright.log.level': 'warning', 'toolwright.attempt': 1, 'toolwright.log.logger': 'mailer' },
+      { 'toolwright.log.level': 'debug', 'toolwright.attempt': 1 },
+    ]);
+    const [captured] = verbose.spans();
+    expect(captured.events.map((e) => e.name)).toEqual(['toolwright.log', 'toolwright.log']);
+    const data = captured.events.map((e) => String(e.attributes?.['toolwright.log.data']));
+    expect(data[0]).not.toContain('ada@example.com');
+    expect(data[1].length).toBeLessThanOrEqual(20);
+    quiet.subscription.unsubscribe();
+    verbose.subscription.unsubscribe();
+  });
+
   it('keeps concurrent calls with the same call id in different sessions apart', async () => {
     const toolkit = freshToolkit();
     toolkit.registerTool({
