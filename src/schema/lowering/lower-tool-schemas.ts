@@ -177,7 +177,7 @@ export function lowerToolSchema<P extends ProviderName>(
 }
 
 /**
- * @internal What {@link lowerToolOrOmit} gives: the definition and the report, or, for a tool that
+ * What {@link lowerToolOrOmit} gives: the definition and the report, or, for a tool that
  * cannot be lowered for the provider, the omission (also the last entry of `report`) and the error.
  */
 export type LoweredOrOmitted<D> =
@@ -185,7 +185,7 @@ export type LoweredOrOmitted<D> =
   | { readonly definition?: undefined; readonly report: readonly LoweringChange[]; readonly omission: LoweringOmission; readonly error: ToolkitError };
 
 /**
- * @internal {@link lowerToolSchema}, except that a tool the provider cannot take (`INVALID_NAME`,
+ * {@link lowerToolSchema}, except that a tool the provider cannot take (`INVALID_NAME`,
  * `INVALID_DEFINITION`) is not thrown but described as a {@link LoweringOmission}: every place
  * that lowers a list of tools leaves such a tool out and reports it the same way.
  *

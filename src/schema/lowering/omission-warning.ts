@@ -4,7 +4,7 @@ import type { LoweringChange, LoweringOmission } from './provider-definitions';
 const warned = new WeakMap<object, Set<string>>();
 
 /**
- * @internal Emits the `TOOLWRIGHT_TOOL_SKIPPED` process warning for a tool that `by` left out of a
+ * Emits the `TOOLWRIGHT_TOOL_SKIPPED` process warning for a tool that `by` left out of a
  * provider's definitions: what anyone who lowers a list of tools does when no report callback
  * was given. With `once`, at most one warning per tool object and lowering key (a toolkit lowers
  * its tools again on every change of the active set).
@@ -23,7 +23,7 @@ export function warnOmission(by: string, omission: LoweringOmission, once?: { re
 }
 
 /**
- * @internal Hands a tool's lowering report to `onReport` when it is not empty; a report that
+ * Hands a tool's lowering report to `onReport` when it is not empty; a report that
  * leaves the tool out, with no `onReport` to take it, becomes a {@link warnOmission} warning.
  *
  * @example
