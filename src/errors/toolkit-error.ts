@@ -73,7 +73,11 @@ export type ToolkitErrorCode =
   // skills and sessions (thrown by activateSkill / session methods, or carried by results)
   | 'SKILL_FAILED'
   | 'SKILL_LIMIT_EXCEEDED'
-  | 'SESSION_CLOSED';
+  | 'SESSION_CLOSED'
+  // queued tools (toolwright/bullmq): a preset bound only on the workers, the queue's Redis, a worker lost mid-call
+  | 'PRESET_UNBOUND'
+  | 'QUEUE_UNAVAILABLE'
+  | 'WORKER_LOST';
 
 /** Options of a {@link ToolkitError}. */
 export interface ToolkitErrorOptions {

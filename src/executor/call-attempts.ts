@@ -12,14 +12,16 @@ import { End, describe, quotedName, type CallState } from './call-state';
 import { isPending } from './convert';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import type { ExecutorCore } from './executor-core';
+import { runRemote } from './remote-call';
 import type { ToolEntry } from './tool-entry';
 
 /**
  * Codes of errors a tool may throw that say what to fix and that another attempt would not: the
- * result carries the code, and the call is not retried (a missing context object; a client that
+ * result carries the code, and the call is not retried (a missing context object; a preset bound
+ * only where the tool runs elsewhere; a client that
  * cannot be asked, or whose user already answered).
  */
-const UNRETRIED_CODES: ReadonlySet<string> = new Set<ToolkitErrorCode>(['CONTEXT_MISSING', 'CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
+const UNRETRIED_CODES: ReadonlySet<string> = new Set<ToolkitErrorCode>(['CONTEXT_MISSING', 'PRESET_UNBOUND', 'CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
 
 /** Per-entry merged settings (only for tools with their own `timeoutMs` / `retry`). */
 const settingsCache = new WeakMap<ToolEntry, ResolvedExecution>();
@@ -49,6 +51,9 @@ export function settingsFor(core: ExecutorCore, entry: ToolEntry): ResolvedExecu
  * backoff) until one answers or the retries run out. Synchronous while the tool is.
  */
 export function runAttempts(run: CallState, entry: ToolEntry): ToolResult | Promise<ToolResult> {
+  // a worker's job runs here, never back to the queue
+  const runner = run.handoff === undefined ? run.core.remote?.runnerFor(entry) : undefined;
+  if (runner !== undefined) return runRemote(run, entry, runner, budgetOf(run, 1));
   if (isAsyncTool(entry.target) && !trackAsyncTool(run, entry)) {
     return fail(
       run,
@@ -57,7 +62,7 @@ export function runAttempts(run: CallState, entry: ToolEntry): ToolResult | Prom
         'send this call with an id of its own.',
     );
   }
-  return runAttempt(run, entry, 1, -1);
+  return runAttempt(run, entry, run.handoff?.attempt ?? 1, -1);
 }
 
 function runAttempt(run: CallState, entry: ToolEntry, n: number, startedAt: number): ToolResult | Promise<ToolResult> {
@@ -85,10 +90,16 @@ function runAttempt(run: CallState, entry: ToolEntry, n: number, startedAt: numb
 
 /**
  * The timeout of attempt `n` in ms (0: none): the first attempt gets what the `before` hooks
- * left of the call's timeout (at least 1 ms); each retry gets the whole timeout.
+ * left of the call's timeout (at least 1 ms); each retry gets the whole timeout. A worker's
+ * attempt gets no more than what is left of its caller's timeout.
  */
 function budgetOf(run: CallState, n: number): number {
   const timeoutMs = run.settings!.timeoutMs;
+  const deadlineAt = run.handoff?.deadlineAt;
+  if (deadlineAt !== undefined) {
+    const left = Math.max(1, deadlineAt - Date.now());
+    return timeoutMs === 0 ? left : Math.min(timeoutMs, left);
+  }
   if (timeoutMs === 0 || n > 1 || run.hooksStartedAt < 0) return timeoutMs;
   return Math.max(1, timeoutMs - (Date.now() - run.hooksStartedAt));
 }
@@ -137,7 +148,9 @@ function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Tool
   // a timed-out body may still be running: retrying could repeat its side effect, so only
   // tools marked idempotent (or a retryOn that says so) retry a timeout
   const retryable = settings.retryOn !== undefined ? safePredicate(settings.retryOn, error, n) : !timedOut || entry.behaviour.annotations?.idempotent === true;
-  const retry = !UNRETRIED_CODES.has(code) && n < settings.maxAttempts && retryable;
+  const handoff = run.handoff;
+  const maxAttempts = handoff === undefined ? settings.maxAttempts : Math.min(settings.maxAttempts, handoff.maxAttempts);
+  const retry = !UNRETRIED_CODES.has(code) && n < maxAttempts && retryable;
   if (!retry) {
     const after = n > 1 ? ` (after ${n} attempts)` : '';
     if (timedOut) {
@@ -149,6 +162,12 @@ function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Tool
   }
   const delay = backoffDelay(settings, n);
   emitRetry(run, n + 1, delay);
+  if (handoff !== undefined) {
+    // the queue runs the next attempt (on any worker) once the backoff is over
+    handoff.retryDelayMs = delay;
+    run.failure = { abortText: '', cause: error };
+    return errorAnswer(run, code, message);
+  }
   return backoff(run, delay).then(() => {
     if (run.done) return run.final!;
     try {

@@ -19,6 +19,7 @@ import type { Deadline } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
 import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
 import type { CallOrigin } from './hooks';
+import type { WorkerAttempt } from './remote-types';
 import type { ToolEntry } from './tool-entry';
 import { prepareDtos, ProblemList } from './validation';
 
@@ -73,6 +74,8 @@ export class CallRun implements CallState {
     /** What the dispatcher resolved the name to (`undefined`: no tool has it); the executor looks nothing up. */
     readonly routed: RoutedEntry | undefined,
     readonly origin?: CallOrigin,
+    /** Set when a worker runs the call for a queued job (see {@link WorkerAttempt}). */
+    readonly handoff: WorkerAttempt | undefined = undefined,
   ) {
     this.startedAt = core.events.observed ? Date.now() : -1;
   }
@@ -154,7 +157,8 @@ export class CallRun implements CallState {
   private proceed(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
     this.args = args;
     this.settings = settingsFor(this.core, entry);
-    if (this.core.hooks.length > 0) {
+    // hooks run where the call is made: a worker's job already went through its caller's
+    if (this.core.hooks.length > 0 && this.handoff === undefined) {
       this.concludeInline = false;
       return runWithHooks(this, entry).catch((error: unknown) => internalFailure(this, error));
     }

@@ -12,6 +12,7 @@ import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from '.
 import type { CallOrigin } from './hooks';
 import { presetSecretsOf } from './preset-secrets';
 import { redactDeep, type Scrub } from './redact';
+import type { WorkerAttempt } from './remote-types';
 import type { ToolEntry } from './tool-entry';
 
 /** @internal How a call ended, beyond its result (which terminal event it emits). */
@@ -56,6 +57,8 @@ export interface CallState extends CallLink, DeadlineTarget {
   readonly origin?: CallOrigin;
   /** What the dispatcher resolved the call's name to; `undefined`: no tool has that name. */
   readonly routed: RoutedEntry | undefined;
+  /** Set when a worker runs the call for a queued job: one attempt, no hooks, retries left to the queue. */
+  readonly handoff: WorkerAttempt | undefined;
   /**
    * When the call started, or -1 until a clock reading is needed: reading the clock costs as much
    * as a tenth of a synchronous call on some VMs, so it is read at the start only when `events$`

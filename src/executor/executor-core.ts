@@ -10,6 +10,7 @@ import type { CallLink } from './call-link';
 import type { DeadlineScheduler } from './deadlines';
 import type { ToolEvent } from './events';
 import type { ResolvedExecution } from './execution-settings';
+import type { RemoteRouter } from './remote-types';
 import type { ToolHook } from './hooks';
 import type { ToolEntry } from './tool-entry';
 import type { SchemaValidators } from './validation';
@@ -108,6 +109,8 @@ export interface ExecutorCore {
   readonly clientRequests?: ClientRequestHandler | undefined;
   /** @internal Calls of `AsyncTool`s waiting for their completion callback, by `asyncKey`. */
   readonly asyncListeners: Map<string, CallLink>;
+  /** @internal Runs the calls of tools routed elsewhere (`queueTools`); `undefined` while none is. */
+  readonly remote?: RemoteRouter | undefined;
 }
 
 /**

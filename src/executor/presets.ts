@@ -29,7 +29,10 @@ export interface BoundPreset {
  * `visible` are those a preset may fill, `declared` those `@ToolParam({ preset: true })` says
  * must be filled.
  *
- * @throws ToolkitError `INVALID_DEFINITION` for a preset naming no parameter, or a declared preset left unbound.
+ * A declared preset left unbound stays hidden and is bound elsewhere — on the workers that run
+ * the tool (`toolwright/bullmq`): calling it where it is unbound fails with `PRESET_UNBOUND`.
+ *
+ * @throws ToolkitError `INVALID_DEFINITION` for a preset naming no parameter.
  */
 export function bindPresets(
   owner: string,
@@ -48,14 +51,26 @@ export function bindPresets(
       { tool: key },
     );
   }
-  const unbound = declared.filter((name) => !list.some((p) => p.name === name));
-  if (unbound.length) {
+  for (const name of declared) if (!list.some((p) => p.name === name)) list.push({ name, value: unboundPreset(what, key, name) });
+  return list.length ? list : undefined;
+}
+
+const UNBOUND = Symbol('toolwright.preset.unbound');
+
+/** @internal The preset of a declared parameter no registration bound here: resolving it fails with `PRESET_UNBOUND`. */
+function unboundPreset(what: string, key: string, name: string): PresetResolver {
+  const resolve = (): never => {
     throw new ToolkitError(
-      'INVALID_DEFINITION',
-      `${owner}: parameter(s) ${unbound.map((n) => `'${n}'`).join(', ')} are declared preset (@ToolParam({ preset: true })) but no preset ` +
-        `is bound. Register with .presetParameters({ ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : `'${key}'`}: { ${unbound[0]}: … } }) (a value, a function, or fromContainer(token)).`,
+      'PRESET_UNBOUND',
+      `${what[0].toUpperCase()}${what.slice(1)} cannot run in this process: its preset parameter '${name}' is bound only on the workers that run it. ` +
+        'Route it to them (queueTools from toolwright/bullmq), or bind the preset here with presetParameters.',
       { tool: key },
     );
-  }
-  return list.length ? list : undefined;
+  };
+  return Object.assign(resolve, { [UNBOUND]: true });
+}
+
+/** @internal True for the preset of a declared parameter that no registration bound in this process. */
+export function isUnboundPreset(value: PresetValue): boolean {
+  return typeof value === 'function' && UNBOUND in value;
 }

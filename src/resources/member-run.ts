@@ -101,7 +101,7 @@ export class Bounded {
 }
 
 /** Faults that keep their own code; anything else a method throws is `EXECUTION_FAILED`. */
-const PASSED_ON: ReadonlySet<string> = new Set(['CONTEXT_MISSING', 'TIMEOUT', 'ABORTED']);
+const PASSED_ON: ReadonlySet<string> = new Set(['PRESET_UNBOUND', 'CONTEXT_MISSING', 'TIMEOUT', 'ABORTED']);
 
 /** The timeout of a member: its own, else the toolkit's default (`0`: none). */
 export function timeoutOf(core: CatalogCore, entry: CatalogEntry): number {

@@ -13,6 +13,7 @@ import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
 import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
 import type { ToolHook } from '../executor/hooks';
+import type { RemoteRouter } from '../executor/remote-types';
 import { SchemaValidators } from '../executor/validation';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { Constructor } from '../metadata/records';
@@ -63,6 +64,8 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly maxResultChars: number | undefined;
   readonly clientRequests: ClientRequestHandler | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
+  /** The routes of tools whose calls run elsewhere (`queueTools`); `undefined` while there are none. */
+  remote: RemoteRouter | undefined = undefined;
   readonly groups = new Map<string, GroupRecord>();
   /** The resources, resource templates and prompts of the registered services. */
   readonly catalog = new Catalog();

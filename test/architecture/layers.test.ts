@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['executor'],
   ['resources'],
   ['toolkit'],
-  ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs'],
+  ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs', 'bullmq'],
 ];
 
 const src = path.resolve(__dirname, '../../src');

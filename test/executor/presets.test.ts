@@ -247,10 +247,18 @@ describe('@ToolParam({ preset: true })', () => {
     }
   }
 
-  it('cannot be registered without a bound preset', () => {
+  it('registers without a bound preset (bound on the workers that run it): hidden, and PRESET_UNBOUND where it is called', async () => {
     const toolkit = newToolkit();
-    expect(() => toolkit.registerTool(Bulk)).toThrow(/Bulk\.exportAll: parameter\(s\) 'apiKey' are declared preset.*presetParameters\(\{ bulk_export: \{ apiKey: … \} \}\)/);
-    expect(toolkit.getTool('bulk_export')).toBeUndefined();
+    toolkit.registerTool(Bulk);
+    expect(toolkit.getToolSchemas()[0].parameters.properties).toEqual({ format: { type: 'string', enum: ['csv', 'json'] } });
+    const result = await toolkit.callTool({ id: 'u1', name: 'bulk_export', arguments: { format: 'csv' } });
+    expect(result.error?.code).toBe('PRESET_UNBOUND');
+    expect(result.forLLM).toBe(
+      "Tool 'bulk_export' cannot run in this process: its preset parameter 'apiKey' is bound only on the workers that run it. " +
+        'Route it to them (queueTools from toolwright/bullmq), or bind the preset here with presetParameters.',
+    );
+    const sneaky = await toolkit.callTool({ id: 'u2', name: 'bulk_export', arguments: { format: 'csv', apiKey: 'mine' } });
+    expect(sneaky.error?.code).toBe('INVALID_ARGUMENTS');
   });
 
   it('is hidden and filled from the preset once bound', async () => {

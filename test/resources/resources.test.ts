@@ -338,7 +338,7 @@ describe('resources and prompts: definition errors name Class.method and the fix
     expect(definitionError(Static)).toContain('Static.b: @Tool is on a static method (or @Resource, @Prompt)');
   });
 
-  test('presets go under resource:<name> / prompt:<name>; a preset naming nothing, or one left unbound, is refused', () => {
+  test('presets go under resource:<name> / prompt:<name>; a preset naming nothing is refused; one left unbound is bound elsewhere (PRESET_UNBOUND here)', async () => {
     @ToolService()
     class Keyed {
       @Resource({ uri: 'k://data', name: 'data' })
@@ -346,9 +346,11 @@ describe('resources and prompts: definition errors name Class.method and the fix
         return apiKey.length;
       }
     }
-    expect(() => freshToolkit().registerTool(Keyed)).toThrow(
-      "Keyed.data: parameter(s) 'apiKey' are declared preset (@ToolParam({ preset: true })) but no preset is bound. Register with .presetParameters({ 'resource:data': { apiKey: … } })",
-    );
+    const unbound = freshToolkit();
+    unbound.registerTool(Keyed);
+    const read = await unbound.resources.read('k://data').catch((error: unknown) => error);
+    expect(ToolkitError.is(read, 'PRESET_UNBOUND')).toBe(true);
+    expect((read as Error).message).toContain("Resource 'data' cannot run in this process: its preset parameter 'apiKey' is bound only on the workers");
     expect(() => freshToolkit().registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: 'k', other: 1 } }).apply()).toThrow(
       "Keyed.data: preset(s) 'other' match no parameter of resource 'data'. Its parameters: apiKey.",
     );

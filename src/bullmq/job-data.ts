@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { ContextKey, ContextType } from '../common/execution-context';
+import { ToolExecutionContext } from '../common/execution-context';
+import { isPlainObject } from '../common/plain-object';
+import { ToolkitError } from '../errors';
+
+/**
+ * The context objects that travel with a queued call, by the name they travel under: a class
+ * (its instances are sent as plain JSON with class-transformer's `instanceToPlain`, and rebuilt
+ * with `plainToInstance` on the worker) or a token (its value is sent as JSON). Declare it once,
+ * in a module both the caller and the workers import, and pass it to `queueTools` and
+ * `createToolWorker`.
+ *
+ * @example
+ * export const travelling: TravellingContexts = { user: UserContext, tenant: TENANT_ID };
+ */
+export type TravellingContexts = Readonly<Record<string, ContextType | symbol | string>>;
+
+/** @internal What a job carries: never a preset value (those are bound on the worker). */
+export interface ToolJobData {
+  /** The format's version. */
+  readonly v: 1;
+  readonly tool: string;
+  readonly callId: string;
+  readonly sessionId?: string;
+  /** The validated model arguments. */
+  readonly args: Record<string, unknown>;
+  /** Travelling context values by their declared name. */
+  readonly context?: Record<string, unknown>;
+  /** When the caller's timeout runs out (ms since the epoch). */
+  readonly deadlineAt?: number;
+}
+
+/** @internal The largest job a caller enqueues, as JSON (a call with more arguments or context is refused). */
+export const MAX_JOB_CHARS = 1_000_000;
+
+/**
+ * @internal The job id of a call: a digest of everything the call is (tool, call id, session,
+ * arguments, travelling context), so that enqueuing the same call again finds its job (never a
+ * second run), while two calls that differ in anything — the same call id in two sessions, or
+ * for two users — never share one.
+ */
+export function jobIdOf(data: ToolJobData): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([data.tool, data.callId, data.sessionId ?? null, data.args, data.context ?? null]))
+    .digest('base64url');
+  return `tw-${digest.slice(0, 32)}`;
+}
+
+type ClassTransformer = typeof import('class-transformer');
+let transformer: ClassTransformer | undefined;
+
+function classTransformer(): ClassTransformer {
+  return (transformer ??= require('class-transformer') as ClassTransformer);
+}
+
+function describeKey(key: ContextKey): string {
+  return typeof key === 'function' ? key.name || '(anonymous class)' : String(key);
+}
+
+/**
+ * @internal The travelling part of `context` as plain JSON by declared name. `needed` are the
+ * keys the tool injects: each must be declared (else `INVALID_CONTEXT` naming it and the fix). A
+ * value that cannot become JSON is `INVALID_CONTEXT` too: nothing is dropped silently.
+ */
+export function encodeContext(context: ToolExecutionContext, declared: TravellingContexts, needed: readonly ContextKey[] | undefined, tool: string): Record<string, unknown> | undefined {
+  const names = new Map<ContextKey, string>();
+  for (const [name, key] of Object.entries(declared)) names.set(key, name);
+  for (const key of needed ?? []) {
+    if (!names.has(key)) throw untravelled(key, tool);
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const key of context.keys()) {
+    const name = names.get(key);
+    if (name === undefined) continue;
+    const value = context.get(key);
+    let plain: unknown;
+    try {
+      plain = typeof key === 'function' ? classTransformer().instanceToPlain(value) : value;
+      JSON.stringify(plain);
+    } catch (error) {
+      throw new ToolkitError('INVALID_CONTEXT', `The ${describeKey(key)} context of the call cannot travel to the workers of tool '${tool}': ${String((error as Error)?.message ?? error).slice(0, 200)}.`, {
+        tool,
+        cause: error,
+      });
+    }
+    (out ??= {})[name] = plain;
+  }
+  return out;
+}
+
+/** The error of a context key the tool injects that no travelling declaration names. */
+export function untravelled(key: ContextKey, tool: string): ToolkitError {
+  const name = describeKey(key);
+  const suggested = /^[A-Za-z]\w*$/.test(name) ? `${name[0].toLowerCase()}${name.slice(1)}: ${name}` : `name: ${name}`;
+  return new ToolkitError(
+    'INVALID_CONTEXT',
+    `Tool '${tool}' injects the ${name} context, which cannot travel to its workers: declare it in the contexts of queueTools and createToolWorker, e.g. contexts: { ${suggested} }.`,
+    { tool },
+  );
+}
+
+/** @internal The worker's context of a job: each travelled value rebuilt by its declaration. */
+export function decodeContext(values: Record<string, unknown> | undefined, declared: TravellingContexts, tool: string): ToolExecutionContext {
+  if (values === undefined) return ToolExecutionContext.EMPTY;
+  const builder = ToolExecutionContext.builder();
+  for (const [name, plain] of Object.entries(values)) {
+    const key = declared[name];
+    if (key === undefined) {
+      throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a context named '${name.slice(0, 60)}' that this worker does not declare: add it to createToolWorker's contexts.`, { tool });
+    }
+    builder.register(key, typeof key === 'function' ? classTransformer().plainToInstance(key as new () => object, plain) : plain);
+  }
+  return builder.build();
+}
+
+/** @internal The job's data, checked: a job written by something else than `queueTools` is refused, not run. */
+export function parseJobData(data: unknown): ToolJobData | string {
+  if (!isPlainObject(data)) return 'the job data is not an object';
+  const { v, tool, callId, sessionId, args, context, deadlineAt } = data as Record<string, unknown>;
+  if (v !== 1) return `the job data has format ${JSON.stringify(v)?.slice(0, 20)}, not 1 (a toolwright version mismatch between caller and worker?)`;
+  if (typeof tool !== 'string' || typeof callId !== 'string') return 'the job data names no tool or call id';
+  if (!isPlainObject(args)) return 'the job arguments are not an object';
+  if (sessionId !== undefined && typeof sessionId !== 'string') return 'the job session id is not a string';
+  if (context !== undefined && !isPlainObject(context)) return 'the job context is not an object';
+  if (deadlineAt !== undefined && typeof deadlineAt !== 'number') return 'the job deadline is not a number';
+  return data as unknown as ToolJobData;
+}

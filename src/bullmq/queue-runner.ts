@@ -1,0 +1,188 @@
+import { Job, Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { ContextKey } from '../common/execution-context';
+import type { ToolResult } from '../common/tool-types';
+import { ToolkitError } from '../errors';
+import { contextKeysOf, type RemoteCall, type RemoteRunner } from '../toolkit/remote-routes';
+import { encodeContext, jobIdOf, MAX_JOB_CHARS, type ToolJobData, type TravellingContexts } from './job-data';
+import { ASYNC_EVENT, CANCEL_EVENT, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
+import type { RedisLink } from './redis-link';
+
+/** One caller waiting for a job. */
+interface Waiter {
+  readonly call: RemoteCall;
+  readonly resolve: (result: ToolResult) => void;
+}
+
+/** @internal Where `queueTools` puts its jobs: the queue's name, its key prefix, how long finished jobs stay. */
+export interface QueuePlace {
+  readonly queueName: string;
+  readonly prefix: string | undefined;
+  readonly keepResultsMs: number;
+  readonly contexts: TravellingContexts;
+  /** Context keys the workers provide themselves (never required to travel). */
+  readonly workerContexts: readonly ContextKey[];
+}
+
+/**
+ * @internal The caller's side of a queue: enqueues each routed call as one job (its id derived
+ * from the call) and answers it from the queue's events — completion, failure, progress, and an
+ * async tool's later completion — through one `QueueEvents` reader shared by every call.
+ */
+export class QueueRunner implements RemoteRunner {
+  private readonly queue: Queue;
+  private readonly producer: QueueEventsProducer;
+  private readonly client: Redis;
+  private events: QueueEvents | undefined = undefined;
+  private starting: Promise<void> | undefined = undefined;
+  private readonly waiting = new Map<string, Set<Waiter>>();
+  private readonly asyncWaiting = new Map<string, RemoteCall[]>();
+
+  constructor(
+    private readonly link: RedisLink,
+    private readonly place: QueuePlace,
+  ) {
+    const connection = (this.client = link.client());
+    const prefix = place.prefix !== undefined ? { prefix: place.prefix } : {};
+    this.queue = new Queue(place.queueName, { connection, ...prefix });
+    this.producer = new QueueEventsProducer(place.queueName, { connection, ...prefix });
+    this.queue.on('error', () => undefined);
+  }
+
+  /** Connects and starts reading the queue's events from now on; `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
+  start(): Promise<void> {
+    return (this.starting ??= this.open().catch((error: unknown) => {
+      this.starting = undefined;
+      throw error;
+    }));
+  }
+
+  private async open(): Promise<void> {
+    await this.link.ready();
+    // read from the stream's current end: no event of a job added after this is missed
+    const last = await this.client.xrevrange(this.queue.keys.events, '+', '-', 'COUNT', 1);
+    if (this.events === undefined) {
+      const events = new QueueEvents(this.place.queueName, {
+        connection: this.link.client(),
+        lastEventId: last[0]?.[0] ?? '0-0',
+        ...(this.place.prefix !== undefined ? { prefix: this.place.prefix } : {}),
+      });
+      events.on('error', () => undefined);
+      events.on('completed', ({ jobId, returnvalue }) => this.finish(jobId, (call) => resultOf(returnvalue, call.entry.name)));
+      events.on('failed', ({ jobId, failedReason }) => this.finish(jobId, (call) => failedResult(failedReason, call.entry.name)));
+      events.on('progress', ({ jobId, data }) => this.waiting.get(jobId)?.forEach((w) => replayReport(data, w.call.attempt)));
+      events.on('duplicated', ({ jobId }) => void this.settleDuplicate(jobId));
+      events.on(ASYNC_EVENT as 'completed', (args: unknown) => this.completeAsync(args as { jobId?: string; result?: string }));
+      this.events = events;
+    }
+    await this.link.ready();
+  }
+
+  /** Enqueues the call (once: its job id is derived from it) and resolves with its answer; never rejects. */
+  async run(call: RemoteCall): Promise<ToolResult> {
+    try {
+      return await this.enqueue(call);
+    } catch (error) {
+      if (ToolkitError.is(error)) return errorToolResult(error.code, error.message);
+      throw error;
+    }
+  }
+
+  private async enqueue(call: RemoteCall): Promise<ToolResult> {
+    const name = call.entry.name;
+    const needed = contextKeysOf(call.entry)?.filter((key) => !this.place.workerContexts.includes(key));
+    const context = encodeContext(call.context, this.place.contexts, needed, name);
+    const data: ToolJobData = {
+      v: 1,
+      tool: name,
+      callId: call.callId,
+      args: call.args as Record<string, unknown>,
+      ...(call.sessionId !== undefined ? { sessionId: call.sessionId } : {}),
+      ...(context !== undefined ? { context } : {}),
+      ...(call.deadlineAt !== undefined ? { deadlineAt: call.deadlineAt } : {}),
+    };
+    const size = JSON.stringify(data).length;
+    if (size > MAX_JOB_CHARS) {
+      return errorToolResult('INVALID_ARGUMENTS', `The call of tool '${name}' is too large to queue (${size} characters of arguments and context; at most ${MAX_JOB_CHARS}). Send less.`);
+    }
+    await this.start();
+    const jobId = jobIdOf(data);
+    const signal = call.attempt.signal;
+    return new Promise<ToolResult>((resolve) => {
+      const waiter: Waiter = { call, resolve };
+      const set = this.waiting.get(jobId) ?? new Set<Waiter>();
+      set.add(waiter);
+      this.waiting.set(jobId, set);
+      signal.addEventListener('abort', () => this.abandon(jobId, waiter), { once: true });
+      const keep = { age: Math.ceil(this.place.keepResultsMs / 1000) };
+      this.queue
+        .add(name, data, { jobId, attempts: Math.max(1, call.maxAttempts), backoff: { type: 'toolwright' }, removeOnComplete: keep, removeOnFail: keep })
+        .catch((error: unknown) => this.finish(jobId, () => errorToolResult('QUEUE_UNAVAILABLE', `Tool '${name}' could not be queued: ${String((error as Error)?.message ?? error).slice(0, 300)}`)));
+    });
+  }
+
+  /** Answers every caller of `jobId` with what `answer` makes for each. */
+  private finish(jobId: string, answer: (call: RemoteCall) => ToolResult): void {
+    const set = this.waiting.get(jobId);
+    if (set === undefined) return;
+    this.waiting.delete(jobId);
+    for (const waiter of set) {
+      const result = answer(waiter.call);
+      if (result.async && !result.isError) {
+        // taken before the call answers, so the completion is delivered after its answer
+        waiter.call.asyncCompletion();
+        this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
+      }
+      waiter.resolve(result);
+    }
+  }
+
+  /** The same call was queued before: its job may have finished already (then no event will come). */
+  private async settleDuplicate(jobId: string): Promise<void> {
+    if (!this.waiting.has(jobId)) return;
+    const job = await Job.fromId(this.queue, jobId).catch(() => undefined);
+    if (job === undefined) return;
+    if (job.finishedOn === undefined) return;
+    if (job.failedReason !== undefined && job.failedReason !== null && job.returnvalue == null) {
+      this.finish(jobId, (call) => failedResult(job.failedReason, call.entry.name));
+    } else {
+      this.finish(jobId, (call) => resultOf(job.returnvalue, call.entry.name));
+    }
+  }
+
+  /** A worker relayed the later completion of an async tool's call. */
+  private completeAsync({ jobId, result }: { jobId?: string; result?: string }): void {
+    if (jobId === undefined) return;
+    const calls = this.asyncWaiting.get(jobId);
+    if (calls === undefined) return;
+    this.asyncWaiting.delete(jobId);
+    for (const call of calls) call.asyncCompletion().complete(resultOf(result, call.entry.name));
+  }
+
+  /** The caller aborted, or its timeout ran out: stop waiting, and cancel the job unless another caller waits for it. */
+  private abandon(jobId: string, waiter: Waiter): void {
+    const set = this.waiting.get(jobId);
+    if (set === undefined || !set.delete(waiter)) return;
+    if (set.size > 0) return;
+    this.waiting.delete(jobId);
+    this.producer.publishEvent({ eventName: CANCEL_EVENT, jobId }).catch(() => undefined);
+    this.queue.remove(jobId).catch(() => undefined);
+  }
+
+  /** Stops waiting (each pending caller gets `ABORTED`), then closes the queue's connections. */
+  async close(graceMs: number): Promise<void> {
+    for (const [jobId, set] of this.waiting) {
+      this.waiting.delete(jobId);
+      for (const waiter of set) waiter.resolve(errorToolResult('ABORTED', `Tool '${waiter.call.entry.name}' was not answered: its queue closed.`));
+    }
+    this.asyncWaiting.clear();
+    const parts: { close(): Promise<void> }[] = [this.queue, this.producer];
+    if (this.events !== undefined) parts.push(this.events);
+    await this.link.close(parts, graceMs);
+  }
+}
+
+/** @internal The error of a `queueTools` option naming something the toolkit lacks. */
+export function unknownSelection(kind: 'tool' | 'group', names: readonly string[], queueName: string): ToolkitError {
+  return new ToolkitError('INVALID_OPTIONS', `queueTools('${queueName}'): no ${kind} named ${names.map((n) => `'${n}'`).join(', ')} is registered.`);
+}

@@ -1,0 +1,108 @@
+import type { ContextKey } from '../common/execution-context';
+import { ToolkitError } from '../errors';
+import { addRoute, contextKeysOf, entriesOf, runtimeOf, selects } from '../toolkit/remote-routes';
+import type { Toolkit } from '../toolkit/toolkit';
+import { untravelled, type TravellingContexts } from './job-data';
+import { QueueRunner, unknownSelection } from './queue-runner';
+import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
+
+/**
+ * Options of {@link queueTools}.
+ *
+ * @example
+ * queueTools(toolkit, { connection: { host: '127.0.0.1', port: 6379 }, queueName: 'reports', groups: ['reports'],
+ *   contexts: { user: UserContext } });
+ */
+export interface QueueToolsOptions {
+  /** The queue's Redis: ioredis options or an ioredis client (duplicated; yours stays open). */
+  readonly connection: QueueConnection;
+  /** The BullMQ queue the calls go to (the workers' `queueName`). */
+  readonly queueName: string;
+  /** Every tool of these groups (registered now or later) runs on the workers. */
+  readonly groups?: readonly string[] | undefined;
+  /** These tools run on the workers. */
+  readonly tools?: readonly string[] | undefined;
+  /**
+   * The context objects that travel with the calls, by name (the same declaration on the
+   * workers). A routed tool that injects a context not declared here is refused now; the others
+   * stay in this process.
+   */
+  readonly contexts?: TravellingContexts | undefined;
+  /**
+   * Context keys the routed tools inject that the workers provide themselves (their toolkit's
+   * context or container): they do not travel, and `queueTools` does not ask for them.
+   */
+  readonly workerContexts?: readonly ContextKey[] | undefined;
+  /** BullMQ's key prefix (default `bull`): the same as the workers'. */
+  readonly prefix?: string | undefined;
+  /** How long a call waits for Redis before it answers `QUEUE_UNAVAILABLE` (default 5 s). */
+  readonly connectTimeoutMs?: number | undefined;
+  /**
+   * How long a finished job (and so its result) stays in Redis (default 10 minutes): within it, the
+   * same call queued again — same id, session, arguments and context — gets that result without a
+   * second run.
+   */
+  readonly keepResultsMs?: number | undefined;
+}
+
+/** The routing of {@link queueTools}. */
+export interface QueuedTools {
+  /** Resolves once connected; rejects with `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
+  ready(): Promise<void>;
+  /**
+   * Stops routing (the tools run in this process again, where they can), answers the calls still
+   * waiting with `ABORTED` (their jobs stay queued) and releases the Redis connections.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Routes the named groups or tools of `toolkit` to a BullMQ queue, where the workers of
+ * {@link createToolWorker} run them. The caller's API is unchanged — `callTool`, `callTools`,
+ * sessions, hooks, approval, events, `ToolResult`s — and the arguments are validated before
+ * anything is enqueued. A job carries the tool, the validated arguments, the call id, the
+ * session id and the travelling context; never a preset value (a `@ToolParam({ preset: true })`
+ * parameter is hidden here and bound on the workers). The tool's `timeoutMs` bounds the whole
+ * call, time in the queue included; its retry settings become the job's attempts, run by the
+ * queue; progress and logs come back as they happen; the caller's abort cancels the job.
+ *
+ * @example
+ * const routing = queueTools(toolkit, { connection, queueName: 'reports', groups: ['reports'] });
+ * await toolkit.callTool({ id: 'c1', name: 'build_report', arguments: { month: '2026-10' } });
+ * await routing.close();
+ * @throws ToolkitError `INVALID_OPTIONS` (no queue name, nothing to route, a tool or group the
+ *   toolkit lacks), `INVALID_CONTEXT` (a routed tool injects a context `contexts` does not declare).
+ */
+export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): QueuedTools {
+  const { queueName, tools, groups } = options;
+  if (typeof queueName !== 'string' || queueName === '') throw new ToolkitError('INVALID_OPTIONS', 'queueTools: queueName must be a non-empty string.');
+  if (tools === undefined && groups === undefined) {
+    throw new ToolkitError('INVALID_OPTIONS', `queueTools('${queueName}'): name the groups or the tools to route (groups: ['reports'] or tools: ['build_report']).`);
+  }
+  const core = runtimeOf(toolkit);
+  const missing = (tools ?? []).filter((name) => !core.registry.has(name));
+  if (missing.length > 0) throw unknownSelection('tool', missing, queueName);
+  const noGroup = (groups ?? []).filter((group) => !core.groups.has(group));
+  if (noGroup.length > 0) throw unknownSelection('group', noGroup, queueName);
+  const takes = selects({ tools, groups });
+  const contexts = options.contexts ?? {};
+  const declared = new Set<ContextKey>([...Object.values(contexts), ...(options.workerContexts ?? [])]);
+  for (const entry of entriesOf(toolkit).filter(takes)) {
+    const needed = contextKeysOf(entry)?.find((key) => !declared.has(key));
+    if (needed !== undefined) throw untravelled(needed, entry.name);
+  }
+  const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
+  const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs: options.keepResultsMs ?? 600_000, contexts, workerContexts: options.workerContexts ?? [] });
+  const unroute = addRoute(toolkit, takes, runner);
+  let closing: Promise<void> | undefined;
+  return {
+    ready: () => runner.start(),
+    close: () => {
+      if (closing === undefined) {
+        unroute();
+        closing = runner.close(5_000);
+      }
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { ToolExecutionContext } from '../common/execution-context';
+import type { ToolResult } from '../common/tool-types';
+import { Attempt } from './attempt';
+import { completionOf } from './async-calls';
+import type { CallState } from './call-state';
+import type { ResolvedExecution } from './execution-settings';
+import type { RemoteRunner } from './remote-types';
+import type { ToolEntry } from './tool-entry';
+
+const singleAttempts = new WeakMap<ResolvedExecution, ResolvedExecution>();
+
+/** The same settings with one attempt: the caller of a routed tool never retries (its queue does). */
+function singleAttempt(settings: ResolvedExecution): ResolvedExecution {
+  if (settings.maxAttempts === 1) return settings;
+  let single = singleAttempts.get(settings);
+  if (single === undefined) singleAttempts.set(settings, (single = { ...settings, maxAttempts: 1 }));
+  return single;
+}
+
+/**
+ * @internal Runs `run` through `runner` as one attempt under the call's whole timeout (what the
+ * `before` hooks left of it): the caller's abort and the timeout fire the attempt's signal, which
+ * the runner follows; what the runner answers goes through the same shaping as a local result.
+ */
+export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner, budget: number): Promise<ToolResult> {
+  const { maxAttempts } = run.settings!;
+  run.settings = singleAttempt(run.settings!);
+  const attempt = new Attempt(run, run.call.id, entry.name, 1, run.options.sessionId, -1);
+  run.current = attempt;
+  run.attempts = 1;
+  const { context, agentContext } = run.options;
+  let answer: Promise<ToolResult>;
+  try {
+    answer = runner.run({
+      entry,
+      callId: run.call.id,
+      sessionId: run.options.sessionId,
+      args: run.args!,
+      context: ToolExecutionContext.merge(agentContext, context),
+      deadlineAt: budget > 0 ? Date.now() + budget : undefined,
+      maxAttempts,
+      attempt,
+      asyncCompletion: () => completionOf(run),
+    });
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  return attempt.wait(answer, budget, run.core.deadlines);
+}

@@ -1,0 +1,119 @@
+import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
+import { AsyncCompletion } from '../executor/async-completion';
+import type { ToolResult } from '../common/tool-types';
+import { CallRun, type AvailabilityView, type CallOptions } from '../executor/call-executor';
+import { isUnboundPreset } from '../executor/presets';
+import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
+import type { ToolEntry } from '../executor/tool-entry';
+import { ToolkitError } from '../errors';
+import { MethodTool } from './method-tool';
+import type { ToolkitRuntime } from './runtime';
+import type { Toolkit } from './toolkit';
+
+export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
+export type { ToolEntry } from '../executor/tool-entry';
+
+/** @internal Which tools a route (or a worker) takes: by name, or every tool of a group. */
+export interface ToolSelection {
+  readonly tools?: readonly string[] | undefined;
+  readonly groups?: readonly string[] | undefined;
+}
+
+/** @internal A predicate over entries for a selection; no selection at all takes every tool. */
+export function selects(selection: ToolSelection): (entry: ToolEntry) => boolean {
+  const tools = new Set(selection.tools ?? []);
+  const groups = new Set(selection.groups ?? []);
+  if (selection.tools === undefined && selection.groups === undefined) return (entry) => entry.source === 'component';
+  return (entry) => entry.source === 'component' && (tools.has(entry.name) || (entry.group !== undefined && groups.has(entry.group)));
+}
+
+interface Route {
+  readonly takes: (entry: ToolEntry) => boolean;
+  readonly runner: RemoteRunner;
+}
+
+/** The routes of one toolkit, first match wins. */
+class RouteTable implements RemoteRouter {
+  readonly routes: Route[] = [];
+
+  runnerFor(entry: ToolEntry): RemoteRunner | undefined {
+    for (const route of this.routes) if (route.takes(entry)) return route.runner;
+    return undefined;
+  }
+}
+
+/** @internal The working parts of `toolkit`. */
+export function runtimeOf(toolkit: Toolkit): ToolkitRuntime {
+  const core = (toolkit as unknown as { core?: ToolkitRuntime }).core;
+  if (core === undefined || typeof core.dispatch !== 'function') {
+    throw new ToolkitError('INVALID_OPTIONS', 'Expected a Toolkit (new Toolkit(…)); a session or another object cannot route tools.');
+  }
+  return core;
+}
+
+/**
+ * @internal Routes the calls of the tools `takes` accepts (now and registered later) to `runner`;
+ * returns what removes the route. Everything else of a call (gate, validation, hooks, events,
+ * the caller's timeout and abort) stays with the toolkit.
+ */
+export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner): () => void {
+  const core = runtimeOf(toolkit);
+  const table = core.remote instanceof RouteTable ? core.remote : new RouteTable();
+  const route: Route = { takes, runner };
+  table.routes.push(route);
+  core.remote = table;
+  return () => {
+    const at = table.routes.indexOf(route);
+    if (at >= 0) table.routes.splice(at, 1);
+    if (table.routes.length === 0 && core.remote === table) core.remote = undefined;
+  };
+}
+
+/** @internal The registered tools of `toolkit`, in registration order. */
+export function entriesOf(toolkit: Toolkit): ToolEntry[] {
+  return [...runtimeOf(toolkit).registry.entries()];
+}
+
+/** What the call itself provides wherever it runs: not context that travels. */
+const PER_CALL: ReadonlySet<unknown> = new Set<unknown>([AsyncCompletion, ToolExecutionContext]);
+
+/**
+ * @internal The context keys a decorated tool injects (not those every call provides, such as its
+ * `AsyncCompletion`); `undefined` for an `AgentTool` object, which may read any key from its context.
+ */
+export function contextKeysOf(entry: ToolEntry): ContextKey[] | undefined {
+  const target = entry.target;
+  if (!(target instanceof MethodTool)) return undefined;
+  return target.descriptor.params.flatMap((param) => (param.kind === 'context' && param.type !== undefined && !PER_CALL.has(param.type) ? [param.type] : []));
+}
+
+/** @internal The preset parameters of `entry` that no registration bound in this process. */
+export function unboundPresetsOf(entry: ToolEntry): string[] {
+  return (entry.presets ?? []).filter((preset) => isUnboundPreset(preset.value)).map((preset) => preset.name);
+}
+
+/** @internal One queued call as a worker runs it. */
+export interface WorkerCall {
+  readonly tool: string;
+  readonly callId: string;
+  readonly args: Record<string, unknown>;
+  readonly handoff: WorkerAttempt;
+}
+
+/**
+ * @internal Runs one attempt of a queued call on the worker's toolkit: the worker's gate (`serves`),
+ * validation again (the worker may run another version), the worker's presets and context, no
+ * hooks (they ran on the caller), the attempt's timeout capped by the caller's deadline. Resolves
+ * with the result; `handoff.retryDelayMs` is set when the queue should run another attempt.
+ */
+export function runWorkerCall(toolkit: Toolkit, call: WorkerCall, options: CallOptions, serves: (entry: ToolEntry) => boolean, queueName: string): Promise<ToolResult> {
+  const core = runtimeOf(toolkit);
+  const routed = core.registry.resolve(call.tool);
+  const gate: AvailabilityView = {
+    isEnabled: (entry) => serves(entry),
+    whyDisabled: (entry) => `Tool '${entry.name}' is not run by the workers of queue '${queueName}'.`,
+    enabledNames: () => [...core.registry.entries()].filter(serves).map((entry) => entry.name),
+    closedReason: () => undefined,
+  };
+  return new CallRun(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, routed, undefined, call.handoff).run();
+}

@@ -1,0 +1,46 @@
+import { Redis } from 'ioredis';
+
+/** The machine's Redis (issue 15): every queue test uses it for real. */
+export const REDIS = { host: '127.0.0.1', port: 6379 } as const;
+
+/**
+ * Resolves when Redis answers PING; rejects with a message that says how to start it otherwise
+ * (the tests that need it fail clearly instead of hanging).
+ */
+export async function requireRedis(): Promise<void> {
+  const client = new Redis({ ...REDIS, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw new Error(
+      `Redis is not reachable at ${REDIS.host}:${REDIS.port} (${String((error as Error).message)}): the queue tests need it. Start it with ` +
+        `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`,
+    );
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** A queue name no other test (or run) uses. */
+export function uniqueQueue(label: string): string {
+  return `tw-test-${label}-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Deletes every key of BullMQ's queue `queueName` (prefix `bull`) and of the tests' own `prefix`. */
+export async function cleanRedis(...patterns: string[]): Promise<void> {
+  const client = new Redis({ ...REDIS, maxRetriesPerRequest: 1 });
+  try {
+    for (const pattern of patterns) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await client.del(...keys);
+      } while (cursor !== '0');
+    }
+  } finally {
+    client.disconnect();
+  }
+}
