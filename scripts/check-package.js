@@ -60,7 +60,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
@@ -112,17 +112,45 @@ core.NestFactory.createApplicationContext(AppModule, { logger: false }).then(asy
   process.stdout.write('ok\\n');
 }).catch((e) => { console.error(e); process.exit(1); });
 `;
+// A BullMQ round trip against the machine's Redis: the tool runs on a worker of the consumer's own
+// toolwright/bullmq (a unique queue, obliterated after).
+const queueRun = (load) => `
+${load}
+const queueName = 'tw-package-' + process.pid + '-' + Date.now();
+const connection = { host: '127.0.0.1', port: 6379 };
+const shout = { name: 'shout', description: 'Shout', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: (a) => String(a.text).toUpperCase() + ' from ' + process.pid };
+const caller = new tw.Toolkit();
+caller.registerTool(shout);
+const worker = new tw.Toolkit();
+worker.registerTool(shout);
+const routing = bullmq.queueTools(caller, { connection, queueName, tools: ['shout'] });
+const running = bullmq.createToolWorker(worker, { connection, queueName, concurrency: 2 });
+(async () => {
+  const r = await caller.callTool({ id: 'q1', name: 'shout', arguments: { text: 'hi' } });
+  const bad = await caller.callTool({ id: 'q2', name: 'shout', arguments: { text: 1 } });
+  if (r.forLLM !== 'HI from ' + process.pid || bad.error.code !== 'INVALID_ARGUMENTS') throw new Error('bullmq: ' + JSON.stringify([r, bad]));
+  await routing.close();
+  await running.close();
+  const { Queue } = await import('bullmq');
+  const q = new Queue(queueName, { connection });
+  await q.obliterate({ force: true });
+  await q.close();
+  process.stdout.write('ok\\n');
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
 const cjs = project('consumer-cjs', 'commonjs', {
+  'queue.js': queueRun("const tw = require('toolwright'); const bullmq = require('toolwright/bullmq');"),
   'index.js': usage("const tw = require('toolwright');"),
   'agents.js': agentsRun("const tw = require('toolwright'); const agents = require('toolwright/openai-agents'); const sdk = require('@openai/agents');"),
   'nest.js': nestRun("require('reflect-metadata'); const tw = require('toolwright'); const nestjs = require('toolwright/nestjs'); const common = require('@nestjs/common'); const core = require('@nestjs/core');"),
 });
 const esm = project('consumer-esm', 'module', {
+  'queue.mjs': queueRun("import * as tw from 'toolwright'; import * as bullmq from 'toolwright/bullmq';"),
   'index.mjs': usage("import * as tw from 'toolwright';"),
   'agents.mjs': agentsRun("import * as tw from 'toolwright'; import * as agents from 'toolwright/openai-agents'; import * as sdk from '@openai/agents';"),
   'nest.mjs': nestRun("import 'reflect-metadata'; import * as tw from 'toolwright'; import * as nestjs from 'toolwright/nestjs'; import * as common from '@nestjs/common'; import * as core from '@nestjs/core';"),
 });
-for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs'], [cjs, 'agents.js'], [esm, 'agents.mjs'], [cjs, 'nest.js'], [esm, 'nest.mjs']]) {
+for (const [dir, file] of [[cjs, 'index.js'], [esm, 'index.mjs'], [cjs, 'agents.js'], [esm, 'agents.mjs'], [cjs, 'nest.js'], [esm, 'nest.mjs'], [cjs, 'queue.js'], [esm, 'queue.mjs']]) {
   const out = run(process.execPath, [file], dir).trim();
   if (out !== 'ok') throw new Error(`${dir}/${file}: ${out}`);
 }
@@ -206,6 +234,7 @@ import { toAiSdkTools } from 'toolwright/ai-sdk';
 import type { ToolSet } from 'ai';
 import { Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { ToolwrightModule, type ToolwrightNestOptions } from 'toolwright/nestjs';
+import { createToolWorker, queueTools, type QueuedTools, type ToolWorker, type TravellingContexts } from 'toolwright/bullmq';
 class User { constructor(readonly id: string) {} }
 @ToolService({ group: 'weather' })
 export class Weather {
@@ -232,6 +261,10 @@ export class NestWeather {
 @Module({ imports: [ToolwrightModule.forRoot(nestOptions)], providers: [NestWeather] })
 export class AppModule {}
 void asyncModule;
+const travelling: TravellingContexts = { user: User };
+const routing: QueuedTools = queueTools(toolkit, { connection: { host: '127.0.0.1', port: 6379 }, queueName: 'q', groups: ['weather'], contexts: travelling });
+const worker: ToolWorker = createToolWorker(toolkit, { connection: { host: '127.0.0.1', port: 6379 }, queueName: 'q', concurrency: 2, workerOptions: { lockDuration: 5_000 } });
+void [routing, worker];
 `,
 });
 const esmTs = project('consumer-ts-esm', 'module', {

@@ -17,13 +17,13 @@ const LAZY = ['typescript', 'typescript-json-schema', 'class-validator', 'class-
 const BUILD_PEERS = ['typescript', 'typescript-json-schema'];
 /**
  * What `require('toolwright')` does not load either (issue 12, the cold require): the agent frameworks
- * (`@openai/agents`, `@langchain/core`, `ai`, `@nestjs/*`: their subpaths only), Ajv and re2js
+ * (`@openai/agents`, `@langchain/core`, `ai`, `@nestjs/*`, `bullmq`: their subpaths only), Ajv and re2js
  * (the first schema and the first pattern load them), tinyglobby (`toolwright/build` only),
  * `node:crypto` and the stream modules it brings (approval ids come from Web Crypto), and the
  * toolkit's working parts (`dist/` files), which the first `new Toolkit()` loads.
  */
 const NOT_AT_REQUIRE = {
-  packages: ['ajv', 're2js', 'tinyglobby', '@openai/agents', '@langchain/core', 'ai', '@nestjs/common', '@nestjs/core'],
+  packages: ['ajv', 're2js', 'tinyglobby', '@openai/agents', '@langchain/core', 'ai', '@nestjs/common', '@nestjs/core', 'bullmq', 'ioredis'],
   builtins: ['crypto', 'stream'],
   own: [
     'toolkit/runtime.js',
