@@ -46,7 +46,9 @@ export class QueueRunner implements RemoteRunner {
     const prefix = place.prefix !== undefined ? { prefix: place.prefix } : {};
     this.queue = new Queue(place.queueName, { connection, ...prefix });
     this.producer = new QueueEventsProducer(place.queueName, { connection, ...prefix });
+    // connection errors reach the calls (QUEUE_UNAVAILABLE); BullMQ would print those nobody listens to
     this.queue.on('error', () => undefined);
+    this.producer.on('error', () => undefined);
   }
 
   /** Connects and starts reading the queue's events from now on; `QUEUE_UNAVAILABLE` when Redis does not answer in time. */

@@ -20,7 +20,7 @@ function callerToolkit(): Toolkit {
 
 function workerToolkit(): Toolkit {
   const toolkit = new Toolkit();
-  toolkit.registration().tool(ReportService).presetParameters({ build_report: { apiKey: SECRET }, leak_key: { apiKey: SECRET } }).apply();
+  toolkit.registration().tool(ReportService).presetParameters({ build_report: { apiKey: SECRET }, leak_key: { apiKey: SECRET }, reject_key: { apiKey: SECRET } }).apply();
   return toolkit;
 }
 
@@ -89,6 +89,48 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
     expect(result.forLLM).not.toContain(SECRET);
     expect(result.forLLM).toMatch(/^the key is \S+$/);
     expect(JSON.stringify(events)).not.toContain(SECRET);
+  });
+
+  it('never writes a preset value to Redis: every command sent (MONITOR) and every key read back', async () => {
+    const monitor = await new Redis(REDIS).monitor();
+    const sent: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => sent.push(args.join(' ')));
+    try {
+      const results = await caller.callTools(
+        [
+          { id: 's1', name: 'build_report', arguments: { month: '2026-11' } },
+          { id: 's2', name: 'leak_key', arguments: {} },
+          { id: 's3', name: 'reject_key', arguments: {} },
+        ],
+        { context: user },
+      );
+      expect(results[0].isError).toBe(false);
+      expect(results[2].error?.code).toBe('EXECUTION_FAILED');
+      expect(results[2].forLLM).toContain('auth failed for');
+      expect(JSON.stringify(results)).not.toContain(SECRET);
+    } finally {
+      monitor.disconnect();
+    }
+    expect(sent.filter((command) => command.includes(queueName)).length).toBeGreaterThan(10);
+    expect(sent.filter((command) => command.includes(SECRET))).toEqual([]);
+    const redis = new Redis(REDIS);
+    try {
+      const keys = await redis.keys(`bull:${queueName}:*`);
+      expect(keys.length).toBeGreaterThan(3);
+      for (const key of keys) {
+        const type = await redis.type(key);
+        const value =
+          type === 'hash' ? await redis.hgetall(key)
+          : type === 'list' ? await redis.lrange(key, 0, -1)
+          : type === 'zset' ? await redis.zrange(key, 0, -1)
+          : type === 'set' ? await redis.smembers(key)
+          : type === 'stream' ? await redis.xrange(key, '-', '+')
+          : await redis.get(key);
+        expect(JSON.stringify(value)).not.toContain(SECRET);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('runs a batch in parallel on the worker and keeps call order', async () => {
