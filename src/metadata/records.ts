@@ -41,8 +41,10 @@ export interface ToolParamOptions {
   /** Allowed values (an enum object or a list). */
   enum?: EnumLike | undefined;
   /**
-   * A hidden parameter (an API key, a tenant id): it never appears in any schema, and registering
-   * the tool without binding a preset for it is a definition-time error.
+   * A hidden parameter (an API key, a tenant id): it never appears in any schema. Bind it with
+   * `presetParameters` where the tool runs; a toolkit that routes the tool to workers
+   * (`toolwright/bullmq`) need not know it, and calling the tool where it is bound nowhere answers
+   * `PRESET_UNBOUND`.
    */
   preset?: boolean | undefined;
 }

@@ -15,7 +15,7 @@ export interface ModelParamDescriptor {
   readonly dto?: { readonly type: Constructor; readonly array: boolean };
   /** Set when the argument (or each item, for arrays) must become a `Date`. */
   readonly date?: boolean;
-  /** Set for `@ToolParam({ preset: true })`: never visible; registration must bind a preset. */
+  /** Set for `@ToolParam({ preset: true })`: never visible; bound where the tool runs (`PRESET_UNBOUND` elsewhere). */
   readonly preset?: boolean;
 }
 

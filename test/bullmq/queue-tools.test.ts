@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Toolkit, ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
@@ -130,6 +131,29 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       }
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('a job forged in Redis is checked: malformed data, a tool the worker does not serve, an undeclared context, a preset argument are refused', async () => {
+    const forged = uniqueQueue('forged');
+    const narrow = createToolWorker(workerToolkit(), { connection: REDIS, queueName: forged, tools: ['build_report'], contexts: TRAVEL });
+    const queue = new Queue(forged, { connection: REDIS });
+    const events = new QueueEvents(forged, { connection: REDIS });
+    try {
+      await Promise.all([narrow.ready(), events.waitUntilReady()]);
+      const answer = async (data: object): Promise<ToolResult> => (await (await queue.add('x', data)).waitUntilFinished(events, 20_000)) as ToolResult;
+      expect((await answer({ v: 2, tool: 'build_report' })).forLLM).toMatch(/was not run: the job data has format 2, not 1/);
+      const served = await answer({ v: 1, tool: 'leak_key', callId: 'f1', args: {} });
+      expect(served.error?.code).toBe('TOOL_DISABLED');
+      expect(served.forLLM).not.toContain(SECRET);
+      const undeclared = await answer({ v: 1, tool: 'build_report', callId: 'f2', args: { month: '2026-10' }, context: { admin: { id: 'root' } } });
+      expect(undeclared.error?.code).toBe('INVALID_CONTEXT');
+      const smuggled = await answer({ v: 1, tool: 'build_report', callId: 'f3', args: { month: '2026-10', apiKey: 'attacker' }, context: { user: { id: 'x', tenant: 'y' } } });
+      expect(smuggled.error?.code).toBe('INVALID_ARGUMENTS');
+    } finally {
+      await Promise.all([narrow.close(), events.close()]);
+      await queue.obliterate({ force: true });
+      await queue.close();
     }
   });
 
