@@ -17,6 +17,7 @@ const benches = [
   ['AI SDK adapter (per-call overhead over the SDK plain tool path + view.callTool)', 'ai-sdk-bench.js'],
   ['NestJS module (start-up: discovery and registration)', 'nestjs-bench.js'],
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
+  ['BullMQ worker fleet (toolwright/bullmq vs bare BullMQ, 1/2/4 worker processes; needs Redis)', 'bullmq-bench.js'],
   ['hostile input bounds', 'security-bench.js'],
   ['install footprint and cold require (packs and installs from the registry)', 'footprint-bench.js'],
 ];

@@ -3,9 +3,13 @@ import { isLogLevel } from '../common/tool-emitter';
 import type { ToolCallContext } from '../common/agent-tool';
 import { isPlainObject } from '../common/plain-object';
 
-/** @internal Custom queue events: a worker relays an async tool's completion; a caller cancels a job. */
+/** @internal The custom queue event by which a worker relays an async tool's completion. */
 export const ASYNC_EVENT = 'toolwright:async';
-export const CANCEL_EVENT = 'toolwright:cancel';
+
+/** @internal The pub/sub channel on which callers cancel the jobs of a queue (its message: the job id). */
+export function cancelChannel(prefix: string | undefined, queueName: string): string {
+  return `${prefix ?? 'bull'}:${queueName}:toolwright:cancel`;
+}
 
 /** @internal The longest failure text of a job kept in a result. */
 const MAX_REASON_CHARS = 2_000;

@@ -5,7 +5,7 @@ import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import { contextKeysOf, type RemoteCall, type RemoteRunner } from '../toolkit/remote-routes';
 import { encodeContext, jobIdOf, MAX_JOB_CHARS, type ToolJobData, type TravellingContexts } from './job-data';
-import { ASYNC_EVENT, CANCEL_EVENT, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
+import { ASYNC_EVENT, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
 import type { RedisLink } from './redis-link';
 
 /** One caller waiting for a job. */
@@ -167,7 +167,7 @@ export class QueueRunner implements RemoteRunner {
     if (set === undefined || !set.delete(waiter)) return;
     if (set.size > 0) return;
     this.waiting.delete(jobId);
-    this.producer.publishEvent({ eventName: CANCEL_EVENT, jobId }).catch(() => undefined);
+    this.client.publish(cancelChannel(this.place.prefix, this.place.queueName), jobId).catch(() => undefined);
     this.queue.remove(jobId).catch(() => undefined);
   }
 

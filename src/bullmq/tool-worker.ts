@@ -1,11 +1,11 @@
-import { QueueEvents, QueueEventsProducer, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { QueueEventsProducer, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import { entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { decodeContext, parseJobData, type TravellingContexts } from './job-data';
-import { ASYNC_EVENT, CANCEL_EVENT, errorToolResult, type JobReport } from './job-events';
+import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
 
 /**
@@ -110,18 +110,17 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
     settings: { ...options.workerOptions?.settings, backoffStrategy: (_made, _type, error) => (error instanceof RetryLater ? error.delayMs : 0) },
   });
   worker.on('error', report);
-  const events = new QueueEvents(queueName, { connection: link.client(), ...prefix });
-  events.on('error', report);
-  events.on(CANCEL_EVENT as 'completed', (args: unknown) => {
-    const jobId = (args as { jobId?: unknown }).jobId;
-    if (typeof jobId !== 'string') return;
+  // cancellations come by pub/sub: a worker does not read the queue's whole event stream for them
+  const listener = link.client();
+  listener.on('message', (_channel: string, jobId: string) => {
     if (worker.cancelJob(jobId, 'the caller cancelled the call')) return;
     if (cancelled.size >= MAX_REMEMBERED_CANCELS) cancelled.delete(cancelled.values().next().value!);
     cancelled.add(jobId);
   });
+  void listener.subscribe(cancelChannel(options.prefix, queueName)).catch(report);
   return {
     ready: () => link.ready(),
-    close: () => link.close([worker, events, producer], options.closeTimeoutMs ?? 30_000),
+    close: () => link.close([worker, producer], options.closeTimeoutMs ?? 30_000),
   };
 }
 
