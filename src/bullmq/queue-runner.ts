@@ -12,6 +12,8 @@ import type { RedisLink } from './redis-link';
 interface Waiter {
   readonly call: RemoteCall;
   readonly resolve: (result: ToolResult) => void;
+  /** Stops waiting when the caller's signal fires (removed once the job answered). */
+  readonly onAbort: () => void;
 }
 
 /** @internal Where `queueTools` puts its jobs: the queue's name, its key prefix, how long finished jobs stay. */
@@ -35,6 +37,7 @@ export class QueueRunner implements RemoteRunner {
   private readonly client: Redis;
   private events: QueueEvents | undefined = undefined;
   private starting: Promise<void> | undefined = undefined;
+  private closed = false;
   private readonly waiting = new Map<string, Set<Waiter>>();
   private readonly asyncWaiting = new Map<string, RemoteCall[]>();
 
@@ -53,6 +56,7 @@ export class QueueRunner implements RemoteRunner {
 
   /** Connects and starts reading the queue's events from now on; `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
   start(): Promise<void> {
+    if (this.closed) return Promise.reject(this.closedError());
     return (this.starting ??= this.open().catch((error: unknown) => {
       this.starting = undefined;
       throw error;
@@ -107,15 +111,18 @@ export class QueueRunner implements RemoteRunner {
     if (size > MAX_JOB_CHARS) {
       return errorToolResult('INVALID_ARGUMENTS', `The call of tool '${name}' is too large to queue (${size} characters of arguments and context; at most ${MAX_JOB_CHARS}). Send less.`);
     }
+    if (this.closed) throw this.closedError(name);
     await this.start();
     const jobId = jobIdOf(data);
     const signal = call.attempt.signal;
+    // the caller gave up while Redis was being reached: nothing is queued
+    if (signal.aborted) return errorToolResult('ABORTED', `Tool '${name}' was not queued: the call was cancelled.`);
     return new Promise<ToolResult>((resolve) => {
-      const waiter: Waiter = { call, resolve };
+      const waiter: Waiter = { call, resolve, onAbort: () => this.abandon(jobId, waiter) };
       const set = this.waiting.get(jobId) ?? new Set<Waiter>();
       set.add(waiter);
       this.waiting.set(jobId, set);
-      signal.addEventListener('abort', () => this.abandon(jobId, waiter), { once: true });
+      signal.addEventListener('abort', waiter.onAbort, { once: true });
       const keep = { age: Math.ceil(this.place.keepResultsMs / 1000) };
       this.queue
         .add(name, data, { jobId, attempts: Math.max(1, call.maxAttempts), backoff: { type: 'toolwright' }, removeOnComplete: keep, removeOnFail: keep })
@@ -129,6 +136,7 @@ export class QueueRunner implements RemoteRunner {
     if (set === undefined) return;
     this.waiting.delete(jobId);
     for (const waiter of set) {
+      waiter.call.attempt.signal.removeEventListener('abort', waiter.onAbort);
       const result = answer(waiter.call);
       if (result.async && !result.isError) {
         // taken before the call answers, so the completion is delivered after its answer
@@ -171,11 +179,20 @@ export class QueueRunner implements RemoteRunner {
     this.queue.remove(jobId).catch(() => undefined);
   }
 
-  /** Stops waiting (each pending caller gets `ABORTED`), then closes the queue's connections. */
+  /** The error of a call made once the queue is closed. */
+  private closedError(tool?: string): ToolkitError {
+    const queue = `queue '${this.place.queueName}'`;
+    return new ToolkitError(
+      'QUEUE_UNAVAILABLE',
+      tool === undefined ? `The routing to ${queue} is closed.` : `Tool '${tool}' runs on the workers of ${queue}, and this process closed its connection to the queue.`,
+    );
+  }
+
+  /** Stops waiting (each pending caller gets `ABORTED`; their jobs stay queued), then closes the queue's connections. */
   async close(graceMs: number): Promise<void> {
-    for (const [jobId, set] of this.waiting) {
-      this.waiting.delete(jobId);
-      for (const waiter of set) waiter.resolve(errorToolResult('ABORTED', `Tool '${waiter.call.entry.name}' was not answered: its queue closed.`));
+    this.closed = true;
+    for (const jobId of [...this.waiting.keys()]) {
+      this.finish(jobId, (call) => errorToolResult('ABORTED', `Tool '${call.entry.name}' was not answered: its queue closed.`));
     }
     this.asyncWaiting.clear();
     const parts: { close(): Promise<void> }[] = [this.queue, this.producer];

@@ -50,8 +50,9 @@ export interface QueuedTools {
   /** Resolves once connected; rejects with `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
   ready(): Promise<void>;
   /**
-   * Stops routing (the tools run in this process again, where they can), answers the calls still
-   * waiting with `ABORTED` (their jobs stay queued) and releases the Redis connections.
+   * Answers the calls still waiting with `ABORTED` (their jobs stay queued and run) and releases
+   * the Redis connections; later calls of the routed tools answer `QUEUE_UNAVAILABLE` (they never
+   * fall back to running in this process).
    */
   close(): Promise<void>;
 }
@@ -93,16 +94,10 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   }
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
   const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs: options.keepResultsMs ?? 600_000, contexts, workerContexts: options.workerContexts ?? [] });
-  const unroute = addRoute(toolkit, takes, runner);
+  addRoute(toolkit, takes, runner);
   let closing: Promise<void> | undefined;
   return {
     ready: () => runner.start(),
-    close: () => {
-      if (closing === undefined) {
-        unroute();
-        closing = runner.close(5_000);
-      }
-      return closing;
-    },
+    close: () => (closing ??= runner.close(5_000)),
   };
 }

@@ -52,21 +52,15 @@ export function runtimeOf(toolkit: Toolkit): ToolkitRuntime {
 }
 
 /**
- * @internal Routes the calls of the tools `takes` accepts (now and registered later) to `runner`;
- * returns what removes the route. Everything else of a call (gate, validation, hooks, events,
- * the caller's timeout and abort) stays with the toolkit.
+ * @internal Routes the calls of the tools `takes` accepts (now and registered later) to `runner`,
+ * for the toolkit's life. Everything else of a call (gate, validation, hooks, events, the caller's
+ * timeout and abort) stays with the toolkit.
  */
-export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner): () => void {
+export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner): void {
   const core = runtimeOf(toolkit);
   const table = core.remote instanceof RouteTable ? core.remote : new RouteTable();
-  const route: Route = { takes, runner };
-  table.routes.push(route);
+  table.routes.push({ takes, runner });
   core.remote = table;
-  return () => {
-    const at = table.routes.indexOf(route);
-    if (at >= 0) table.routes.splice(at, 1);
-    if (table.routes.length === 0 && core.remote === table) core.remote = undefined;
-  };
 }
 
 /** @internal The registered tools of `toolkit`, in registration order. */

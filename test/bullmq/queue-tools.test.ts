@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { Toolkit, ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
+import { ApprovalManager, isPendingApprovalResult, Toolkit, ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
@@ -155,6 +155,40 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       await queue.obliterate({ force: true });
       await queue.close();
     }
+  });
+
+  it('every gate stays on the caller: a group switched off, a closed session, a held approval — nothing is queued; the approved call runs as its requester', async () => {
+    const session = caller.session('s-gate');
+    session.updateToolGroups(['reports'], false);
+    const off = await session.callTool({ id: 'g1', name: 'build_report', arguments: { month: '2026-10' } }, { context: user });
+    expect(off.error?.code).toBe('TOOL_DISABLED');
+    const closedSession = caller.session('s-closed');
+    closedSession.close();
+    const closed = await closedSession.callTool({ id: 'g2', name: 'build_report', arguments: { month: '2026-10' } }, { context: user });
+    expect(closed.error?.code).toBe('SESSION_CLOSED');
+    const approvals = new ApprovalManager({ tools: ['build_report'] });
+    caller.use(approvals.hook);
+    const held = await caller.callTool({ id: 'g3', name: 'build_report', arguments: { month: '2026-09' } }, { context: user });
+    expect(isPendingApprovalResult(held)).toBe(true);
+    const redis = new Redis(REDIS);
+    try {
+      expect(await redis.keys(`bull:${queueName}:tw-*`)).toEqual([]);
+      const [pending] = approvals.pending();
+      // approved later by someone else, in no context: the call runs as its requester, on a worker
+      const approved = await approvals.approve(pending.id, { toolkit: caller });
+      expect(approved.forLLM).toMatch(/^report 2026-09 for ada@acme/);
+      expect(approved.toolCallId).toBe('g3');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('after close(), calls of routed tools answer QUEUE_UNAVAILABLE and never run in this process', async () => {
+    await routing.close();
+    const late = await caller.callTool({ id: 'z1', name: 'build_report', arguments: { month: '2026-10' } }, { context: user });
+    expect(late.error?.code).toBe('QUEUE_UNAVAILABLE');
+    expect(late.forLLM).toBe("Tool 'build_report' runs on the workers of queue '" + queueName + "', and this process closed its connection to the queue.");
+    await expect(routing.ready()).rejects.toThrow(`The routing to queue '${queueName}' is closed.`);
   });
 
   it('runs a batch in parallel on the worker and keeps call order', async () => {
