@@ -26,6 +26,7 @@ const INTEGRATION: readonly string[] = [
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
+  'mcp/sdk2-interop.test.ts',
   'security/attack-hidden-resources.test.ts',
   'security/mcp-http-auth.test.ts',
   'security/mcp-http-exposure-warning.test.ts',
