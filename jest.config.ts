@@ -26,6 +26,7 @@ const INTEGRATION: readonly string[] = [
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
+  'mcp/sdk2-interop.test.ts',
   'security/attack-hidden-resources.test.ts',
   'security/mcp-http-auth.test.ts',
   'security/mcp-http-exposure-warning.test.ts',
@@ -73,6 +74,20 @@ const shared: Project = {
  */
 const NEST11_TEST = 'nestjs/nest11.test.ts';
 
+/**
+ * The `mcp-sdk-1.29` project: the MCP suites again with every `@modelcontextprotocol/sdk` import
+ * (the suites' and toolwright's) mapped to the lowest 1.x minor of toolwright's peer range, which
+ * package.json installs under the alias `mcp-sdk-lowest` (the SDK's own imports are relative).
+ * 1.25 to 1.28 type-check and run too, but drop fields of newer content (a resource link's `size`).
+ */
+const MCP_SDK_LOWEST: Project = {
+  ...shared,
+  displayName: 'mcp-sdk-1.29',
+  testMatch: ['<rootDir>/test/mcp/**/*.test.ts'],
+  moduleNameMapper: { '^@modelcontextprotocol/sdk/(.*)$': 'mcp-sdk-lowest/$1' },
+  globals: { MCP_SDK_VERSION: '1.29.0' },
+};
+
 const config: Config = {
   // Jest's default (one worker less than the cores) runs everything in band on a 2-core machine.
   maxWorkers: '100%',
@@ -104,6 +119,7 @@ const config: Config = {
       displayName: 'integration',
       testMatch: INTEGRATION.map((file) => `<rootDir>/test/${file}`),
     },
+    MCP_SDK_LOWEST,
   ],
 };
 

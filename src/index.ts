@@ -100,7 +100,7 @@ export type { ToolkitOptions } from './toolkit/toolkit';
 export { ToolkitSession } from './toolkit/session';
 export type { SessionOptions } from './toolkit/session';
 export { ToolView } from './toolkit/tool-view';
-export type { ToolGroupState } from './toolkit/tool-view';
+export type { ToolGroupState } from './toolkit/view-options';
 export { ToolRegistration } from './toolkit/registration';
 export { toolwrightModule } from './toolkit/toolwright-module';
 export type { ToolwrightModuleOptions, ToolGroupDefinition } from './toolkit/toolwright-module';
@@ -113,7 +113,7 @@ export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillS
 export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tool-names';
 export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
 export type { ToolAvailability } from './toolkit/availability';
-export type { RenderPromptOptions } from './toolkit/tool-view';
+export type { RenderPromptOptions } from './toolkit/view-options';
 export type { ToolHook, HookContext, BeforeHookDecision } from './executor/hooks';
 export type {
   ToolEvent,

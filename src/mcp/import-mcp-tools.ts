@@ -7,7 +7,7 @@ import { describeThrown } from '../errors';
 import { listRemoteTools } from './list-remote-tools';
 import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';
 import type { McpImportedTool, McpImportReport, McpImportSkipped } from './mcp-import-report';
-import { MAX_REMOTE_NAME, fingerprint, remoteToolRefusal } from './remote-tool-checks';
+import { MAX_REMOTE_NAME, assertSdk1Client, fingerprint, remoteToolRefusal } from './remote-tool-checks';
 import { remoteAgentTool } from './remote-tool';
 import { portableToolName, renameNote } from './tool-names';
 
@@ -241,9 +241,11 @@ class McpImport implements McpImportHandle {
  * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
  * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a
  * bound leaves the tools imported before); whatever `client.listTools()` throws (not connected,
- * protocol errors).
+ * protocol errors); `INVALID_OPTIONS` for a `Client` of the MCP SDK 2 (`@modelcontextprotocol/client`):
+ * import through a `@modelcontextprotocol/sdk` 1.x `Client`, which talks to SDK 2 servers.
  */
 export async function importMcpTools(client: McpImportClient, toolkit: Toolkit, options: McpImportOptions = {}): Promise<McpImportHandle> {
+  assertSdk1Client(client);
   const handle = new McpImport(client, toolkit, options);
   if (options.followListChanged !== false) handle.follow();
   try {

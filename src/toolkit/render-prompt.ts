@@ -1,7 +1,7 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolAvailability } from './availability';
 import type { SkillDefinition } from './skill-definition';
-import type { RenderPromptOptions } from './tool-view';
+import type { RenderPromptOptions } from './view-options';
 
 
 /** @internal What a view renders. */

@@ -33,7 +33,8 @@ import { ToolEntries } from './tool-entries';
 import { Catalog } from '../resources/catalog';
 import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
-import type { RenderPromptOptions, SkillFrame, ToolkitCore, ToolView } from './tool-view';
+import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
+import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
 
 /** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */

@@ -13,37 +13,9 @@ import {
   type ProviderToolDefinitionMap,
 } from '../schema/lowering';
 import type { ActivationState } from './activation';
+import type { RenderPromptOptions, ToolGroupState } from './view-options';
 import type { GroupRecord, ToolAvailability } from './availability';
 import type { PromptView, ResourceView } from '../resources/catalog-views';
-
-/**
- * A group and whether it is on in this view.
- *
- * @example
- * session.getToolGroups(); // [{ name: 'admin', description: 'Admin tools', active: false }]
- */
-export interface ToolGroupState {
-  name: string;
-  description: string;
-  active: boolean;
-}
-
-/**
- * Options of `view.renderPrompt()`.
- *
- * @example
- * const system = `You are a support agent.\n\n${session.renderPrompt({ groups: false, maxDescriptionChars: 120 })}`;
- */
-export interface RenderPromptOptions {
-  /** List the enabled tools (default `true`). */
-  tools?: boolean | undefined;
-  /** List the tool groups with their on/off state in this view (default `true`). */
-  groups?: boolean | undefined;
-  /** List the registered skills (default `true`). */
-  skills?: boolean | undefined;
-  /** Cut every description to this many characters (default: no limit). */
-  maxDescriptionChars?: number | undefined;
-}
 
 /**
  * @internal Where a call of a skill run comes from: how deep in other runs, which runs, and the

@@ -22,7 +22,8 @@ function paymentToolkit(options: Partial<ApprovalManagerOptions> = {}): { toolki
     name: 'whoami',
     description: 'Says who runs it',
     parameters: { type: 'object', properties: {} },
-    behaviour: { risk: 'high', timeoutMs: 300 },
+    // covers the approval's question too: long enough for an answered round trip on two loaded cores
+    behaviour: { risk: 'high', timeoutMs: 2_000 },
     execute: (_args, ctx) => {
       const user = ctx.context.get(User)?.id ?? 'nobody';
       users.push(user);
@@ -134,7 +135,7 @@ describe('approval through the requester’s MCP client (elicitation)', () => {
     const { client } = await connectAsking(toolkit, closer, slow);
     // the SDK client ignores the cancellation of a request whose id is 0: the server's first request is answered
     await client.call('pay', { n: 7 });
-    expect(textOf(await client.call('whoami'))).toContain("Tool 'whoami' timed out after 300 ms");
+    expect(textOf(await client.call('whoami'))).toContain("Tool 'whoami' timed out after 2000 ms");
     expect(client.elicited.map((e) => e.message)).toEqual(['Let pay run?', 'Let whoami run?']);
     await eventually(() => cancelled === 1);
     expect(users).toEqual([]);

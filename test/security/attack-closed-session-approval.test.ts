@@ -30,15 +30,21 @@ describe('attack: an approval does not resume in a closed session', () => {
   });
 
   it('session expired (TTL) before approve(), never looked up since: SESSION_CLOSED, nothing runs', async () => {
-    const { toolkit, admin, approvals } = held();
-    const session = toolkit.session('s-expiring', { ttlMs: 20 });
-    session.updateToolGroups(['admin'], true);
-    expect(isPendingApprovalResult(await call(session, 'delete_user', { id: 'u1' }))).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    const [pending] = approvals.pending();
-    const result = await approvals.approve(pending.id);
-    expect(result.error?.code).toBe('SESSION_CLOSED');
-    expect(admin.deleted).toEqual([]);
+    // the clock is virtual: a loaded machine cannot expire the session before the call is held
+    jest.useFakeTimers({ now: 1_000_000 });
+    try {
+      const { toolkit, admin, approvals } = held();
+      const session = toolkit.session('s-expiring', { ttlMs: 1_000 });
+      session.updateToolGroups(['admin'], true);
+      expect(isPendingApprovalResult(await call(session, 'delete_user', { id: 'u1' }))).toBe(true);
+      jest.setSystemTime(1_000_000 + 1_001);
+      const [pending] = approvals.pending();
+      const result = await approvals.approve(pending.id);
+      expect(result.error?.code).toBe('SESSION_CLOSED');
+      expect(admin.deleted).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('an open session still resumes its approval', async () => {

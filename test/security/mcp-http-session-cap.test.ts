@@ -68,14 +68,30 @@ describe('MCP HTTP session cap', () => {
 });
 
 describe('MCP HTTP idle sessions', () => {
+  /**
+   * Idleness on a virtual clock: only `Date` and `setInterval` (the sweep) are fake, so real
+   * requests and the clients' own timers run as usual, and a loaded machine's slow requests never
+   * count as idle time. Time passes only by `jest.advanceTimersByTime`.
+   */
+  const sweepClock = (): void => {
+    jest.useFakeTimers({ now: 1_000_000, doNotFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
+  };
+  afterEach(async () => {
+    await closer.closeAll(); // while the sweep's interval is still the fake one
+    jest.useRealTimers();
+  });
+
   test('an idle session is closed with its toolkit session; its client then gets 404', async () => {
+    sweepClock();
     const { toolkit } = createTestToolkit();
-    // long enough that both sessions exist before the first goes idle, even on a loaded machine
-    const http = closer.add(await serveMcpHttp(toolkit, { name: 'idle', version: '0', sessionIdleTimeoutMs: 1_000 }));
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'idle', version: '0', sessionIdleTimeoutMs: 300 }));
     const sessionId = await rawSession(http.url);
     await sdkClient(closer, http.url);
     expect(http.handler.sessionCount).toBe(2);
-    await eventually(() => http.handler.sessionCount === 0 && toolkit.getSessionIds().length === 0, 10_000);
+    jest.advanceTimersByTime(299);
+    expect(http.handler.sessionCount).toBe(2); // not idle for long enough yet
+    jest.advanceTimersByTime(300);
+    await eventually(() => http.handler.sessionCount === 0 && toolkit.getSessionIds().length === 0);
     const late = await post(http.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
       'mcp-session-id': sessionId,
       'mcp-protocol-version': '2025-06-18',
@@ -84,6 +100,7 @@ describe('MCP HTTP idle sessions', () => {
   });
 
   test('a session with a call in flight is not idle, however long the call takes', async () => {
+    sweepClock();
     const toolkit = new Toolkit();
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -98,13 +115,15 @@ describe('MCP HTTP idle sessions', () => {
         return 'finished';
       },
     });
-    // generous: the client's own requests before the call must not leave the session idle on a loaded machine
     const http = closer.add(await serveMcpHttp(toolkit, { name: 'idle', version: '0', sessionIdleTimeoutMs: 300 }));
     const { client } = await sdkClient(closer, http.url);
+    const idle = await rawSession(http.url); // the control: same clock, nothing in flight
     const call = client.call('slow');
     await eventually(() => started);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // five idle timeouts
-    expect(http.handler.sessionCount).toBe(1);
+    jest.advanceTimersByTime(1_500); // five idle timeouts, twenty sweeps
+    await eventually(() => http.handler.sessionCount === 1);
+    const gone = await post(http.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': idle, 'mcp-protocol-version': '2025-06-18' });
+    expect(gone.status).toBe(404); // the idle one was closed, the busy one stays
     release();
     expect(textOf(await call)).toBe('finished');
   });

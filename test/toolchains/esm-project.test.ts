@@ -62,6 +62,11 @@ console.log(JSON.stringify({ valid: valid.forLLM, invalid: invalid.forLLM }));
 
 let dir: string;
 
+// Each test runs the TypeScript compiler over the project and toolwright's sources (and the second
+// a tsx child): ~2 s and ~14 s on an idle machine, several times that on two loaded cores.
+const COMPILER_TEST_MS = 240_000;
+const TSX_CHILD_MS = 180_000;
+
 function generate(...extra: string[]): { code: number; stderr: string } {
   let stderr = '';
   const code = main(['src/**/*.ts', '-o', 'src/tools.manifest.ts', ...extra], {
@@ -92,7 +97,7 @@ describe('an ES module project (tsx, bundler resolution, imports without extensi
     expect(stderr.length).toBeLessThan(2000);
     // the class with the problem is left out: registration then fails instead of accepting anything
     expect(fs.readFileSync(path.join(dir, 'src/tools.manifest.ts'), 'utf8')).not.toContain('"Shop"');
-  });
+  }, COMPILER_TEST_MS);
 
   it('with its tsconfig: imports with .js (an ES module), --check agrees, and tsx validates with class-validator and passes instances', async () => {
     expect(generate('-p', 'tsconfig.json')).toEqual({ code: 0, stderr: '' });
@@ -100,12 +105,12 @@ describe('an ES module project (tsx, bundler resolution, imports without extensi
     expect(generate('-p', 'tsconfig.json', '--check')).toEqual({ code: 0, stderr: '' });
 
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/main.ts'], { cwd: dir, timeout: 60_000 }, (error, out, err) =>
+      execFile(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/main.ts'], { cwd: dir, timeout: TSX_CHILD_MS }, (error, out, err) =>
         error ? reject(new Error(`tsx src/main.ts failed: ${error.message}\n${err}`)) : resolve(out),
       );
     });
     const report = JSON.parse(stdout.trim()) as { valid: string; invalid: string };
     expect(report.valid).toBe('LineDto');
     expect(report.invalid).toContain("'lines[0].sku': sku must match /^[a-z]$/i regular expression");
-  });
+  }, COMPILER_TEST_MS);
 });

@@ -19,6 +19,11 @@ import type { ShopReport } from './fixtures/shop/main';
  */
 const FIXTURE = path.join(ROOT, 'test/toolchains/fixtures/shop');
 let dir: string;
+
+// The TypeScript compiler in beforeAll and each test's child processes take 1-8 s on an idle
+// machine, several times that on two loaded cores: bounds for those, not for the behaviour.
+jest.setTimeout(180_000);
+const CHILD_MS = 150_000;
 let manifest: ToolManifest;
 
 beforeAll(() => {
@@ -55,7 +60,7 @@ function writeEntry(name: string, service: 'manifest' | 'explicit', kind: Manife
 function runNode<Report = ShopReport>(args: readonly string[]): Promise<Report> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') };
-    execFile(process.execPath, args, { cwd: dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: dir, env, timeout: CHILD_MS }, (error, stdout, stderr) => {
       if (error) reject(new Error(`node ${args.join(' ')} failed: ${error.message}\n${stderr}`));
       else resolve(JSON.parse(stdout.trim()) as Report);
     });
