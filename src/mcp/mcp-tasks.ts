@@ -136,10 +136,14 @@ export class McpTasks {
       signal: record.controller.signal,
       update: (status, message) => this.setStatus(record, status, message),
     };
-    run(handle).then(
-      (result) => this.settle(record, 'completed', result),
-      (error: unknown) => this.settle(record, 'failed', errorCallResult(`The task failed: ${error instanceof Error ? error.message : String(error)}`)),
-    );
+    // the call starts once the answer naming the task was sent: what it sends the client is then about a known task
+    setImmediate(() => {
+      if (record.controller.signal.aborted) return;
+      run(handle).then(
+        (result) => this.settle(record, 'completed', result),
+        (error: unknown) => this.settle(record, 'failed', errorCallResult(`The task failed: ${error instanceof Error ? error.message : String(error)}`)),
+      );
+    });
     return { task: { ...task } };
   }
 

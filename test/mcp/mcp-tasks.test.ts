@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { AsyncCompletion, Tool, ToolParam, ToolService, asyncResult, type AgentTool, type Toolkit, type ToolResult } from '../../src';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { AsyncCompletion, ClientRequests, Tool, ToolParam, ToolService, asyncResult, type AgentTool, type Toolkit, type ToolResult } from '../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, withMcpOptions, type McpHttpServeOptions, type McpHttpServer } from '../../src/mcp';
 import { Closer, connectInMemory, eventually, textOf } from '../support/mcp';
 import { freshToolkit } from '../support/toolkit';
@@ -18,6 +18,15 @@ class Reports {
   buildReport(@ToolParam({ name: 'title' }) title: string, @ToolParam({ name: 'apiKey' }) apiKey: string, done: AsyncCompletion, who: McpPrincipal): ToolResult {
     this.jobs.push({ done, title: `${title} (key ${apiKey})`, owner: who.id });
     return asyncResult(`Report ${title} started.`);
+  }
+}
+
+@ToolService()
+class Asking {
+  @Tool({ description: 'Asks the user for a colour' })
+  async pickColour(client: ClientRequests): Promise<string> {
+    const answer = await client.elicit<{ colour: string }>({ message: 'Which colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] } });
+    return `picked ${answer.content?.colour ?? answer.action}`;
   }
 }
 
@@ -159,6 +168,32 @@ describe('MCP tasks served by createMcpServer', () => {
     const result = (await alice.experimental.tasks.getTaskResult(id, CallToolResultSchema)) as CallToolResult;
     expect([result.isError, textOf(result)]).toEqual([true, 'The task was cancelled by the client (tasks/cancel) before it finished.']);
     await expect(alice.experimental.tasks.cancelTask(id)).rejects.toThrow(/it already ended \(cancelled\)/);
+  });
+
+  test('a request to the client from a task is marked as related to it; the task is input_required until the answer', async () => {
+    const toolkit = freshToolkit();
+    toolkit.registerTool(Asking);
+    const http = await serve(toolkit, { tools: { pick_colour: { taskSupport: 'optional' } } });
+    const alice = closer.add(new Client({ name: 'alice', version: '1' }, { capabilities: { elicitation: {} } }));
+    const seen: { related: unknown; status: string }[] = [];
+    const statuses: string[] = [];
+    alice.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
+      statuses.push(n.params.status);
+      return Promise.resolve();
+    });
+    alice.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const related = request.params._meta?.['io.modelcontextprotocol/related-task'] as { taskId: string };
+      seen.push({ related, status: (await alice.experimental.tasks.getTask(related.taskId)).status });
+      return { action: 'accept', content: { colour: 'teal' } };
+    });
+    await alice.connect(new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { authorization: 'Bearer t-alice' } } }));
+    expect((await alice.listTools()).tools[0].execution).toEqual({ taskSupport: 'optional' });
+    const id = await createTask(alice, 'pick_colour');
+    const result = (await alice.experimental.tasks.getTaskResult(id, CallToolResultSchema)) as CallToolResult;
+    expect(textOf(result)).toBe('picked teal');
+    expect(seen).toEqual([{ related: { taskId: id }, status: 'input_required' }]);
+    await eventually(() => statuses.at(-1) === 'completed');
+    expect(statuses).toEqual(['input_required', 'working', 'completed']);
   });
 
   test('forbidden and required task support are enforced with -32601 and a message saying what to do', async () => {
