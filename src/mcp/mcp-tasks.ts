@@ -80,6 +80,18 @@ function checkedOption(name: keyof McpTaskOptions, value: number | undefined): n
   throw new ToolkitError('INVALID_OPTIONS', `MCP server option tasks.${name} must be a whole number >= 1, got ${String(value)}.`);
 }
 
+/**
+ * @internal The task options with their defaults; throws `INVALID_OPTIONS` for a value that is not
+ * a whole number >= 1.
+ */
+export function checkTaskOptions(options: McpTaskOptions): Required<{ [K in keyof McpTaskOptions]: number }> {
+  return {
+    maxTasks: checkedOption('maxTasks', options.maxTasks),
+    ttlMs: checkedOption('ttlMs', options.ttlMs),
+    pollIntervalMs: checkedOption('pollIntervalMs', options.pollIntervalMs),
+  };
+}
+
 function notFound(taskId: unknown): McpError {
   return new McpError(-32602, `Task not found: ${quoteInput(String(taskId), 100)}. It may have expired (see its ttl); tasks/list names this session's tasks.`);
 }
@@ -105,9 +117,7 @@ export class McpTasks {
     private readonly server: Server,
     options: McpTaskOptions,
   ) {
-    this.maxTasks = checkedOption('maxTasks', options.maxTasks);
-    this.ttlMs = checkedOption('ttlMs', options.ttlMs);
-    this.pollIntervalMs = checkedOption('pollIntervalMs', options.pollIntervalMs);
+    ({ maxTasks: this.maxTasks, ttlMs: this.ttlMs, pollIntervalMs: this.pollIntervalMs } = checkTaskOptions(options));
   }
 
   /** The number of tasks kept. */

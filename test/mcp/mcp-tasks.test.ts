@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { AsyncCompletion, ClientRequests, Tool, ToolParam, ToolService, asyncResult, type AgentTool, type Toolkit, type ToolResult } from '../../src';
-import { McpPrincipal, bearerAuth, serveMcpHttp, withMcpOptions, type McpHttpServeOptions, type McpHttpServer } from '../../src/mcp';
+import { McpPrincipal, bearerAuth, createMcpServer, serveMcpHttp, withMcpOptions, type McpHttpServeOptions, type McpHttpServer } from '../../src/mcp';
 import { Closer, connectInMemory, eventually, textOf } from '../support/mcp';
 import { freshToolkit } from '../support/toolkit';
 
@@ -259,6 +259,14 @@ describe('MCP tasks are isolated and bounded (hostile clients over Streamable HT
     expect(created.task.ttl).toBe(300);
     await eventually(() => slow.state.aborted === 1, 10_000);
     await expect(alice.experimental.tasks.getTask(created.task.taskId)).rejects.toThrow(/Task not found/);
+  });
+
+  test('task limits that are not whole numbers >= 1 are refused when the server is made', async () => {
+    const { toolkit } = tasksToolkit();
+    expect(() => createMcpServer(toolkit, { name: 't', version: '1', tasks: { maxTasks: 0 } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS', message: 'MCP server option tasks.maxTasks must be a whole number >= 1, got 0.' }),
+    );
+    await expect(serveMcpHttp(toolkit, { name: 't', version: '1', tasks: { ttlMs: Number.NaN } })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
   });
 
   test('closing the session cancels its running tasks', async () => {
