@@ -51,7 +51,7 @@ const DEFAULTS = { maxTasks: 100, ttlMs: 60 * 60_000, pollIntervalMs: 500 } as c
 /** The JSON-RPC error of a `tools/call` refused because the session's tasks are all running. */
 const TOO_MANY_TASKS = -32000;
 
-/** What a running task's call can do to its task. */
+/** @internal What a running task's call can do to its task. */
 export interface McpTaskHandle {
   /** The task's id. */
   readonly taskId: string;
