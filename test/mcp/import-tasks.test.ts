@@ -53,7 +53,7 @@ describe('importMcpTools: tools a server runs only as MCP tasks', () => {
 
   test('the importing call’s timeout cancels the remote task (tasks/cancel reaches the tool’s signal)', async () => {
     const { client, state } = await taskServer();
-    const toolkit = freshToolkit({ execution: { timeoutMs: 400 } });
+    const toolkit = freshToolkit({ execution: { timeoutMs: 1_000 } });
     closer.add(await importMcpTools(client, toolkit, { prefix: 'r' }));
     const result = await toolkit.callTool({ id: 'c2', name: 'r_research', arguments: { topic: 'waves' } });
     expect(result).toMatchObject({ isError: true, error: { code: 'TIMEOUT' } });

@@ -196,6 +196,16 @@ describe('MCP tasks served by createMcpServer', () => {
     expect(statuses).toEqual(['input_required', 'working', 'completed']);
   });
 
+  test('with sdkValidation the SDK-validated tools/call handler creates tasks too', async () => {
+    const { toolkit, slow } = tasksToolkit();
+    const { client } = await connectInMemory(toolkit, closer, { sdkValidation: true });
+    const id = await createTask(client.client, 'slow');
+    await eventually(() => slow.state.started === 1);
+    slow.release();
+    expect(textOf((await client.client.experimental.tasks.getTaskResult(id, CallToolResultSchema)) as CallToolResult)).toBe('slow work done');
+    await expect(createTask(client.client, 'echo')).rejects.toMatchObject({ code: -32601 });
+  });
+
   test('forbidden and required task support are enforced with -32601 and a message saying what to do', async () => {
     const { toolkit } = tasksToolkit();
     const { client } = await connectInMemory(toolkit, closer);
