@@ -120,11 +120,6 @@ export class McpTasks {
     ({ maxTasks: this.maxTasks, ttlMs: this.ttlMs, pollIntervalMs: this.pollIntervalMs } = checkTaskOptions(options));
   }
 
-  /** The number of tasks kept. */
-  get size(): number {
-    return this.byId.size;
-  }
-
   /**
    * Creates a task owned by `owner` and starts `run` for it; answers at once. Throws an McpError
    * (-32000) when every one of the session's `maxTasks` tasks is still running.
@@ -272,22 +267,16 @@ export class McpTasks {
   }
 }
 
-/** `promise`, or a rejection when `signal` fires first (the client gave up waiting). */
+/** `promise` (which never rejects), or a rejection when `signal` fires first (the client gave up waiting). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new McpError(-32600, 'Request cancelled'));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new McpError(-32600, 'Request cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
   });
 }
 

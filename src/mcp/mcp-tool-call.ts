@@ -184,7 +184,15 @@ export class McpToolCalls {
     return tasks.start(params, principal?.id, (handle) => this.runTask(name, args, token, extra, principal, handle));
   }
 
-  private async runTask(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra, principal: McpPrincipal | undefined, handle: McpTaskHandle): Promise<CallToolResult> {
+  /** The call of one task: its result, or (for an async result) the tool's completion. */
+  private async runTask(
+    name: string,
+    args: Record<string, unknown>,
+    token: string | number | undefined,
+    extra: Extra,
+    principal: McpPrincipal | undefined,
+    handle: McpTaskHandle,
+  ): Promise<CallToolResult> {
     let completed!: (result: ToolResult) => void;
     const completion = new Promise<ToolResult>((resolve) => (completed = resolve));
     try {
