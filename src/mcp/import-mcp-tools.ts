@@ -8,6 +8,7 @@ import { listRemoteTools } from './list-remote-tools';
 import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';
 import type { McpImportedTool, McpImportReport, McpImportSkipped } from './mcp-import-report';
 import { MAX_REMOTE_NAME, assertSdk1Client, fingerprint, remoteToolRefusal } from './remote-tool-checks';
+import { taskCallProblem } from './remote-task-call';
 import { remoteAgentTool } from './remote-tool';
 import { portableToolName, renameNote } from './tool-names';
 
@@ -144,6 +145,7 @@ class McpImport implements McpImportHandle {
       risk: options.risk,
     };
     const listed = new Set<string>();
+    const taskProblem = taskCallProblem(this.client);
     for (const tool of remote) {
       if (listed.has(tool.name)) {
         skip(tool, 'duplicate-name', 'the server listed another tool of the same name before it');
@@ -152,7 +154,7 @@ class McpImport implements McpImportHandle {
       listed.add(tool.name);
       if (this.imported.has(tool.name)) continue;
       const print = fingerprint(tool);
-      const refusal = remoteToolRefusal(tool, print, options);
+      const refusal = remoteToolRefusal(tool, print, options, taskProblem);
       if (refusal !== undefined) {
         skip(tool, refusal.code, refusal.reason);
         continue;

@@ -5,6 +5,7 @@
 import './require-sdk';
 export { createMcpServer } from './mcp-server';
 export type { McpServerHandle, McpServerOptions } from './mcp-server';
+export type { McpTaskOptions } from './mcp-tasks';
 export type { McpRequestInfo } from './mcp-tool-call';
 export { serveMcpStdio } from './mcp-stdio';
 export type { McpStdioOptions } from './mcp-stdio';
@@ -14,7 +15,7 @@ export { McpPrincipal, bearerAuth } from './mcp-principal';
 export type { McpAuthenticate, McpTokenVerdict } from './mcp-principal';
 export { importMcpTools } from './import-mcp-tools';
 export { MCP_IMPORT_LIMITS } from './mcp-import-options';
-export type { McpImportClient, McpImportHandle, McpImportOptions } from './mcp-import-options';
+export type { McpImportClient, McpImportHandle, McpImportOptions, McpImportTaskApi, McpTaskStreamMessage } from './mcp-import-options';
 export type { McpImportReport, McpImportedTool, McpImportSkipped, McpImportSkipCode } from './mcp-import-report';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './mcp-tool-options';
-export type { McpToolOptions, McpToolHints, McpAgentTool, OutputShape } from './mcp-tool-options';
+export type { McpToolOptions, McpToolHints, McpAgentTool, McpTaskSupport, OutputShape } from './mcp-tool-options';

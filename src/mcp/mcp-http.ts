@@ -8,6 +8,7 @@ import { httpRequestScope } from './http-request-scope';
 import { ToolkitError } from '../errors';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { McpHttpSessions, type McpHttpSession } from './mcp-http-sessions';
+import { checkTaskOptions } from './mcp-tasks';
 import type { McpAuthenticate, McpPrincipal } from './mcp-principal';
 import { bindMcpSession, createMcpServer, type McpServerOptions } from './mcp-server';
 
@@ -168,8 +169,9 @@ function checkLimit(name: string, value: number): number {
   throw new ToolkitError('INVALID_OPTIONS', `MCP HTTP option ${name} must be a whole number >= 1 (or Infinity for no limit), got ${String(value)}.`);
 }
 
-/** The session limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones. */
-function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs'>): { maxSessions: number; sessionIdleTimeoutMs: number } {
+/** The session limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones (task options included). */
+function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs' | 'tasks'>): { maxSessions: number; sessionIdleTimeoutMs: number } {
+  if (options.tasks) checkTaskOptions(options.tasks);
   return {
     maxSessions: checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS),
     sessionIdleTimeoutMs: checkLimit('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS),
@@ -182,7 +184,7 @@ function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdl
  */
 function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
   const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, sessionIdleTimeoutMs, transportOptions, ...serverOptions } = options;
-  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs });
+  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs, tasks: serverOptions.tasks });
   const sessions = new McpHttpSessions(limits.maxSessions, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
   let exposureWarned = listenerKnown || authenticate !== undefined;

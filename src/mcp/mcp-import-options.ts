@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolRequest, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolRisk } from '../common/tool-types';
 import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
@@ -15,7 +16,39 @@ import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
  * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * const client: McpImportClient = new Client({ name: 'my-agent', version: '1.0.0' });
  */
-export type McpImportClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'>;
+export type McpImportClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
+  /** The server's capabilities (whether it runs tools as MCP tasks). */
+  getServerCapabilities?: Client['getServerCapabilities'] | undefined;
+  /** The SDK's task API (SDK 1.23 and later): tools the server runs only as tasks are called through it. */
+  readonly experimental?: { readonly tasks?: McpImportTaskApi | undefined } | undefined;
+};
+
+/**
+ * One message of an SDK client's `callToolStream`: the task was created, its status changed, its
+ * result, or an error.
+ *
+ * @example
+ * for await (const m of client.experimental.tasks.callToolStream({ name: 'research', arguments: {} })) if (m.type === 'result') return m.result;
+ */
+export type McpTaskStreamMessage =
+  | { readonly type: 'taskCreated'; readonly task: { readonly taskId: string } }
+  | { readonly type: 'taskStatus'; readonly task: { readonly status: string; readonly statusMessage?: string | undefined } }
+  | { readonly type: 'result'; readonly result: unknown }
+  | { readonly type: 'error'; readonly error: Error };
+
+/**
+ * What {@link importMcpTools} uses of an SDK client's `experimental.tasks` (the methods of the
+ * SDK's `ExperimentalClientTasks`), to call tools whose `execution.taskSupport` is `'required'`.
+ *
+ * @example
+ * const api: McpImportTaskApi | undefined = client.experimental?.tasks;
+ */
+export interface McpImportTaskApi {
+  /** Calls a tool as a task and yields its creation, status changes and result (or error). */
+  callToolStream(params: CallToolRequest['params'], resultSchema?: undefined, options?: RequestOptions): AsyncGenerator<McpTaskStreamMessage, void, void>;
+  /** Cancels a task (`tasks/cancel`). */
+  cancelTask(taskId: string, options?: RequestOptions): Promise<unknown>;
+}
 
 /**
  * Options of {@link importMcpTools}.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Server, type ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolExecutionContext } from '../common/execution-context';
@@ -11,6 +11,7 @@ import type { ToolView } from '../toolkit/tool-view';
 import { CATALOG_CAPABILITIES, CATALOG_NOTIFICATIONS, McpCatalog } from './mcp-catalog';
 import type { LogLevel } from '../common/tool-emitter';
 import { McpCallChannels } from './mcp-call-channel';
+import { serveMcpTasks, type McpTaskOptions, type McpTasks } from './mcp-tasks';
 import { McpToolCalls, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';
 import type { McpToolOptions } from './mcp-tool-options';
@@ -74,6 +75,14 @@ export interface McpServerOptions {
    * call's own timeout and the client's cancellation end it sooner.
    */
   clientRequestTimeoutMs?: number | undefined;
+  /**
+   * Run `tools/call` requests that ask for it as MCP tasks (`tasks/get`, `tasks/result`,
+   * `tasks/list`, `tasks/cancel`), bounded per MCP session (see {@link McpTaskOptions}); `false`
+   * declares no tasks capability. Default: on, with the defaults of {@link McpTaskOptions}. Tools
+   * that finish in the background are served with `execution.taskSupport: 'optional'`, others as
+   * their `McpToolOptions.taskSupport` says.
+   */
+  tasks?: McpTaskOptions | false | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
   serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'> | undefined;
 }
@@ -120,6 +129,7 @@ class ToolkitMcpServer implements McpServerHandle {
   private readonly list: McpToolList;
   private readonly calls: McpToolCalls;
   private readonly catalog: McpCatalog;
+  private readonly tasks: McpTasks | undefined;
   private closed = false;
 
   constructor(
@@ -131,20 +141,29 @@ class ToolkitMcpServer implements McpServerHandle {
       { name: options.name, version: options.version, ...(options.title !== undefined ? { title: options.title } : {}) },
       {
         ...(options.serverOptions ?? {}),
-        capabilities: { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES },
+        capabilities: {
+          tools: { listChanged: true },
+          logging: {},
+          ...CATALOG_CAPABILITIES,
+          ...(options.tasks !== false ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+        },
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         // a burst of toggles in one tick becomes one notification
         debouncedNotificationMethods: ['notifications/tools/list_changed', ...CATALOG_NOTIFICATIONS, ...(options.serverOptions?.debouncedNotificationMethods ?? [])],
       },
     );
     this.catalog = new McpCatalog(this.server, options, (sessionId) => this.current ?? this.resolveView(sessionId));
-    this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId), new McpCallChannels(this.server, options));
+    this.tasks = options.tasks !== false ? serveMcpTasks(this.server, options.tasks ?? {}) : undefined;
+    const channels = new McpCallChannels(this.server, options);
+    this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId), channels, this.tasks);
     this.calls.barrier = options.progressBarrier ?? true;
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.list.list(this.current ?? this.resolveView(extra.sessionId)));
     if (options.sdkValidation) {
-      this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      this.server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult | CreateTaskResult> => {
         const token = request.params._meta?.progressToken;
-        return this.calls.call(request.params.name, request.params.arguments ?? {}, token, extra);
+        const { name, arguments: args = {}, task } = request.params;
+        if (task !== undefined) return Promise.resolve().then(() => this.calls.startTask(name, args, token, task, extra));
+        return this.calls.call(name, args, token, extra);
       });
     } else {
       const fallback = this.server.fallbackRequestHandler;
@@ -186,6 +205,7 @@ class ToolkitMcpServer implements McpServerHandle {
     this.subscription?.unsubscribe();
     this.subscription = undefined;
     this.catalog.release();
+    this.tasks?.release();
     this.ownSession?.close();
   }
 

@@ -1,16 +1,29 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult, type JSONRPCRequest, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type CreateTaskResult,
+  type JSONRPCRequest,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ToolExecutionContext } from '../common/execution-context';
+import { boundInput, quoteInput } from '../common/quote-input';
+import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
 import { errorCallResult, toCallToolResult } from './call-result';
 import { httpRequestScope } from './http-request-scope';
-import type { McpCallChannels } from './mcp-call-channel';
+import type { McpCallChannel, McpCallChannels } from './mcp-call-channel';
 import { principalContext, type McpPrincipal } from './mcp-principal';
+import type { McpTaskHandle, McpTasks } from './mcp-tasks';
 import type { McpToolList } from './mcp-tool-list';
+import { MCP_TOOL_OPTIONS, taskSupportOf, type McpAgentTool, type McpToolOptions } from './mcp-tool-options';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -34,8 +47,27 @@ export interface McpRequestInfo {
   readonly principal?: McpPrincipal | undefined;
 }
 
+/** The longest status message a task gets from an async result's text. */
+const MAX_STATUS_CHARS = 500;
+
+/** The answer to a call that threw inside toolwright's MCP glue (the toolkit call itself never rejects). */
+function failed(name: string, e: unknown): CallToolResult {
+  return errorCallResult(`Tool '${name}' failed: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** Resolves when `signal` fires (a task cancelled while its async tool had not completed). */
+function whenAborted(signal: AbortSignal): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    const stop = () => resolve(errorResult('The task was cancelled before the tool completed in the background.'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /** @internal What {@link McpToolCalls} reads of the server's options. */
 export interface McpCallSettings {
+  /** MCP-only details by tool name (their `taskSupport`). */
+  readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined;
   /** Call-level context objects for every call, or a factory that sees the request. */
   readonly context?: ToolExecutionContext | ((request: McpRequestInfo) => ToolExecutionContext | undefined) | undefined;
 }
@@ -89,10 +121,11 @@ export class McpToolCalls {
     private readonly list: McpToolList,
     private readonly viewFor: (sessionId: string | undefined) => ToolView,
     private readonly channels: McpCallChannels,
+    private readonly tasks: McpTasks | undefined,
   ) {}
 
   /** tools/call without the SDK's zod passes: toolwright checks what it reads itself. */
-  fast(request: JSONRPCRequest, extra: Extra): Promise<CallToolResult> {
+  fast(request: JSONRPCRequest, extra: Extra): Promise<CallToolResult | CreateTaskResult> {
     const params = request.params as Record<string, unknown> | undefined;
     const name = params?.name;
     if (typeof name !== 'string') return Promise.reject(new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string.'));
@@ -101,36 +134,111 @@ export class McpToolCalls {
       return Promise.reject(new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.arguments must be an object.'));
     }
     const meta = params!._meta;
-    const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
-    return this.call(name, (args as Record<string, unknown> | undefined) ?? {}, typeof token === 'string' || typeof token === 'number' ? token : undefined, extra);
+    const raw = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
+    const token = typeof raw === 'string' || typeof raw === 'number' ? raw : undefined;
+    const input = (args as Record<string, unknown> | undefined) ?? {};
+    if (params!.task !== undefined) {
+      try {
+        return Promise.resolve(this.startTask(name, input, token, params!.task, extra));
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+    return this.call(name, input, token, extra);
   }
 
   /** Runs one call of tool `name`; `token` is the client's progress token, if it wants progress. */
   call(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra): Promise<CallToolResult> {
-    const failed = (e: unknown) => errorCallResult(`Tool '${name}' failed: ${e instanceof Error ? e.message : String(e)}`);
     try {
-      const view = this.viewFor(extra.sessionId);
-      const options: CallOptions = { signal: extra.signal };
       const scope = httpRequestScope.getStore();
-      if (this.settings.context !== undefined || scope?.principal) {
-        const context = this.contextFor(extra, scope?.principal);
-        if (context) options.context = context;
-      }
-      const channel = this.channels.open(options, extra, token, scope?.response);
-      const call = view.callTool({ id: `${this.callPrefix}${String(extra.requestId)}`, name, arguments: args }, options);
+      this.refuseTaskOnly(name);
+      const { call, channel } = this.start(`${this.callPrefix}${String(extra.requestId)}`, name, args, token, extra, scope?.principal, scope?.response);
       // progress and log messages must reach the client before the response, which drops late progress
       return call.then(
         (result) => (channel.idle ? this.toResult(name, result) : channel.flush(this.barrier).then(() => this.toResult(name, result))),
-        failed,
+        (e: unknown) => failed(name, e),
       );
     } catch (e) {
-      return Promise.resolve(failed(e));
+      if (e instanceof McpError) return Promise.reject(e);
+      return Promise.resolve(failed(name, e));
     }
   }
 
-  /** The call context: the `context` option's, with the authenticated principal over it. */
-  private contextFor(extra: Extra, principal: McpPrincipal | undefined): ToolExecutionContext | undefined {
-    return requestContext(this.settings, extra, principal);
+  /**
+   * Answers a task-augmented `tools/call` at once with the task it created; the call runs as a
+   * normal one would (same view, context, principal, hooks), its requests to the client and
+   * notifications marked as related to the task. An async result keeps the task working until
+   * the tool's completion arrives, which becomes the task's result.
+   */
+  startTask(name: string, args: Record<string, unknown>, token: string | number | undefined, params: unknown, extra: Extra): CreateTaskResult {
+    const tasks = this.tasks;
+    if (tasks === undefined) throw new McpError(ErrorCode.MethodNotFound, 'This server runs no MCP tasks (its tasks option is false): call the tool without params.task.');
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+      throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request: params.task must be an object ({ ttl?: number }).');
+    }
+    const tool = this.toolkit.getTool(name);
+    if (tool !== undefined && taskSupportOf(tool, this.settings.tools?.[name]) === 'forbidden') {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${quoteInput(name)} cannot be called as an MCP task (its execution.taskSupport is 'forbidden'): call it without params.task.`);
+    }
+    const principal = httpRequestScope.getStore()?.principal;
+    return tasks.start(params, principal?.id, (handle) => this.runTask(name, args, token, extra, principal, handle));
+  }
+
+  /** The call of one task: its result, or (for an async result) the tool's completion. */
+  private async runTask(
+    name: string,
+    args: Record<string, unknown>,
+    token: string | number | undefined,
+    extra: Extra,
+    principal: McpPrincipal | undefined,
+    handle: McpTaskHandle,
+  ): Promise<CallToolResult> {
+    let completed!: (result: ToolResult) => void;
+    const completion = new Promise<ToolResult>((resolve) => (completed = resolve));
+    try {
+      const taskExtra = this.tasks!.extraFor(extra, handle);
+      const { call, channel } = this.start(`${this.callPrefix}task_${handle.taskId}`, name, args, token, taskExtra, principal, undefined, completed);
+      let result = await call;
+      if (result.async && !result.isError) {
+        handle.update('working', boundInput(result.forLLM, MAX_STATUS_CHARS));
+        result = await Promise.race([completion, whenAborted(handle.signal)]);
+      }
+      await channel.flush(false);
+      return this.toResult(name, result);
+    } catch (e) {
+      return failed(name, e);
+    }
+  }
+
+  /** Starts the toolkit call and opens its channels to the client. */
+  private start(
+    id: string,
+    name: string,
+    args: Record<string, unknown>,
+    token: string | number | undefined,
+    extra: Extra,
+    principal: McpPrincipal | undefined,
+    response: ServerResponse | undefined,
+    onAsyncComplete?: (result: ToolResult) => void,
+  ): { call: Promise<ToolResult>; channel: McpCallChannel } {
+    const view = this.viewFor(extra.sessionId);
+    const options: CallOptions = { signal: extra.signal };
+    if (onAsyncComplete !== undefined) options.onAsyncComplete = onAsyncComplete;
+    if (this.settings.context !== undefined || principal) {
+      const context = requestContext(this.settings, extra, principal);
+      if (context) options.context = context;
+    }
+    const channel = this.channels.open(options, extra, token, response);
+    return { call: view.callTool({ id, name, arguments: args }, options), channel };
+  }
+
+  /** A plain `tools/call` of a tool that must be called as a task is refused, as MCP says (-32601). */
+  private refuseTaskOnly(name: string): void {
+    if (this.tasks === undefined) return;
+    const explicit = this.settings.tools?.[name]?.taskSupport ?? (this.toolkit.getTool(name) as McpAgentTool | undefined)?.[MCP_TOOL_OPTIONS]?.taskSupport;
+    if (explicit === 'required') {
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${quoteInput(name)} must be called as an MCP task (its execution.taskSupport is 'required'): send params.task.`);
+    }
   }
 
   private toResult(name: string, result: ToolResult): CallToolResult {

@@ -2,7 +2,8 @@ import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
 import type { McpToolDefinition } from '../schema/lowering';
 import type { ToolView } from '../toolkit/tool-view';
-import { hintsOf, metaOf, outputShapeOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
+import type { McpTaskOptions } from './mcp-tasks';
+import { hintsOf, metaOf, outputShapeOf, taskSupportOf, titleOf, type McpToolOptions, type OutputShape } from './mcp-tool-options';
 
 interface ListCache {
   readonly definitions: readonly McpToolDefinition[];
@@ -23,8 +24,10 @@ export class McpToolList {
   private cache?: ListCache;
   private readonly shapes = new WeakMap<AgentTool, OutputShape | null>();
 
-  /** `options.tools`: MCP-only details by tool name (read when needed). */
-  constructor(private readonly options: { readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined }) {}
+  /** `options.tools`: MCP-only details by tool name (read when needed); `options.tasks`: `false` serves no task support. */
+  constructor(
+    private readonly options: { readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined; readonly tasks?: McpTaskOptions | false | undefined },
+  ) {}
 
   /** The `tools/list` result for `view`'s active tools (the same object while its definitions stay). */
   list(view: ToolView): ListToolsResult {
@@ -62,6 +65,10 @@ export class McpToolList {
     if (annotations !== undefined) described.annotations = annotations;
     const shape = this.shapeOf(tool);
     if (shape) described.outputSchema = shape.schema as Tool['outputSchema'];
+    if (this.options.tasks !== false) {
+      const taskSupport = taskSupportOf(tool, override);
+      if (taskSupport !== 'forbidden') described.execution = { taskSupport };
+    }
     const meta = metaOf(tool, override);
     if (meta) described._meta = meta;
     return described;

@@ -1,4 +1,5 @@
-import type { AgentTool } from '../common/agent-tool';
+import { isAsyncTool, type AgentTool } from '../common/agent-tool';
+import { AsyncCompletion } from '../executor/async-completion';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import { objectSchemaOf } from '../schema/lowering/schema-utils';
 
@@ -37,7 +38,22 @@ export interface McpToolOptions {
    * `title` above, when given, is served as `annotations.title` unless this has one.
    */
   annotations?: McpToolHints | undefined;
+  /**
+   * Whether MCP clients may (`'optional'`), must (`'required'`) or must not (`'forbidden'`) call
+   * the tool as an MCP task (`execution.taskSupport`). Default: `'optional'` for tools that finish
+   * in the background (an `AsyncTool`, a method with an `AsyncCompletion` parameter) and for
+   * imported tools the remote runs as tasks; `'forbidden'` (not served) otherwise.
+   */
+  taskSupport?: McpTaskSupport | undefined;
 }
+
+/**
+ * How a tool may be called as an MCP task (the MCP `execution.taskSupport` values).
+ *
+ * @example
+ * createMcpServer(toolkit, { name: 'app', version: '1.0.0', tools: { build_report: { taskSupport: 'optional' } } });
+ */
+export type McpTaskSupport = 'forbidden' | 'optional' | 'required';
 
 /**
  * MCP tool annotations, as the MCP specification names them: hints about a tool for clients,
@@ -158,4 +174,19 @@ export function hintsOf(tool: AgentTool, override: McpToolOptions | undefined, t
 /** @internal Extra `_meta` of `tool` for MCP, if any. */
 export function metaOf(tool: AgentTool, override: McpToolOptions | undefined): Record<string, unknown> | undefined {
   return override?.meta ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.meta;
+}
+
+/** True when `tool` may answer with an async result and finish in the background. */
+function finishesInBackground(tool: AgentTool): boolean {
+  if (isAsyncTool(tool)) return true;
+  const params = (tool as { readonly descriptor?: { readonly params?: readonly { readonly kind: string; readonly type?: unknown }[] } }).descriptor?.params;
+  return params?.some((p) => p.kind === 'context' && p.type === AsyncCompletion) === true;
+}
+
+/**
+ * @internal How `tool` may be called as an MCP task: its MCP options' `taskSupport`, else
+ * `'optional'` for a tool that finishes in the background, else `'forbidden'`.
+ */
+export function taskSupportOf(tool: AgentTool, override: McpToolOptions | undefined): McpTaskSupport {
+  return override?.taskSupport ?? (tool as McpAgentTool)[MCP_TOOL_OPTIONS]?.taskSupport ?? (finishesInBackground(tool) ? 'optional' : 'forbidden');
 }

@@ -85,14 +85,14 @@ export interface Refusal {
 
 /**
  * @internal Why a remote tool is not imported (a name that is empty or too long, a definition too
- * large or too deep, untrusted patterns or references, a tool only callable as an MCP task), or
- * `undefined`. `print` is its {@link fingerprint}.
+ * large or too deep, untrusted patterns or references, a tool only callable as an MCP task when
+ * `taskProblem` says why the client cannot call it so), or `undefined`. `print` is its {@link fingerprint}.
  *
  * @example
- * const refusal = remoteToolRefusal(tool, fingerprint(tool), options);
+ * const refusal = remoteToolRefusal(tool, fingerprint(tool), options, taskCallProblem(client));
  * if (refusal !== undefined) skipped.push({ name: tool.name, ...refusal });
  */
-export function remoteToolRefusal(tool: McpTool, print: string | undefined, options: McpImportOptions): Refusal | undefined {
+export function remoteToolRefusal(tool: McpTool, print: string | undefined, options: McpImportOptions, taskProblem: string | undefined): Refusal | undefined {
   if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > MAX_REMOTE_NAME) {
     return { code: 'invalid-name', reason: `its name is not 1-${MAX_REMOTE_NAME} characters long` };
   }
@@ -100,11 +100,6 @@ export function remoteToolRefusal(tool: McpTool, print: string | undefined, opti
   if (print === undefined) return { code: 'too-deep', reason: `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)` };
   const maxBytes = importLimit(options, 'maxSchemaBytes');
   if (print.length > maxBytes) return { code: 'too-large', reason: `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)` };
-  if (tool.execution?.taskSupport === 'required') {
-    return {
-      code: 'task-required',
-      reason: "requires MCP tasks (execution.taskSupport 'required'): importMcpTools calls tools directly, which such a server refuses",
-    };
-  }
+  if (tool.execution?.taskSupport === 'required' && taskProblem !== undefined) return { code: 'task-required', reason: taskProblem };
   return untrustedSchemaProblem(tool.inputSchema, maxDepth) ?? untrustedSchemaProblem(tool.outputSchema, maxDepth);
 }

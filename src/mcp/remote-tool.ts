@@ -6,6 +6,7 @@ import type { ContentLimits } from './import-content';
 import type { McpImportClient } from './mcp-import-options';
 import { MCP_TOOL_OPTIONS, type McpToolHints, type McpToolOptions } from './mcp-tool-options';
 import { fromCallToolResult } from './remote-result';
+import { callAsTask } from './remote-task-call';
 
 /**
  * What a tool of unknown behaviour is taken to do, per the MCP specification's defaults for
@@ -107,6 +108,8 @@ export interface RemoteToolSource {
 export function remoteAgentTool(remote: McpTool, local: string, source: RemoteToolSource): { readonly tool: AgentTool; readonly changes: readonly string[] } {
   const { client, requestTimeoutMs: timeout } = source;
   const changes: string[] = [];
+  const taskSupport = remote.execution?.taskSupport;
+  if (taskSupport === 'required') changes.push('called as an MCP task (execution.taskSupport required): tools/call with task, then tasks/get and tasks/result');
   const hints = remoteHints(remote, changes);
   const behaviour: ToolBehaviour = {
     tags: ['mcp'],
@@ -118,6 +121,8 @@ export function remoteAgentTool(remote: McpTool, local: string, source: RemoteTo
     annotations: hints,
     ...(title !== undefined ? { title } : {}),
     ...(remote.outputSchema ? { outputSchema: remote.outputSchema as ObjectJsonSchema } : {}),
+    // served again as a task when asked: toolwright waits for the remote task either way
+    ...(taskSupport === 'required' || taskSupport === 'optional' ? { taskSupport: 'optional' as const } : {}),
   };
   const tool: AgentTool = {
     name: local,
@@ -125,6 +130,7 @@ export function remoteAgentTool(remote: McpTool, local: string, source: RemoteTo
     parameters: parametersOf(remote, changes),
     behaviour,
     execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
+      if (taskSupport === 'required') return fromCallToolResult(await callAsTask(client, remote.name, args, ctx, timeout), source.contentLimits);
       const result = await client.callTool({ name: remote.name, arguments: args }, undefined, {
         signal: ctx.signal,
         onprogress: (p) =>

@@ -7,7 +7,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit, type ProviderName } from '../../src';
 import { importMcpTools, type McpImportHandle } from '../../src/mcp';
 import { checkGemini, checkOpenAIStrict } from '../schema/lowering/provider-rule-checks';
-import { Closer, connectInMemory } from '../support/mcp';
+import { Closer, connectInMemory, eventually } from '../support/mcp';
 
 /**
  * The official reference servers, `@modelcontextprotocol/server-everything` and
@@ -59,15 +59,16 @@ afterAll(async () => {
 });
 
 describe('importing the official reference servers over stdio', () => {
-  test('the whole catalogue imports; the task-only tool is skipped with its reason', () => {
+  test('the whole catalogue imports, the task-only tool too (it is called as an MCP task)', () => {
     expect(everything.handle.report.server).toBe('mcp-servers/everything');
     expect(everything.listed.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-roots-list', 'trigger-sampling-request', 'trigger-elicitation-request']));
     const taskOnly = everything.listed.filter((t) => t.execution?.taskSupport === 'required').map((t) => t.name);
     expect(taskOnly).toEqual(['simulate-research-query']);
-    expect(everything.handle.report.skipped).toEqual([
-      { name: 'simulate-research-query', code: 'task-required', reason: expect.stringMatching(/^requires MCP tasks/) },
-    ]);
-    expect(everything.handle.report.imported.map((t) => t.remote)).toEqual(everything.listed.map((t) => t.name).filter((n) => !taskOnly.includes(n)));
+    expect(everything.handle.report.skipped).toEqual([]);
+    expect(everything.handle.report.imported.map((t) => t.remote)).toEqual(everything.listed.map((t) => t.name));
+    expect(everything.handle.report.imported.find((t) => t.remote === 'simulate-research-query')?.changes).toContain(
+      'called as an MCP task (execution.taskSupport required): tools/call with task, then tasks/get and tasks/result',
+    );
     expect(memory.handle.report.skipped).toEqual([]);
     expect(memory.handle.report.imported.map((t) => t.remote)).toEqual(memory.listed.map((t) => t.name));
     expect(memory.handle.report.imported.map((t) => t.local)).toEqual(memory.listed.map((t) => `mem_${t.name}`));
@@ -137,4 +138,26 @@ describe('importing the official reference servers over stdio', () => {
     const invalid = await toolkit.callTool({ id: 'c4', name: 'mem_search_nodes', arguments: {} });
     expect(invalid.error?.code).toBe('INVALID_ARGUMENTS');
   });
+
+  test("the task-only tool is called through MCP tasks: its status messages arrive as progress, its report as the result", async () => {
+    const messages: string[] = [];
+    const report = await toolkit.callTool(
+      { id: 'c5', name: 'ev_simulate-research-query', arguments: { topic: 'tides' } },
+      { onProgress: (p) => void (p.message !== undefined && messages.push(p.message)) },
+    );
+    expect(report).toMatchObject({ isError: false, forLLM: expect.stringContaining('# Research Report: tides') });
+    expect(messages).toEqual(expect.arrayContaining(['Gathering sources...', 'Generating report...']));
+  }, 30_000);
+
+  test('aborting a task-only call cancels the remote task', async () => {
+    const controller = new AbortController();
+    const working = async () => (await everything.client.experimental.tasks.listTasks()).tasks.filter((t) => t.status === 'working').map((t) => t.taskId);
+    const before = new Set(await working());
+    const call = toolkit.callTool({ id: 'c6', name: 'ev_simulate-research-query', arguments: { topic: 'waves' } }, { signal: controller.signal });
+    let id: string | undefined;
+    await eventually(async () => (id = (await working()).find((t) => !before.has(t))) !== undefined, 10_000);
+    controller.abort();
+    expect(await call).toMatchObject({ isError: true, error: { code: 'ABORTED' } });
+    await eventually(async () => (await everything.client.experimental.tasks.getTask(id!)).status === 'cancelled', 10_000);
+  }, 30_000);
 });

@@ -100,7 +100,7 @@ describe('a hostile imported server cannot take the toolkit down for any provide
     ]);
     expect(handle.report.imported[4].changes).toEqual(["renamed to 'h_bare' (prefix 'h')", 'no description: one naming the server was written', 'input schema: properties {} added']);
     expect(handle.report.skipped).toEqual([
-      { name: 'research', code: 'task-required', reason: expect.stringMatching(/^requires MCP tasks/) },
+      { name: 'research', code: 'task-required', reason: expect.stringMatching(/^requires MCP tasks .* but the server does not declare the tasks capability for tools\/call$/) },
       { name: 'wipe', code: 'duplicate-name', reason: 'the server listed another tool of the same name before it' },
     ]);
     expect(handle.skipped).toEqual(handle.report.skipped);
