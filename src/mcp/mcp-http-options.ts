@@ -50,8 +50,9 @@ export interface McpHttpOptions extends McpServerOptions {
   maxSessions?: number | undefined;
   /**
    * Close a session (and its toolkit session) after this long without requests: no request
-   * started or ended, none in flight (an open GET event stream does not count). Default 30
-   * minutes; `Infinity`: never. Its client gets 404 next time and starts a new session.
+   * started or ended, none in flight (an open GET event stream does not count, unless it resumes a
+   * call's stream with `Last-Event-ID`). Default 30 minutes; `Infinity`: never. Its client gets 404
+   * next time and starts a new session.
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**

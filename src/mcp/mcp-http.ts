@@ -177,7 +177,8 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     }
     const unresumable = resumable?.refusal(req, sessionId);
     if (unresumable !== undefined) return replyError(res, 400, -32000, unresumable);
-    sessions.touch(session, res, req.method === 'GET');
+    // a GET resuming a call's stream (Last-Event-ID) keeps the session busy as the call's POST did
+    sessions.touch(session, res, req.method === 'GET' && req.headers['last-event-id'] === undefined);
     return httpRequestScope.run(scope, () => session.transport.handleRequest(req, res, body));
   };
 
