@@ -40,16 +40,61 @@ const DEFAULT_LIMITS: EventStoreBounds = Object.freeze({
   eventTtlMs: 5 * 60_000,
 });
 
-/** What an event costs besides its JSON: its id, stream id and bookkeeping. */
-const EVENT_OVERHEAD_BYTES = 128;
+/** What keeping an event costs besides its JSON (its record, id, index entries), measured: about 250 bytes of heap. */
+const EVENT_OVERHEAD_BYTES = 256;
 
 interface StoredEvent {
   readonly id: string;
   readonly session: SessionEvents;
   readonly streamId: string;
-  readonly json: string;
+  /** The message; emptied when the event is dropped (a queue may still hold the record a while). */
+  json: string;
   readonly bytes: number;
   readonly expires: number;
+  dropped: boolean;
+}
+
+/** Dropped records a queue may hold before it is compacted (also: at most as many as live ones). */
+const QUEUE_SLACK = 16;
+
+/**
+ * Events oldest first, in an array: a Map would be slower here, as V8 keeps deleted entries in
+ * place until it rehashes and iterating from the front walks over all of them. Events dropped
+ * elsewhere are skipped when they reach the front; the array is compacted once dropped records
+ * outnumber both {@link QUEUE_SLACK} and the live ones.
+ */
+class EventQueue {
+  private items: StoredEvent[] = [];
+  private head = 0;
+  private dead = 0;
+
+  push(event: StoredEvent): void {
+    this.items.push(event);
+  }
+
+  /** The oldest live event, if any. */
+  oldest(): StoredEvent | undefined {
+    while (this.head < this.items.length && this.items[this.head].dropped) {
+      this.head++;
+      this.dead--;
+    }
+    if (this.head > QUEUE_SLACK && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return this.items[this.head];
+  }
+
+  /** Counts an event of this queue that was dropped (usually the oldest: then it leaves at once). */
+  died(): void {
+    this.dead++;
+    this.oldest();
+    if (this.dead > QUEUE_SLACK && this.dead * 2 > this.items.length - this.head) {
+      this.items = this.items.slice(this.head).filter((event) => !event.dropped);
+      this.head = 0;
+      this.dead = 0;
+    }
+  }
 }
 
 /** `value` when it is a whole number >= 1 or `Infinity`; throws `INVALID_OPTIONS` otherwise. */
@@ -72,8 +117,10 @@ export function checkedEventStoreLimits(options: McpEventStoreLimits): EventStor
  * did not issue are unknown to it, whichever session issued them.
  */
 class SessionEvents implements EventStore {
-  /** This session's events, oldest first. */
+  /** This session's events by id. */
   readonly events = new Map<string, StoredEvent>();
+  /** This session's events, oldest first. */
+  readonly order = new EventQueue();
   /** Each stream's event ids, oldest first. */
   readonly streams = new Map<string, string[]>();
   bytes = 0;
@@ -112,18 +159,19 @@ class SessionEvents implements EventStore {
  */
 export class McpEventStores {
   /** Every session's events, oldest first. */
-  private readonly all = new Map<string, StoredEvent>();
+  private readonly all = new EventQueue();
   private readonly sessions = new Map<string, SessionEvents>();
   /** Ids are unique to this store (and to this process run) and say nothing else. */
   private readonly prefix = randomUUID().slice(0, 8);
   private sequence = 0;
+  private totalEvents = 0;
   private totalBytes = 0;
 
   constructor(private readonly limits: EventStoreBounds) {}
 
   /** The number and size (bytes of JSON and bookkeeping) of the events kept. */
   get stats(): { readonly events: number; readonly bytes: number } {
-    return { events: this.all.size, bytes: this.totalBytes };
+    return { events: this.totalEvents, bytes: this.totalBytes };
   }
 
   /** The event store of session `sessionId` (made on first use). */
@@ -161,15 +209,17 @@ export class McpEventStores {
       for (const older of [...(session.streams.get(streamId) ?? [])]) this.drop(session.events.get(older)!);
       return id;
     }
-    while (session.events.size >= maxEventsPerSession || session.bytes + bytes > maxBytesPerSession) this.drop(first(session.events));
-    while (this.all.size >= maxEvents || this.totalBytes + bytes > maxBytes) this.drop(first(this.all));
-    const event: StoredEvent = { id, session, streamId, json, bytes, expires: Date.now() + this.limits.eventTtlMs };
-    this.all.set(id, event);
+    while (session.events.size >= maxEventsPerSession || session.bytes + bytes > maxBytesPerSession) this.drop(session.order.oldest()!);
+    while (this.totalEvents >= maxEvents || this.totalBytes + bytes > maxBytes) this.drop(this.all.oldest()!);
+    const event: StoredEvent = { id, session, streamId, json, bytes, expires: Date.now() + this.limits.eventTtlMs, dropped: false };
+    this.all.push(event);
+    session.order.push(event);
     session.events.set(id, event);
     let stream = session.streams.get(streamId);
     if (!stream) session.streams.set(streamId, (stream = []));
     stream.push(id);
     session.bytes += bytes;
+    this.totalEvents++;
     this.totalBytes += bytes;
     return id;
   }
@@ -183,24 +233,22 @@ export class McpEventStores {
   /** Drops the events whose time is up: the oldest first, so the walk stops at the first live one. */
   private expire(): void {
     const now = Date.now();
-    for (const event of this.all.values()) {
-      if (event.expires > now) return;
-      this.drop(event);
-    }
+    for (let event = this.all.oldest(); event !== undefined && event.expires <= now; event = this.all.oldest()) this.drop(event);
   }
 
   private drop(event: StoredEvent): void {
+    if (event.dropped) return;
     const { session } = event;
-    if (!this.all.delete(event.id)) return;
+    event.dropped = true;
+    event.json = '';
+    this.all.died();
+    session.order.died();
     session.events.delete(event.id);
     const stream = session.streams.get(event.streamId)!;
     stream.splice(stream.indexOf(event.id), 1);
     if (stream.length === 0) session.streams.delete(event.streamId);
     session.bytes -= event.bytes;
+    this.totalEvents--;
     this.totalBytes -= event.bytes;
   }
-}
-
-function first(events: Map<string, StoredEvent>): StoredEvent {
-  return events.values().next().value!;
 }
