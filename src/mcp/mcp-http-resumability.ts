@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
@@ -12,7 +14,8 @@ import { checkedEventStoreLimits, McpEventStores, type EventStoreBounds, type Mc
  * and receives what it missed, then the rest. The limits bound the built-in in-memory store
  * (see {@link McpEventStoreLimits} for what a late reconnect gets); `eventStore` replaces it.
  * Priming and closing streams need a client on protocol 2025-11-25 or later (older clients cannot
- * read an empty event): for others the stream behaves as without resumability.
+ * read an empty event): for others the stream behaves as without resumability. Needs
+ * `@modelcontextprotocol/sdk` 1.30 or later (`INVALID_OPTIONS` on older ones).
  *
  * @example
  * serveMcpHttp(toolkit, { name: 'app', version: '1.0.0', resumability: { retryIntervalMs: 2_000, maxEventsPerSession: 500 } });
@@ -35,6 +38,37 @@ export interface McpResumabilityOptions extends McpEventStoreLimits {
 
 /** Default of {@link McpResumabilityOptions.retryIntervalMs}. */
 const DEFAULT_RETRY_INTERVAL_MS = 1_000;
+/** The first SDK that keeps what is sent while a call's stream is closed (1.29 drops it, and the response throws). */
+const LOWEST_RESUMABLE_SDK = [1, 30] as const;
+
+/** The version of the `@modelcontextprotocol/sdk` that `require` loads, when its package.json can be read (not in a bundle). */
+function loadedSdkVersion(): string | undefined {
+  let dir = path.dirname(require.resolve('@modelcontextprotocol/sdk/server/streamableHttp.js'));
+  for (; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === '@modelcontextprotocol/sdk' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // no (readable) package.json in this folder: look further up
+    }
+  }
+  return undefined;
+}
+
+/**
+ * @internal Throws `INVALID_OPTIONS` when SDK `version` is older than 1.30, which drops the
+ * messages sent while a stream is closed; an unknown version passes.
+ */
+export function checkResumableSdk(version: string | undefined): void {
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
+  if (version === undefined || major !== LOWEST_RESUMABLE_SDK[0] || minor >= LOWEST_RESUMABLE_SDK[1]) return;
+  throw new ToolkitError(
+    'INVALID_OPTIONS',
+    `MCP HTTP option resumability needs @modelcontextprotocol/sdk ${LOWEST_RESUMABLE_SDK.join('.')} or later, but ${version} is installed: ` +
+      'it drops the messages sent while a stream is closed, so a reconnect would miss them. ' +
+      `Update it (npm install @modelcontextprotocol/sdk@^${LOWEST_RESUMABLE_SDK.join('.')}) or leave resumability off.`,
+  );
+}
 
 function describeMs(ms: number): string {
   if (ms === Number.POSITIVE_INFINITY) return 'without a time limit';
@@ -54,7 +88,9 @@ export function checkedResumability(options: true | McpResumabilityOptions): {
   if (eventStore !== undefined && typeof eventStore !== 'function') {
     throw new ToolkitError('INVALID_OPTIONS', 'MCP HTTP resumability option eventStore must be a function (sessionId) => EventStore, made once per session.');
   }
-  return { retryIntervalMs, eventStore, bounds: checkedEventStoreLimits(limits) };
+  const bounds = checkedEventStoreLimits(limits);
+  checkResumableSdk(loadedSdkVersion());
+  return { retryIntervalMs, eventStore, bounds };
 }
 
 /**

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolEmitter, Toolkit, ToolService, type AgentTool } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp, type McpHttpOptions } from '../../src/mcp';
+import { checkResumableSdk } from '../../src/mcp/mcp-http-resumability';
 import { Closer, TestClient, textOf } from '../support/mcp';
 import { listen, toolsCall } from '../support/mcp-http';
 import { messageOf, readSse, sessionHeaders, type SseEvent } from '../support/mcp-sse';
@@ -14,6 +15,17 @@ import { messageOf, readSse, sessionHeaders, type SseEvent } from '../support/mc
  */
 const closer = new Closer();
 afterEach(() => closer.closeAll());
+
+/** False in the `mcp-sdk-1.29` Jest project: SDK 1.29 drops what is sent while a stream is closed. */
+const sdkResumes = (() => {
+  try {
+    createMcpHttpHandler(new Toolkit(), { name: 'probe', version: '0', resumability: true });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const withResumableSdk = sdkResumes ? describe : describe.skip;
 
 function deferred(): { promise: Promise<void>; release(): void } {
   let release!: () => void;
@@ -48,7 +60,17 @@ const isResult = (event: SseEvent) => messageOf(event)?.result !== undefined;
 const dataOf = (event: SseEvent) => messageOf(event)?.params?.data;
 const OPTIONS: McpHttpOptions = { name: 'resume', version: '0', resumability: { retryIntervalMs: 100 } };
 
-describe('resumable streams: a reconnect gets exactly what it missed', () => {
+test('resumability needs SDK 1.30 or later: an older one is refused with the fix, not left to lose messages', () => {
+  expect(() => checkResumableSdk('1.29.0')).toThrow(/resumability needs @modelcontextprotocol\/sdk 1\.30 or later, but 1\.29\.0 is installed.*npm install @modelcontextprotocol\/sdk@\^1\.30/);
+  expect(() => checkResumableSdk('1.30.0')).not.toThrow();
+  expect(() => checkResumableSdk('1.32.2')).not.toThrow();
+  expect(() => checkResumableSdk(undefined)).not.toThrow();
+  const make = () => createMcpHttpHandler(new Toolkit(), { name: 'x', version: '0', resumability: true });
+  if (sdkResumes) expect(make).not.toThrow();
+  else expect(make).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+});
+
+withResumableSdk('resumable streams: a reconnect gets exactly what it missed', () => {
   test('priming event (id + retry), closeStream() mid-call, replay after any kept Last-Event-ID', async () => {
     const { toolkit, logged, resume, closed } = pollingToolkit();
     const http = closer.add(await serveMcpHttp(toolkit, OPTIONS));
@@ -146,7 +168,7 @@ describe('without resumability nothing changes', () => {
     expect(http.handler.storedEvents).toEqual({ events: 0, bytes: 0 });
   });
 
-  test('a client on protocol 2025-06-18 gets no priming event and keeps its stream (it could not resume)', async () => {
+  (sdkResumes ? test : test.skip)('a client on protocol 2025-06-18 gets no priming event and keeps its stream (it could not resume)', async () => {
     const { toolkit, logged, resume, closed } = pollingToolkit();
     logged.release();
     resume.release();
