@@ -18,9 +18,9 @@ export function createConformanceToolkit(): Toolkit {
   return toolkit;
 }
 
-/** Serves {@link createConformanceToolkit} on `127.0.0.1:port` (0: any free port). */
+/** Serves {@link createConformanceToolkit} on `127.0.0.1:port` (0: any free port), with resumable streams (`server-sse-polling`). */
 export function startConformanceServer(port = 0): Promise<McpHttpServer> {
-  return serveMcpHttp(createConformanceToolkit(), { name: 'toolwright-conformance', version: '0.1.0', port });
+  return serveMcpHttp(createConformanceToolkit(), { name: 'toolwright-conformance', version: '0.1.0', port, resumability: { retryIntervalMs: 500 } });
 }
 
 if (require.main === module) {

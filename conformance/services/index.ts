@@ -3,6 +3,7 @@ import { ConformanceClientRequestsService } from './client-requests';
 import { ConformanceContentService } from './content';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
+import { ConformanceSseService } from './sse';
 import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 
 /**
@@ -16,4 +17,5 @@ export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceResourcesService,
   ConformancePromptsService,
   ConformanceClientRequestsService,
+  ConformanceSseService,
 ];

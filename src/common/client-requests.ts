@@ -37,6 +37,11 @@ export interface ClientRequestHandler {
   createMessage(request: SamplingRequest, options: ClientRequestOptions): Promise<SamplingResult>;
   /** Asks the client's user to fill a form (MCP `elicitation/create`). */
   elicit(request: ElicitationRequest, options: ClientRequestOptions): Promise<ElicitationResult>;
+  /**
+   * Ends the call's response stream for the client to reconnect and poll (see
+   * {@link ClientRequests.closeStream}); true when it did. Absent: the call has no such stream.
+   */
+  closeStream?(): boolean;
 }
 
 /** Options of one request a tool sends through {@link ClientRequests}. */
@@ -103,6 +108,20 @@ export class ClientRequests {
   /** True when the client can answer requests of `capability` (false when there is no client). */
   supports(capability: ClientCapability): boolean {
     return this.handler?.supports(capability) === true;
+  }
+
+  /**
+   * Lets the client poll instead of holding a connection open for a long call (MCP SEP-1699):
+   * served by `serveMcpHttp`/`createMcpHttpHandler` with `resumability` on, to a client on
+   * protocol 2025-11-25 or later, it ends the call's SSE stream now. The call goes on; what it
+   * sends from then on (progress, log messages, requests to the client, the result) is kept in
+   * the event store, and the client reconnects after the `retry` delay with `Last-Event-ID` to
+   * receive it. May be called again after the client reconnected. Returns `true` when the stream
+   * was closed; elsewhere (stdio, JSON responses, no resumability, an older client, a call not
+   * made over MCP) it does nothing and returns `false`. `ToolEmitter.closeStream()` does the same.
+   */
+  closeStream(): boolean {
+    return this.handler?.closeStream?.() === true;
   }
 
   /**

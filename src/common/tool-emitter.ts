@@ -54,6 +54,7 @@ export class ToolEmitter {
   constructor(
     private readonly sink: (progress: ToolProgress) => void = () => undefined,
     private readonly logSink: (entry: ToolLogEntry) => void = () => undefined,
+    private readonly streamCloser: () => boolean = () => false,
   ) {}
 
   /** Reports progress (a plain string is taken as the `message`). */
@@ -69,5 +70,21 @@ export class ToolEmitter {
    */
   log(level: LogLevel, data: unknown, logger?: string): void {
     this.logSink(logger === undefined ? { level, data } : { level, data, logger });
+  }
+
+  /**
+   * Lets the client poll instead of holding a connection open for a long call (MCP SEP-1699):
+   * over Streamable HTTP with `resumability` on (and a client on protocol 2025-11-25 or later),
+   * ends the call's SSE stream now; the call goes on, what it sends from then on (progress, log
+   * messages, the result) is kept for the client, which reconnects after the `retry` delay and
+   * receives it. Returns `true` when the stream was closed; elsewhere (stdio, JSON responses, no
+   * resumability, an older client, a call not made over MCP) it does nothing and returns `false`.
+   *
+   * @example
+   * emitter.emit({ progress: 1, total: 3, message: 'queued' });
+   * emitter.closeStream(); // the client comes back for the rest
+   */
+  closeStream(): boolean {
+    return this.streamCloser();
   }
 }

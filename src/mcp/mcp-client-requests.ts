@@ -103,6 +103,14 @@ export class McpClientRequests implements ClientRequestHandler {
     return { action: 'accept', content: fields };
   }
 
+  /** Closes the call's SSE stream when the transport offers it (Streamable HTTP with an event store, a 2025-11-25 client). */
+  closeStream(): boolean {
+    const close = this.extra.closeSSEStream;
+    if (close === undefined) return false;
+    close();
+    return true;
+  }
+
   private settings(options: ClientRequestOptions): { signal: AbortSignal; timeout: number } {
     return { signal: options.signal, timeout: options.timeoutMs ?? this.link.timeoutMs };
   }

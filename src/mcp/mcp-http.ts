@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamableHTTPServerTransport, StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { boundInput, quoteInput } from '../common/quote-input';
 import type { Toolkit } from '../toolkit/toolkit';
 import { httpRequestScope } from './http-request-scope';
-import { ToolkitError } from '../errors';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
+import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
+import { McpHttpResumability } from './mcp-http-resumability';
 import { McpHttpSessions, type McpHttpSession } from './mcp-http-sessions';
-import { checkTaskOptions } from './mcp-tasks';
 import type { McpAuthenticate, McpPrincipal } from './mcp-principal';
-import { bindMcpSession, createMcpServer, type McpServerOptions } from './mcp-server';
+import { bindMcpSession, createMcpServer } from './mcp-server';
 
 type StreamableHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
 
@@ -21,66 +21,10 @@ function loadStreamableHttp(): StreamableHttpModule {
   return (streamableHttp ??= require('@modelcontextprotocol/sdk/server/streamableHttp.js') as StreamableHttpModule);
 }
 
-/** Default of {@link McpHttpOptions.maxSessions}. */
-const DEFAULT_MAX_SESSIONS = 1_000;
-/** Default of {@link McpHttpOptions.sessionIdleTimeoutMs}: 30 minutes. */
-const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** The `Retry-After` (seconds) sent with a 503 when the session cap is reached. */
 const RETRY_AFTER_S = 30;
 /** The longest internal error text a 500 answer quotes (it may hold a piece of the request). */
 const MAX_ERROR_CHARS = 200;
-
-/**
- * Options of {@link createMcpHttpHandler}: the server options plus Streamable HTTP settings.
- * `sessions` defaults to `true` here: every HTTP client gets its own toolkit session.
- *
- * @example
- * createMcpHttpHandler(toolkit, { name: 'app', version: '1.0.0', allowedHosts: ['localhost'],
- *   authenticate: bearerAuth((token) => tokens.get(token)), maxSessions: 200, sessionIdleTimeoutMs: 10 * 60_000 });
- */
-export interface McpHttpOptions extends McpServerOptions {
-  /** Answer POSTs with plain JSON instead of an SSE stream (default `false`). */
-  enableJsonResponse?: boolean | undefined;
-  /**
-   * Accepted `Host` headers (DNS-rebinding protection): `'localhost'` accepts that host on any
-   * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: any host
-   * (`serveMcpHttp` on a loopback address: the loopback names on its port).
-   */
-  allowedHosts?: readonly string[] | undefined;
-  /**
-   * Origins that browsers may call the server from, e.g. `'https://app.example.com'`. A request
-   * without an `Origin` header (not a browser) is accepted; one from the server's own origin
-   * (the host and port its `Host` header names) too; any other `Origin` gets HTTP 403.
-   * Default: none but the server's own.
-   */
-  allowedOrigins?: readonly string[] | undefined;
-  /**
-   * Authenticates every request: a principal, or a refusal (`undefined`/`null`, a throw or a
-   * rejection) answered with HTTP 401 and `WWW-Authenticate: Bearer`. A session is bound to the
-   * principal that created it: a request for it with another principal's credentials gets 404,
-   * as an unknown session does. The principal reaches tools as call context
-   * ({@link McpPrincipal}). Use {@link bearerAuth} for `Authorization: Bearer` tokens.
-   * Default: none (anyone who can reach the endpoint may call the tools).
-   */
-  authenticate?: McpAuthenticate | undefined;
-  /**
-   * The most MCP sessions open at once (default 1,000). A new session beyond it is refused with
-   * HTTP 503 (`Retry-After`) and a JSON-RPC error, after sessions idle too long were closed:
-   * existing clients are never evicted to make room. `Infinity`: no cap.
-   */
-  maxSessions?: number | undefined;
-  /**
-   * Close a session (and its toolkit session) after this long without requests: no request
-   * started or ended, none in flight (an open GET event stream does not count). Default 30
-   * minutes; `Infinity`: never. Its client gets 404 next time and starts a new session.
-   */
-  sessionIdleTimeoutMs?: number | undefined;
-  /** Further options of the SDK's `StreamableHTTPServerTransport` (its deprecated Host/Origin options are replaced by the ones above). */
-  transportOptions?: Omit<
-    StreamableHTTPServerTransportOptions,
-    'sessionIdGenerator' | 'onsessioninitialized' | 'onsessionclosed' | 'allowedHosts' | 'allowedOrigins' | 'enableDnsRebindingProtection'
-  > | undefined;
-}
 
 /**
  * A `(req, res)` request handler serving MCP over Streamable HTTP, one SDK `Server` per MCP
@@ -95,6 +39,8 @@ export interface McpHttpHandler {
   (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): void;
   /** The number of open MCP sessions. */
   readonly sessionCount: number;
+  /** The events the built-in event store keeps for reconnects (`resumability`), and their size in bytes; zeros without it. */
+  readonly storedEvents: { readonly events: number; readonly bytes: number };
   /** Closes every session (their SSE streams included) and stops the idle sweep. */
   close(): Promise<void>;
 }
@@ -163,28 +109,14 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
   return buildHandler(toolkit, options, false);
 }
 
-/** `value` when it is a whole number >= 1 or `Infinity`; throws `INVALID_OPTIONS` otherwise. */
-function checkLimit(name: string, value: number): number {
-  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return value;
-  throw new ToolkitError('INVALID_OPTIONS', `MCP HTTP option ${name} must be a whole number >= 1 (or Infinity for no limit), got ${String(value)}.`);
-}
-
-/** The session limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones (task options included). */
-function checkedLimits(options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs' | 'tasks'>): { maxSessions: number; sessionIdleTimeoutMs: number } {
-  if (options.tasks) checkTaskOptions(options.tasks);
-  return {
-    maxSessions: checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS),
-    sessionIdleTimeoutMs: checkLimit('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS),
-  };
-}
-
 /**
  * {@link createMcpHttpHandler}; `listenerKnown`: `serveMcpHttp` knows the address it listens on
  * and gives the exposure warning itself, the handler does not look at each request's.
  */
 function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
-  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, sessionIdleTimeoutMs, transportOptions, ...serverOptions } = options;
-  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs, tasks: serverOptions.tasks });
+  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, sessionIdleTimeoutMs, resumability, transportOptions, ...serverOptions } = options;
+  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs, resumability, tasks: serverOptions.tasks });
+  const resumable = resumability ? new McpHttpResumability(resumability) : undefined;
   const sessions = new McpHttpSessions(limits.maxSessions, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
   let exposureWarned = listenerKnown || authenticate !== undefined;
@@ -197,10 +129,12 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     }
     const { StreamableHTTPServerTransport } = loadStreamableHttp();
     const mcp = createMcpServer(toolkit, { ...serverOptions, sessions: serverOptions.sessions ?? true });
+    const id = randomUUID();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       ...(transportOptions ?? {}),
       ...(enableJsonResponse !== undefined ? { enableJsonResponse } : {}),
-      sessionIdGenerator: () => randomUUID(),
+      ...(resumable ? resumable.transportOptions(id) : {}),
+      sessionIdGenerator: () => id,
       onsessioninitialized: (sessionId) => {
         sessions.initialized(session, sessionId);
         bindMcpSession(mcp, sessionId);
@@ -208,7 +142,10 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     });
     const session: McpHttpSession = { transport, mcp, principalId: principal?.id, lastSeen: Date.now(), busy: 0 };
     sessions.add(session);
-    transport.onclose = () => sessions.remove(session);
+    transport.onclose = () => {
+      sessions.remove(session);
+      resumable?.release(id);
+    };
     sessions.touch(session, res, false);
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -238,7 +175,10 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     if (!session || session.principalId !== principal?.id) {
       return replyError(res, 404, -32001, `Session not found: ${quoteInput(sessionId, 100)}. Start a new session with an initialize request.`);
     }
-    sessions.touch(session, res, req.method === 'GET');
+    const unresumable = resumable?.refusal(req, sessionId);
+    if (unresumable !== undefined) return replyError(res, 400, -32000, unresumable);
+    // a GET resuming a call's stream (Last-Event-ID) keeps the session busy as the call's POST did
+    sessions.touch(session, res, req.method === 'GET' && req.headers['last-event-id'] === undefined);
     return httpRequestScope.run(scope, () => session.transport.handleRequest(req, res, body));
   };
 
@@ -249,6 +189,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     });
   }) as McpHttpHandler;
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
+  Object.defineProperty(handler, 'storedEvents', { get: () => resumable?.stats ?? { events: 0, bytes: 0 } });
   handler.close = async () => {
     await Promise.all(sessions.drain().map((s) => s.mcp.close().catch(() => undefined)));
   };

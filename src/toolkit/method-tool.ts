@@ -46,7 +46,11 @@ export class MethodTool implements AgentTool {
       case 'emitter': {
         // `emit` and `log` are bound: no wrapper needed for progress
         const log = ctx.log;
-        return new ToolEmitter(ctx.emit, log && ((entry) => log(entry.level, entry.data, entry.logger)));
+        return new ToolEmitter(
+          ctx.emit,
+          log && ((entry) => log(entry.level, entry.data, entry.logger)),
+          () => ctx.client?.closeStream() === true,
+        );
       }
       case 'client':
         return ctx.client ?? new ClientRequests(undefined, { toolName: this.name, signal: ctx.signal });
