@@ -11,6 +11,7 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { Queue, QueueEvents } = require('bullmq');
+const { Redis } = require('ioredis');
 const tw = require('../dist');
 const { queueTools } = require('../dist/bullmq');
 
@@ -46,7 +47,11 @@ async function drive(total, inFlight, one) {
 async function bare(queueName, kept) {
   const options = kept ? { removeOnComplete: { age: 600 }, removeOnFail: { age: 600 }, attempts: 1, backoff: { type: 'toolwright' } } : { removeOnComplete: true };
   const queue = new Queue(queueName, { connection });
-  const events = new QueueEvents(queueName, { connection });
+  // read the events from the stream's current end (a QueueEvents starting at '$' can miss the first ones)
+  const client = new Redis(connection);
+  const last = await client.xrevrange(queue.keys.events, '+', '-', 'COUNT', 1);
+  client.disconnect();
+  const events = new QueueEvents(queueName, { connection, lastEventId: last[0]?.[0] ?? '0-0' });
   await events.waitUntilReady();
   const waiting = new Map();
   events.on('completed', ({ jobId, returnvalue }) => { waiting.get(jobId)?.(returnvalue); waiting.delete(jobId); });
