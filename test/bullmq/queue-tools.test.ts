@@ -3,7 +3,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ApprovalManager, isPendingApprovalResult, Toolkit, ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
-import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { cleanRedis, monitorRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -93,9 +93,8 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
   });
 
   it('never writes a preset value to Redis: every command sent (MONITOR) and every key read back', async () => {
-    const monitor = await new Redis(REDIS).monitor();
-    const sent: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => sent.push(args.join(' ')));
+    const monitor = await monitorRedis();
+    let sent: string[] = [];
     try {
       const results = await caller.callTools(
         [
@@ -110,7 +109,7 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       expect(results[2].forLLM).toContain('auth failed for');
       expect(JSON.stringify(results)).not.toContain(SECRET);
     } finally {
-      monitor.disconnect();
+      sent = (await monitor.stop()).split('\n');
     }
     expect(sent.filter((command) => command.includes(queueName)).length).toBeGreaterThan(10);
     expect(sent.filter((command) => command.includes(SECRET))).toEqual([]);
