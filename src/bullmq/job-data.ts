@@ -105,7 +105,8 @@ export function decodeContext(values: Record<string, unknown> | undefined, decla
   if (values === undefined) return ToolExecutionContext.EMPTY;
   const builder = ToolExecutionContext.builder();
   for (const [name, plain] of Object.entries(values)) {
-    const key = declared[name];
+    // own keys only: a name such as 'constructor' or '__proto__' is not Object or its prototype
+    const key = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (key === undefined) {
       throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a context named '${name.slice(0, 60)}' that this worker does not declare: add it to createToolWorker's contexts.`, { tool });
     }
