@@ -52,6 +52,7 @@ export class QueueRunner implements RemoteRunner {
     // connection errors reach the calls (QUEUE_UNAVAILABLE); BullMQ would print those nobody listens to
     this.queue.on('error', () => undefined);
     this.producer.on('error', () => undefined);
+    link.watch((why) => this.lost(why));
   }
 
   /** Connects and starts reading the queue's events from now on; `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
@@ -113,6 +114,8 @@ export class QueueRunner implements RemoteRunner {
     }
     if (this.closed) throw this.closedError(name);
     await this.start();
+    // Redis was reached once and is gone now: wait for it as long as at the start, never forever
+    if (!this.link.connected) await this.link.ready();
     const jobId = jobIdOf(data);
     const signal = call.attempt.signal;
     // the caller gave up while Redis was being reached: nothing is queued
@@ -144,6 +147,15 @@ export class QueueRunner implements RemoteRunner {
         this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
       }
       waiter.resolve(result);
+    }
+  }
+
+  /** Redis stayed away: the waiting calls answer now (their jobs may still run once it is back). */
+  private lost(why: string): void {
+    for (const jobId of [...this.waiting.keys()]) {
+      this.finish(jobId, (call) =>
+        errorToolResult('QUEUE_UNAVAILABLE', `Tool '${call.entry.name}' was queued on queue '${this.place.queueName}', but ${why}. It may still run on a worker once Redis is back; check before calling it again.`),
+      );
     }
   }
 
