@@ -47,6 +47,11 @@ export function jobIdOf(data: ToolJobData): string {
   return `tw-${digest.slice(0, 32)}`;
 }
 
+/** @internal True for a job id {@link jobIdOf} can make (a cancel message naming anything else is ignored). */
+export function isToolJobId(id: string): boolean {
+  return id.length === 35 && /^tw-[\w-]{32}$/.test(id);
+}
+
 type ClassTransformer = typeof import('class-transformer');
 let transformer: ClassTransformer | undefined;
 

@@ -40,6 +40,8 @@ export class QueueRunner implements RemoteRunner {
   private closed = false;
   private readonly waiting = new Map<string, Set<Waiter>>();
   private readonly asyncWaiting = new Map<string, RemoteCall[]>();
+  /** Async completions that overtook their job's answer (the worker relays them as soon as the tool completes). */
+  private readonly early = new Map<string, string | undefined>();
 
   constructor(
     private readonly link: RedisLink,
@@ -138,13 +140,16 @@ export class QueueRunner implements RemoteRunner {
     const set = this.waiting.get(jobId);
     if (set === undefined) return;
     this.waiting.delete(jobId);
+    const early = this.early.get(jobId);
+    const overtaken = this.early.delete(jobId);
     for (const waiter of set) {
       waiter.call.attempt.signal.removeEventListener('abort', waiter.onAbort);
       const result = answer(waiter.call);
       if (result.async && !result.isError) {
         // taken before the call answers, so the completion is delivered after its answer
-        waiter.call.asyncCompletion();
-        this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
+        const completion = waiter.call.asyncCompletion();
+        if (overtaken) completion.complete(resultOf(early, waiter.call.entry.name));
+        else this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
       }
       waiter.resolve(result);
     }
@@ -176,7 +181,11 @@ export class QueueRunner implements RemoteRunner {
   private completeAsync({ jobId, result }: { jobId?: string; result?: string }): void {
     if (jobId === undefined) return;
     const calls = this.asyncWaiting.get(jobId);
-    if (calls === undefined) return;
+    if (calls === undefined) {
+      // the tool completed before its job's answer came: held until it does
+      if (this.waiting.has(jobId)) this.early.set(jobId, result);
+      return;
+    }
     this.asyncWaiting.delete(jobId);
     for (const call of calls) call.asyncCompletion().complete(resultOf(result, call.entry.name));
   }
@@ -187,6 +196,7 @@ export class QueueRunner implements RemoteRunner {
     if (set === undefined || !set.delete(waiter)) return;
     if (set.size > 0) return;
     this.waiting.delete(jobId);
+    this.early.delete(jobId);
     this.client.publish(cancelChannel(this.place.prefix, this.place.queueName), jobId).catch(() => undefined);
     this.queue.remove(jobId).catch(() => undefined);
   }
@@ -207,6 +217,7 @@ export class QueueRunner implements RemoteRunner {
       this.finish(jobId, (call) => errorToolResult('ABORTED', `Tool '${call.entry.name}' was not answered: its queue closed.`));
     }
     this.asyncWaiting.clear();
+    this.early.clear();
     const parts: { close(): Promise<void> }[] = [this.queue, this.producer];
     if (this.events !== undefined) parts.push(this.events);
     await this.link.close(parts, graceMs);

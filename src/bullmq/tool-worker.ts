@@ -4,7 +4,7 @@ import type { CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import { entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
-import { decodeContext, parseJobData, type TravellingContexts } from './job-data';
+import { decodeContext, isToolJobId, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
 
@@ -113,6 +113,8 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
   // cancellations come by pub/sub: a worker does not read the queue's whole event stream for them
   const listener = link.client();
   listener.on('message', (_channel: string, jobId: string) => {
+    // only ids queueTools makes: whoever floods the channel with others cannot grow this set
+    if (!isToolJobId(jobId)) return;
     if (worker.cancelJob(jobId, 'the caller cancelled the call')) return;
     if (cancelled.size >= MAX_REMEMBERED_CANCELS) cancelled.delete(cancelled.values().next().value!);
     cancelled.add(jobId);
