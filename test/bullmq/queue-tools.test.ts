@@ -93,7 +93,8 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
   });
 
   it('never writes a preset value to Redis: every command sent (MONITOR) and every key read back', async () => {
-    const monitor = await new Redis(REDIS).monitor();
+    // a client that never connects itself (none left open); its MONITOR duplicate skips the ready check, whose INFO reply could race the stream
+    const monitor = await new Redis({ ...REDIS, lazyConnect: true, enableReadyCheck: false }).monitor();
     const sent: string[] = [];
     monitor.on('monitor', (_time: string, args: string[]) => sent.push(args.join(' ')));
     try {
