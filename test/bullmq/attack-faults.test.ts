@@ -146,7 +146,13 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
   });
 });
 
-describe('attack: queueTools options', () => {
+describe('attack: options that would have left a connection open or a worker that takes no job', () => {
+  it('createToolWorker refuses a concurrency that is not a whole number ≥ 1 before it opens any connection', () => {
+    for (const concurrency of [Number.NaN, 0, -3, 1.5, Number.POSITIVE_INFINITY]) {
+      expect(() => createToolWorker(workerToolkit(), { connection: REDIS, queueName: 'never-used', concurrency, tools: ['build_report'] })).toThrow(/concurrency must be a whole number/);
+    }
+  });
+
   it('keepResultsMs that is not a non-negative number is refused', () => {
     for (const keepResultsMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
       expect(() => queueTools(callerToolkit(), { connection: REDIS, queueName: 'never-used', tools: ['build_report'], contexts: TRAVEL, keepResultsMs })).toThrow(/keepResultsMs/);
