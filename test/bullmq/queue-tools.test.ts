@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { ApprovalManager, isPendingApprovalResult, Toolkit, ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { startMonitor } from './fixtures/monitor';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -93,10 +94,8 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
   });
 
   it('never writes a preset value to Redis: every command sent (MONITOR) and every key read back', async () => {
-    // a client that never connects itself (none left open); its MONITOR duplicate skips the ready check, whose INFO reply could race the stream
-    const monitor = await new Redis({ ...REDIS, lazyConnect: true, enableReadyCheck: false }).monitor();
-    const sent: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => sent.push(args.join(' ')));
+    const monitor = await startMonitor(REDIS.host, REDIS.port);
+    const sent = monitor.lines;
     try {
       const results = await caller.callTools(
         [
@@ -111,7 +110,7 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       expect(results[2].forLLM).toContain('auth failed for');
       expect(JSON.stringify(results)).not.toContain(SECRET);
     } finally {
-      monitor.disconnect();
+      monitor.stop();
     }
     expect(sent.filter((command) => command.includes(queueName)).length).toBeGreaterThan(10);
     expect(sent.filter((command) => command.includes(SECRET))).toEqual([]);
