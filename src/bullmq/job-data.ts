@@ -47,6 +47,11 @@ export function jobIdOf(data: ToolJobData): string {
   return `tw-${digest.slice(0, 32)}`;
 }
 
+/** @internal True for a job id {@link jobIdOf} can make (a cancel message naming anything else is ignored). */
+export function isToolJobId(id: string): boolean {
+  return id.length === 35 && /^tw-[\w-]{32}$/.test(id);
+}
+
 type ClassTransformer = typeof import('class-transformer');
 let transformer: ClassTransformer | undefined;
 
@@ -105,7 +110,8 @@ export function decodeContext(values: Record<string, unknown> | undefined, decla
   if (values === undefined) return ToolExecutionContext.EMPTY;
   const builder = ToolExecutionContext.builder();
   for (const [name, plain] of Object.entries(values)) {
-    const key = declared[name];
+    // own keys only: a name such as 'constructor' or '__proto__' is not Object or its prototype
+    const key = Object.hasOwn(declared, name) ? declared[name] : undefined;
     if (key === undefined) {
       throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a context named '${name.slice(0, 60)}' that this worker does not declare: add it to createToolWorker's contexts.`, { tool });
     }

@@ -8,6 +8,13 @@ import { encodeContext, jobIdOf, MAX_JOB_CHARS, type ToolJobData, type Travellin
 import { ASYNC_EVENT, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
 import type { RedisLink } from './redis-link';
 
+/**
+ * How often the caller checks on the jobs it has waited for that long: an answer whose event it
+ * never read (trimmed from a busy event stream) or a job gone from Redis must not leave a call
+ * waiting forever.
+ */
+const SWEEP_MS = 3_000;
+
 /** One caller waiting for a job. */
 interface Waiter {
   readonly call: RemoteCall;
@@ -40,6 +47,12 @@ export class QueueRunner implements RemoteRunner {
   private closed = false;
   private readonly waiting = new Map<string, Set<Waiter>>();
   private readonly asyncWaiting = new Map<string, RemoteCall[]>();
+  /** Async completions that overtook their job's answer (the worker relays them as soon as the tool completes). */
+  private readonly early = new Map<string, string | undefined>();
+  /** When each job waited for was queued (for the sweep). */
+  private readonly queuedAt = new Map<string, number>();
+  private sweeper: ReturnType<typeof setInterval> | undefined = undefined;
+  private sweeping = false;
 
   constructor(
     private readonly link: RedisLink,
@@ -52,6 +65,7 @@ export class QueueRunner implements RemoteRunner {
     // connection errors reach the calls (QUEUE_UNAVAILABLE); BullMQ would print those nobody listens to
     this.queue.on('error', () => undefined);
     this.producer.on('error', () => undefined);
+    link.watch((why) => this.lost(why));
   }
 
   /** Connects and starts reading the queue's events from now on; `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
@@ -80,6 +94,8 @@ export class QueueRunner implements RemoteRunner {
       events.on('duplicated', ({ jobId }) => void this.settleDuplicate(jobId));
       events.on(ASYNC_EVENT as 'completed', (args: unknown) => this.completeAsync(args as { jobId?: string; result?: string }));
       this.events = events;
+      this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
+      this.sweeper.unref();
     }
     await this.link.ready();
   }
@@ -113,6 +129,8 @@ export class QueueRunner implements RemoteRunner {
     }
     if (this.closed) throw this.closedError(name);
     await this.start();
+    // Redis was reached once and is gone now: wait for it as long as at the start, never forever
+    if (!this.link.connected) await this.link.ready();
     const jobId = jobIdOf(data);
     const signal = call.attempt.signal;
     // the caller gave up while Redis was being reached: nothing is queued
@@ -126,6 +144,9 @@ export class QueueRunner implements RemoteRunner {
       const keep = { age: Math.ceil(this.place.keepResultsMs / 1000) };
       this.queue
         .add(name, data, { jobId, attempts: Math.max(1, call.maxAttempts), backoff: { type: 'toolwright' }, removeOnComplete: keep, removeOnFail: keep })
+        .then(() => {
+          if (this.waiting.has(jobId) && !this.queuedAt.has(jobId)) this.queuedAt.set(jobId, Date.now());
+        })
         .catch((error: unknown) => this.finish(jobId, () => errorToolResult('QUEUE_UNAVAILABLE', `Tool '${name}' could not be queued: ${String((error as Error)?.message ?? error).slice(0, 300)}`)));
     });
   }
@@ -135,16 +156,65 @@ export class QueueRunner implements RemoteRunner {
     const set = this.waiting.get(jobId);
     if (set === undefined) return;
     this.waiting.delete(jobId);
+    this.queuedAt.delete(jobId);
+    const early = this.early.get(jobId);
+    const overtaken = this.early.delete(jobId);
     for (const waiter of set) {
       waiter.call.attempt.signal.removeEventListener('abort', waiter.onAbort);
       const result = answer(waiter.call);
       if (result.async && !result.isError) {
         // taken before the call answers, so the completion is delivered after its answer
-        waiter.call.asyncCompletion();
-        this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
+        const completion = waiter.call.asyncCompletion();
+        if (overtaken) completion.complete(resultOf(early, waiter.call.entry.name));
+        else this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
       }
       waiter.resolve(result);
     }
+  }
+
+  /** Redis stayed away: the waiting calls answer now (their jobs may still run once it is back). */
+  private lost(why: string): void {
+    for (const jobId of [...this.waiting.keys()]) {
+      this.finish(jobId, (call) =>
+        errorToolResult('QUEUE_UNAVAILABLE', `Tool '${call.entry.name}' was queued on queue '${this.place.queueName}', but ${why}. It may still run on a worker once Redis is back; check before calling it again.`),
+      );
+    }
+  }
+
+  /**
+   * Checks the jobs waited for since at least {@link SWEEP_MS}: a finished one is answered from
+   * Redis (its event was missed), a vanished one with `QUEUE_UNAVAILABLE`.
+   */
+  private async sweep(): Promise<void> {
+    if (this.sweeping || this.closed || !this.link.connected) return;
+    const due = [...this.queuedAt].filter(([, at]) => Date.now() - at >= SWEEP_MS).map(([jobId]) => jobId);
+    if (due.length === 0) return;
+    this.sweeping = true;
+    try {
+      const pipeline = this.client.pipeline();
+      for (const jobId of due) pipeline.hmget(this.queue.toKey(jobId), 'finishedOn', 'timestamp');
+      const states = (await pipeline.exec()) ?? [];
+      due.forEach((jobId, i) => {
+        const [error, fields] = states[i] ?? [];
+        if (error || !Array.isArray(fields)) return;
+        if (fields[1] === null) this.vanished(jobId);
+        else if (fields[0] !== null) void this.settleDuplicate(jobId);
+      });
+    } catch {
+      // Redis went away meanwhile: the link's watch answers the calls
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** A job waited for is no longer in Redis (removed by someone, or Redis lost its data). */
+  private vanished(jobId: string): void {
+    this.finish(jobId, (call) =>
+      errorToolResult(
+        'QUEUE_UNAVAILABLE',
+        `Tool '${call.entry.name}' was queued on queue '${this.place.queueName}', but its job is gone from Redis (removed, or Redis restarted without its data). It may or may not have run; check before calling it again.`,
+      ),
+    );
   }
 
   /** The same call was queued before: its job may have finished already (then no event will come). */
@@ -164,7 +234,11 @@ export class QueueRunner implements RemoteRunner {
   private completeAsync({ jobId, result }: { jobId?: string; result?: string }): void {
     if (jobId === undefined) return;
     const calls = this.asyncWaiting.get(jobId);
-    if (calls === undefined) return;
+    if (calls === undefined) {
+      // the tool completed before its job's answer came: held until it does
+      if (this.waiting.has(jobId)) this.early.set(jobId, result);
+      return;
+    }
     this.asyncWaiting.delete(jobId);
     for (const call of calls) call.asyncCompletion().complete(resultOf(result, call.entry.name));
   }
@@ -175,6 +249,8 @@ export class QueueRunner implements RemoteRunner {
     if (set === undefined || !set.delete(waiter)) return;
     if (set.size > 0) return;
     this.waiting.delete(jobId);
+    this.early.delete(jobId);
+    this.queuedAt.delete(jobId);
     this.client.publish(cancelChannel(this.place.prefix, this.place.queueName), jobId).catch(() => undefined);
     this.queue.remove(jobId).catch(() => undefined);
   }
@@ -191,10 +267,12 @@ export class QueueRunner implements RemoteRunner {
   /** Stops waiting (each pending caller gets `ABORTED`; their jobs stay queued), then closes the queue's connections. */
   async close(graceMs: number): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweeper);
     for (const jobId of [...this.waiting.keys()]) {
       this.finish(jobId, (call) => errorToolResult('ABORTED', `Tool '${call.entry.name}' was not answered: its queue closed.`));
     }
     this.asyncWaiting.clear();
+    this.early.clear();
     const parts: { close(): Promise<void> }[] = [this.queue, this.producer];
     if (this.events !== undefined) parts.push(this.events);
     await this.link.close(parts, graceMs);

@@ -80,6 +80,10 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   if (tools === undefined && groups === undefined) {
     throw new ToolkitError('INVALID_OPTIONS', `queueTools('${queueName}'): name the groups or the tools to route (groups: ['reports'] or tools: ['build_report']).`);
   }
+  const keepResultsMs = options.keepResultsMs ?? 600_000;
+  if (typeof keepResultsMs !== 'number' || !Number.isFinite(keepResultsMs) || keepResultsMs < 0) {
+    throw new ToolkitError('INVALID_OPTIONS', `queueTools('${queueName}'): keepResultsMs must be a finite number of milliseconds ≥ 0, not ${String(keepResultsMs).slice(0, 40)}.`);
+  }
   const core = runtimeOf(toolkit);
   const missing = (tools ?? []).filter((name) => !core.registry.has(name));
   if (missing.length > 0) throw unknownSelection('tool', missing, queueName);
@@ -93,7 +97,7 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
     if (needed !== undefined) throw untravelled(needed, entry.name);
   }
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
-  const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs: options.keepResultsMs ?? 600_000, contexts, workerContexts: options.workerContexts ?? [] });
+  const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs, contexts, workerContexts: options.workerContexts ?? [] });
   addRoute(toolkit, takes, runner);
   let closing: Promise<void> | undefined;
   return {

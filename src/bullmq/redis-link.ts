@@ -34,6 +34,8 @@ export class RedisLink {
   readonly address: string;
   private lastError: Error | undefined = undefined;
   private closed = false;
+  private onLost: ((why: string) => void) | undefined = undefined;
+  private lostTimer: ReturnType<typeof setTimeout> | undefined = undefined;
 
   constructor(
     connection: QueueConnection,
@@ -55,6 +57,7 @@ export class RedisLink {
     client.on('error', (error: Error) => {
       this.lastError = error;
     });
+    client.on('close', () => this.checkLost());
     this.clients.push(client);
     return client;
   }
@@ -90,6 +93,25 @@ export class RedisLink {
     });
   }
 
+  /**
+   * Calls `onLost` (with why, naming the address and the last error) when a connection that was
+   * up is lost and not back within the connect timeout — once per outage.
+   */
+  watch(onLost: (why: string) => void): void {
+    this.onLost = onLost;
+  }
+
+  private checkLost(): void {
+    if (this.closed || this.onLost === undefined || this.lostTimer !== undefined || this.connected) return;
+    this.lostTimer = setTimeout(() => {
+      this.lostTimer = undefined;
+      if (this.closed || this.connected) return;
+      const why = this.lastError !== undefined ? `: ${String(this.lastError.message).slice(0, 200)}` : '';
+      this.onLost?.(`the connection to Redis at ${this.address} was lost for more than ${this.connectTimeoutMs} ms${why}`);
+    }, this.connectTimeoutMs);
+    this.lostTimer.unref();
+  }
+
   /** The `QUEUE_UNAVAILABLE` error of a Redis that did not answer in time. */
   unavailable(): ToolkitError {
     const cause = this.lastError;
@@ -108,6 +130,7 @@ export class RedisLink {
   async close(parts: readonly { close(): Promise<void> }[], graceMs: number): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.lostTimer);
     if (this.connected) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));

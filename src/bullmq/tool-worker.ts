@@ -4,7 +4,7 @@ import type { CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import { entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
-import { decodeContext, parseJobData, type TravellingContexts } from './job-data';
+import { decodeContext, isToolJobId, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
 
@@ -74,12 +74,17 @@ class RetryLater extends Error {
  * `idempotent: false` is not run again after its worker died mid-call: its call fails with
  * `WORKER_LOST`. Hooks (approval, guardrails) ran on the caller and do not run here.
  *
- * @throws ToolkitError `INVALID_OPTIONS` (no queue name, a tool or group the toolkit lacks, a
- *   served tool whose declared preset is not bound here).
+ * @throws ToolkitError `INVALID_OPTIONS` (no queue name, a concurrency that is not a whole number
+ *   ≥ 1, a tool or group the toolkit lacks), `INVALID_DEFINITION` (a served tool whose declared
+ *   preset is not bound here).
  */
 export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): ToolWorker {
   const { queueName } = options;
   if (typeof queueName !== 'string' || queueName === '') throw new ToolkitError('INVALID_OPTIONS', 'createToolWorker: queueName must be a non-empty string.');
+  const concurrency = options.concurrency ?? 1;
+  if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ToolkitError('INVALID_OPTIONS', `createToolWorker('${queueName}'): concurrency must be a whole number ≥ 1, not ${String(concurrency).slice(0, 40)}.`);
+  }
   const serves = selects(options);
   checkServed(toolkit, options, serves, queueName);
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `createToolWorker('${queueName}')`);
@@ -106,13 +111,15 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
     ...options.workerOptions,
     ...prefix,
     connection: link.client(),
-    concurrency: Math.max(1, options.concurrency ?? 1),
+    concurrency,
     settings: { ...options.workerOptions?.settings, backoffStrategy: (_made, _type, error) => (error instanceof RetryLater ? error.delayMs : 0) },
   });
   worker.on('error', report);
   // cancellations come by pub/sub: a worker does not read the queue's whole event stream for them
   const listener = link.client();
   listener.on('message', (_channel: string, jobId: string) => {
+    // only ids queueTools makes: whoever floods the channel with others cannot grow this set
+    if (!isToolJobId(jobId)) return;
     if (worker.cancelJob(jobId, 'the caller cancelled the call')) return;
     if (cancelled.size >= MAX_REMEMBERED_CANCELS) cancelled.delete(cancelled.values().next().value!);
     cancelled.add(jobId);

@@ -3,7 +3,8 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ApprovalManager, isPendingApprovalResult, Toolkit, ToolExecutionContext, type ToolEvent, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
-import { cleanRedis, monitorRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { startMonitor } from './fixtures/monitor';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -93,8 +94,8 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
   });
 
   it('never writes a preset value to Redis: every command sent (MONITOR) and every key read back', async () => {
-    const monitor = await monitorRedis();
-    let sent: string[] = [];
+    const monitor = await startMonitor(REDIS.host, REDIS.port);
+    const sent = monitor.lines;
     try {
       const results = await caller.callTools(
         [
@@ -109,7 +110,7 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       expect(results[2].forLLM).toContain('auth failed for');
       expect(JSON.stringify(results)).not.toContain(SECRET);
     } finally {
-      sent = (await monitor.stop()).split('\n');
+      monitor.stop();
     }
     expect(sent.filter((command) => command.includes(queueName)).length).toBeGreaterThan(10);
     expect(sent.filter((command) => command.includes(SECRET))).toEqual([]);

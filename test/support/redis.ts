@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { Redis } from 'ioredis';
 
 /** The machine's Redis (issue 15): every queue test uses it for real. */
@@ -44,33 +43,4 @@ export async function cleanRedis(...patterns: string[]): Promise<void> {
   } finally {
     client.disconnect();
   }
-}
-
-/**
- * Every command Redis receives from now on, as MONITOR prints it, over a plain socket (an ioredis
- * client in monitor mode can mistake a monitor line for a reply). `stop()` ends it and resolves
- * with the text.
- */
-export function monitorRedis(): Promise<{ stop(): Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(REDIS.port, REDIS.host);
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.once('error', reject);
-    socket.on('data', (chunk: string) => {
-      const first = text === '';
-      text += chunk;
-      if (first && text.startsWith('+OK')) {
-        resolve({
-          stop: () =>
-            new Promise<string>((done) => {
-              socket.once('close', () => done(text));
-              socket.end();
-              socket.destroy();
-            }),
-        });
-      }
-    });
-    socket.write('MONITOR\r\n');
-  });
 }

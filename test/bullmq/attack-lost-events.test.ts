@@ -1,0 +1,104 @@
+import 'reflect-metadata';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { Toolkit, type ToolResult } from '../../src';
+import { queueTools, type QueuedTools } from '../../src/bullmq';
+import { ROOT } from '../support/child-process';
+import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { ReportService, TRAVEL } from './fixtures/services';
+
+jest.setTimeout(60_000);
+
+const runsPrefix = uniqueQueue('lost-event-runs');
+let redis: Redis;
+const children = new Set<ChildProcess>();
+
+/** A real worker process on `queueName` (it keeps running while this process is blocked). */
+function startWorker(queueName: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', './scripts/swc-register.js', 'test/bullmq/fixtures/worker-main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, TW_QUEUE: queueName, TW_RUNS: runsPrefix },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited with ${String(code)} before it was ready: ${err}`)));
+  });
+}
+
+/** Runs redis-cli synchronously: this process's event loop (and so its event reader) stands still meanwhile. */
+function cli(...args: string[]): string {
+  return execFileSync('redis-cli', ['-h', REDIS.host, '-p', String(REDIS.port), ...args], { encoding: 'utf8' });
+}
+
+async function started(tag: string): Promise<void> {
+  for (let i = 0; i < 400 && (await redis.get(`${runsPrefix}:start:${tag}`)) === null; i++) await new Promise((r) => setTimeout(r, 25));
+}
+
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('attack: the event that answers a call never reaches the caller (no timeout set)', () => {
+  let queueName: string;
+  let toolkit: Toolkit;
+  let routing: QueuedTools;
+
+  beforeAll(async () => {
+    await requireRedis();
+    redis = new Redis(REDIS);
+  });
+
+  beforeEach(async () => {
+    queueName = uniqueQueue('lost-event');
+    toolkit = new Toolkit();
+    toolkit.registerTool(ReportService);
+    routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
+    await Promise.all([startWorker(queueName), routing.ready()]);
+  });
+
+  afterEach(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await routing.close();
+    await cleanRedis(`bull:${queueName}:*`);
+  });
+
+  afterAll(async () => {
+    await cleanRedis(`${runsPrefix}:*`);
+    redis.disconnect();
+  });
+
+  it('its completion trimmed from a busy event stream before the caller read it: the caller still gets the result', async () => {
+    const tag = `trim-${queueName}`;
+    const pending = toolkit.callTool({ id: 'e1', name: 'slow_job', arguments: { ms: 500, tag } });
+    await started(tag);
+    // blocked from here: an event answers the reader's pending read, the job completes, the stream is trimmed
+    cli('XADD', `bull:${queueName}:events`, '*', 'event', 'noise');
+    execFileSync('sleep', ['1.5']);
+    cli('XTRIM', `bull:${queueName}:events`, 'MAXLEN', '0');
+    const result: ToolResult = await within(12_000, 'the answer', pending);
+    expect(result.forLLM).toMatch(new RegExp(`^slept 500 ms for ${tag} on \\d+$`));
+  });
+
+  it('its job vanished from Redis (flushed, or a Redis restarted without its data): QUEUE_UNAVAILABLE, no hang', async () => {
+    const tag = `gone-${queueName}`;
+    const pending = toolkit.callTool({ id: 'e2', name: 'slow_job', arguments: { ms: 3_000, tag } });
+    await started(tag);
+    for (const key of cli('--scan', '--pattern', `bull:${queueName}:*`).split('\n').filter(Boolean)) cli('DEL', key);
+    const result: ToolResult = await within(12_000, 'the answer', pending);
+    expect(result.error?.code).toBe('QUEUE_UNAVAILABLE');
+    expect(result.forLLM).toContain('may or may not have run');
+  });
+});
