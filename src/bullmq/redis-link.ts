@@ -53,7 +53,7 @@ export class RedisLink {
   client(): Redis {
     if (this.closed) throw new ToolkitError('INVALID_OPTIONS', `${this.what} is closed.`);
     const base = this.base;
-    const client = isClient(base) ? base.duplicate({ maxRetriesPerRequest: null }) : new Redis({ ...base, maxRetriesPerRequest: null });
+    const client = isClient(base) ? base.duplicate({ maxRetriesPerRequest: null, disconnectTimeout: DISCONNECT_TIMEOUT_MS }) : new Redis({ ...base, maxRetriesPerRequest: null, disconnectTimeout: DISCONNECT_TIMEOUT_MS });
     client.on('error', (error: Error) => {
       this.lastError = error;
     });
@@ -94,6 +94,25 @@ export class RedisLink {
   }
 
   /**
+   * Runs `start` once every client is connected (at once when they are), and never after
+   * `close()`: a BullMQ worker started before Redis answers keeps retry timers that its `close()`
+   * cannot end.
+   */
+  onceConnected(start: () => void): void {
+    if (this.connected) {
+      start();
+      return;
+    }
+    const pending = this.clients.filter((client) => client.status !== 'ready');
+    let left = pending.length;
+    for (const client of pending) {
+      client.once('ready', () => {
+        if (--left === 0 && !this.closed) start();
+      });
+    }
+  }
+
+  /**
    * Calls `onLost` (with why, naming the address and the last error) when a connection that was
    * up is lost and not back within the connect timeout — once per outage.
    */
@@ -127,7 +146,7 @@ export class RedisLink {
    * Closes `parts` (BullMQ objects) gracefully while Redis answers, waiting at most `graceMs`, then
    * ends every client: no reconnect timer or socket is left behind.
    */
-  async close(parts: readonly { close(): Promise<void> }[], graceMs: number): Promise<void> {
+  async close(parts: readonly { close(force?: boolean): Promise<void> }[], graceMs: number): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.lostTimer);
@@ -137,9 +156,36 @@ export class RedisLink {
       await Promise.race([Promise.allSettled(parts.map((part) => part.close())), grace]);
       clearTimeout(timer);
     } else {
-      // BullMQ's close waits for a connection that never came: end the clients instead
-      for (const part of parts) part.close().catch(() => undefined);
+      // BullMQ's close waits for a connection that is not there: force it (a worker then stops its
+      // lock and stall timers without waiting for its jobs), and end the clients
+      for (const part of parts) part.close(true).catch(() => undefined);
     }
-    for (const client of this.clients) client.disconnect();
+    // resolve once the sockets are closed: nothing of ours outlives close()
+    await Promise.all(this.clients.map(ended));
   }
+}
+
+/**
+ * How long ioredis waits for a closing socket before destroying it (its default, 2 s, also holds
+ * the process open after a connection that failed: that socket never reports its close again).
+ */
+const DISCONNECT_TIMEOUT_MS = 200;
+
+/** Ends `client` now (no reconnect) and resolves when its connection is gone. */
+function ended(client: Redis): Promise<void> {
+  const { status } = client;
+  if (status === 'end') return Promise.resolve();
+  if (status !== 'ready' && status !== 'connect') {
+    // never connected, or between attempts: no socket to wait for
+    client.disconnect();
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1_000).unref();
+    client.once('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    client.disconnect();
+  });
 }

@@ -112,6 +112,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
     ...prefix,
     connection: link.client(),
     concurrency,
+    autorun: false,
     settings: { ...options.workerOptions?.settings, backoffStrategy: (_made, _type, error) => (error instanceof RetryLater ? error.delayMs : 0) },
   });
   worker.on('error', report);
@@ -125,6 +126,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
     cancelled.add(jobId);
   });
   void listener.subscribe(cancelChannel(options.prefix, queueName)).catch(report);
+  link.onceConnected(() => void worker.run().catch(report));
   return {
     ready: () => link.ready(),
     close: () => link.close([worker, producer], options.closeTimeoutMs ?? 30_000),

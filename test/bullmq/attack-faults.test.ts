@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Redis } from 'ioredis';
 import { Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
-import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
 import { HostileService, RUNS } from './fixtures/hostile';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
@@ -159,3 +159,6 @@ describe('attack: options that would have left a connection open or a worker tha
     }
   });
 });
+
+// megabyte replies above leave redis-parser's shrink timer running for a few seconds
+afterAll(parserSettled);

@@ -3,7 +3,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { defineSkill, Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type ToolWorker } from '../../src/bullmq';
-import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -157,3 +157,6 @@ describe('attack: the model reaching a queued tool around the gates', () => {
     }
   });
 });
+
+// megabyte replies above leave redis-parser's shrink timer running for a few seconds
+afterAll(parserSettled);

@@ -44,3 +44,12 @@ export async function cleanRedis(...patterns: string[]): Promise<void> {
     client.disconnect();
   }
 }
+
+/**
+ * Waits until ioredis' reply parser has shrunk its buffer pool again: after a reply of megabytes it
+ * keeps a 50 ms interval running for ~3 s (redis-parser's `decreaseBufferPool`), which would keep a
+ * Jest worker from exiting. Call it in `afterAll` of tests that move megabytes through Redis.
+ */
+export function parserSettled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 3_500));
+}
