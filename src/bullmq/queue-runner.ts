@@ -85,6 +85,8 @@ export class QueueRunner implements RemoteRunner {
       const events = new QueueEvents(this.place.queueName, {
         connection: this.link.client(),
         lastEventId: last[0]?.[0] ?? '0-0',
+        // a short blocking read: one stuck in a lost connection (BullMQ's watchdog: this + 1 s) ends soon after close()
+        blockingTimeout: 2_000,
         ...(this.place.prefix !== undefined ? { prefix: this.place.prefix } : {}),
       });
       events.on('error', () => undefined);

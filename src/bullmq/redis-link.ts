@@ -72,6 +72,10 @@ export class RedisLink {
    * and the last error) when they are not within the connect timeout.
    */
   ready(): Promise<void> {
+    return this.connectedWithin(this.connectTimeoutMs);
+  }
+
+  private connectedWithin(ms: number): Promise<void> {
     if (this.connected) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const pending = this.clients.filter((client) => client.status !== 'ready');
@@ -84,7 +88,7 @@ export class RedisLink {
       const timer = setTimeout(() => {
         cleanup();
         reject(this.unavailable());
-      }, this.connectTimeoutMs);
+      }, ms);
       const cleanup = (): void => {
         clearTimeout(timer);
         for (const client of pending) client.off('ready', done);
@@ -150,6 +154,8 @@ export class RedisLink {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.lostTimer);
+    // a Redis that is coming back (clients reconnecting) gets a moment: a graceful close ends BullMQ's loops
+    await this.connectedWithin(Math.min(this.connectTimeoutMs, 1_000)).catch(() => undefined);
     if (this.connected) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
