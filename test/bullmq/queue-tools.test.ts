@@ -202,6 +202,21 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
     expect(result.forLLM).toBe('ok after 3 attempts');
   });
 
+  it("the worker's retryOn decides: a permanent failure runs once, a transient one uses every attempt", async () => {
+    const permanent = await caller.callTool({ id: 'p1', name: 'picky', arguments: { tag: `p-${queueName}`, permanent: true } });
+    expect(permanent.error?.code).toBe('EXECUTION_FAILED');
+    expect(permanent.forLLM).toBe("Tool 'picky' failed: permanent failure 1");
+    const transient = await caller.callTool({ id: 'p2', name: 'picky', arguments: { tag: `t-${queueName}`, permanent: false } });
+    expect(transient.forLLM).toBe("Tool 'picky' failed: transient failure 4 (after 4 attempts)");
+    const redis = new Redis(REDIS);
+    try {
+      expect(await redis.get(`${runsPrefix}:picky:p-${queueName}`)).toBe('1');
+      expect(await redis.get(`${runsPrefix}:picky:t-${queueName}`)).toBe('4');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('a context the tool injects but the call lacks: CONTEXT_MISSING from the worker', async () => {
     const result = await caller.callTool({ id: 'c5', name: 'build_report', arguments: { month: '2026-10' } });
     expect(result.error?.code).toBe('CONTEXT_MISSING');
