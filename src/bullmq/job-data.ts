@@ -38,16 +38,14 @@ export const MAX_JOB_CHARS = 1_000_000;
  * @internal The job id of a call: a digest of everything the call is (tool, call id, session,
  * arguments, travelling context), so that enqueuing the same call again finds its job (never a
  * second run), while two calls that differ in anything — the same call id in two sessions, or
- * for two users — never share one.
+ * for two users — never share one. `chars` is the length of that text, the call's size as queued.
  */
-export function jobIdOf(data: ToolJobData): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([data.tool, data.callId, data.sessionId ?? null, data.args, data.context ?? null]))
-    .digest('base64url');
-  return `tw-${digest.slice(0, 32)}`;
+export function identify(data: ToolJobData): { readonly jobId: string; readonly chars: number } {
+  const text = JSON.stringify([data.tool, data.callId, data.sessionId ?? null, data.args, data.context ?? null]);
+  return { jobId: `tw-${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`, chars: text.length };
 }
 
-/** @internal True for a job id {@link jobIdOf} can make (a cancel message naming anything else is ignored). */
+/** @internal True for a job id {@link identify} can make (a cancel message naming anything else is ignored). */
 export function isToolJobId(id: string): boolean {
   return id.length === 35 && /^tw-[\w-]{32}$/.test(id);
 }
@@ -63,14 +61,22 @@ function describeKey(key: ContextKey): string {
   return typeof key === 'function' ? key.name || '(anonymous class)' : String(key);
 }
 
+/** @internal The declared name of each travelling context key (what {@link encodeContext} looks keys up in). */
+export function travelNames(declared: TravellingContexts): ReadonlyMap<ContextKey, string> {
+  return new Map(Object.entries(declared).map(([name, key]) => [key, name]));
+}
+
 /**
- * @internal The travelling part of `context` as plain JSON by declared name. `needed` are the
+ * @internal The travelling part of `context` as plain JSON by declared name (`names`, see {@link travelNames}). `needed` are the
  * keys the tool injects: each must be declared (else `INVALID_CONTEXT` naming it and the fix). A
  * value that cannot become JSON is `INVALID_CONTEXT` too: nothing is dropped silently.
  */
-export function encodeContext(context: ToolExecutionContext, declared: TravellingContexts, needed: readonly ContextKey[] | undefined, tool: string): Record<string, unknown> | undefined {
-  const names = new Map<ContextKey, string>();
-  for (const [name, key] of Object.entries(declared)) names.set(key, name);
+export function encodeContext(
+  context: ToolExecutionContext,
+  names: ReadonlyMap<ContextKey, string>,
+  needed: readonly ContextKey[] | undefined,
+  tool: string,
+): Record<string, unknown> | undefined {
   for (const key of needed ?? []) {
     if (!names.has(key)) throw untravelled(key, tool);
   }

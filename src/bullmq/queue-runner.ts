@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import type { ContextKey } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
-import { contextKeysOf, type RemoteCall, type RemoteRunner } from '../toolkit/remote-routes';
-import { encodeContext, jobIdOf, MAX_JOB_CHARS, type ToolJobData, type TravellingContexts } from './job-data';
+import { contextKeysOf, type RemoteCall, type RemoteRunner, type ToolEntry } from '../toolkit/remote-routes';
+import { encodeContext, identify, MAX_JOB_CHARS, travelNames, type ToolJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
 import type { RedisLink } from './redis-link';
 
@@ -53,6 +53,12 @@ export class QueueRunner implements RemoteRunner {
   private readonly queuedAt = new Map<string, number>();
   private sweeper: ReturnType<typeof setInterval> | undefined = undefined;
   private sweeping = false;
+  /** The declared name of each travelling context key, made once. */
+  private readonly names: ReadonlyMap<ContextKey, string>;
+  /** The context keys each routed tool needs to travel, worked out on its first call. */
+  private readonly needed = new WeakMap<ToolEntry, readonly ContextKey[] | undefined>();
+  /** The job options every call shares but its attempts. */
+  private readonly keep: { readonly age: number };
 
   constructor(
     private readonly link: RedisLink,
@@ -66,6 +72,16 @@ export class QueueRunner implements RemoteRunner {
     this.queue.on('error', () => undefined);
     this.producer.on('error', () => undefined);
     link.watch((why) => this.lost(why));
+    this.names = travelNames(place.contexts);
+    this.keep = { age: Math.ceil(place.keepResultsMs / 1000) };
+  }
+
+  /** The context keys `entry` injects that must travel (not those the workers provide). */
+  private neededBy(entry: ToolEntry): readonly ContextKey[] | undefined {
+    if (this.needed.has(entry)) return this.needed.get(entry);
+    const needed = contextKeysOf(entry)?.filter((key) => !this.place.workerContexts.includes(key));
+    this.needed.set(entry, needed);
+    return needed;
   }
 
   /** Connects and starts reading the queue's events from now on; `QUEUE_UNAVAILABLE` when Redis does not answer in time. */
@@ -114,8 +130,7 @@ export class QueueRunner implements RemoteRunner {
 
   private async enqueue(call: RemoteCall): Promise<ToolResult> {
     const name = call.entry.name;
-    const needed = contextKeysOf(call.entry)?.filter((key) => !this.place.workerContexts.includes(key));
-    const context = encodeContext(call.context, this.place.contexts, needed, name);
+    const context = encodeContext(call.context, this.names, this.neededBy(call.entry), name);
     const data: ToolJobData = {
       v: 1,
       tool: name,
@@ -125,15 +140,14 @@ export class QueueRunner implements RemoteRunner {
       ...(context !== undefined ? { context } : {}),
       ...(call.deadlineAt !== undefined ? { deadlineAt: call.deadlineAt } : {}),
     };
-    const size = JSON.stringify(data).length;
-    if (size > MAX_JOB_CHARS) {
-      return errorToolResult('INVALID_ARGUMENTS', `The call of tool '${name}' is too large to queue (${size} characters of arguments and context; at most ${MAX_JOB_CHARS}). Send less.`);
+    const { jobId, chars } = identify(data);
+    if (chars > MAX_JOB_CHARS) {
+      return errorToolResult('INVALID_ARGUMENTS', `The call of tool '${name}' is too large to queue (${chars} characters of arguments and context; at most ${MAX_JOB_CHARS}). Send less.`);
     }
     if (this.closed) throw this.closedError(name);
     await this.start();
     // Redis was reached once and is gone now: wait for it as long as at the start, never forever
     if (!this.link.connected) await this.link.ready();
-    const jobId = jobIdOf(data);
     const signal = call.attempt.signal;
     // the caller gave up while Redis was being reached: nothing is queued
     if (signal.aborted) return errorToolResult('ABORTED', `Tool '${name}' was not queued: the call was cancelled.`);
@@ -143,9 +157,8 @@ export class QueueRunner implements RemoteRunner {
       set.add(waiter);
       this.waiting.set(jobId, set);
       signal.addEventListener('abort', waiter.onAbort, { once: true });
-      const keep = { age: Math.ceil(this.place.keepResultsMs / 1000) };
       this.queue
-        .add(name, data, { jobId, attempts: Math.max(1, call.maxAttempts), backoff: { type: 'toolwright' }, removeOnComplete: keep, removeOnFail: keep })
+        .add(name, data, { jobId, attempts: Math.max(1, call.maxAttempts), backoff: { type: 'toolwright' }, removeOnComplete: this.keep, removeOnFail: this.keep })
         .then(() => {
           if (this.waiting.has(jobId) && !this.queuedAt.has(jobId)) this.queuedAt.set(jobId, Date.now());
         })
@@ -225,7 +238,7 @@ export class QueueRunner implements RemoteRunner {
     const job = await Job.fromId(this.queue, jobId).catch(() => undefined);
     if (job === undefined) return;
     if (job.finishedOn === undefined) return;
-    if (job.failedReason !== undefined && job.failedReason !== null && job.returnvalue == null) {
+    if (job.failedReason != null && job.returnvalue == null) {
       this.finish(jobId, (call) => failedResult(job.failedReason, call.entry.name));
     } else {
       this.finish(jobId, (call) => resultOf(job.returnvalue, call.entry.name));
@@ -279,9 +292,4 @@ export class QueueRunner implements RemoteRunner {
     if (this.events !== undefined) parts.push(this.events);
     await this.link.close(parts, graceMs);
   }
-}
-
-/** @internal The error of a `queueTools` option naming something the toolkit lacks. */
-export function unknownSelection(kind: 'tool' | 'group', names: readonly string[], queueName: string): ToolkitError {
-  return new ToolkitError('INVALID_OPTIONS', `queueTools('${queueName}'): no ${kind} named ${names.map((n) => `'${n}'`).join(', ')} is registered.`);
 }

@@ -1,9 +1,9 @@
 import type { ContextKey } from '../common/execution-context';
 import { ToolkitError } from '../errors';
-import { addRoute, contextKeysOf, entriesOf, runtimeOf, selects } from '../toolkit/remote-routes';
+import { addRoute, assertSelection, contextKeysOf, entriesOf, selects } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { untravelled, type TravellingContexts } from './job-data';
-import { QueueRunner, unknownSelection } from './queue-runner';
+import { QueueRunner } from './queue-runner';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
 
 /**
@@ -84,11 +84,7 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   if (typeof keepResultsMs !== 'number' || !Number.isFinite(keepResultsMs) || keepResultsMs < 0) {
     throw new ToolkitError('INVALID_OPTIONS', `queueTools('${queueName}'): keepResultsMs must be a finite number of milliseconds ≥ 0, not ${String(keepResultsMs).slice(0, 40)}.`);
   }
-  const core = runtimeOf(toolkit);
-  const missing = (tools ?? []).filter((name) => !core.registry.has(name));
-  if (missing.length > 0) throw unknownSelection('tool', missing, queueName);
-  const noGroup = (groups ?? []).filter((group) => !core.groups.has(group));
-  if (noGroup.length > 0) throw unknownSelection('group', noGroup, queueName);
+  assertSelection(toolkit, { tools, groups }, `queueTools('${queueName}')`);
   const takes = selects({ tools, groups });
   const contexts = options.contexts ?? {};
   const declared = new Set<ContextKey>([...Object.values(contexts), ...(options.workerContexts ?? [])]);

@@ -2,7 +2,7 @@ import { QueueEventsProducer, Worker, type Job, type WorkerOptions } from 'bullm
 import type { ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
-import { entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
+import { assertSelection, entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { decodeContext, isToolJobId, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
@@ -135,12 +135,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
 
 /** Every served tool exists and has its declared presets bound here. */
 function checkServed(toolkit: Toolkit, options: ToolWorkerOptions, serves: (entry: ToolEntry) => boolean, queueName: string): void {
-  const core = runtimeOf(toolkit);
-  const missing = (options.tools ?? []).filter((name) => !core.registry.has(name));
-  const noGroup = (options.groups ?? []).filter((group) => !core.groups.has(group));
-  if (missing.length > 0 || noGroup.length > 0) {
-    throw new ToolkitError('INVALID_OPTIONS', `createToolWorker('${queueName}'): the toolkit has no ${[...missing.map((n) => `tool '${n}'`), ...noGroup.map((g) => `group '${g}'`)].join(', ')}.`);
-  }
+  assertSelection(toolkit, options, `createToolWorker('${queueName}')`);
   for (const entry of entriesOf(toolkit).filter(serves)) {
     const unbound = unboundPresetsOf(entry);
     if (unbound.length > 0) {

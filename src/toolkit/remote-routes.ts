@@ -27,6 +27,19 @@ export function selects(selection: ToolSelection): (entry: ToolEntry) => boolean
   return (entry) => entry.source === 'component' && (tools.has(entry.name) || (entry.group !== undefined && groups.has(entry.group)));
 }
 
+/**
+ * @internal Throws `INVALID_OPTIONS` (`what` names the caller, e.g. `queueTools('reports')`) when
+ * `selection` names a tool or group `toolkit` lacks: a typo would otherwise route nothing.
+ */
+export function assertSelection(toolkit: Toolkit, selection: ToolSelection, what: string): void {
+  const core = runtimeOf(toolkit);
+  const missing = [
+    ...(selection.tools ?? []).filter((name) => !core.registry.has(name)).map((name) => `tool '${name}'`),
+    ...(selection.groups ?? []).filter((group) => !core.groups.has(group)).map((group) => `group '${group}'`),
+  ];
+  if (missing.length > 0) throw new ToolkitError('INVALID_OPTIONS', `${what}: the toolkit has no ${missing.join(', ')}.`);
+}
+
 interface Route {
   readonly takes: (entry: ToolEntry) => boolean;
   readonly runner: RemoteRunner;
