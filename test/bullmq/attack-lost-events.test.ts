@@ -1,36 +1,17 @@
 import 'reflect-metadata';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { Toolkit, type ToolResult } from '../../src';
 import { queueTools, type QueuedTools } from '../../src/bullmq';
-import { ROOT } from '../support/child-process';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { WorkerProcesses, within } from './fixtures/processes';
 import { ReportService, TRAVEL } from './fixtures/services';
 
 jest.setTimeout(60_000);
 
 const runsPrefix = uniqueQueue('lost-event-runs');
 let redis: Redis;
-const children = new Set<ChildProcess>();
-
-/** A real worker process on `queueName` (it keeps running while this process is blocked). */
-function startWorker(queueName: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', './scripts/swc-register.js', 'test/bullmq/fixtures/worker-main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, TW_QUEUE: queueName, TW_RUNS: runsPrefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${String(code)} before it was ready: ${err}`)));
-  });
-}
+const workers = new WorkerProcesses(runsPrefix);
 
 /** Runs redis-cli synchronously: this process's event loop (and so its event reader) stands still meanwhile. */
 function cli(...args: string[]): string {
@@ -39,16 +20,6 @@ function cli(...args: string[]): string {
 
 async function started(tag: string): Promise<void> {
   for (let i = 0; i < 400 && (await redis.get(`${runsPrefix}:start:${tag}`)) === null; i++) await new Promise((r) => setTimeout(r, 25));
-}
-
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe('attack: the event that answers a call never reaches the caller (no timeout set)', () => {
@@ -66,11 +37,11 @@ describe('attack: the event that answers a call never reaches the caller (no tim
     toolkit = new Toolkit();
     toolkit.registerTool(ReportService);
     routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
-    await Promise.all([startWorker(queueName), routing.ready()]);
+    await Promise.all([workers.start(queueName), routing.ready()]);
   });
 
   afterEach(async () => {
-    for (const child of children) child.kill('SIGKILL');
+    await workers.killAll();
     await routing.close();
     await cleanRedis(`bull:${queueName}:*`);
   });

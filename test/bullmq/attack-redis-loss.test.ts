@@ -1,25 +1,14 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Toolkit, type ToolResult } from '../../src';
 import { createToolWorker, queueTools } from '../../src/bullmq';
 import { uniqueQueue } from '../support/redis';
+import { freePort, within } from './fixtures/processes';
 import { HostileService, RUNS } from './fixtures/hostile';
 
 jest.setTimeout(60_000);
 
 /** A free port on 127.0.0.1, picked now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** A Redis of this test's own, as a child process it can kill. */
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -39,16 +28,6 @@ function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
-}
-
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe('attack: the queue Redis goes away mid-call (a Redis of the test own, killed)', () => {

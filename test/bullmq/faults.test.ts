@@ -1,41 +1,16 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Redis } from 'ioredis';
 import { Toolkit } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools } from '../../src/bullmq';
-import { ROOT } from '../support/child-process';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { exited, freePort, WorkerProcesses } from './fixtures/processes';
 import { ReportService, TRAVEL } from './fixtures/services';
 
 jest.setTimeout(90_000);
 
 const runsPrefix = uniqueQueue('fault-runs');
 let redis: Redis;
-const children = new Set<ChildProcess>();
-
-/** Starts a real worker process on `queueName`; resolves with it once it is connected. */
-function startWorker(queueName: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', './scripts/swc-register.js', 'test/bullmq/fixtures/worker-main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, TW_QUEUE: queueName, TW_RUNS: runsPrefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${String(code)} before it was ready: ${err}`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
-}
+const workers = new WorkerProcesses(runsPrefix);
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -59,10 +34,7 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
     redis = new Redis(REDIS);
   });
 
-  afterEach(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    await Promise.all([...children].map(exited));
-  });
+  afterEach(() => workers.killAll());
 
   afterAll(async () => {
     await cleanRedis(`${runsPrefix}:*`);
@@ -73,7 +45,7 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
     const queueName = uniqueQueue('kill');
     const { toolkit, routing } = caller(queueName);
     try {
-      await Promise.all([startWorker(queueName), startWorker(queueName), routing.ready()]);
+      await Promise.all([workers.start(queueName), workers.start(queueName), routing.ready()]);
       const tag = `k-${queueName}`;
       const pending = toolkit.callTool({ id: 'k1', name: 'slow_job', arguments: { ms: 1_500, tag } });
       await waitFor(async () => (await runs(`pid:${tag}`)) !== null, 'the job to start');
@@ -95,14 +67,14 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
     const queueName = uniqueQueue('restart');
     const { toolkit, routing } = caller(queueName);
     try {
-      const first = await startWorker(queueName);
+      const first = await workers.start(queueName);
       await routing.ready();
       const tags = Array.from({ length: 12 }, (_, i) => `r${i}-${queueName}`);
       const pending = toolkit.callTools(tags.map((tag, i) => ({ id: `r${i}`, name: 'slow_job', arguments: { ms: 300, tag } })));
       await waitFor(async () => (await runs(`done:${tags[0]}`)) !== null, 'a first call to finish');
       first.kill('SIGTERM');
       await exited(first);
-      await startWorker(queueName);
+      await workers.start(queueName);
       const results = await pending;
       expect(results.map((r) => r.isError)).toEqual(tags.map(() => false));
       for (const tag of tags) expect(await runs(`done:${tag}`)).toBe('1');
@@ -116,7 +88,7 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
     const queueName = uniqueQueue('lost');
     const { toolkit, routing } = caller(queueName);
     try {
-      await Promise.all([startWorker(queueName), startWorker(queueName), routing.ready()]);
+      await Promise.all([workers.start(queueName), workers.start(queueName), routing.ready()]);
       const tag = `c-${queueName}`;
       const pending = toolkit.callTool({ id: 'p1', name: 'charge_card', arguments: { tag, ms: 3_000 } });
       await waitFor(async () => (await runs(`pid:${tag}`)) !== null, 'the charge to start');
@@ -132,12 +104,7 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
   });
 
   it('Redis refusing connections: calls answer QUEUE_UNAVAILABLE within seconds, ready() rejects, close() does not hang', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = server.address() as net.AddressInfo;
-        server.close(() => resolve(free));
-      });
-    });
+    const port = await freePort();
     const toolkit = new Toolkit();
     toolkit.registerTool(ReportService);
     const connection = { host: '127.0.0.1', port };

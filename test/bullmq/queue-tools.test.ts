@@ -202,6 +202,15 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
     expect(result.forLLM).toBe('ok after 3 attempts');
   });
 
+  it('a typo in the tools or groups to route or serve is INVALID_OPTIONS at once, naming it (never a silent local run)', () => {
+    expect(() => queueTools(callerToolkit(), { connection: REDIS, queueName, tools: ['build_reprot'] })).toThrow(
+      `queueTools('${queueName}'): the toolkit has no tool 'build_reprot'.`,
+    );
+    expect(() => createToolWorker(workerToolkit(), { connection: REDIS, queueName, groups: ['report'] })).toThrow(
+      `createToolWorker('${queueName}'): the toolkit has no group 'report'.`,
+    );
+  });
+
   it("the worker's retryOn decides: a permanent failure runs once, a transient one uses every attempt", async () => {
     const permanent = await caller.callTool({ id: 'p1', name: 'picky', arguments: { tag: `p-${queueName}`, permanent: true } });
     expect(permanent.error?.code).toBe('EXECUTION_FAILED');
