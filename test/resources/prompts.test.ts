@@ -1,6 +1,7 @@
-import { Prompt, PromptArg, ToolExecutionContext, ToolService, ToolkitError, type PromptMessageInput, type ToolkitErrorCode } from '../../src';
+import { Prompt, PromptArg, ToolExecutionContext, ToolService, type PromptMessageInput } from '../../src';
 import { recordEvents } from '../support/events';
 import { freshToolkit } from '../support/toolkit';
+import { rejection } from '../support/errors';
 
 class Team {
   constructor(readonly members: readonly string[]) {}
@@ -59,15 +60,6 @@ class ReviewPrompts {
   ): string {
     return x;
   }
-}
-
-async function rejection(promise: Promise<unknown>, code: ToolkitErrorCode): Promise<ToolkitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(ToolkitError.is(error, code)).toBe(true);
-  return error as ToolkitError;
 }
 
 function toolkitWithPrompts() {

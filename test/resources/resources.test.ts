@@ -15,6 +15,7 @@ import {
   type ToolkitErrorCode,
 } from '../../src';
 import { freshToolkit } from '../support/toolkit';
+import { rejection } from '../support/errors';
 
 class UserContext {
   constructor(readonly id: string) {}
@@ -76,15 +77,6 @@ function toolkitWithDocs() {
   toolkit.container.bind(Store).toSelf().inSingletonScope();
   toolkit.registerTool(DocsService);
   return toolkit;
-}
-
-async function rejection(promise: Promise<unknown>, code: ToolkitErrorCode): Promise<ToolkitError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(ToolkitError.is(error, code)).toBe(true);
-  return error as ToolkitError;
 }
 
 describe('resources: registered with their service, read through a view', () => {
