@@ -1,8 +1,8 @@
 import { QueueEventsProducer, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { ToolResult } from '../common/tool-types';
-import type { CallOptions } from '../executor/call-executor';
+import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
-import { assertSelection, entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
+import { assertSelection, entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, workerGate, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { decodeContext, isToolJobId, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
@@ -87,6 +87,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
   }
   const serves = selects(options);
   checkServed(toolkit, options, serves, queueName);
+  const gate = workerGate(toolkit, serves, queueName);
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `createToolWorker('${queueName}')`);
   const prefix = options.prefix !== undefined ? { prefix: options.prefix } : {};
   const contexts = options.contexts ?? {};
@@ -105,7 +106,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
   producer.on('error', report);
   const processJob = (job: Job, _token?: string, signal?: AbortSignal): Promise<ToolResult> => {
     if (job.id !== undefined && cancelled.delete(job.id)) return Promise.resolve(errorToolResult('ABORTED', 'The caller cancelled the call before it ran.'));
-    return runJob(toolkit, job, { serves, queueName, contexts, signal, producer });
+    return runJob(toolkit, job, { gate, queueName, contexts, signal, producer });
   };
   const worker = new Worker(queueName, processJob, {
     ...options.workerOptions,
@@ -150,7 +151,7 @@ function checkServed(toolkit: Toolkit, options: ToolWorkerOptions, serves: (entr
 }
 
 interface JobScope {
-  readonly serves: (entry: ToolEntry) => boolean;
+  readonly gate: AvailabilityView;
   readonly queueName: string;
   readonly contexts: TravellingContexts;
   readonly signal: AbortSignal | undefined;
@@ -189,7 +190,7 @@ async function runJob(toolkit: Toolkit, job: Job, scope: JobScope): Promise<Tool
     onAsyncComplete: (result) => void scope.producer.publishEvent({ eventName: ASYNC_EVENT, jobId: job.id, result: JSON.stringify(result) }).catch(() => undefined),
   };
   const handoff: WorkerAttempt = { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, deadlineAt: data.deadlineAt, retryDelayMs: undefined };
-  const result = await runWorkerCall(toolkit, { tool, callId: data.callId, args: data.args, handoff }, options, scope.serves, scope.queueName);
+  const result = await runWorkerCall(toolkit, { tool, callId: data.callId, args: data.args, handoff }, options, scope.gate);
   if (handoff.retryDelayMs !== undefined) throw new RetryLater(result.forLLM, handoff.retryDelayMs);
   return result;
 }

@@ -108,19 +108,23 @@ export interface WorkerCall {
 }
 
 /**
- * @internal Runs one attempt of a queued call on the worker's toolkit: the worker's gate (`serves`),
+ * @internal Runs one attempt of a queued call on the worker's toolkit: the worker's gate ({@link workerGate}),
  * validation again (the worker may run another version), the worker's presets and context, no
  * hooks (they ran on the caller), the attempt's timeout capped by the caller's deadline. Resolves
  * with the result; `handoff.retryDelayMs` is set when the queue should run another attempt.
  */
-export function runWorkerCall(toolkit: Toolkit, call: WorkerCall, options: CallOptions, serves: (entry: ToolEntry) => boolean, queueName: string): Promise<ToolResult> {
+export function runWorkerCall(toolkit: Toolkit, call: WorkerCall, options: CallOptions, gate: AvailabilityView): Promise<ToolResult> {
   const core = runtimeOf(toolkit);
-  const routed = core.registry.resolve(call.tool);
-  const gate: AvailabilityView = {
-    isEnabled: (entry) => serves(entry),
+  return new CallRun(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff).run();
+}
+
+/** @internal The availability gate of a worker: the tools it `serves`, always open (made once per worker). */
+export function workerGate(toolkit: Toolkit, serves: (entry: ToolEntry) => boolean, queueName: string): AvailabilityView {
+  const registry = runtimeOf(toolkit).registry;
+  return {
+    isEnabled: serves,
     whyDisabled: (entry) => `Tool '${entry.name}' is not run by the workers of queue '${queueName}'.`,
-    enabledNames: () => [...core.registry.entries()].filter(serves).map((entry) => entry.name),
+    enabledNames: () => [...registry.entries()].filter(serves).map((entry) => entry.name),
     closedReason: () => undefined,
   };
-  return new CallRun(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, routed, undefined, call.handoff).run();
 }
