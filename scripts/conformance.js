@@ -1,16 +1,27 @@
 'use strict';
 /**
- * `npm run conformance [-- scenario…]`: runs the official MCP conformance suite
- * (@modelcontextprotocol/conformance, a devDependency) against toolwright's conformance server
- * (conformance/server.ts) over Streamable HTTP on 127.0.0.1, and compares the outcome with
- * conformance/expected-failures.json.
+ * `npm run conformance [-- set… scenario…]`: runs the official MCP conformance suite
+ * (@modelcontextprotocol/conformance, a devDependency pinned exactly) against toolwright's
+ * conformance server (conformance/server.ts) over Streamable HTTP on 127.0.0.1, once per
+ * requirement set, and compares each set's outcome with conformance/expected-failures/<set>.json.
  *
- * - The suite needs Node 22 (fs.globSync). When this Node is older, a Node 22 binary from the npm
- *   registry (node-<platform>-<arch>) is installed once into .cache/node22 (gitignored).
- * - Every server scenario of the suite runs (its `--suite all`: the pending ones too), unless
- *   scenario names are given on the command line.
- * - Exit code 1 when a scenario fails that is not an expected failure, when an expected failure
- *   passes (remove it from the list), or when the list names a scenario the suite does not have.
+ * The sets, as the suite defines them (`conformance list --server --requirements <revision>`):
+ * - `2025-11-25`: what that revision requires, run at its wire (initialize handshake, sessions),
+ *   plus what it runs without scoring (pending, added after release);
+ * - `2026-07-28`: the same for the stateless revision (per-request `_meta`, `server/discover`);
+ * - `tasks`: the `io.modelcontextprotocol/tasks` extension, which the suite runs with the
+ *   2026-07-28 requirements as unscored `extension` scenarios.
+ *
+ * - The suite needs Node 22. When this Node is older, a Node 22 binary from the npm registry
+ *   (node-<platform>-<arch>) is installed once into .cache/node22 (gitignored).
+ * - Arguments: set names run only those sets; scenario names run only those scenarios (in every
+ *   selected set that has them). Without arguments everything runs.
+ * - A scenario passes when it has at least one successful check and no failed one: a scenario the
+ *   suite skipped, or one that threw, does not pass; one without any result fails the run even
+ *   when it is an expected failure (a suite that cannot run is not a list of expected failures).
+ * - Exit code 1 when a scenario fails that its set's file does not list, when a listed one passes
+ *   (remove it), or when a file names a scenario its set does not have.
+ * - The output ends with one line of figures per set.
  *
  * Environment: CONFORMANCE_NODE=/path/to/node22 uses that binary instead of the cache;
  * CONFORMANCE_VERBOSE=1 prints the suite's own output.
@@ -19,15 +30,26 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parseRequirements, readResults, judgeSet } = require('./conformance-results');
 
 const root = path.resolve(__dirname, '..');
 const NODE_VERSION = '22.23.3';
 const CACHE = path.join(root, '.cache', 'node22');
-const EXPECTED_FAILURES = path.join(root, 'conformance', 'expected-failures.json');
+const EXPECTED_FAILURES = path.join(root, 'conformance', 'expected-failures');
 const SUITE_CLI = require.resolve('@modelcontextprotocol/conformance/dist/index.js');
 const SUITE_VERSION = require('@modelcontextprotocol/conformance/package.json').version;
-/** The whole suite takes ~20 s; a hung scenario must not hang CI. */
+/** Both revisions take ~20 s together; a hung scenario must not hang CI. */
 const SUITE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The requirement sets: `revision` is the suite's `--requirements` value (and wire), `pick`
+ * chooses the set's server scenarios from that revision's list.
+ */
+const SETS = [
+  { name: '2025-11-25', revision: '2025-11-25', pick: (list) => [...list.required, ...list.unscored('added-after-release', 'pending')] },
+  { name: '2026-07-28', revision: '2026-07-28', pick: (list) => [...list.required, ...list.unscored('added-after-release', 'pending')] },
+  { name: 'tasks', revision: '2026-07-28', pick: (list) => list.unscored('extension') },
+];
 
 const log = (line) => process.stdout.write(`${line}\n`);
 
@@ -83,112 +105,104 @@ function runSuite(node, args) {
   });
 }
 
-/** The suite's server scenarios, from `conformance list --server`. */
-async function listScenarios(node) {
-  const { code, output } = await runSuite(node, ['list', '--server']);
-  const names = [...output.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
-  if (code !== 0 || names.length === 0) throw new Error(`conformance list --server failed (exit ${code}):\n${output}`);
-  return names;
+/** A revision's server scenarios, from `conformance list --server --requirements <revision>`. */
+async function listRequirements(node, revision) {
+  const { code, output } = await runSuite(node, ['list', '--server', '--requirements', revision]);
+  const list = code === 0 ? parseRequirements(output) : undefined;
+  if (!list) throw new Error(`conformance list --server --requirements ${revision} failed (exit ${code}):\n${output}`);
+  return list;
 }
 
-/** `server-<scenario>-<ISO timestamp with : and . as ->`, as the suite names its result folders. */
-const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
-
-/** Each scenario's checks (checks.json), read from the suite's output folder. */
-function readResults(outputDir) {
-  const results = new Map();
-  for (const entry of fs.readdirSync(outputDir)) {
-    const match = RESULT_DIR.exec(entry);
-    if (!match) continue;
-    results.set(match[1], JSON.parse(fs.readFileSync(path.join(outputDir, entry, 'checks.json'), 'utf8')));
+/** conformance/expected-failures/<set>.json: scenario → the reason it is expected to fail. */
+function loadExpectedFailures(set) {
+  const file = path.join(EXPECTED_FAILURES, `${set}.json`);
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const entries = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.entries(raw) : undefined;
+  if (!entries || entries.some(([, reason]) => typeof reason !== 'string' || reason.length === 0)) {
+    throw new Error(`${path.relative(root, file)}: expected an object { scenario: reason }`);
   }
-  return results;
+  return new Map(entries);
 }
 
-function summarise(checks) {
-  const count = (status) => (checks ?? []).filter((c) => c.status === status).length;
-  const passed = count('SUCCESS');
-  const failed = count('FAILURE');
-  // a scenario without checks did not run to the end (the suite threw): a failure
-  return { passed, failed, warnings: count('WARNING'), ok: checks !== undefined && checks.length > 0 && failed === 0 };
-}
-
-function loadExpectedFailures() {
-  const raw = JSON.parse(fs.readFileSync(EXPECTED_FAILURES, 'utf8'));
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${EXPECTED_FAILURES}: expected an object { scenario: reason }`);
-  return new Map(Object.entries(raw));
+/** Runs one revision's scenarios: the whole requirement set, or the named scenarios one by one. */
+async function runRevision(node, url, revision, scenarios, whole, outputDir) {
+  const args = ['server', '--url', url, '--output-dir', outputDir];
+  if (whole) return runSuite(node, [...args, '--requirements', revision]);
+  const runs = [];
+  for (const scenario of scenarios) runs.push(await runSuite(node, [...args, '--scenario', scenario, '--spec-version', revision, '--force']));
+  return { code: runs.some((r) => r.code !== 0) ? 1 : 0, signal: runs.find((r) => r.signal)?.signal, output: runs.map((r) => r.output).join('\n') };
 }
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const selected = SETS.filter((set) => args.includes(set.name));
+  const sets = selected.length > 0 ? selected : SETS;
+  const wanted = args.filter((arg) => !SETS.some((set) => set.name === arg));
   const node = node22();
-  const expected = loadExpectedFailures();
-  const all = await listScenarios(node);
-  const unknown = [...wanted, ...expected.keys()].filter((name) => !all.includes(name));
-  const scenarios = wanted.length > 0 ? wanted.filter((name) => all.includes(name)) : all;
 
+  const expected = new Map(sets.map((set) => [set.name, loadExpectedFailures(set.name)]));
+  // the lists come from Node 22 children while this process compiles and starts the server
+  const revisions = [...new Set(sets.map((set) => set.revision))];
+  const listing = Promise.all(revisions.map((revision) => listRequirements(node, revision)));
+  listing.catch(() => undefined); // awaited below: not an unhandled rejection while the server starts
   // the server runs in this process (Node 20 is fine for toolwright); the suite in a Node 22 child
   require('./swc-register');
   const { startConformanceServer } = require('../conformance/server.ts');
   const server = await startConformanceServer();
   const outputDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-conformance-'));
-  let results;
-  let run;
+  const results = new Map();
+  const outputs = [];
+  const problems = [];
+  let plan;
   try {
-    log(`MCP conformance suite ${SUITE_VERSION} (Node ${spawnSync(node, ['--version']).stdout.toString().trim()}) against ${server.url.href}: ${scenarios.length} scenarios`);
-    const args = ['server', '--url', server.url.href, '--output-dir', outputDir];
-    if (wanted.length === 0) {
-      run = await runSuite(node, [...args, '--suite', 'all']);
-    } else {
-      const outputs = [];
-      for (const scenario of scenarios) outputs.push(await runSuite(node, [...args, '--scenario', scenario]));
-      run = { code: 0, output: outputs.map((o) => o.output).join('\n') };
+    const lists = new Map((await listing).map((list, i) => [revisions[i], list]));
+    plan = sets.map((set) => {
+      const all = set.pick(lists.get(set.revision));
+      return { ...set, all, scenarios: wanted.length > 0 ? all.filter((s) => wanted.includes(s)) : all, expected: expected.get(set.name) };
+    });
+    for (const name of wanted) if (!plan.some((set) => set.all.includes(name))) problems.push(`${name}: no server scenario of that name in the selected sets (suite ${SUITE_VERSION})`);
+    for (const set of plan) {
+      for (const name of set.expected.keys()) if (!set.all.includes(name)) problems.push(`${name}: conformance/expected-failures/${set.name}.json lists it, but the set ${set.name} has no such scenario (suite ${SUITE_VERSION})`);
     }
-    results = readResults(outputDir);
+    log(`MCP conformance suite ${SUITE_VERSION} (Node ${spawnSync(node, ['--version']).stdout.toString().trim()}) against ${server.url.href}`);
+    for (const revision of new Set(plan.map((set) => set.revision))) {
+      const scenarios = [...new Set(plan.filter((set) => set.revision === revision).flatMap((set) => set.scenarios))];
+      if (scenarios.length === 0) continue;
+      const started = Date.now();
+      const dir = path.join(outputDir, revision);
+      const run = await runRevision(node, server.url.href, revision, scenarios, wanted.length === 0, dir);
+      if (run.signal) problems.push(`the suite was killed (${run.signal}) after ${SUITE_TIMEOUT_MS / 1000} s at ${revision}`);
+      outputs.push(run.output);
+      results.set(revision, readResults(dir));
+      log(`${revision} wire: ${scenarios.length} scenarios in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
   } finally {
     await server.close();
     fs.rmSync(outputDir, { recursive: true, force: true });
   }
-  if (run.signal) log(`the suite was killed (${run.signal}) after ${SUITE_TIMEOUT_MS / 1000} s`);
 
-  const rows = scenarios.map((scenario) => {
-    const checks = results.get(scenario);
-    const summary = summarise(checks);
-    const reason = expected.get(scenario);
-    let verdict;
-    if (summary.ok) verdict = reason === undefined ? 'pass' : 'UNEXPECTED PASS';
-    else verdict = reason === undefined ? 'FAIL' : 'expected failure';
-    return { scenario, checks, ...summary, verdict, reason };
-  });
-
-  const width = Math.max(...rows.map((r) => r.scenario.length), 'scenario'.length);
-  log('');
-  log(`${'scenario'.padEnd(width)}  passed  failed  warn  verdict`);
-  for (const r of rows) {
-    log(`${r.scenario.padEnd(width)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.warnings).padStart(4)}  ${r.verdict}`);
-  }
-  const total = (key) => rows.reduce((sum, r) => sum + r[key], 0);
-  log('');
-  log(
-    `${rows.filter((r) => r.ok).length}/${rows.length} scenarios pass; checks: ${total('passed')} passed, ${total('failed')} failed, ${total('warnings')} warnings`,
-  );
-
-  const problems = [];
-  for (const r of rows) {
-    if (r.verdict === 'FAIL') {
-      const failures = (r.checks ?? []).filter((c) => c.status === 'FAILURE');
-      const why = r.checks === undefined ? 'no results (the scenario threw; CONFORMANCE_VERBOSE=1 shows the suite output)' : failures.map((c) => `${c.id}: ${c.errorMessage ?? c.description}`).join('; ');
-      problems.push(`${r.scenario} fails: ${why}`);
+  const figures = [];
+  const width = Math.max(...plan.flatMap((set) => set.scenarios.map((s) => s.length)), 'scenario'.length);
+  for (const set of plan) {
+    if (set.scenarios.length === 0) continue;
+    const judged = judgeSet({ ...set, results: results.get(set.revision) ?? new Map() });
+    log('');
+    log(`${`[${set.name}]`.padEnd(width)}  passed  failed  warn  verdict`);
+    for (const r of judged.rows) {
+      log(`${r.scenario.padEnd(width)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.warnings).padStart(4)}  ${r.verdict}`);
     }
-    if (r.verdict === 'UNEXPECTED PASS') problems.push(`${r.scenario} passes now: remove it from conformance/expected-failures.json (and the README list)`);
+    problems.push(...judged.problems);
+    figures.push(judged.figure);
   }
-  for (const name of unknown) problems.push(`${name}: no such server scenario in the suite ${SUITE_VERSION}`);
+
   if (problems.length > 0) {
     log('');
     for (const problem of problems) log(`✗ ${problem}`);
-    if (!process.env.CONFORMANCE_VERBOSE && rows.some((r) => r.checks === undefined)) log(run.output.slice(-4000));
+    if (!process.env.CONFORMANCE_VERBOSE && problems.some((p) => p.includes('threw') || p.includes('killed'))) log(outputs.join('\n').slice(-4000));
     process.exitCode = 1;
   }
+  log('');
+  for (const line of figures) log(line);
 }
 
 main().catch((error) => {

@@ -31,9 +31,11 @@ export class ConformanceToolsService {
 }
 
 /**
- * `json-schema-2020-12`: a tool whose input schema uses 2020-12 keywords (`$schema`, `$defs`,
- * `$ref`, `additionalProperties`) that the server must list unchanged. A whole-object schema is
- * what `AgentTool.parameters` is for (decorators describe one parameter at a time).
+ * `json-schema-2020-12`: a tool whose input schema uses 2020-12 keywords that the server must list
+ * unchanged: `$schema`, `$defs` (with an `$anchor`), `$ref`, `additionalProperties`, and the
+ * composition (`allOf`/`anyOf`) and conditional (`if`/`then`/`else`) keywords SEP-2106 adds. A
+ * whole-object schema is what `AgentTool.parameters` is for (decorators describe one parameter at
+ * a time).
  */
 export const jsonSchema2020Tool: AgentTool = {
   name: 'json_schema_2020_12_tool',
@@ -43,9 +45,19 @@ export const jsonSchema2020Tool: AgentTool = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     $defs: {
-      address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+      address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
     },
-    properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    properties: {
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
+    },
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
     additionalProperties: false,
   },
   execute: (args) => `Received: ${JSON.stringify(args)}`,
