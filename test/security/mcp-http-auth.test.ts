@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { Tool, ToolExecutionContext, Toolkit } from '../../src';
+import { ApprovalManager, Tool, ToolExecutionContext, Toolkit } from '../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, type McpAuthenticate, type McpHttpServer } from '../../src/mcp';
 import { Closer, TestClient, textOf } from '../support/mcp';
 import { INITIALIZE, messagesOf, post, rawSession, sdkClient, toolsCall } from '../support/mcp-http';
@@ -265,6 +265,20 @@ describe('MCP HTTP authentication: every user of one OAuth client is a principal
     });
     expect(warnings).toHaveLength(1);
     expect(http.handler.sessionCount).toBe(0);
+  });
+
+  test("approvals over MCP belong to the token's user and end with the MCP session", async () => {
+    const toolkit = reportsToolkit();
+    const approvals = new ApprovalManager({ tools: ['my_reports'], principal: (ctx) => ctx.context.get(McpPrincipal)?.id });
+    toolkit.use(approvals.hook);
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'oauth', version: '0', authenticate: bearerAuth(async (token) => oauthTokens[token]) }));
+    const { client: alice, transport: aliceTransport } = await sdkClient(closer, http.url, bearer('alice-oauth-token'));
+    const { client: bob } = await sdkClient(closer, http.url, bearer('bob-oauth-token'));
+    const held = await Promise.all([alice.call('my_reports'), bob.call('my_reports')]);
+    for (const answer of held) expect(textOf(answer)).toContain("needs a person's approval"); // nothing ran
+    expect(approvals.pending().map((p) => p.principal).sort()).toEqual(['user-alice', 'user-bob']);
+    await aliceTransport.terminateSession();
+    expect(approvals.pending().map((p) => p.principal)).toEqual(['user-bob']);
   });
 
   test('mistakes detectable at startup throw at once: a principalId that is not a function, an empty principal id', () => {
