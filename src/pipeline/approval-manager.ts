@@ -1,4 +1,5 @@
 import { Subject, type Observable } from 'rxjs';
+import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError, describeThrown } from '../errors';
@@ -12,6 +13,7 @@ import { SessionEnds, type Requester } from './approval-requester';
 import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection } from './approval-results';
 import { ApprovalGrants, requesterRun } from './approval-resume';
 import { parseSnapshot } from './approval-snapshot';
+import { closedError } from '../toolkit/activation';
 import type {
   ApprovalDecision,
   ApprovalManagerOptions,
@@ -252,6 +254,8 @@ export class ApprovalManager {
       if (answer === 'approved') return undefined;
       if (answer !== undefined) return { action: 'respond', result: answer };
     }
+    // the session ended while the policy or the client was asked: nothing is held for it
+    if (lifetime?.closed === true) return { action: 'respond', result: errorResult(closedError(ctx.sessionId).message, 'SESSION_CLOSED') };
     const full = this.held.overLimit(requester);
     if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
     return { action: 'respond', result: this.hold(ctx, reason, principal) };

@@ -211,3 +211,20 @@ describe('security: approvals are keyed by the requester, and end with their ses
     expect(approvals.toJSON().decided[0].callKey!.length).toBeLessThanOrEqual(100);
   });
 });
+
+describe('security: a session that ends while its call is being checked holds nothing', () => {
+  it('the policy answers after the session closed: SESSION_CLOSED, no pending approval is left behind', async () => {
+    const toolkit = new Toolkit({ container: new Container(), context: ToolExecutionContext.of(new UserContext('system'), new TenantContext('default')) });
+    toolkit.registerTool(PaymentService);
+    let answer: (verdict: string) => void = () => undefined;
+    const approvals = new ApprovalManager({ when: () => new Promise<string>((resolve) => (answer = resolve)) });
+    toolkit.use(approvals.hook);
+    const session = toolkit.session('s-leaving');
+    const call = session.callTool({ id: 'c1', name: 'pay', arguments: { amount: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    session.close();
+    answer('a person must look at every payment');
+    expect((await call).error?.code).toBe('SESSION_CLOSED');
+    expect(approvals.pending()).toEqual([]);
+  });
+});
