@@ -14,11 +14,24 @@ export const CALL_ORIGIN: unique symbol = Symbol('toolwright.callOrigin');
  */
 export interface CallOrigin {
   readonly sessionId: string | undefined;
+  /** The lifetime of the session the call was made in (absent outside sessions). */
+  readonly session?: SessionLifetime | undefined;
   /** Runs `call` as requested; `context` is added on top of the original call-level context. */
   resume(
     call: ToolCall,
     extra: { readonly context: ToolExecutionContext; readonly signal?: AbortSignal; readonly onProgress?: (progress: ToolProgress & { callId: string; tool: string }) => void },
   ): Promise<ToolResult>;
+}
+
+/**
+ * @internal One session's life, from its opening to its close (or expiry): a session id closed and
+ * opened again is another lifetime. Lets state kept for a session (remembered approvals) end with it.
+ */
+export interface SessionLifetime {
+  /** True once the session closed. */
+  readonly closed: boolean;
+  /** Calls `listener` once when the session closes (at once when it has). Listeners must not throw. */
+  onClose(listener: () => void): void;
 }
 
 /** What a hook sees of a call. */

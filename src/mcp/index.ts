@@ -15,7 +15,7 @@ export type { McpHttpOptions } from './mcp-http-options';
 export type { McpResumabilityOptions } from './mcp-http-resumability';
 export type { McpEventStoreLimits } from './mcp-event-store';
 export { McpPrincipal, bearerAuth } from './mcp-principal';
-export type { McpAuthenticate, McpTokenVerdict } from './mcp-principal';
+export type { BearerAuthOptions, McpAuthenticate, McpTokenVerdict } from './mcp-principal';
 export { importMcpTools } from './import-mcp-tools';
 export { MCP_IMPORT_LIMITS } from './mcp-import-options';
 export type { McpImportClient, McpImportHandle, McpImportOptions, McpImportTaskApi, McpTaskStreamMessage } from './mcp-import-options';

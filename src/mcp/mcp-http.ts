@@ -9,7 +9,7 @@ import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
 import { McpHttpResumability } from './mcp-http-resumability';
 import { McpHttpSessions, type McpHttpSession } from './mcp-http-sessions';
-import type { McpAuthenticate, McpPrincipal } from './mcp-principal';
+import { ambiguousPrincipal, ambiguousPrincipalWarning, McpAuthRefusal, type McpAuthenticate, type McpPrincipal } from './mcp-principal';
 import { bindMcpSession, createMcpServer } from './mcp-server';
 
 type StreamableHttpModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
@@ -65,24 +65,33 @@ function replyError(res: ServerResponse, status: number, code: number, message: 
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** The principal of `req`, `undefined` when authentication is off, `null` when it refused the request. */
-async function principalOf(authenticate: McpAuthenticate | undefined, req: IncomingMessage): Promise<McpPrincipal | null | undefined> {
-  if (!authenticate) return undefined;
+/** What `authenticate` made of a request: its principal (none when authentication is off), or why it is refused. */
+type Authentication = { readonly principal: McpPrincipal | undefined } | { readonly refusal: McpAuthRefusal | undefined };
+
+/**
+ * Authenticates `req`. A principal without a non-empty string id is refused like a failed
+ * authentication (and reported once through `warn`): it would make every caller one principal.
+ */
+async function authenticateRequest(authenticate: McpAuthenticate | undefined, req: IncomingMessage, warn: (why: string) => void): Promise<Authentication> {
+  if (!authenticate) return { principal: undefined };
+  let principal: McpPrincipal | null | undefined;
   try {
-    return (await authenticate(req)) ?? null;
-  } catch {
-    return null;
+    principal = await authenticate(req);
+  } catch (error) {
+    return { refusal: error instanceof McpAuthRefusal ? error : undefined };
   }
+  if (principal === null || principal === undefined) return { refusal: undefined };
+  const id: unknown = (principal as { id?: unknown }).id;
+  if (typeof id === 'string' && id !== '') return { principal };
+  warn('authenticate returned a principal without an id (return an McpPrincipal whose id names the user)');
+  return { refusal: ambiguousPrincipal() };
 }
 
-function replyUnauthorized(req: IncomingMessage, res: ServerResponse): void {
-  const challenge =
-    req.headers.authorization === undefined
-      ? 'Bearer'
-      : 'Bearer error="invalid_token", error_description="The credentials are missing, malformed, expired or not accepted"';
-  replyError(res, 401, -32001, 'Unauthorized: send valid credentials (e.g. an Authorization: Bearer token) with every request.', {
-    'www-authenticate': challenge,
-  });
+function replyUnauthorized(req: IncomingMessage, res: ServerResponse, refusal: McpAuthRefusal | undefined): void {
+  const description = refusal?.challenge ?? 'The credentials are missing, malformed, expired or not accepted';
+  const challenge = req.headers.authorization === undefined && refusal === undefined ? 'Bearer' : `Bearer error="invalid_token", error_description="${description}"`;
+  const message = refusal?.clientMessage ?? 'Unauthorized: send valid credentials (e.g. an Authorization: Bearer token) with every request.';
+  replyError(res, 401, -32001, message, { 'www-authenticate': challenge });
 }
 
 /**
@@ -120,6 +129,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   const sessions = new McpHttpSessions(limits.maxSessions, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
   let exposureWarned = listenerKnown || authenticate !== undefined;
+  const warnAmbiguous = ambiguousPrincipalWarning();
 
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<void> => {
     if (!sessions.hasRoom()) {
@@ -160,8 +170,9 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     }
     const refusal = guard.refusal(req);
     if (refusal !== undefined) return replyError(res, 403, -32000, refusal);
-    const principal = await principalOf(authenticate, req);
-    if (principal === null) return replyUnauthorized(req, res);
+    const authentication = await authenticateRequest(authenticate, req, warnAmbiguous);
+    if ('refusal' in authentication) return replyUnauthorized(req, res, authentication.refusal);
+    const { principal } = authentication;
     if (principal?.authInfo && (req as { auth?: unknown }).auth === undefined) (req as { auth?: unknown }).auth = principal.authInfo;
     const scope = { response: res, ...(principal ? { principal } : {}) };
     const header = req.headers['mcp-session-id'];

@@ -1,13 +1,18 @@
+import { callKeyOf, type Requester } from './approval-requester';
+
 /**
  * What an {@link ApprovalDecisionStore} is asked to record: one approval being decided.
  *
  * @example
- * const claim: DecisionClaim = { id: 'appr_1', callKey: 's-1\u0000call_7', createdAt: 1_700_000_000_000, decision: 'approved' };
+ * const claim: DecisionClaim = { id: 'appr_1', callKey: 'call:2jmj7l5rSw0yVb_vlWAYkK_YBwk', createdAt: 1_700_000_000_000, decision: 'approved' };
  */
 export interface DecisionClaim {
   /** The approval's id. */
   readonly id: string;
-  /** The call it holds: its session and call id (`<sessionId>\u0000<callId>`). */
+  /**
+   * The call it holds, as an opaque key of at most 100 characters: a digest of its requester (session
+   * and principal) and call id. The same call id sent by another requester is another call.
+   */
   readonly callKey: string;
   /** When the call was held (ms since the epoch). */
   readonly createdAt: number;
@@ -106,7 +111,10 @@ export class InMemoryApprovalDecisions implements ApprovalDecisionStore {
   }
 }
 
-/** @internal The key of a call in a {@link DecisionClaim}: its session and id. */
-export function callKeyOf(sessionId: string | undefined, callId: string): string {
-  return `${sessionId ?? ''}\u0000${callId}`;
+/** @internal The claim that records `decision` about `approval` (a pending approval). */
+export function claimOf(
+  approval: Requester & { readonly id: string; readonly call: { readonly id: string }; readonly createdAt: number },
+  decision: 'approved' | 'rejected',
+): DecisionClaim {
+  return { id: approval.id, callKey: callKeyOf(approval, approval.call.id), createdAt: approval.createdAt, decision };
 }

@@ -1,16 +1,19 @@
 import { Subject, type Observable } from 'rxjs';
+import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
-import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
-import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from '../executor/hooks';
-import { InMemoryApprovalDecisions, callKeyOf, type ApprovalDecisionStore, type DecisionClaim } from './approval-decisions';
+import { ToolkitError, describeThrown } from '../errors';
+import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
+import { InMemoryApprovalDecisions, claimOf, type ApprovalDecisionStore } from './approval-decisions';
 import type { ApprovalElicitation } from './approval-elicitation';
 import { PendingApprovals, approvalOf, freezeApproval, reportSafely, warnOnce } from './approval-pending';
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
-import { heldResult, limitResult, rejectedResult, rememberedRejection } from './approval-results';
+import { SessionEnds, type Requester } from './approval-requester';
+import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection } from './approval-results';
 import { ApprovalGrants, requesterRun } from './approval-resume';
 import { parseSnapshot } from './approval-snapshot';
+import { closedError } from '../toolkit/activation';
 import type {
   ApprovalDecision,
   ApprovalManagerOptions,
@@ -22,21 +25,7 @@ import type {
   SerializedApprovals,
 } from './approval-types';
 
-export { isPendingApprovalResult } from './approval-results';
-
-/**
- * The code of the `ToolkitError` thrown by `approve` / `reject` for an id that is unknown or
- * already decided.
- *
- * @example
- * try { await approvals.approve(id, { toolkit }); }
- * catch (e) { if (ToolkitError.is(e) && e.code === APPROVAL_NOT_PENDING) ui.say('Someone already decided.'); }
- */
-export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING' satisfies ToolkitErrorCode;
-
-function notPending(message: string): ToolkitError {
-  return new ToolkitError(APPROVAL_NOT_PENDING, message);
-}
+export { APPROVAL_NOT_PENDING, isPendingApprovalResult } from './approval-results';
 
 /**
  * Human approval for tool calls. Its {@link ApprovalManager.hook} holds every call the policy
@@ -50,8 +39,12 @@ function notPending(message: string): ToolkitError {
  * to the model as the answer to the call. Decisions may be remembered per session or principal
  * (never for everyone), and the state survives a restart through `serialize()` / `restore()`;
  * a decided call never runs again, whatever is restored (see {@link ApprovalDecisionStore}).
+ * Everything is keyed by the requester (the session and the `principal` option's id): the same
+ * call id from another requester is another call. When a toolkit session ends, its remembered
+ * decisions are forgotten and its pending approvals withdrawn (recorded as rejected): a session
+ * id opened again inherits nothing.
  *
- * Bounded: at most `maxPending` calls are held at once (`maxPendingPerSession` per session); a
+ * Bounded: at most `maxPending` calls are held at once (`maxPendingPerSession` per requester); a
  * call over the cap is answered with an `APPROVAL_LIMIT_EXCEEDED` error result.
  *
  * With `elicitation`, a call that comes from a client that can be asked (an MCP client with the
@@ -90,6 +83,7 @@ export class ApprovalManager {
   private readonly decisionsSubject = new Subject<ApprovalDecision>();
   private readonly decisionList$: Observable<ApprovalDecision>;
   private readonly asking: ApprovalElicitation | undefined;
+  private readonly sessionEnds = new SessionEnds((sessionId, lifetime) => this.sessionEnded(sessionId, lifetime));
 
   /**
    * @throws ToolkitError `INVALID_OPTIONS` when `minRisk` is not a risk level, or `maxPending` /
@@ -146,7 +140,10 @@ export class ApprovalManager {
     return this.rememberedDecisions.list();
   }
 
-  /** Forgets the decisions remembered for `sessionId` (e.g. when the session ends). Pending approvals stay. */
+  /**
+   * Forgets the decisions remembered for `sessionId`. Pending approvals stay. A toolkit session's
+   * own decisions and pending approvals end with it anyway (see {@link ApprovalManager}).
+   */
   forgetSession(sessionId: string): void {
     this.rememberedDecisions.forgetSession(sessionId);
   }
@@ -170,10 +167,11 @@ export class ApprovalManager {
    */
   async approve(id: string, options: ApproveOptions = {}): Promise<ToolResult> {
     const approval = this.pendingOrThrow(id);
-    const run = requesterRun(approval, this.held.originOf(id), options);
+    const origin = this.held.originOf(id);
+    const run = requesterRun(approval, origin, options);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'approved' });
     await this.claim(approval, 'approved');
-    if (remembered !== undefined) this.rememberedDecisions.add(remembered);
+    if (remembered !== undefined) this.rememberedDecisions.add(remembered, origin?.session);
     const result = await this.grants.run(approval, run);
     this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now() });
     return result;
@@ -192,8 +190,9 @@ export class ApprovalManager {
   async reject(id: string, reason = 'a person declined it', options: RejectOptions = {}): Promise<ToolResult> {
     const approval = this.pendingOrThrow(id);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'rejected', reason });
+    const lifetime = this.held.originOf(id)?.session;
     await this.claim(approval, 'rejected');
-    if (remembered !== undefined) this.rememberedDecisions.add(remembered);
+    if (remembered !== undefined) this.rememberedDecisions.add(remembered, lifetime);
     const result = rejectedResult(approval, reason);
     this.decisionsSubject.next({ approval, decision: 'rejected', result, decidedAt: this.now() });
     return result;
@@ -230,8 +229,8 @@ export class ApprovalManager {
     for (const decision of snapshot.remembered) this.rememberedDecisions.add(decision);
     let added = 0;
     for (const approval of snapshot.pending) {
-      if (this.held.has(approval.id) || this.memory.isDecided({ id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt })) continue;
-      if (this.held.overLimit(approval.sessionId) !== undefined) continue;
+      if (this.held.has(approval.id) || this.memory.isDecided(claimOf(approval, 'rejected'))) continue;
+      if (this.held.overLimit(approval) !== undefined) continue;
       this.held.add(freezeApproval(approval));
       added++;
     }
@@ -240,11 +239,14 @@ export class ApprovalManager {
   }
 
   private async check(ctx: HookContext): Promise<BeforeHookDecision> {
+    const lifetime = ctx[CALL_ORIGIN]?.session;
+    this.sessionEnds.watch(ctx.sessionId, lifetime);
     if (this.grants.admits(ctx)) return undefined;
     const reason = await this.requirement(ctx);
     if (reason === undefined) return undefined;
     const principal = this.principal(ctx);
-    const remembered = this.rememberedDecisions.lookup(ctx.sessionId, principal, ctx.tool.name);
+    const requester: Requester = { sessionId: ctx.sessionId, principal };
+    const remembered = this.rememberedDecisions.lookup(requester, lifetime, ctx.tool.name);
     if (remembered?.decision === 'approved') return undefined;
     if (remembered?.decision === 'rejected') return { action: 'respond', result: rememberedRejection(ctx.tool.name, remembered) };
     if (this.asking?.canAsk(ctx)) {
@@ -252,7 +254,9 @@ export class ApprovalManager {
       if (answer === 'approved') return undefined;
       if (answer !== undefined) return { action: 'respond', result: answer };
     }
-    const full = this.held.overLimit(ctx.sessionId);
+    // the session ended while the policy or the client was asked: nothing is held for it
+    if (lifetime?.closed === true) return { action: 'respond', result: errorResult(closedError(ctx.sessionId).message, 'SESSION_CLOSED') };
+    const full = this.held.overLimit(requester);
     if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
     return { action: 'respond', result: this.hold(ctx, reason, principal) };
   }
@@ -313,8 +317,22 @@ export class ApprovalManager {
 
   /** Records a decision in the store (atomic) and in memory; false when it was decided already. */
   private async record(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
-    const claim: DecisionClaim = { id: approval.id, callKey: callKeyOf(approval.sessionId, approval.call.id), createdAt: approval.createdAt, decision };
+    const claim = claimOf(approval, decision);
     return this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
+  }
+
+  /**
+   * A session ended: its remembered decisions are forgotten, and its pending approvals are
+   * withdrawn and recorded as rejected (here at once, in a shared store as well as it can), so
+   * that no copy of them runs in a session reopened under the same id.
+   */
+  private sessionEnded(sessionId: string, lifetime: SessionLifetime): void {
+    this.rememberedDecisions.forgetSession(sessionId, lifetime);
+    for (const approval of this.held.withdrawSession(sessionId, lifetime)) {
+      const claim = claimOf(approval, 'rejected');
+      this.memory.claim(claim);
+      if (this.decisions !== this.memory) Promise.resolve().then(() => this.decisions.claim(claim)).catch(() => undefined);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { BehaviorSubject, map, type Observable } from 'rxjs';
-import type { CallOrigin, HookContext } from '../executor/hooks';
+import type { CallOrigin, HookContext, SessionLifetime } from '../executor/hooks';
 import { ToolkitError, describeThrown } from '../errors';
+import { requesterKey, requesterNoun, type Requester } from './approval-requester';
 import type { PendingApproval, PendingFilter } from './approval-types';
 
 function positiveLimit(value: number | undefined, fallback: number, what: string): number {
@@ -36,12 +37,12 @@ export function approvalOf(ctx: HookContext, id: string, reason: string, princip
 
 /**
  * @internal The calls an `ApprovalManager` holds, within its limits (`maxPending` in all,
- * `maxPendingPerSession` per session), with the origin of each call held in this process and a
+ * `maxPendingPerSession` per requester: a session, else a principal), with the origin of each call held in this process and a
  * pending list that is made only when someone reads it (holding stays O(1) however many are held).
  *
  * @example
  * const pending = new PendingApprovals({ maxPending: 10 });
- * if (pending.overLimit(sessionId) === undefined) pending.add(approval, origin);
+ * if (pending.overLimit({ sessionId, principal }) === undefined) pending.add(approval, origin);
  * pending.publish();
  */
 export class PendingApprovals {
@@ -50,8 +51,8 @@ export class PendingApprovals {
   /** The pending list: the current one at once, then a new one on every {@link publish}. */
   readonly list$: Observable<readonly PendingApproval[]>;
   private readonly held = new Map<string, PendingApproval>();
-  /** How many calls each session (key `''`: none) has held. */
-  private readonly perSession = new Map<string, number>();
+  /** How many calls each requester (by {@link requesterKey}) has held. */
+  private readonly perRequester = new Map<string, number>();
   /** How to run each call held in this process as it was requested (never serialised). */
   private readonly origins = new Map<string, CallOrigin>();
   private snapshot: readonly PendingApproval[] | undefined = undefined;
@@ -91,21 +92,28 @@ export class PendingApprovals {
     return all.filter((p) => (filter.sessionId === undefined || p.sessionId === filter.sessionId) && (filter.principal === undefined || p.principal === filter.principal));
   }
 
-  /** Why no further call of `sessionId` can be held, or `undefined` when one can. */
-  overLimit(sessionId: string | undefined): string | undefined {
+  /** Why no further call of `requester` can be held, or `undefined` when one can. */
+  overLimit(requester: Requester): string | undefined {
     if (this.held.size >= this.maxPending) return `${this.maxPending} calls are already waiting for approval (the limit)`;
-    if ((this.perSession.get(sessionId ?? '') ?? 0) >= this.maxPendingPerSession) {
-      return `${this.maxPendingPerSession} calls of this ${sessionId !== undefined ? 'session' : 'caller'} are already waiting for approval (the limit)`;
+    if ((this.perRequester.get(requesterKey(requester)) ?? 0) >= this.maxPendingPerSession) {
+      return `${this.maxPendingPerSession} calls of this ${requesterNoun(requester)} are already waiting for approval (the limit)`;
     }
     return undefined;
+  }
+
+  /** Drops (and returns) the approvals of session `sessionId` held in its `lifetime`, and those of that session id restored from a snapshot. */
+  withdrawSession(sessionId: string, lifetime: SessionLifetime): PendingApproval[] {
+    const withdrawn = [...this.held.values()].filter((p) => p.sessionId === sessionId && (this.origins.get(p.id)?.session ?? lifetime) === lifetime);
+    for (const approval of withdrawn) this.release(approval);
+    return withdrawn;
   }
 
   /** Holds `approval` (and remembers its origin); {@link publish} tells the subscribers. */
   add(approval: PendingApproval, origin?: CallOrigin): void {
     this.held.set(approval.id, approval);
     if (origin !== undefined) this.origins.set(approval.id, origin);
-    const key = approval.sessionId ?? '';
-    this.perSession.set(key, (this.perSession.get(key) ?? 0) + 1);
+    const key = requesterKey(approval);
+    this.perRequester.set(key, (this.perRequester.get(key) ?? 0) + 1);
   }
 
   /** Drops `approval` and publishes the change; returns its origin, should it have to be held again. */
@@ -113,10 +121,10 @@ export class PendingApprovals {
     const origin = this.origins.get(approval.id);
     this.held.delete(approval.id);
     this.origins.delete(approval.id);
-    const key = approval.sessionId ?? '';
-    const count = (this.perSession.get(key) ?? 1) - 1;
-    if (count > 0) this.perSession.set(key, count);
-    else this.perSession.delete(key);
+    const key = requesterKey(approval);
+    const count = (this.perRequester.get(key) ?? 1) - 1;
+    if (count > 0) this.perRequester.set(key, count);
+    else this.perRequester.delete(key);
     this.publish();
     return origin;
   }

@@ -1,15 +1,19 @@
+import type { SessionLifetime } from '../executor/hooks';
 import { ToolkitError } from '../errors';
+import type { Requester } from './approval-requester';
 import type { PendingApproval, RememberedDecision, RememberScope } from './approval-types';
 
-function rememberKey(identity: { readonly sessionId?: string | undefined; readonly principal?: string | undefined }, toolName: string): string | undefined {
-  if (identity.sessionId !== undefined) return `s:${identity.sessionId}\u0000${toolName}`;
-  if (identity.principal !== undefined) return `p:${identity.principal}\u0000${toolName}`;
+/** The key of a decision: a session's (narrowed to its principal when known) or a principal's, for one tool. */
+function rememberKey(identity: Requester, toolName: string): string | undefined {
+  if (identity.sessionId !== undefined) return JSON.stringify(['session', identity.sessionId, identity.principal ?? null, toolName]);
+  if (identity.principal !== undefined) return JSON.stringify(['principal', identity.principal, toolName]);
   return undefined;
 }
 
 /**
  * @internal The decision to remember for `approval` under `scope`, or `undefined` without a
  * scope. Called before anything is decided, so a call that lacks the identity changes nothing.
+ * A session's decision also names the call's principal, when known: it covers that requester only.
  *
  * @throws ToolkitError `APPROVAL_IDENTITY_MISSING` when the call has no session (`'session'`) or
  *   no principal (`'principal'`): a remembered decision never covers everyone.
@@ -31,40 +35,73 @@ export function rememberedDecisionFor(
         'a remembered decision never covers everyone. Decide without remember. Nothing was decided.',
     );
   }
-  return { ...(scope === 'session' ? { sessionId: identity } : { principal: identity }), toolName: approval.toolName, ...decision };
+  const who = scope === 'session' ? { sessionId: identity, ...(approval.principal !== undefined ? { principal: approval.principal } : {}) } : { principal: identity };
+  return { ...who, toolName: approval.toolName, ...decision };
+}
+
+/** A remembered decision and, for a session's, the lifetime of the session it belongs to (unknown for one restored from a snapshot). */
+interface Entry {
+  readonly decision: RememberedDecision;
+  lifetime: SessionLifetime | undefined;
 }
 
 /**
- * @internal The decisions an `ApprovalManager` remembers, each for one tool and one session or
- * principal; a session's decision wins over its principal's.
+ * @internal The decisions an `ApprovalManager` remembers, each for one tool and one requester: a
+ * session (and its principal, when known) or a principal; a session's decision wins over its
+ * principal's. A session's decision lives as long as that session: it applies only to calls made
+ * in the same lifetime of the session, and {@link forgetSession} drops it when the session ends. A
+ * decision restored from a snapshot belongs to the first lifetime of its session id that uses it.
  *
  * @example
  * const memory = new RememberedDecisions();
- * memory.add({ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' });
- * memory.lookup('s-1', undefined, 'delete_file')?.decision; // 'approved'
+ * memory.add({ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }, lifetime);
+ * memory.lookup({ sessionId: 's-1' }, lifetime, 'delete_file')?.decision; // 'approved'
  */
 export class RememberedDecisions {
-  private readonly byKey = new Map<string, RememberedDecision>();
+  private readonly byKey = new Map<string, Entry>();
+  /** The keys of each session's decisions (a session's end costs its own decisions only). */
+  private readonly bySession = new Map<string, Set<string>>();
 
   /** Every remembered decision. */
   list(): RememberedDecision[] {
-    return [...this.byKey.values()];
+    return [...this.byKey.values()].map((entry) => entry.decision);
   }
 
-  /** Remembers `decision` (a frozen copy), replacing the one for the same identity and tool. */
-  add(decision: RememberedDecision): void {
+  /**
+   * Remembers `decision` (a frozen copy) for the session `lifetime` it was taken in, replacing the
+   * one for the same requester and tool. Nothing is remembered for a session that ended meanwhile.
+   */
+  add(decision: RememberedDecision, lifetime?: SessionLifetime): void {
     const key = rememberKey(decision, decision.toolName);
-    if (key !== undefined) this.byKey.set(key, Object.freeze({ ...decision }));
+    if (key === undefined || lifetime?.closed === true) return;
+    const sessionId = decision.sessionId;
+    this.byKey.set(key, { decision: Object.freeze({ ...decision }), lifetime: sessionId !== undefined ? lifetime : undefined });
+    if (sessionId === undefined) return;
+    let keys = this.bySession.get(sessionId);
+    if (keys === undefined) this.bySession.set(sessionId, (keys = new Set()));
+    keys.add(key);
   }
 
-  /** The decision for a call of `toolName` by this session or principal, if one is remembered. */
-  lookup(sessionId: string | undefined, principal: string | undefined, toolName: string): RememberedDecision | undefined {
-    const bySession = sessionId !== undefined ? this.byKey.get(rememberKey({ sessionId }, toolName)!) : undefined;
-    return bySession ?? (principal !== undefined ? this.byKey.get(rememberKey({ principal }, toolName)!) : undefined);
+  /** The decision for a call of `toolName` by `requester`, made in the session `lifetime`, if one is remembered. */
+  lookup(requester: Requester, lifetime: SessionLifetime | undefined, toolName: string): RememberedDecision | undefined {
+    const session = requester.sessionId !== undefined ? this.byKey.get(rememberKey(requester, toolName)!) : undefined;
+    if (session !== undefined) {
+      session.lifetime ??= lifetime; // restored: the session's current lifetime adopts it
+      if (session.lifetime === lifetime) return session.decision;
+    }
+    return requester.principal !== undefined ? this.byKey.get(rememberKey({ principal: requester.principal }, toolName)!)?.decision : undefined;
   }
 
-  /** Forgets the decisions remembered for `sessionId`. */
-  forgetSession(sessionId: string): void {
-    for (const [key, decision] of this.byKey) if (decision.sessionId === sessionId) this.byKey.delete(key);
+  /** Forgets the decisions remembered for `sessionId`: all of them, or those of one ended `lifetime` (and restored ones not yet adopted). */
+  forgetSession(sessionId: string, lifetime?: SessionLifetime): void {
+    const keys = this.bySession.get(sessionId);
+    if (keys === undefined) return;
+    for (const key of keys) {
+      const entry = this.byKey.get(key);
+      if (entry !== undefined && lifetime !== undefined && entry.lifetime !== undefined && entry.lifetime !== lifetime) continue;
+      this.byKey.delete(key);
+      keys.delete(key);
+    }
+    if (keys.size === 0) this.bySession.delete(sessionId);
   }
 }

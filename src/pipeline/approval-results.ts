@@ -1,6 +1,22 @@
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
+import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { PendingApproval, PendingApprovalData, RememberedDecision } from './approval-types';
+
+/**
+ * The code of the `ToolkitError` thrown by `approve` / `reject` for an id that is unknown or
+ * already decided.
+ *
+ * @example
+ * try { await approvals.approve(id, { toolkit }); }
+ * catch (e) { if (ToolkitError.is(e) && e.code === APPROVAL_NOT_PENDING) ui.say('Someone already decided.'); }
+ */
+export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING' satisfies ToolkitErrorCode;
+
+/** @internal An `APPROVAL_NOT_PENDING` error. */
+export function notPending(message: string): ToolkitError {
+  return new ToolkitError(APPROVAL_NOT_PENDING, message);
+}
 
 /**
  * True when `result` is the answer of a call held for approval (then `result.data.approvalId`

@@ -76,12 +76,13 @@ function checkSnapshot(value: unknown, now: number): SerializedApprovals {
   });
   const remembered = list('remembered').map((r: unknown, i): RememberedDecision => {
     const ok = isPlainObject(r) && isText(r.toolName) && isDecision(r.decision) && (r.reason === undefined || typeof r.reason === 'string');
-    // exactly one identity: a remembered decision never covers everyone
-    if (!ok || isText(r.sessionId) === isText(r.principal) || !isOptionalText(r.sessionId) || !isOptionalText(r.principal)) {
-      return fail(`remembered[${i}] needs toolName, decision 'approved' or 'rejected', and exactly one of sessionId and principal`);
+    // an identity: a remembered decision never covers everyone
+    if (!ok || !(isText(r.sessionId) || isText(r.principal)) || !isOptionalText(r.sessionId) || !isOptionalText(r.principal)) {
+      return fail(`remembered[${i}] needs toolName, decision 'approved' or 'rejected', and a sessionId or a principal`);
     }
     return {
-      ...(r.sessionId !== undefined ? { sessionId: r.sessionId as string } : { principal: r.principal as string }),
+      ...(r.sessionId !== undefined ? { sessionId: r.sessionId as string } : {}),
+      ...(r.principal !== undefined ? { principal: r.principal as string } : {}),
       toolName: r.toolName as string,
       decision: r.decision as 'approved' | 'rejected',
       ...(r.reason !== undefined ? { reason: r.reason as string } : {}),

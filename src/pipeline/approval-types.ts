@@ -66,7 +66,11 @@ export interface ApprovalPolicy {
 export interface ApprovalManagerOptions extends ApprovalPolicy {
   /** The hook's name in errors (default `'approval'`). */
   name?: string | undefined;
-  /** Makes approval ids (default: `'appr_'` + a random UUID). Ids must be unique: a repeated one fails its call (`HOOK_FAILED`, caused by `INVALID_OPTIONS`); nothing runs. */
+  /**
+   * Makes approval ids (default: `'appr_'` + a random UUID). Ids must be unique and unguessable
+   * (whoever knows one can name it to your UI): a repeated one fails its call (`HOOK_FAILED`,
+   * caused by `INVALID_OPTIONS`); nothing runs.
+   */
   generateId?: (() => string) | undefined;
   /** The clock (default `Date.now`). */
   now?: (() => number) | undefined;
@@ -85,7 +89,11 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
    * `APPROVAL_LIMIT_EXCEEDED` error result and does not run.
    */
   maxPending?: number | undefined;
-  /** Most calls held at once for one session (or for calls without a session), default 100. */
+  /**
+   * Most calls held at once for one requester (default 100): a session (and its principal), or,
+   * for calls without a session, the principal the `principal` option names. Calls with neither
+   * share one bucket.
+   */
   maxPendingPerSession?: number | undefined;
   /**
    * Ask the requester's own client before holding a call: when the call came from a client that
@@ -118,7 +126,8 @@ export interface ApprovalElicitationOptions {
 
 /**
  * Whom a remembered decision covers: every later call of the tool in the same session
- * (`'session'`), or by the same principal (`'principal'`, see the manager's `principal` option).
+ * (`'session'`: by the same principal too, when the call had one; until the session ends), or by
+ * the same principal (`'principal'`, see the manager's `principal` option).
  * A call without that identity cannot be remembered (`APPROVAL_IDENTITY_MISSING`): a decision
  * never covers everyone.
  *
@@ -191,9 +200,9 @@ export interface RejectOptions {
  * approvals.remembered(); // [{ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }]
  */
 export interface RememberedDecision {
-  /** The session it applies to (exactly one of `sessionId` and `principal` is set). */
+  /** The session it applies to, until the session ends (absent for a principal's decision). */
   readonly sessionId?: string;
-  /** The principal it applies to. */
+  /** The principal it applies to (with `sessionId`: that principal in that session only). */
   readonly principal?: string;
   /** The tool it applies to. */
   readonly toolName: string;

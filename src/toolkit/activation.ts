@@ -3,6 +3,7 @@ import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
+import type { SessionLifetime } from '../executor/hooks';
 import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';
 import type { Registry, ToolEntry } from './registry';
@@ -22,7 +23,7 @@ interface Reactive {
  * skill layer, and the computed availability (shared through the {@link AvailabilityCache}).
  * Deliberately small: a session that never subscribed or called holds a few references.
  */
-export class ActivationState implements AvailabilityView {
+export class ActivationState implements AvailabilityView, SessionLifetime {
   /** The base groups (immutable; replaced on change, shared until then). */
   private base: ReadonlySet<string>;
   private layer: SkillLayer | undefined = undefined;
@@ -38,6 +39,8 @@ export class ActivationState implements AvailabilityView {
   expiresAt = Infinity;
   /** The skill hooks of this view run one after the other, in the order of the changes. */
   hookChain: Promise<void> | undefined = undefined;
+  /** Who wants to know when the view closes (made on first use). */
+  private closeListeners: (() => void)[] | undefined = undefined;
 
   constructor(
     private readonly registry: Registry,
@@ -237,10 +240,19 @@ export class ActivationState implements AvailabilityView {
     return !this.closed && this.expiresAt !== Infinity && this.expiresAt <= Date.now();
   }
 
-  /** Closes the view: its Observables complete. */
+  /** Calls `listener` once when the view closes (at once when it has); see {@link SessionLifetime}. */
+  onClose(listener: () => void): void {
+    if (this.closed) listener();
+    else (this.closeListeners ??= []).push(listener);
+  }
+
+  /** Closes the view: its Observables complete, its close listeners run. */
   complete(): void {
     this.closed = true;
     this.reactive?.changes.complete();
+    const listeners = this.closeListeners;
+    this.closeListeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
   }
 }
 

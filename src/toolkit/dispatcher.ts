@@ -58,6 +58,7 @@ export class Dispatcher {
   private originOf(view: ToolView, state: ActivationState, options: CallOptions, frame: SkillFrame | undefined): CallOrigin {
     return {
       sessionId: options.sessionId,
+      ...(state.sessionId !== undefined ? { session: state } : {}),
       resume: (call, extra) => {
         const resumed: CallOptions = { context: ToolExecutionContext.merge(options.context, extra.context) };
         if (options.agentContext !== undefined) resumed.agentContext = options.agentContext;

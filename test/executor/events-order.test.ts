@@ -223,18 +223,23 @@ describe('a call refused before it starts still gets one call_started and one te
     expect(eventsText(recorder.events)).not.toContain(SECRET);
   });
 
-  it('an approval resumed after its session closed: the resumed call gets its own start and SESSION_CLOSED end', async () => {
-    const { toolkit, recorder } = setup();
-    const approvals = new ApprovalManager({ tools: ['echo'] });
-    toolkit.use(approvals.hook);
-    const session = toolkit.session('s-approval');
-    const held = toolCall('echo', { text: 'needs a yes' });
-    await session.callTool(held);
-    session.close();
-    const result = await approvals.approve(approvals.pending()[0].id);
-    recorder.stop();
-    expect(result.error?.code).toBe('SESSION_CLOSED');
-    // the held call (answered "pending"), then the resumed one
-    expect(typesOf(recorder.events, held.id)).toEqual(['call_started', 'call_succeeded', 'call_started', 'call_failed']);
+  it('an approval resumed after its session expired: the resumed call gets its own start and SESSION_CLOSED end', async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const { toolkit, recorder } = setup();
+      const approvals = new ApprovalManager({ tools: ['echo'] });
+      toolkit.use(approvals.hook);
+      const session = toolkit.session('s-approval', { ttlMs: 1_000 });
+      const held = toolCall('echo', { text: 'needs a yes' });
+      await session.callTool(held);
+      jest.setSystemTime(5_000);
+      const result = await approvals.approve(approvals.pending()[0].id);
+      recorder.stop();
+      expect(result.error?.code).toBe('SESSION_CLOSED');
+      // the held call (answered "pending"), then the resumed one
+      expect(typesOf(recorder.events, held.id)).toEqual(['call_started', 'call_succeeded', 'call_started', 'call_failed']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -68,7 +68,7 @@ describe('security: remembered decisions are scoped to a real identity', () => {
   it('restore() refuses a remembered decision without an identity (it would approve everyone)', () => {
     const { approvals } = setup();
     const everyone = { version: 1, pending: [], remembered: [{ toolName: 'wipe', decision: 'approved' }], decided: [] };
-    expect(() => approvals.restore(everyone as never)).toThrow(/exactly one of sessionId and principal/);
+    expect(() => approvals.restore(everyone as never)).toThrow(/a sessionId or a principal/);
     expect(approvals.remembered()).toEqual([]);
   });
 });

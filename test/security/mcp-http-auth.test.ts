@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { Tool, ToolExecutionContext, Toolkit } from '../../src';
+import { ApprovalManager, Tool, ToolExecutionContext, Toolkit } from '../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, type McpAuthenticate, type McpHttpServer } from '../../src/mcp';
 import { Closer, TestClient, textOf } from '../support/mcp';
 import { INITIALIZE, messagesOf, post, rawSession, sdkClient, toolsCall } from '../support/mcp-http';
@@ -140,14 +140,14 @@ describe('MCP HTTP authentication', () => {
     expect(messagesOf(asAnn.text)[0].result).toMatchObject({ content: [{ type: 'text', text: 'ann [tools]' }] });
   });
 
-  test('bearerAuth accepts the SDK AuthInfo of a token verifier; an expired one is refused', async () => {
+  test('bearerAuth accepts the SDK AuthInfo of a token verifier (the principal is its subject); an expired one is refused', async () => {
     const infos: Record<string, AuthInfo> = {
-      fresh: { token: 'fresh', clientId: 'client-1', scopes: ['read'], expiresAt: Math.floor(Date.now() / 1000) + 3600 },
-      expired: { token: 'expired', clientId: 'client-2', scopes: ['read'], expiresAt: Math.floor(Date.now() / 1000) - 10 },
+      fresh: { token: 'fresh', clientId: 'client-1', scopes: ['read'], expiresAt: Math.floor(Date.now() / 1000) + 3600, extra: { sub: 'user-1' } },
+      expired: { token: 'expired', clientId: 'client-2', scopes: ['read'], expiresAt: Math.floor(Date.now() / 1000) - 10, extra: { sub: 'user-2' } },
     };
     const http = await serve(bearerAuth(async (token) => infos[token]));
     const { client } = await sdkClient(closer, http.url, bearer('fresh'));
-    expect(textOf(await client.call('whoami'))).toBe('client-1 [read]');
+    expect(textOf(await client.call('whoami'))).toBe('user-1 [read]');
     expect((await post(http.url, INITIALIZE, bearer('expired'))).status).toBe(401);
   });
 
@@ -159,5 +159,131 @@ describe('MCP HTTP authentication', () => {
     tokens.delete('temp');
     await expect(client.call('whoami')).rejects.toThrow(/401|Unauthorized/);
     expect(http.handler.sessionCount).toBe(1); // refused, not ended: the token's owner may come back with a fresh one
+  });
+});
+
+/** Two people signed in through one OAuth client (one `clientId`), told apart by the token's subject. */
+const ONE_CLIENT = 'reports-web-app';
+const soon = () => Math.floor(Date.now() / 1000) + 3600;
+const oauthTokens: Record<string, AuthInfo> = {
+  'alice-oauth-token': { token: 'alice-oauth-token', clientId: ONE_CLIENT, scopes: ['reports'], expiresAt: soon(), extra: { sub: 'user-alice', email: 'alice@example.com' } },
+  'bob-oauth-token': { token: 'bob-oauth-token', clientId: ONE_CLIENT, scopes: ['reports'], expiresAt: soon(), extra: { sub: 'user-bob', email: 'bob@example.com' } },
+  'no-subject-token': { token: 'no-subject-token', clientId: ONE_CLIENT, scopes: ['reports'], expiresAt: soon() },
+};
+const REPORTS = [
+  { owner: 'user-alice', title: 'alice: salaries 2026' },
+  { owner: 'user-bob', title: 'bob: travel costs' },
+];
+
+function reportsToolkit(): Toolkit {
+  const toolkit = newToolkit();
+  toolkit.registerTool({
+    name: 'my_reports',
+    description: "The caller's own reports",
+    parameters: { type: 'object', properties: {} },
+    execute: (_args, ctx) => {
+      const principal = ctx.context.get(McpPrincipal);
+      return REPORTS.filter((r) => r.owner === principal?.id).map((r) => r.title).join('; ');
+    },
+  });
+  return toolkit;
+}
+
+async function serveOAuth(authenticate: McpAuthenticate = bearerAuth(async (token) => oauthTokens[token])): Promise<McpHttpServer> {
+  return closer.add(await serveMcpHttp(reportsToolkit(), { name: 'oauth', version: '0', authenticate }));
+}
+
+/** The texts of the process warnings with `code` emitted while `run` runs. */
+async function warningsDuring(code: string, run: () => Promise<void>): Promise<string[]> {
+  const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  try {
+    await run();
+    return spy.mock.calls.filter(([, options]) => (options as { code?: string } | undefined)?.code === code).map(([message]) => String(message));
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('MCP HTTP authentication: every user of one OAuth client is a principal of their own', () => {
+  test("the principal is the token's user (extra.sub), not the OAuth client: each sees their own reports", async () => {
+    const http = await serveOAuth();
+    const alice = (await sdkClient(closer, http.url, bearer('alice-oauth-token'))).client;
+    const bob = (await sdkClient(closer, http.url, bearer('bob-oauth-token'))).client;
+    expect(textOf(await alice.call('whoami'))).toBe('user-alice [reports]');
+    expect(textOf(await alice.call('my_reports'))).toBe('alice: salaries 2026');
+    expect(textOf(await bob.call('my_reports'))).toBe('bob: travel costs');
+  });
+
+  test("a second user of the same client can neither use nor DELETE the first one's session (official SDK client)", async () => {
+    const http = await serveOAuth();
+    const { client: alice, transport: aliceTransport } = await sdkClient(closer, http.url, bearer('alice-oauth-token'));
+    const aliceSession = aliceTransport.sessionId!;
+
+    // Bob's own SDK client, pointed at Alice's session id: the SDK skips initialize and goes straight to the session
+    const bobTransport = new StreamableHTTPClientTransport(http.url, { sessionId: aliceSession, requestInit: { headers: bearer('bob-oauth-token') } });
+    const bob = closer.add(new TestClient());
+    await bob.connect(bobTransport);
+    const used = await bob.call('my_reports').catch((e: unknown) => e);
+    expect(used).toBeInstanceOf(StreamableHTTPError);
+    expect((used as StreamableHTTPError).code).toBe(404);
+    await expect(bobTransport.terminateSession()).rejects.toThrow(/Not Found/);
+
+    expect(http.handler.sessionCount).toBe(1);
+    expect(textOf(await alice.call('my_reports'))).toBe('alice: salaries 2026'); // still Alice's, still open
+  });
+
+  test('a token that names no user (no sub, no principalId chooser) is refused with a clear 401, not merged into its client', async () => {
+    const http = await serveOAuth();
+    const warnings = await warningsDuring('TOOLWRIGHT_MCP_AMBIGUOUS_PRINCIPAL', async () => {
+      const answer = await post(http.url, INITIALIZE, bearer('no-subject-token'));
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+      expect(messagesOf(answer.text)[0].error?.message).toMatch(/identif(y|ies) no user/);
+      expect(answer.text).not.toContain('no-subject-token');
+      const client = closer.add(new TestClient());
+      const failure = await client.connect(new StreamableHTTPClientTransport(http.url, { requestInit: { headers: bearer('no-subject-token') } })).catch((e: unknown) => e);
+      expect((failure as StreamableHTTPError).code).toBe(401);
+    });
+    expect(warnings).toHaveLength(1); // the operator learns the fix once
+    expect(warnings[0]).toContain('principalId');
+    expect(warnings[0]).not.toContain('no-subject-token');
+    expect(http.handler.sessionCount).toBe(0);
+  });
+
+  test('principalId chooses the user from the AuthInfo; a chooser that finds none refuses the request', async () => {
+    const http = await serveOAuth(bearerAuth(async (token) => oauthTokens[token], { principalId: (info) => info.extra?.email as string | undefined }));
+    const { client } = await sdkClient(closer, http.url, bearer('bob-oauth-token'));
+    expect(textOf(await client.call('whoami'))).toBe('bob@example.com [reports]');
+    expect((await post(http.url, INITIALIZE, bearer('no-subject-token'))).status).toBe(401);
+  });
+
+  test('an authenticate that returns something without an id (a raw AuthInfo) is refused, never one shared principal', async () => {
+    const authenticate = (async (req: { headers: { authorization?: string } }) => oauthTokens[req.headers.authorization?.slice(7) ?? '']) as unknown as McpAuthenticate;
+    const http = await serveOAuth(authenticate);
+    const warnings = await warningsDuring('TOOLWRIGHT_MCP_AMBIGUOUS_PRINCIPAL', async () => {
+      expect((await post(http.url, INITIALIZE, bearer('alice-oauth-token'))).status).toBe(401);
+    });
+    expect(warnings).toHaveLength(1);
+    expect(http.handler.sessionCount).toBe(0);
+  });
+
+  test("approvals over MCP belong to the token's user and end with the MCP session", async () => {
+    const toolkit = reportsToolkit();
+    const approvals = new ApprovalManager({ tools: ['my_reports'], principal: (ctx) => ctx.context.get(McpPrincipal)?.id });
+    toolkit.use(approvals.hook);
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'oauth', version: '0', authenticate: bearerAuth(async (token) => oauthTokens[token]) }));
+    const { client: alice, transport: aliceTransport } = await sdkClient(closer, http.url, bearer('alice-oauth-token'));
+    const { client: bob } = await sdkClient(closer, http.url, bearer('bob-oauth-token'));
+    const held = await Promise.all([alice.call('my_reports'), bob.call('my_reports')]);
+    for (const answer of held) expect(textOf(answer)).toContain("needs a person's approval"); // nothing ran
+    expect(approvals.pending().map((p) => p.principal).sort()).toEqual(['user-alice', 'user-bob']);
+    await aliceTransport.terminateSession();
+    expect(approvals.pending().map((p) => p.principal)).toEqual(['user-bob']);
+  });
+
+  test('mistakes detectable at startup throw at once: a principalId that is not a function, an empty principal id', () => {
+    expect(() => bearerAuth(() => undefined, { principalId: 'sub' as never })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => bearerAuth('verify' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    expect(() => new McpPrincipal('')).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });
