@@ -93,7 +93,9 @@ export interface McpImportOptions {
   /**
    * The most content one imported result keeps, as decoded bytes of images, audio and blobs plus
    * characters of text (default 10 MiB). Past it a text is cut (head and tail kept) and a binary
-   * part is replaced by a text part naming it and this limit.
+   * part is replaced by a text part naming it and this limit. The result's `structuredContent` is
+   * held to the same limit as JSON text, on its own: a larger one is dropped (no `data`) and a text
+   * part names its size and this limit.
    */
   maxContentBytes?: number | undefined;
   /**
