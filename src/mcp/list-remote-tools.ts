@@ -1,6 +1,7 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
+import { Slices } from './import-slices';
 import { importLimit, type MCP_IMPORT_LIMITS, type McpImportClient, type McpImportOptions } from './mcp-import-options';
 
 function limitExceeded(options: McpImportOptions, serverName: string, what: string, option: keyof typeof MCP_IMPORT_LIMITS, cause?: unknown): ToolkitError {
@@ -36,6 +37,7 @@ export async function listRemoteTools(client: McpImportClient, options: McpImpor
     page?.abort();
   }, timeoutMs);
   const tools: McpTool[] = [];
+  const slices = new Slices();
   let cursor: string | undefined;
   let pages = 0;
   try {
@@ -54,6 +56,8 @@ export async function listRemoteTools(client: McpImportClient, options: McpImpor
       if (tools.length + listed.tools.length > maxTools) throw exceeded(`listed more than ${maxTools} tools`, 'maxTools');
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
+      // a transport that answers on microtasks alone would parse every page in one block
+      if (cursor !== undefined) await slices.pause();
     } while (cursor !== undefined);
   } finally {
     clearTimeout(timer);

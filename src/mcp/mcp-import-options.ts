@@ -86,6 +86,18 @@ export interface McpImportOptions {
   /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
   maxSchemaDepth?: number | undefined;
   /**
+   * The most objects and arrays one remote tool's input and output schemas may hold together
+   * (default 1000): what compiling its validator on its first call, and every pass over it, costs.
+   * A tool with more is skipped.
+   */
+  maxSchemaNodes?: number | undefined;
+  /**
+   * The most JSON characters of definitions (as `maxSchemaBytes` counts them) all the tools of one
+   * import may hold together (default 4 MiB): what an import, and each refresh, may spend and keep.
+   * Tools past it, in listing order, are skipped (`over-budget`) and named in the report.
+   */
+  maxCatalogBytes?: number | undefined;
+  /**
    * The most content parts one imported result keeps (default 100); the rest are dropped and a
    * text part says how many.
    */
@@ -128,13 +140,20 @@ export interface McpImportOptions {
  * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
  */
 export const MCP_IMPORT_LIMITS: Readonly<
-  Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth' | 'maxContentParts' | 'maxContentBytes'>>
+  Required<
+    Pick<
+      McpImportOptions,
+      'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth' | 'maxSchemaNodes' | 'maxCatalogBytes' | 'maxContentParts' | 'maxContentBytes'
+    >
+  >
 > = Object.freeze({
   maxPages: 100,
   maxTools: 1000,
   timeoutMs: 30_000,
   maxSchemaBytes: 100_000,
   maxSchemaDepth: 64,
+  maxSchemaNodes: 1000,
+  maxCatalogBytes: 4 * 1024 * 1024,
   maxContentParts: 100,
   maxContentBytes: 10 * 1024 * 1024,
 });

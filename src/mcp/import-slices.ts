@@ -1,0 +1,26 @@
+import { performance } from 'node:perf_hooks';
+
+/** The longest stretch an import or refresh works before it lets the event loop run, in ms. */
+const SLICE_MS = 10;
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * @internal Cuts a long synchronous job into slices: {@link pause} resolves at once while the
+ * current slice is younger than 10 ms, else after the event loop has had a turn (timers, I/O, other
+ * requests), so that processing a large catalogue never blocks the process in one piece.
+ *
+ * @example
+ * const slices = new Slices();
+ * for (const tool of tools) { await slices.pause(); process(tool); }
+ */
+export class Slices {
+  private started = performance.now();
+
+  /** Lets the event loop run when the current slice has lasted long enough. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.started < SLICE_MS) return;
+    await turn();
+    this.started = performance.now();
+  }
+}
