@@ -11,7 +11,7 @@ import { Slices } from './import-slices';
 import { MAX_REMOTE_NAME, assertSdk1Client, measure, remoteNameRefusal, remoteToolRefusal, type Measured } from './remote-tool-checks';
 import { taskCallProblem } from './remote-task-call';
 import { prepareInput, remoteAgentTool, type PreparedInput } from './remote-tool';
-import { foldedName, portableToolName, renameNote } from './tool-names';
+import { foldedName, joinedName, portableToolName, renameNote } from './tool-names';
 
 /** The longest registration error a `skipped` reason quotes (it may quote the remote schema). */
 const MAX_SKIP_REASON_CHARS = 300;
@@ -149,10 +149,12 @@ class McpImport implements McpImportHandle {
     const ours = new Set([...this.imported.values()].map((i) => i.local));
     const folded = new Map<string, string>();
     for (const name of [...reserved, ...this.toolkit.getAllTools().map((t) => t.name)]) if (!ours.has(name)) folded.set(foldedName(name), name);
-    const confusable = (tool: McpTool, local: string): boolean => {
-      const other = folded.get(foldedName(local));
-      if (other === undefined) return false;
-      skip(tool, 'confusable-name', `its name ${quoteInput(local)} differs from the tool ${quoteInput(other)} only by case or Unicode compatibility forms (NFKC); that tool keeps the name`);
+    /** True (and skipped) when `name` reads as a tool already there; an exact clash of a name written plainly is `exact`'s to allow (it gets a hash). */
+    const confusable = (tool: McpTool, name: string, exact = false): boolean => {
+      const other = folded.get(foldedName(name));
+      if (other === undefined || (exact && other === name)) return false;
+      const as = name !== tool.name ? ` (as ${quoteInput(name)})` : '';
+      skip(tool, 'confusable-name', `its name ${quoteInput(tool.name)}${as} reads as the tool ${quoteInput(other)}: they differ only by case or Unicode compatibility forms (NFKC); that tool keeps its name`);
       return true;
     };
     const source = {
@@ -199,8 +201,8 @@ class McpImport implements McpImportHandle {
         continue;
       }
       if (overBudget(tool, m.size)) continue;
+      if (confusable(tool, joinedName(tool.name, options.prefix), tool.name.normalize('NFKC') === tool.name)) continue;
       const local = portableToolName(tool.name, options.prefix, (n) => reserved.has(n) || this.toolkit.getTool(n) !== undefined);
-      if (confusable(tool, local)) continue;
       const input = known ?? prepareInput(tool, inputNodes);
       if (input.problem !== undefined) {
         skip(tool, 'invalid-definition', `its input schema is not a valid JSON Schema: ${input.problem}`);
@@ -291,7 +293,7 @@ class McpImport implements McpImportHandle {
  * toolkit.updateToolGroups(['github'], false); // off until needed
  * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
  * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a
- * bound leaves the tools imported before); whatever `client.listTools()` throws (not connected,
+ * bound leaves the tools imported before); whatever the `tools/list` request throws (not connected,
  * protocol errors); `INVALID_OPTIONS` for a `Client` of the MCP SDK 2 (`@modelcontextprotocol/client`):
  * import through a `@modelcontextprotocol/sdk` 1.x `Client`, which talks to SDK 2 servers.
  */

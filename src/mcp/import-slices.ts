@@ -3,11 +3,20 @@ import { performance } from 'node:perf_hooks';
 /** The longest stretch an import or refresh works before it lets the event loop run, in ms. */
 const SLICE_MS = 10;
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * One whole turn of the event loop: a second `setImmediate`, queued while the first one's callbacks
+ * run, waits for the next iteration, so timers and I/O have run in between wherever the slice began.
+ */
+async function turn(): Promise<void> {
+  await immediate();
+  await immediate();
+}
 
 /**
  * @internal Cuts a long synchronous job into slices: {@link pause} resolves at once while the
- * current slice is younger than 10 ms, else after the event loop has had a turn (timers, I/O, other
+ * current slice is younger than 10 ms, else after a whole turn of the event loop (timers, I/O, other
  * requests), so that processing a large catalogue never blocks the process in one piece.
  *
  * @example

@@ -7,7 +7,8 @@ import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
 
 /**
  * What {@link importMcpTools} uses of an MCP SDK `Client`: its public methods, so any connected
- * `Client` fits, whichever build of the SDK made it. The SDK ships a CommonJS and an ES module
+ * `Client` fits, whichever build of the SDK made it. Tools are listed with `request` (`tools/list`),
+ * not `listTools`, which would compile every output schema a server lists before anything is checked. The SDK ships a CommonJS and an ES module
  * build whose `Client` classes have private members, which makes them different types to the
  * compiler; toolwright's types name the CommonJS one, and an ES module's `Client` (from
  * `@modelcontextprotocol/sdk/client/index.js` under `"type": "module"`) matches this shape too.
@@ -16,7 +17,7 @@ import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
  * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * const client: McpImportClient = new Client({ name: 'my-agent', version: '1.0.0' });
  */
-export type McpImportClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
+export type McpImportClient = Pick<Client, 'request' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
   /** The server's capabilities (whether it runs tools as MCP tasks). */
   getServerCapabilities?: Client['getServerCapabilities'] | undefined;
   /** The SDK's task API (SDK 1.23 and later): tools the server runs only as tasks are called through it. */

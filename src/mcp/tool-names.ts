@@ -30,8 +30,14 @@ export function foldedName(name: string): string {
   return name.normalize('NFKC').toLowerCase().normalize('NFKC');
 }
 
-/** `prefix_remote` with the characters a provider rejects replaced, before any shortening. */
-function joinedName(remote: string, prefix: string | undefined): string {
+/**
+ * @internal `prefix_remote` with compatibility forms folded (NFKC) and the characters a provider
+ * rejects replaced, before any shortening: the name a remote tool asks for.
+ *
+ * @example
+ * joinedName('repo.search', 'gh'); // 'gh_repo_search'
+ */
+export function joinedName(remote: string, prefix: string | undefined): string {
   const head = headOf(prefix);
   return head ? `${head}_${bodyOf(remote)}` : bodyOf(remote);
 }
