@@ -74,13 +74,16 @@ beforeAll(() => {
 
 describe('item 5: importing a large catalogue within the default limits cannot freeze the process', () => {
   it('300 tools of 60 KB: the tools past maxCatalogBytes (4 MiB) are skipped with the reason; no long block; the heap kept is bounded', async () => {
-    expect(MCP_IMPORT_LIMITS.maxCatalogBytes).toBe(4 * 1024 * 1024);
     const client = await hostileMcpServer(closer, catalogue(300, (i) => wideSchema(i, 200, 240), (i, inputSchema) => ({ name: `tool_${i}`, description: `Tool ${i}`, inputSchema })));
     const toolkit = newToolkit();
     const before = heapUsed();
     const { handle, longest } = await importing(client, toolkit);
     const held = heapUsed() - before;
 
+    // no single block: the unbounded import held the event loop for the whole catalogue
+    expect(longest).toBeLessThan(MAX_BLOCK_MS);
+    // what is kept is the imported schemas (about 60 KB of JSON each), not copies of the catalogue's text
+    expect(held).toBeLessThan(20 * 1024 * 1024);
     const imported = handle.report.imported.length;
     expect(imported).toBeGreaterThan(40);
     expect(imported).toBeLessThan(100);
@@ -95,11 +98,8 @@ describe('item 5: importing a large catalogue within the default limits cannot f
     // what is skipped is not in the toolkit
     expect(toolkit.getTool(`r_tool_${imported}`)).toBeUndefined();
     expect(toolkit.getAllTools()).toHaveLength(imported);
-
-    expect(longest).toBeLessThan(MAX_BLOCK_MS);
-    // the imported schemas themselves (about 60 KB of JSON each), not copies of the catalogue's text
     expect(held / imported).toBeLessThan(400 * 1024);
-    expect(held).toBeLessThan(20 * 1024 * 1024);
+    expect(MCP_IMPORT_LIMITS.maxCatalogBytes).toBe(4 * 1024 * 1024);
   });
 
   it('maxCatalogBytes is an option: a smaller budget imports fewer, a larger one all', async () => {
