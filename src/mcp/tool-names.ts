@@ -44,9 +44,9 @@ export function joinedName(remote: string, prefix: string | undefined): string {
 
 /**
  * @internal A local name for a remote MCP tool that every provider accepts: `prefix_remote` with
- * compatibility forms folded (NFKC) and every other character replaced by `_` (never `.`), at most 64 characters. When the name had to be
- * shortened or is taken, the end is replaced by a hash of the remote name, so the result is
- * stable across refreshes and distinct per remote tool.
+ * compatibility forms folded (NFKC) and every other character replaced by `_` (never `.`), at
+ * most 64 characters. When the name had to be shortened or is taken, the end is replaced by a hash
+ * of the remote name, so the result is stable across refreshes and distinct per remote tool.
  *
  * @example
  * portableToolName('repo.search', 'github', () => false); // 'github_repo_search'
