@@ -135,6 +135,8 @@ class McpImport implements McpImportHandle {
     const inputs = new Map([...this.imported.values()].map((i) => [i.inputHash, i.input]));
     for (const [name, entry] of [...this.imported]) {
       if (measured.get(name)?.fingerprint === entry.fingerprint) continue;
+      // each removal tells the toolkit's subscribers: a catalogue's worth of them is spread over slices
+      await slices.pause();
       this.toolkit.unregisterTool(entry.local);
       this.imported.delete(name);
     }
@@ -216,16 +218,31 @@ class McpImport implements McpImportHandle {
       const imported: Imported = { local, ...m, input, tool: agentTool, changes: renamed === undefined ? changes : [renamed, ...changes] };
       fresh.push({ remote: tool, imported });
     }
-    if (fresh.length > 0) this.register(fresh, skip);
+    if (fresh.length > 0) await this.register(fresh, skip, slices);
     this.publish(remote);
   }
 
-  /** Registers the new tools: in one registration (one change notification), else one by one, skipping those the toolkit refuses. */
-  private register(fresh: readonly { remote: McpTool; imported: Imported }[], skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void): void {
+  /**
+   * Registers the new tools in batches that each fit a slice (one change notification per batch);
+   * a batch the toolkit refuses is registered one by one, skipping the tools it refuses.
+   */
+  private async register(
+    fresh: readonly { remote: McpTool; imported: Imported }[],
+    skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void,
+    slices: Slices,
+  ): Promise<void> {
     const group = this.options.group;
     if (group !== undefined && !this.toolkit.getToolGroups().some((g) => g.name === group)) {
       this.toolkit.createToolGroup(group, this.options.groupDescription ?? `Tools imported from MCP server ${this.serverName()}`, true);
     }
+    await slices.batches(fresh, (batch) => this.registerBatch(batch, group, skip));
+  }
+
+  private registerBatch(
+    fresh: readonly { remote: McpTool; imported: Imported }[],
+    group: string | undefined,
+    skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void,
+  ): void {
     const registerOptions = group !== undefined ? { group } : {};
     try {
       const registration = this.toolkit.registration();

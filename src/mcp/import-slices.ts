@@ -32,4 +32,21 @@ export class Slices {
     await turn();
     this.started = performance.now();
   }
+
+  /**
+   * Hands `items` to `run` in batches, pausing between them: a batch is halved after one that
+   * outlasted a slice and doubled after one that did not (work whose cost grows with the batch and
+   * cannot be split finer, such as one registration of many tools).
+   */
+  async batches<T>(items: readonly T[], run: (batch: readonly T[]) => void): Promise<void> {
+    let size = 16;
+    for (let i = 0; i < items.length; ) {
+      await this.pause();
+      const batch = items.slice(i, i + size);
+      const started = performance.now();
+      run(batch);
+      i += batch.length;
+      size = performance.now() - started > SLICE_MS ? Math.max(1, size >> 1) : Math.min(1024, size * 2);
+    }
+  }
 }
