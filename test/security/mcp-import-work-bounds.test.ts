@@ -136,6 +136,29 @@ describe('item 5: importing a large catalogue within the default limits cannot f
     expect([...raised.handle.names.keys()]).toEqual(['huge', 'fits', 'both']);
   });
 
+  it('1,000 small tools (within every default) watched by an activeTools$ subscriber: the import and a refresh that changes them all stay in short blocks', async () => {
+    let version = 0;
+    const client = await hostileMcpServer(
+      closer,
+      catalogue(1000, (i) => wideSchema(i, 5, 100), (i, inputSchema) => ({ name: `tool_${i}`, description: `Tool ${i}, version ${version}`, inputSchema })),
+    );
+    const toolkit = newToolkit();
+    let emitted = 0;
+    const watching = toolkit.activeTools$.subscribe(() => emitted++);
+    try {
+      const { handle, longest } = await importing(client, toolkit);
+      expect(longest).toBeLessThan(MAX_BLOCK_MS);
+      expect(handle.tools).toHaveLength(1000);
+      version = 1;
+      const refreshed = await longestBlock(() => handle.refresh());
+      expect(refreshed.longest).toBeLessThan(MAX_BLOCK_MS);
+      expect(toolkit.getTool('r_tool_999')?.description).toBe('Tool 999, version 1');
+      expect(emitted).toBeGreaterThan(2);
+    } finally {
+      watching.unsubscribe();
+    }
+  });
+
   it('a server that changes every description on each list_changed: only the changed parts are processed again, in slices, and calls still validate', async () => {
     let version = 0;
     const calls: string[] = [];
