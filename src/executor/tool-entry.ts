@@ -26,7 +26,7 @@ export interface ToolEntry {
   readonly definition: ToolSchema;
   readonly presets?: readonly { readonly name: string; readonly value: PresetValue }[];
   readonly dtos?: readonly { readonly name: string; readonly type: Constructor; readonly array: boolean }[];
-  /** Removes the `null`s that mean "absent" (see `nullStripper`); `undefined` when none can. */
+  /** Removes the `null`s that mean "absent" (see `nullStripper`); `undefined` when none can. Made on first use. */
   readonly stripNulls: NullStripper | undefined;
   readonly contextual: boolean;
   validator?: ValidateFunction;

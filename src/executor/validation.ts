@@ -27,7 +27,8 @@ function createAjv(dialect: SchemaDialect): AjvCore {
     useDefaults: false,
     validateFormats: true,
     validateSchema: false,
-    code: { regExp: linearRegExp },
+    // optimize: false compiles about 3x faster, and the validators run as fast
+    code: { regExp: linearRegExp, optimize: false },
   } as const;
   return dialect === 'draft-07'
     ? new (require('ajv') as typeof import('ajv')).Ajv(options)
@@ -77,7 +78,11 @@ export class SchemaValidators {
       (require('ajv-formats') as typeof import('ajv-formats')).default(ajv as Parameters<typeof import('ajv-formats').default>[0]);
       this.withFormats.add(ajv);
     }
-    return ajv.compile(schema);
+    const validate = ajv.compile(schema);
+    // Ajv would keep every schema it compiled, by object, for the toolkit's life: the validator is
+    // kept by its tool entry instead, and goes with it when the tool is unregistered or replaced
+    ajv.removeSchema(schema);
+    return validate;
   }
 }
 

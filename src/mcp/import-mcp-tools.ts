@@ -2,15 +2,16 @@ import { ToolListChangedNotificationSchema, type Tool as McpTool } from '@modelc
 import type { AgentTool } from '../common/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../toolkit/meta-tool-names';
 import type { Toolkit } from '../toolkit/toolkit';
-import { boundInput } from '../common/quote-input';
+import { boundInput, quoteInput } from '../common/quote-input';
 import { describeThrown } from '../errors';
 import { listRemoteTools } from './list-remote-tools';
 import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';
 import type { McpImportedTool, McpImportReport, McpImportSkipped } from './mcp-import-report';
-import { MAX_REMOTE_NAME, assertSdk1Client, fingerprint, remoteToolRefusal } from './remote-tool-checks';
+import { Slices } from './import-slices';
+import { MAX_REMOTE_NAME, assertSdk1Client, measure, remoteNameRefusal, remoteToolRefusal, type Measured } from './remote-tool-checks';
 import { taskCallProblem } from './remote-task-call';
-import { remoteAgentTool } from './remote-tool';
-import { portableToolName, renameNote } from './tool-names';
+import { prepareInput, remoteAgentTool, type PreparedInput } from './remote-tool';
+import { foldedName, joinedName, portableToolName, renameNote } from './tool-names';
 
 /** The longest registration error a `skipped` reason quotes (it may quote the remote schema). */
 const MAX_SKIP_REASON_CHARS = 300;
@@ -18,9 +19,10 @@ const MAX_SKIP_REASON_CHARS = 300;
 type NotificationHandler = (notification: unknown) => Promise<void>;
 const LIST_CHANGED = 'notifications/tools/list_changed';
 
-interface Imported {
+interface Imported extends Measured {
   readonly local: string;
-  readonly fingerprint: string | undefined;
+  /** Its input schema made ready (reused by a refresh that finds the same input schema). */
+  readonly input: PreparedInput;
   readonly tool: AgentTool;
   /** What the import changed of the remote definition (see `McpImportedTool.changes`). */
   readonly changes: readonly string[];
@@ -119,12 +121,22 @@ class McpImport implements McpImportHandle {
   private async sync(): Promise<void> {
     const remote = await listRemoteTools(this.client, this.options, this.serverName());
     if (this.closed) return;
-    // the first of several tools listed under one name is the one imported
-    const wanted = new Map<string, McpTool>();
-    for (const tool of remote) if (!wanted.has(tool.name)) wanted.set(tool.name, tool);
+    const { options } = this;
+    const slices = new Slices();
+    // the first of several tools listed under one name is the one imported; each is measured (hashed) once
+    const measured = new Map<string, Measured | undefined>();
+    for (const tool of remote) {
+      if (measured.has(tool.name) || remoteNameRefusal(tool) !== undefined) continue;
+      await slices.pause();
+      if (this.closed) return;
+      measured.set(tool.name, measure(tool));
+    }
+    // input schemas already made ready, by hash: a tool whose input schema did not change is not processed again
+    const inputs = new Map([...this.imported.values()].map((i) => [i.inputHash, i.input]));
     for (const [name, entry] of [...this.imported]) {
-      const next = wanted.get(name);
-      if (next && entry.fingerprint !== undefined && fingerprint(next) === entry.fingerprint) continue;
+      if (measured.get(name)?.fingerprint === entry.fingerprint) continue;
+      // each removal tells the toolkit's subscribers: a catalogue's worth of them is spread over slices
+      await slices.pause();
       this.toolkit.unregisterTool(entry.local);
       this.imported.delete(name);
     }
@@ -135,7 +147,18 @@ class McpImport implements McpImportHandle {
     };
     // the toolkit's meta tools keep their names even before they are offered: a remote tool never poses as one
     const reserved = new Set<string>([LIST_SKILLS, INVOKE_SKILL, EQUIP_TOOL_GROUPS]);
-    const { options } = this;
+    // names a reader takes for the same (case, NFKC): the tools already there keep theirs
+    const ours = new Set([...this.imported.values()].map((i) => i.local));
+    const folded = new Map<string, string>();
+    for (const name of [...reserved, ...this.toolkit.getAllTools().map((t) => t.name)]) if (!ours.has(name)) folded.set(foldedName(name), name);
+    /** True (and skipped) when `name` reads as a tool already there; an exact clash of a name written plainly is `exact`'s to allow (it gets a hash). */
+    const confusable = (tool: McpTool, name: string, exact = false): boolean => {
+      const other = folded.get(foldedName(name));
+      if (other === undefined || (exact && other === name)) return false;
+      const as = name !== tool.name ? ` (as ${quoteInput(name)})` : '';
+      skip(tool, 'confusable-name', `its name ${quoteInput(tool.name)}${as} reads as the tool ${quoteInput(other)}: they differ only by case or Unicode compatibility forms (NFKC); that tool keeps its name`);
+      return true;
+    };
     const source = {
       client: this.client,
       serverName: this.serverName(),
@@ -143,6 +166,13 @@ class McpImport implements McpImportHandle {
       contentLimits: { maxParts: importLimit(options, 'maxContentParts'), maxBytes: importLimit(options, 'maxContentBytes') },
       trustAnnotations: options.trustAnnotations === true,
       risk: options.risk,
+    };
+    const budget = importLimit(options, 'maxCatalogBytes');
+    let used = 0;
+    const overBudget = (tool: McpTool, size: number): boolean => {
+      if (used + size <= budget) return false;
+      skip(tool, 'over-budget', `its definition (${size} characters of JSON) would take the import's tools past maxCatalogBytes (${budget}); the tools before it hold ${used}`);
+      return true;
     };
     const listed = new Set<string>();
     const taskProblem = taskCallProblem(this.client);
@@ -152,29 +182,67 @@ class McpImport implements McpImportHandle {
         continue;
       }
       listed.add(tool.name);
-      if (this.imported.has(tool.name)) continue;
-      const print = fingerprint(tool);
-      const refusal = remoteToolRefusal(tool, print, options, taskProblem);
-      if (refusal !== undefined) {
-        skip(tool, refusal.code, refusal.reason);
+      const kept = this.imported.get(tool.name);
+      if (kept !== undefined) {
+        if (overBudget(tool, kept.size) || confusable(tool, kept.local)) {
+          this.toolkit.unregisterTool(kept.local);
+          this.imported.delete(tool.name);
+        } else {
+          used += kept.size;
+          folded.set(foldedName(kept.local), kept.local);
+        }
         continue;
       }
+      await slices.pause();
+      if (this.closed) return;
+      const m = measured.get(tool.name);
+      const known = m !== undefined ? inputs.get(m.inputHash) : undefined;
+      const { refusal, inputNodes } = remoteToolRefusal(tool, m, options, taskProblem, known?.nodes);
+      if (refusal !== undefined || m === undefined) {
+        if (refusal !== undefined) skip(tool, refusal.code, refusal.reason);
+        continue;
+      }
+      if (overBudget(tool, m.size)) continue;
+      if (confusable(tool, joinedName(tool.name, options.prefix), tool.name.normalize('NFKC') === tool.name)) continue;
       const local = portableToolName(tool.name, options.prefix, (n) => reserved.has(n) || this.toolkit.getTool(n) !== undefined);
+      const input = known ?? prepareInput(tool, inputNodes);
+      if (input.problem !== undefined) {
+        skip(tool, 'invalid-definition', `its input schema is not a valid JSON Schema: ${input.problem}`);
+        continue;
+      }
       reserved.add(local);
-      const { tool: agentTool, changes } = remoteAgentTool(tool, local, source);
+      folded.set(foldedName(local), local);
+      used += m.size;
+      const { tool: agentTool, changes } = remoteAgentTool(tool, local, source, input);
       const renamed = renameNote(tool.name, options.prefix, local);
-      fresh.push({ remote: tool, imported: { local, fingerprint: print, tool: agentTool, changes: renamed === undefined ? changes : [renamed, ...changes] } });
+      const imported: Imported = { local, ...m, input, tool: agentTool, changes: renamed === undefined ? changes : [renamed, ...changes] };
+      fresh.push({ remote: tool, imported });
     }
-    if (fresh.length > 0) this.register(fresh, skip);
+    if (fresh.length > 0) await this.register(fresh, skip, slices);
     this.publish(remote);
   }
 
-  /** Registers the new tools: in one registration (one change notification), else one by one, skipping those the toolkit refuses. */
-  private register(fresh: readonly { remote: McpTool; imported: Imported }[], skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void): void {
+  /**
+   * Registers the new tools in batches that each fit a slice (one change notification per batch);
+   * a batch the toolkit refuses is registered one by one, skipping the tools it refuses.
+   */
+  private async register(
+    fresh: readonly { remote: McpTool; imported: Imported }[],
+    skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void,
+    slices: Slices,
+  ): Promise<void> {
     const group = this.options.group;
     if (group !== undefined && !this.toolkit.getToolGroups().some((g) => g.name === group)) {
       this.toolkit.createToolGroup(group, this.options.groupDescription ?? `Tools imported from MCP server ${this.serverName()}`, true);
     }
+    await slices.batches(fresh, (batch) => this.registerBatch(batch, group, skip));
+  }
+
+  private registerBatch(
+    fresh: readonly { remote: McpTool; imported: Imported }[],
+    group: string | undefined,
+    skip: (tool: McpTool, code: McpImportSkipped['code'], reason: string) => void,
+  ): void {
     const registerOptions = group !== undefined ? { group } : {};
     try {
       const registration = this.toolkit.registration();
@@ -242,7 +310,7 @@ class McpImport implements McpImportHandle {
  * toolkit.updateToolGroups(['github'], false); // off until needed
  * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
  * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a
- * bound leaves the tools imported before); whatever `client.listTools()` throws (not connected,
+ * bound leaves the tools imported before); whatever the `tools/list` request throws (not connected,
  * protocol errors); `INVALID_OPTIONS` for a `Client` of the MCP SDK 2 (`@modelcontextprotocol/client`):
  * import through a `@modelcontextprotocol/sdk` 1.x `Client`, which talks to SDK 2 servers.
  */

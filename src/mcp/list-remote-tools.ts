@@ -1,6 +1,7 @@
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsResultSchema, type ListToolsResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
+import { Slices } from './import-slices';
 import { importLimit, type MCP_IMPORT_LIMITS, type McpImportClient, type McpImportOptions } from './mcp-import-options';
 
 function limitExceeded(options: McpImportOptions, serverName: string, what: string, option: keyof typeof MCP_IMPORT_LIMITS, cause?: unknown): ToolkitError {
@@ -17,7 +18,7 @@ function limitExceeded(options: McpImportOptions, serverName: string, what: stri
  * `maxPages`, `maxTools` (counted before `filter`) and `timeoutMs`.
  *
  * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` past one of those bounds (naming it); whatever
- *   `client.listTools()` throws otherwise.
+ *   the `tools/list` request throws otherwise.
  *
  * @example
  * const remote = await listRemoteTools(client, { maxTools: 50 }, 'github');
@@ -36,6 +37,7 @@ export async function listRemoteTools(client: McpImportClient, options: McpImpor
     page?.abort();
   }, timeoutMs);
   const tools: McpTool[] = [];
+  const slices = new Slices();
   let cursor: string | undefined;
   let pages = 0;
   try {
@@ -44,9 +46,10 @@ export async function listRemoteTools(client: McpImportClient, options: McpImpor
       const left = deadline - Date.now();
       if (left <= 0) throw exceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs');
       page = new AbortController();
-      let listed: Awaited<ReturnType<McpImportClient['listTools']>>;
+      let listed: ListToolsResult;
       try {
-        listed = await client.listTools(cursor !== undefined ? { cursor } : undefined, { signal: page.signal, timeout: left });
+        // a plain request: the SDK's listTools() would compile every output schema of the page up front
+        listed = await client.request({ method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) }, ListToolsResultSchema, { signal: page.signal, timeout: left });
       } catch (error) {
         if (timedOut || Date.now() >= deadline) throw exceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs', error);
         throw error;
@@ -54,6 +57,8 @@ export async function listRemoteTools(client: McpImportClient, options: McpImpor
       if (tools.length + listed.tools.length > maxTools) throw exceeded(`listed more than ${maxTools} tools`, 'maxTools');
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
+      // a transport that answers on microtasks alone would parse every page in one block
+      if (cursor !== undefined) await slices.pause();
     } while (cursor !== undefined);
   } finally {
     clearTimeout(timer);

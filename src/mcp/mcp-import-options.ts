@@ -7,7 +7,8 @@ import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
 
 /**
  * What {@link importMcpTools} uses of an MCP SDK `Client`: its public methods, so any connected
- * `Client` fits, whichever build of the SDK made it. The SDK ships a CommonJS and an ES module
+ * `Client` fits, whichever build of the SDK made it. Tools are listed with `request` (`tools/list`),
+ * not `listTools`, which would compile every output schema a server lists before anything is checked. The SDK ships a CommonJS and an ES module
  * build whose `Client` classes have private members, which makes them different types to the
  * compiler; toolwright's types name the CommonJS one, and an ES module's `Client` (from
  * `@modelcontextprotocol/sdk/client/index.js` under `"type": "module"`) matches this shape too.
@@ -16,7 +17,7 @@ import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
  * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
  * const client: McpImportClient = new Client({ name: 'my-agent', version: '1.0.0' });
  */
-export type McpImportClient = Pick<Client, 'listTools' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
+export type McpImportClient = Pick<Client, 'request' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
   /** The server's capabilities (whether it runs tools as MCP tasks). */
   getServerCapabilities?: Client['getServerCapabilities'] | undefined;
   /** The SDK's task API (SDK 1.23 and later): tools the server runs only as tasks are called through it. */
@@ -86,6 +87,18 @@ export interface McpImportOptions {
   /** The deepest nesting of one remote tool's schemas (default 64 levels of JSON nesting). A deeper tool is skipped. */
   maxSchemaDepth?: number | undefined;
   /**
+   * The most objects and arrays one remote tool's input and output schemas may hold together
+   * (default 1000): what compiling its validator on its first call, and every pass over it, costs.
+   * A tool with more is skipped.
+   */
+  maxSchemaNodes?: number | undefined;
+  /**
+   * The most JSON characters of definitions (as `maxSchemaBytes` counts them) all the tools of one
+   * import may hold together (default 4 MiB): what an import, and each refresh, may spend and keep.
+   * Tools past it, in listing order, are skipped (`over-budget`) and named in the report.
+   */
+  maxCatalogBytes?: number | undefined;
+  /**
    * The most content parts one imported result keeps (default 100); the rest are dropped and a
    * text part says how many.
    */
@@ -93,7 +106,9 @@ export interface McpImportOptions {
   /**
    * The most content one imported result keeps, as decoded bytes of images, audio and blobs plus
    * characters of text (default 10 MiB). Past it a text is cut (head and tail kept) and a binary
-   * part is replaced by a text part naming it and this limit.
+   * part is replaced by a text part naming it and this limit. The result's `structuredContent` is
+   * held to the same limit as JSON text, on its own: a larger one is dropped (no `data`) and a text
+   * part names its size and this limit.
    */
   maxContentBytes?: number | undefined;
   /**
@@ -126,13 +141,20 @@ export interface McpImportOptions {
  * importMcpTools(client, toolkit, { maxTools: MCP_IMPORT_LIMITS.maxTools * 2 });
  */
 export const MCP_IMPORT_LIMITS: Readonly<
-  Required<Pick<McpImportOptions, 'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth' | 'maxContentParts' | 'maxContentBytes'>>
+  Required<
+    Pick<
+      McpImportOptions,
+      'maxPages' | 'maxTools' | 'timeoutMs' | 'maxSchemaBytes' | 'maxSchemaDepth' | 'maxSchemaNodes' | 'maxCatalogBytes' | 'maxContentParts' | 'maxContentBytes'
+    >
+  >
 > = Object.freeze({
   maxPages: 100,
   maxTools: 1000,
   timeoutMs: 30_000,
   maxSchemaBytes: 100_000,
   maxSchemaDepth: 64,
+  maxSchemaNodes: 1000,
+  maxCatalogBytes: 4 * 1024 * 1024,
   maxContentParts: 100,
   maxContentBytes: 10 * 1024 * 1024,
 });

@@ -2,7 +2,10 @@
  * Why {@link importMcpTools} did not import a remote tool:
  * - `invalid-name`: its name is empty or longer than 128 characters;
  * - `duplicate-name`: the listing named another tool so before it;
- * - `too-large` / `too-deep`: its definition is over `maxSchemaBytes` / `maxSchemaDepth`;
+ * - `confusable-name`: its name differs from a tool already in the toolkit (or imported before
+ *   it) only by case or Unicode compatibility forms (NFKC): the tool already there keeps the name;
+ * - `too-large` / `too-deep`: its definition is over `maxSchemaBytes` or `maxSchemaNodes` / `maxSchemaDepth`;
+ * - `over-budget`: the tools before it in the listing already hold `maxCatalogBytes` of definitions;
  * - `unsafe-schema`: a `pattern` that needs a backtracking engine, a `$ref` outside its schema, an `$id`;
  * - `task-required`: it can only be called as an MCP task (`execution.taskSupport: 'required'`);
  * - `invalid-definition`: the toolkit refused to register it (an invalid JSON Schema, a dialect
@@ -11,7 +14,16 @@
  * @example
  * const tasks = imported.skipped.filter((s) => s.code === 'task-required');
  */
-export type McpImportSkipCode = 'invalid-name' | 'duplicate-name' | 'too-large' | 'too-deep' | 'unsafe-schema' | 'task-required' | 'invalid-definition';
+export type McpImportSkipCode =
+  | 'invalid-name'
+  | 'duplicate-name'
+  | 'confusable-name'
+  | 'too-large'
+  | 'too-deep'
+  | 'over-budget'
+  | 'unsafe-schema'
+  | 'task-required'
+  | 'invalid-definition';
 
 /**
  * A remote tool that could not be imported, and why.

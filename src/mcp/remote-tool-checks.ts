@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { boundInput, quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
@@ -25,16 +26,32 @@ export function assertSdk1Client(client: object): void {
 /** @internal The longest remote name a tool may have (the MCP specification's limit). */
 export const MAX_REMOTE_NAME = 128;
 
+/** @internal What tells a remote tool's definition apart, and what it weighs. */
+export interface Measured {
+  /** A hash of the whole definition (description, title, schemas, annotations, execution): what tells a changed tool. */
+  readonly fingerprint: string;
+  /** A hash of its input schema alone: an unchanged input schema is not processed again. */
+  readonly inputHash: string;
+  /** The definition's size as JSON characters (what `maxSchemaBytes` and `maxCatalogBytes` count). */
+  readonly size: number;
+}
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('base64');
+
 /**
- * @internal The tool's definition as JSON text (what tells a changed tool), or `undefined` when
- * it is too deep to write.
+ * @internal The tool's {@link Measured} fingerprint, input hash and size, or `undefined` when it
+ * is too deep to write as JSON. Only hashes are kept: a catalogue's JSON text is not held.
  *
  * @example
- * if (fingerprint(next) !== imported.fingerprint) reimport(next);
+ * if (measure(next)?.fingerprint !== imported.fingerprint) reimport(next);
  */
-export function fingerprint(tool: McpTool): string | undefined {
+export function measure(tool: McpTool): Measured | undefined {
   try {
-    return JSON.stringify([tool.description, tool.title, tool.inputSchema, tool.outputSchema, tool.annotations, tool.execution]);
+    const input = JSON.stringify(tool.inputSchema) ?? '';
+    const rest = JSON.stringify([tool.description, tool.title, tool.outputSchema, tool.annotations, tool.execution]);
+    const inputHash = hashOf(input);
+    // the size of the definition written as one JSON array of those six parts
+    return { fingerprint: hashOf(`${inputHash}${rest}`), inputHash, size: input.length + rest.length + 1 };
   } catch {
     return undefined;
   }
@@ -50,16 +67,19 @@ function patternProblem(pattern: string): string | undefined {
 }
 
 /**
- * Why a remote schema is not imported, or `undefined`: nested deeper than `maxDepth`, a `pattern`
- * or `patternProperties` key the linear-time engine cannot run, a `$ref` outside the schema
- * itself, or an `$id` (it would enter the toolkit's shared Ajv registry).
+ * Why a remote schema is not imported, or `undefined`: nested deeper than `maxDepth`, more than
+ * `budget.left` objects and arrays (what compiling and walking it costs), a `pattern` or
+ * `patternProperties` key the linear-time engine cannot run, a `$ref` outside the schema itself,
+ * or an `$id` (it would enter the toolkit's shared Ajv registry). `budget.left` is lowered by the
+ * nodes counted.
  */
-function untrustedSchemaProblem(schema: unknown, maxDepth: number): Refusal | undefined {
+function untrustedSchemaProblem(schema: unknown, maxDepth: number, budget: { left: number; readonly max: number }): Refusal | undefined {
   const stack: { value: object; depth: number; data: boolean }[] = [];
   if (typeof schema === 'object' && schema !== null) stack.push({ value: schema, depth: 1, data: false });
   while (stack.length > 0) {
     const { value, depth, data } = stack.pop()!;
     if (depth > maxDepth) return { code: 'too-deep', reason: `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)` };
+    if (--budget.left < 0) return { code: 'too-large', reason: `its schemas hold more than ${budget.max} objects and arrays (maxSchemaNodes)` };
     for (const [key, child] of Object.entries(value)) {
       if (!data && !Array.isArray(value)) {
         let problem: string | undefined;
@@ -85,21 +105,49 @@ export interface Refusal {
 
 /**
  * @internal Why a remote tool is not imported (a name that is empty or too long, a definition too
- * large or too deep, untrusted patterns or references, a tool only callable as an MCP task when
- * `taskProblem` says why the client cannot call it so), or `undefined`. `print` is its {@link fingerprint}.
+ * large, too deep or of too many nodes, untrusted patterns or references, a tool only callable as
+ * an MCP task when `taskProblem` says why the client cannot call it so) as `refusal`, and the
+ * objects and arrays of its input schema (`inputNodes`). `measured` is its {@link measure};
+ * `knownInput` the node count of its input schema when an earlier listing already checked that
+ * very schema (it is not walked again).
  *
  * @example
- * const refusal = remoteToolRefusal(tool, fingerprint(tool), options, taskCallProblem(client));
+ * const { refusal } = remoteToolRefusal(tool, measure(tool), options, taskCallProblem(client), undefined);
  * if (refusal !== undefined) skipped.push({ name: tool.name, ...refusal });
  */
-export function remoteToolRefusal(tool: McpTool, print: string | undefined, options: McpImportOptions, taskProblem: string | undefined): Refusal | undefined {
+export function remoteToolRefusal(
+  tool: McpTool,
+  measured: Measured | undefined,
+  options: McpImportOptions,
+  taskProblem: string | undefined,
+  knownInput: number | undefined,
+): { readonly refusal?: Refusal; readonly inputNodes: number } {
+  const refused = (refusal: Refusal) => ({ refusal, inputNodes: 0 });
+  const nameProblem = remoteNameRefusal(tool);
+  if (nameProblem !== undefined) return refused(nameProblem);
+  const maxDepth = importLimit(options, 'maxSchemaDepth');
+  if (measured === undefined) return refused({ code: 'too-deep', reason: `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)` });
+  const maxBytes = importLimit(options, 'maxSchemaBytes');
+  if (measured.size > maxBytes) return refused({ code: 'too-large', reason: `its definition is ${measured.size} characters of JSON, more than ${maxBytes} (maxSchemaBytes)` });
+  if (tool.execution?.taskSupport === 'required' && taskProblem !== undefined) return refused({ code: 'task-required', reason: taskProblem });
+  const max = importLimit(options, 'maxSchemaNodes');
+  const budget = { left: max, max };
+  const input = knownInput === undefined ? untrustedSchemaProblem(tool.inputSchema, maxDepth, budget) : undefined;
+  const inputNodes = knownInput ?? max - budget.left;
+  budget.left = max - inputNodes;
+  const refusal = input ?? untrustedSchemaProblem(tool.outputSchema, maxDepth, budget);
+  return refusal !== undefined ? refused(refusal) : { inputNodes };
+}
+
+/**
+ * @internal Why a remote tool's name is refused (empty, not a string, longer than the MCP limit), or `undefined`.
+ *
+ * @example
+ * remoteNameRefusal({ name: '', inputSchema: { type: 'object' } }); // { code: 'invalid-name', … }
+ */
+export function remoteNameRefusal(tool: McpTool): Refusal | undefined {
   if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > MAX_REMOTE_NAME) {
     return { code: 'invalid-name', reason: `its name is not 1-${MAX_REMOTE_NAME} characters long` };
   }
-  const maxDepth = importLimit(options, 'maxSchemaDepth');
-  if (print === undefined) return { code: 'too-deep', reason: `its schema nests deeper than ${maxDepth} levels (maxSchemaDepth)` };
-  const maxBytes = importLimit(options, 'maxSchemaBytes');
-  if (print.length > maxBytes) return { code: 'too-large', reason: `its definition is ${print.length} characters of JSON, more than ${maxBytes} (maxSchemaBytes)` };
-  if (tool.execution?.taskSupport === 'required' && taskProblem !== undefined) return { code: 'task-required', reason: taskProblem };
-  return untrustedSchemaProblem(tool.inputSchema, maxDepth) ?? untrustedSchemaProblem(tool.outputSchema, maxDepth);
+  return undefined;
 }

@@ -1,6 +1,8 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
+import { deepFreeze } from '../schema/lowering/schema-utils';
+import { schemaProblems } from '../schema/schema-problems';
 import type { ToolAnnotations, ToolRisk } from '../common/tool-types';
 import type { ContentLimits } from './import-content';
 import type { McpImportClient } from './mcp-import-options';
@@ -56,16 +58,33 @@ function behaviourHints(hints: McpToolHints, trusted: boolean, changes: string[]
   return out;
 }
 
+/** @internal A remote input schema made ready once: the tool's parameters (deep-frozen), what was changed of it, and its size in nodes. */
+export interface PreparedInput {
+  readonly parameters: ObjectJsonSchema;
+  /** What the import changed of the remote's input schema (see `McpImportedTool.changes`). */
+  readonly changes: readonly string[];
+  /** Its objects and arrays (what `maxSchemaNodes` counts). */
+  readonly nodes: number;
+  /** Why the toolkit will refuse it (not a valid JSON Schema of its dialect), or `undefined`. */
+  readonly problem: string | undefined;
+}
+
 /**
- * The remote's input schema as the tool's parameters. Its `$schema` stays: the schema is validated
- * by the rules of the dialect it declares (draft 2020-12 when it declares none, as MCP 2025-11-25
- * says), and registration refuses a dialect toolwright does not validate.
+ * @internal The remote's input schema as the tool's parameters, frozen and checked against its
+ * dialect's meta-schema here, so that registering it does not walk it again. Its `$schema` stays:
+ * the schema is validated by the rules of the dialect it declares (draft 2020-12 when it declares
+ * none, as MCP 2025-11-25 says), and registration refuses a dialect toolwright does not validate.
+ *
+ * @example
+ * const input = prepareInput(remote, inputNodes); // input.problem: why it cannot be registered
  */
-function parametersOf(tool: McpTool, changes: string[]): ObjectJsonSchema {
+export function prepareInput(tool: McpTool, nodes: number): PreparedInput {
+  const changes: string[] = [];
   const schema = tool.inputSchema as Record<string, unknown> & { properties?: ObjectJsonSchema['properties'] };
   if (schema.type !== 'object') changes.push('input schema: type "object" added');
   if (schema.properties === undefined) changes.push('input schema: properties {} added');
-  return { ...schema, type: 'object', properties: schema.properties ?? {} } as ObjectJsonSchema;
+  const parameters = deepFreeze({ ...schema, type: 'object', properties: schema.properties ?? {} } as ObjectJsonSchema);
+  return { parameters, changes, nodes, problem: schemaProblems(parameters) };
 }
 
 function descriptionOf(remote: McpTool, serverName: string, changes: string[]): string {
@@ -95,17 +114,23 @@ export interface RemoteToolSource {
 }
 
 /**
- * @internal A remote MCP tool as an `AgentTool` named `local`, and what the import changed of its
- * definition (see `McpImportedTool.changes`): its JSON Schema, its annotations (served again as
+ * @internal A remote MCP tool as an `AgentTool` named `local` with the `input` {@link prepareInput}
+ * made, and what the import changed of its definition (see `McpImportedTool.changes`): its
+ * annotations (served again as
  * they are; relied on only when trusted), title and output schema as MCP options. A call goes to
  * the remote with the call's `AbortSignal` and relays its progress, and its result maps back to
  * a `ToolResult`.
  *
  * @example
  * const { tool } = remoteAgentTool(remote, 'gh_search', { client, serverName: 'github', requestTimeoutMs: undefined,
- *   contentLimits: { maxParts: 100, maxBytes: 1e7 }, trustAnnotations: false, risk: 'high' });
+ *   contentLimits: { maxParts: 100, maxBytes: 1e7 }, trustAnnotations: false, risk: 'high' }, prepareInput(remote, nodes));
  */
-export function remoteAgentTool(remote: McpTool, local: string, source: RemoteToolSource): { readonly tool: AgentTool; readonly changes: readonly string[] } {
+export function remoteAgentTool(
+  remote: McpTool,
+  local: string,
+  source: RemoteToolSource,
+  input: PreparedInput,
+): { readonly tool: AgentTool; readonly changes: readonly string[] } {
   const { client, requestTimeoutMs: timeout } = source;
   const changes: string[] = [];
   const taskSupport = remote.execution?.taskSupport;
@@ -127,7 +152,7 @@ export function remoteAgentTool(remote: McpTool, local: string, source: RemoteTo
   const tool: AgentTool = {
     name: local,
     description: descriptionOf(remote, source.serverName, changes),
-    parameters: parametersOf(remote, changes),
+    parameters: input.parameters,
     behaviour,
     execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
       if (taskSupport === 'required') return fromCallToolResult(await callAsTask(client, remote.name, args, ctx, timeout), source.contentLimits);
@@ -142,5 +167,5 @@ export function remoteAgentTool(remote: McpTool, local: string, source: RemoteTo
     },
   };
   Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: mcpOptions, enumerable: false });
-  return { tool, changes };
+  return { tool, changes: [...changes, ...input.changes] };
 }

@@ -15,20 +15,38 @@ function sanitize(text: string): string {
   return text.replace(/[^a-zA-Z0-9_-]+/g, '_');
 }
 
-const headOf = (prefix: string | undefined): string => (prefix ? sanitize(prefix).replace(/_+$/, '') : '');
-const bodyOf = (remote: string): string => sanitize(remote).replace(/^_+(?=.)/, '') || 'tool';
+const headOf = (prefix: string | undefined): string => (prefix ? sanitize(prefix.normalize('NFKC')).replace(/_+$/, '') : '');
+/** Compatibility forms (fullwidth `ｐａｙ`, ligatures, …) become what they stand for before anything is replaced. */
+const bodyOf = (remote: string): string => sanitize(remote.normalize('NFKC')).replace(/^_+(?=.)/, '') || 'tool';
 
-/** `prefix_remote` with the characters a provider rejects replaced, before any shortening. */
-function joinedName(remote: string, prefix: string | undefined): string {
+/**
+ * @internal The form under which two tool names are the same name to a reader: Unicode
+ * compatibility forms folded (NFKC) and case ignored (`Pay`, `PAY` and `ｐａｙ` are all `pay`).
+ *
+ * @example
+ * foldedName('Ｐay') === foldedName('pay'); // true
+ */
+export function foldedName(name: string): string {
+  return name.normalize('NFKC').toLowerCase().normalize('NFKC');
+}
+
+/**
+ * @internal `prefix_remote` with compatibility forms folded (NFKC) and the characters a provider
+ * rejects replaced, before any shortening: the name a remote tool asks for.
+ *
+ * @example
+ * joinedName('repo.search', 'gh'); // 'gh_repo_search'
+ */
+export function joinedName(remote: string, prefix: string | undefined): string {
   const head = headOf(prefix);
   return head ? `${head}_${bodyOf(remote)}` : bodyOf(remote);
 }
 
 /**
- * @internal A local name for a remote MCP tool that every provider accepts: `prefix_remote` with every
- * other character replaced by `_` (never `.`), at most 64 characters. When the name had to be
- * shortened or is taken, the end is replaced by a hash of the remote name, so the result is
- * stable across refreshes and distinct per remote tool.
+ * @internal A local name for a remote MCP tool that every provider accepts: `prefix_remote` with
+ * compatibility forms folded (NFKC) and every other character replaced by `_` (never `.`), at
+ * most 64 characters. When the name had to be shortened or is taken, the end is replaced by a hash
+ * of the remote name, so the result is stable across refreshes and distinct per remote tool.
  *
  * @example
  * portableToolName('repo.search', 'github', () => false); // 'github_repo_search'
@@ -56,7 +74,9 @@ export function renameNote(remote: string, prefix: string | undefined, local: st
   const joined = joinedName(remote, prefix);
   const why: string[] = [];
   if (head) why.push(`prefix '${head}'`);
-  if (bodyOf(remote) !== remote) why.push('characters a provider rejects replaced by _');
+  const normalized = remote.normalize('NFKC');
+  if (normalized !== remote) why.push('Unicode compatibility forms folded (NFKC)');
+  if (bodyOf(remote) !== normalized) why.push('characters a provider rejects replaced by _');
   if (local !== joined) why.push(joined.length > MAX ? `longer than ${MAX} characters: shortened, with a hash` : `'${joined}' was taken: a hash appended`);
   return `renamed to '${local}' (${why.join('; ')})`;
 }

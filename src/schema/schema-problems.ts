@@ -4,6 +4,10 @@ import { schemaDialect, type SchemaDialect } from './schema-dialect';
 
 const metaValidators: { [D in SchemaDialect]?: AjvCore } = {};
 const checkedSchemas = new Map<string, string | undefined>();
+/** Verdicts on frozen schemas, by the schema object itself: held no longer than the schema. */
+const frozenVerdicts = new WeakMap<object, string | undefined>();
+/** The longest JSON text kept as a key of `checkedSchemas`: a larger schema is checked again rather than held. */
+const MAX_KEY_CHARS = 2048;
 
 /**
  * The shared meta-schema validator of `dialect`, made (and its Ajv build loaded) with the first
@@ -21,16 +25,26 @@ function metaValidator(dialect: SchemaDialect): AjvCore {
  * `$schema`, else draft 2020-12, or draft-07 for a schema in draft-07's tuple form), or
  * `undefined` when it is. One shared validator per dialect: its meta-schema is compiled once per
  * process, not once per toolkit, and it keeps no reference to the schemas it checks. Verdicts are
- * remembered by the schema's JSON text (bounded), since many parameters share a shape.
+ * remembered by the JSON text of small schemas (at most 4096 of them), since many parameters share
+ * a shape, and by the object of a frozen one (a schema frozen before registration is checked once).
  *
  * @internal
  */
 export function schemaProblems(schema: JsonSchema): string | undefined {
+  const frozen = Object.isFrozen(schema);
+  if (frozen && frozenVerdicts.has(schema)) return frozenVerdicts.get(schema);
   const key = JSON.stringify(schema);
-  if (checkedSchemas.has(key)) return checkedSchemas.get(key);
-  const verdict = dialectProblems(schema);
-  if (checkedSchemas.size >= 4096) checkedSchemas.clear();
-  checkedSchemas.set(key, verdict);
+  const small = key.length <= MAX_KEY_CHARS;
+  let verdict: string | undefined;
+  if (small && checkedSchemas.has(key)) verdict = checkedSchemas.get(key);
+  else {
+    verdict = dialectProblems(schema);
+    if (small) {
+      if (checkedSchemas.size >= 4096) checkedSchemas.clear();
+      checkedSchemas.set(key, verdict);
+    }
+  }
+  if (frozen) frozenVerdicts.set(schema, verdict);
   return verdict;
 }
 

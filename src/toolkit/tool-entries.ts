@@ -159,7 +159,10 @@ export class ToolEntries {
       definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema }),
       ...(presets ? { presets } : {}),
       ...(dtos.length ? { dtos } : {}),
-      stripNulls: nullStripper(schema),
+      // made on the first call that needs it (and cached with the schema), not for every tool up front
+      get stripNulls() {
+        return nullStripper(schema);
+      },
       contextual: isContextualTool(target),
     };
   }
