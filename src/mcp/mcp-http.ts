@@ -261,12 +261,8 @@ export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOption
   const actualPort = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = new URL(`http://${urlHost}:${actualPort}${path}`);
-  const loopback = isLoopback(host);
-  const allowedHosts =
-    handlerOptions.allowedHosts ??
-    (loopback ? [...new Set([`${urlHost}:${actualPort}`, `127.0.0.1:${actualPort}`, `localhost:${actualPort}`, `[::1]:${actualPort}`])] : undefined);
-  const handler = buildHandler(toolkit, { ...handlerOptions, ...(allowedHosts ? { allowedHosts } : {}) }, true);
-  if (!loopback && !handlerOptions.authenticate) warnExposed(url.href);
+  const handler = buildHandler(toolkit, handlerOptions, true);
+  if (!isLoopback(host) && !handlerOptions.authenticate) warnExposed(url.href);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
     if (pathname !== path) return replyError(res, 404, -32601, `Not found: the MCP endpoint is ${path}.`);
