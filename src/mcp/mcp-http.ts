@@ -276,8 +276,10 @@ export interface McpHttpServer {
  */
 export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOptions): Promise<McpHttpServer> {
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
-  checkedLimits(handlerOptions); // before listening: invalid options leave no server behind
+  const { bodyTimeoutMs } = checkedLimits(handlerOptions); // before listening: invalid options leave no server behind
   const server = createServer();
+  // a client's headers must arrive within the body's deadline too (Node's default is 60 s)
+  if (Number.isFinite(bodyTimeoutMs)) server.headersTimeout = Math.min(server.headersTimeout, bodyTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
