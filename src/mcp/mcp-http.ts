@@ -95,10 +95,12 @@ function replyUnauthorized(req: IncomingMessage, res: ServerResponse): void {
  * Creates a Streamable HTTP request handler for a toolkit, to mount on an existing app.
  * A POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later requests
  * carry the id; `DELETE` ends the session. Every request passes the `Host`/`Origin` checks and
- * `authenticate` first; sessions are capped (`maxSessions`) and expire when idle
- * (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback interface without
- * `authenticate` emits one process warning (code `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`).
- * Throws `INVALID_OPTIONS` for a `maxSessions` or `sessionIdleTimeoutMs` that is not a whole
+ * `authenticate` first (without `allowedHosts`, a request that arrived on a loopback interface
+ * must name a loopback host on its port: behind a reverse proxy, set `allowedHosts`); POST bodies
+ * are read within `bodyTimeoutMs`; sessions are capped (`maxSessions`, `maxSessionsPerPrincipal`)
+ * and expire when idle (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback
+ * interface without `authenticate` emits one process warning (code
+ * `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`). Throws `INVALID_OPTIONS` for a limit that is not a whole
  * number >= 1 (or `Infinity`).
  *
  * @example
@@ -173,7 +175,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     sessions.touch(session, res, false);
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
-    // not an initialize request: the transport answered with an error; drop what was made for it
+    // the transport refused the initialize (e.g. its Accept header): drop what was made for it
     if (transport.sessionId === undefined) await mcp.close();
   };
 
