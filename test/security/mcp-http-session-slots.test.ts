@@ -218,4 +218,34 @@ describe('MCP HTTP: a GET stream does not keep a session alive', () => {
     const late = await post(url, toolsCall(2, 'transfer'), { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' });
     expect(late.status).toBe(404);
   });
+
+  test('a call that let its stream go (closeStream) keeps its session alive while it runs; then the session can expire', async () => {
+    jest.useFakeTimers({ now: 1_000_000, doNotFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
+    const toolkit = new Toolkit();
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    let released = false;
+    toolkit.registerTool({
+      name: 'report',
+      description: 'Lets its stream go, then answers when the test says',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, ctx) => {
+        released = ctx.client?.closeStream() ?? false;
+        await finished;
+        return 'report ready';
+      },
+    });
+    const { url, handler } = await serve(toolkit, { sessionIdleTimeoutMs: 300, resumability: { retryIntervalMs: 50 } });
+    const { client } = await sdkClient(closer, url);
+    const call = client.call('report').then(textOf, (error: unknown) => `failed: ${String(error)}`);
+    await eventually(() => released);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the POST's stream has ended
+    jest.advanceTimersByTime(1_500); // five idle timeouts: no POST in flight, only the call runs
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(handler.sessionCount).toBe(1);
+    finish();
+    expect(await call).toBe('report ready');
+    jest.advanceTimersByTime(1_500);
+    await eventually(() => handler.sessionCount === 0);
+  });
 });
