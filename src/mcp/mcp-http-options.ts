@@ -28,8 +28,10 @@ export interface McpHttpOptions extends McpServerOptions {
   enableJsonResponse?: boolean | undefined;
   /**
    * Accepted `Host` headers (DNS-rebinding protection): `'localhost'` accepts that host on any
-   * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: any host
-   * (`serveMcpHttp` on a loopback address: the loopback names on its port).
+   * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: a request that
+   * arrived on a loopback interface must name `localhost`, `127.0.0.1`, `[::1]` (or the address
+   * it arrived on) with the port it arrived on, wherever the handler is mounted; on other
+   * interfaces any host. Behind a reverse proxy that forwards the public `Host`, list it here.
    */
   allowedHosts?: readonly string[] | undefined;
   /**
