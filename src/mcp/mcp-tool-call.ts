@@ -65,7 +65,7 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
 }
 
 /** Default of `McpServerOptions.maxConcurrentCalls`. */
-export const DEFAULT_MAX_CONCURRENT_CALLS = 32;
+const DEFAULT_MAX_CONCURRENT_CALLS = 32;
 
 /** @internal What {@link McpToolCalls} reads of the server's options. */
 export interface McpCallSettings {
@@ -119,7 +119,7 @@ export class McpToolCalls {
    * and a call id names its call toolkit-wide (an `AsyncTool` completion, an approval).
    */
   private readonly callPrefix = `mcp_${randomUUID().slice(0, 8)}_`;
-  /** Plain calls and tasks running now. */
+  /** Plain calls and tasks running now, and when the last one ended (`Date.now()`, 0 before any). */
   private plainCalls = 0;
   private taskCalls = 0;
   private lastEnded = 0;
@@ -182,6 +182,7 @@ export class McpToolCalls {
     });
   }
 
+  /** One plain call, counted by {@link call}. */
   private run(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra): Promise<CallToolResult> {
     try {
       const scope = httpRequestScope.getStore();
