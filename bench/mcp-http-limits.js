@@ -1,17 +1,23 @@
 'use strict';
-// What a hostile Streamable HTTP client can make the server hold (security item 7). Server and
-// clients share this process; every figure is the server's heap (after two GCs) or the process RSS.
+// What a hostile Streamable HTTP client can make the server hold (security items 7 and 9). Server
+// and clients share this process; every figure is the server's heap (after two GCs) or the process RSS.
 //   1. session flood: FLOOD initialize requests (raw fetch, on 127.0.0.1) against serveMcpHttp
-//      with its defaults: how many are accepted, how many refused, heap and RSS at the cap;
-//   2. slow reader: one tools/call whose tool emits EMITS progress notifications while the client
+//      with its defaults, from FLOOD principals (fills maxSessions) and from one principal (held to
+//      maxSessionsPerPrincipal): statuses, open sessions, heap and RSS, and whether another
+//      principal still gets in;
+//   2. stalled bodies: STALLED initialize requests that send half their body and wait: whether a
+//      client still gets in, the heap they cost, and how they end (bodyTimeoutMs);
+//   3. slow reader: one tools/call whose tool emits EMITS progress notifications while the client
 //      never reads the response: the heap and RSS peak while the call runs.
 // Stops by itself. Run through `npm run bench` (builds dist/ first) or `node --expose-gc` after a build.
 const http = require('node:http');
 const { Toolkit } = require('../dist/index.js');
-const { serveMcpHttp } = require('../dist/mcp/index.js');
+const { bearerAuth, McpPrincipal, serveMcpHttp } = require('../dist/mcp/index.js');
 const { heapUsed } = require('./heap.js');
 
 const FLOOD = 2_000;
+const STALLED = 500;
+const STALL_TIMEOUT_MS = 2_000;
 const EMITS = 200_000;
 let toolRuns = 0;
 const MB = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -45,24 +51,58 @@ function newToolkit() {
   return toolkit;
 }
 
-async function sessionFlood() {
-  const server = await serveMcpHttp(newToolkit(), { name: 'flood', version: '0' });
+async function initialize(url, token) {
+  const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: INITIALIZE });
+  await res.text();
+  return res.status;
+}
+
+/** FLOOD initializes, the i-th with the token `tokenOf(i)`; then one from `bob`. */
+async function sessionFlood(label, tokenOf) {
+  const server = await serveMcpHttp(newToolkit(), { name: 'flood', version: '0', authenticate: bearerAuth((token) => new McpPrincipal(token)) });
   const before = heapUsed();
   const rssBefore = process.memoryUsage().rss;
   const statuses = new Map();
   for (let i = 0; i < FLOOD; i += 50) {
-    const batch = Array.from({ length: 50 }, async () => {
-      const res = await fetch(server.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
-      await res.text();
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    const batch = Array.from({ length: 50 }, async (_, j) => {
+      const status = await initialize(server.url, tokenOf(i + j));
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
     });
     await Promise.all(batch);
   }
   const sessions = server.handler.sessionCount;
   const heap = heapUsed() - before;
   const rss = process.memoryUsage().rss;
-  console.log(`session flood: ${FLOOD} initialize requests -> statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+  const bob = await initialize(server.url, 'bob');
+  console.log(`session flood (${label}): ${FLOOD} initialize requests -> statuses ${JSON.stringify(Object.fromEntries(statuses))}; then another principal: ${bob}`);
   console.log(`  open sessions ${sessions}; server heap +${MB(heap)} (${(heap / Math.max(sessions, 1) / 1024).toFixed(1)} KB/session); RSS ${MB(rss)} (+${MB(rss - rssBefore)})`);
+  await server.close();
+}
+
+async function stalledBodies() {
+  const server = await serveMcpHttp(newToolkit(), { name: 'stalled', version: '0', maxSessions: 10, bodyTimeoutMs: STALL_TIMEOUT_MS });
+  const before = heapUsed();
+  const started = Date.now();
+  const ends = new Map();
+  const stalled = Array.from({ length: STALLED }, () => {
+    const req = http.request(server.url, { method: 'POST', headers: { ...HEADERS, 'content-length': String(INITIALIZE.length) } });
+    req.on('error', () => undefined);
+    req.write(INITIALIZE.slice(0, INITIALIZE.length >> 1));
+    return new Promise((resolve) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.on('close', () => resolve('closed'));
+    }).then((end) => ends.set(end, (ends.get(end) ?? 0) + 1));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const heap = heapUsed() - before;
+  const res = await fetch(server.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
+  await res.text();
+  await Promise.all(stalled);
+  console.log(`stalled bodies: ${STALLED} initialize requests sending half their body -> meanwhile a client's initialize: ${res.status}; server heap +${MB(heap)} while they hang`);
+  console.log(`  they ended after ${Date.now() - started} ms (bodyTimeoutMs ${STALL_TIMEOUT_MS}): ${JSON.stringify(Object.fromEntries(ends))}; open sessions ${server.handler.sessionCount}`);
   await server.close();
 }
 
@@ -101,7 +141,9 @@ async function slowReader() {
 }
 
 async function main() {
-  await sessionFlood();
+  await sessionFlood('many principals', (i) => `user${i}`);
+  await sessionFlood('one principal', () => 'mallory');
+  await stalledBodies();
   await slowReader();
 }
 

@@ -26,6 +26,28 @@ const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-F
 /** The separator of an exploded list's items, by operator. */
 const EXPLODE_SEPARATOR: Partial<Record<UriTemplateOperator, string>> = { '': ',', '+': ',', '#': ',', '.': '.', '/': '/' };
 
+/** C0 and C1 control characters and DEL: refused in every decoded value. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** What a variable's decoded value may hold, by operator: one path segment, a relative path, or free text. */
+const VALUE_KIND: Record<UriTemplateOperator, 'segment' | 'path' | 'text'> = { '': 'segment', '/': 'segment', '.': 'segment', '+': 'path', '#': 'path', ';': 'text', '?': 'text', '&': 'text' };
+
+/**
+ * True when a decoded value may reach a resource method: never a control character; a segment
+ * (`{var}`, `{/var}`, `{.var}`, each item of an exploded one) never `/`, `\`, `.` or `..`; a
+ * reserved or fragment value (`{+var}`, `{#var}`) may span segments but has no `.` or `..` segment.
+ */
+function acceptable(value: string, operator: UriTemplateOperator): boolean {
+  if (CONTROL.test(value)) return false;
+  switch (VALUE_KIND[operator]) {
+    case 'segment':
+      return !/[/\\]/.test(value) && value !== '.' && value !== '..';
+    case 'path':
+      return !value.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
+    default:
+      return true;
+  }
+}
+
 /** re2js, loaded with the first template matched. */
 let engine: typeof import('re2js') | undefined;
 
@@ -52,7 +74,11 @@ function valueClass(operator: UriTemplateOperator, explode: boolean): string {
  * An RFC 6570 URI template (`docs://pages/{slug}`, `files:///{+path}`, `api://items{?page,size}`),
  * parsed once and matched against concrete URIs in linear time (RE2 semantics): a hostile URI
  * cannot make matching backtrack. Values come back percent-decoded; a URI whose values do not
- * decode does not match. `{?…}` and `{&…}` variables may be absent (and come in template order);
+ * decode does not match, nor one whose values could walk a path: a one-segment variable (`{var}`,
+ * `{/var}`, `{.var}`, each item of `{var*}` / `{/var*}`) never holds `/` or `\` (not even
+ * as `%2F`/`%5C`) and is never `.` or `..`; `{+var}` and `{#var}` may span segments but never
+ * have a `.` or `..` segment; no value holds a control character (NUL included). Query and
+ * path-parameter values (`{?q}`, `{&q}`, `{;p}`) are free text otherwise. `{?…}` and `{&…}` variables may be absent (and come in template order);
  * the others match a non-empty value. Not supported: exploded `;`, `?` and `&` variables
  * (associative values).
  *
@@ -104,9 +130,11 @@ function decodeValue(variable: UriTemplateVariable, raw: string): string | strin
       const separator = EXPLODE_SEPARATOR[variable.operator]!;
       const items = raw.split(separator);
       if (variable.operator === '/' || variable.operator === '.') items.shift(); // the text starts with the separator
-      return items.map((item) => decodeURIComponent(item));
+      const decoded = items.map((item) => decodeURIComponent(item));
+      return decoded.every((item) => acceptable(item, variable.operator)) ? decoded : undefined;
     }
     const value = decodeURIComponent(raw);
+    if (!acceptable(value, variable.operator)) return undefined;
     return variable.maxLength !== undefined && value.length > variable.maxLength ? undefined : value;
   } catch {
     return undefined; // a malformed %-escape: no URI of the template

@@ -1,6 +1,6 @@
 import type { StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ToolkitError } from '../errors';
 import { checkedResumability, type McpResumabilityOptions } from './mcp-http-resumability';
+import { checkLimit } from './mcp-limits';
 import type { McpAuthenticate } from './mcp-principal';
 import type { McpServerOptions } from './mcp-server';
 import { checkTaskOptions } from './mcp-tasks';
@@ -9,6 +9,12 @@ import { checkTaskOptions } from './mcp-tasks';
 const DEFAULT_MAX_SESSIONS = 1_000;
 /** Default of {@link McpHttpOptions.sessionIdleTimeoutMs}: 30 minutes. */
 const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Default of {@link McpHttpOptions.maxSessionsPerPrincipal}: this share of `maxSessions`. */
+const DEFAULT_PRINCIPAL_SHARE = 10;
+/** Default of {@link McpHttpOptions.bodyTimeoutMs}. */
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+/** The largest request body read when `transportOptions.maxRequestBodySize` is not set (the SDK's default, 4 MiB). */
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /**
  * Options of `createMcpHttpHandler`: the server options plus Streamable HTTP settings.
  * `sessions` defaults to `true` here: every HTTP client gets its own toolkit session.
@@ -22,8 +28,10 @@ export interface McpHttpOptions extends McpServerOptions {
   enableJsonResponse?: boolean | undefined;
   /**
    * Accepted `Host` headers (DNS-rebinding protection): `'localhost'` accepts that host on any
-   * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: any host
-   * (`serveMcpHttp` on a loopback address: the loopback names on its port).
+   * port, `'localhost:3000'` only on that port. Others get HTTP 403. Default: a request that
+   * arrived on a loopback interface must name `localhost`, `127.0.0.1`, `[::1]` (or the address
+   * it arrived on) with the port it arrived on, wherever the handler is mounted; on other
+   * interfaces any host. Behind a reverse proxy that forwards the public `Host`, list it here.
    */
   allowedHosts?: readonly string[] | undefined;
   /**
@@ -43,16 +51,37 @@ export interface McpHttpOptions extends McpServerOptions {
    */
   authenticate?: McpAuthenticate | undefined;
   /**
-   * The most MCP sessions open at once (default 1,000). A new session beyond it is refused with
-   * HTTP 503 (`Retry-After`) and a JSON-RPC error, after sessions idle too long were closed:
-   * existing clients are never evicted to make room. `Infinity`: no cap.
+   * The most MCP sessions open at once (default 1,000). A session is counted once its complete,
+   * valid `initialize` request has been read. At the cap, sessions idle too long are closed first;
+   * then the new session replaces its own principal's least recently used session that has nothing
+   * in flight and no GET stream open, if it has one (a client that lost its sessions without
+   * ending them gets back in); otherwise it is refused with HTTP 503 (`Retry-After`) and a
+   * JSON-RPC error. Other principals' sessions are never evicted. `Infinity`: no cap.
    */
   maxSessions?: number | undefined;
   /**
-   * Close a session (and its toolkit session) after this long without requests: no request
-   * started or ended, none in flight (an open GET event stream does not count, unless it resumes a
-   * call's stream with `Last-Event-ID`). Default 30 minutes; `Infinity`: never. Its client gets 404
-   * next time and starts a new session.
+   * The most MCP sessions one principal holds at once (with `authenticate`, per principal id;
+   * without it, per client address: an IPv4 address or an IPv6 /64 network, so clients behind
+   * one proxy or NAT share a quota). Beyond it, the principal's least recently used session with
+   * nothing in flight and no GET stream open is closed to make room; without one, the new
+   * session is refused with HTTP 429 (`Retry-After`). Default: a tenth of `maxSessions` (100 at
+   * the default 1,000), at least 1; `Infinity`: no per-principal cap.
+   */
+  maxSessionsPerPrincipal?: number | undefined;
+  /**
+   * How long a POST's body may take to arrive, from when the handler gets the request (default
+   * 10 seconds). A slower body gets HTTP 408 and its connection is closed; no session is counted
+   * for it. The body's size is bounded by `transportOptions.maxRequestBodySize` (default 4 MiB,
+   * HTTP 413). A body parsed before the handler (`req.body`, e.g. `express.json()`) is the app's
+   * to bound. `Infinity`: no deadline.
+   */
+  bodyTimeoutMs?: number | undefined;
+  /**
+   * Close a session (and its toolkit session) after this long without activity: no request
+   * started or ended, none in flight and no tool call or task running (an open GET event stream,
+   * with or without `Last-Event-ID`, is not activity; a call that let its stream go with
+   * `closeStream()` is). Default 30 minutes; `Infinity`: never. Its client gets 404 next time and
+   * starts a new session.
    */
   sessionIdleTimeoutMs?: number | undefined;
   /**
@@ -80,20 +109,19 @@ export interface McpHttpOptions extends McpServerOptions {
   > | undefined;
 }
 
-/** `value` when it is a whole number >= 1 or `Infinity`; throws `INVALID_OPTIONS` otherwise. */
-function checkLimit(name: string, value: number): number {
-  if (value === Number.POSITIVE_INFINITY || (Number.isInteger(value) && value >= 1)) return value;
-  throw new ToolkitError('INVALID_OPTIONS', `MCP HTTP option ${name} must be a whole number >= 1 (or Infinity for no limit), got ${String(value)}.`);
-}
-
-/** @internal The session limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones (the `tasks` and `resumability` ones too). */
+/** @internal The limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones (the `tasks` and `resumability` ones too). */
 export function checkedLimits(
-  options: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleTimeoutMs' | 'resumability' | 'tasks'>,
-): { maxSessions: number; sessionIdleTimeoutMs: number } {
+  options: Pick<McpHttpOptions, 'maxSessions' | 'maxSessionsPerPrincipal' | 'sessionIdleTimeoutMs' | 'bodyTimeoutMs' | 'resumability' | 'tasks' | 'maxConcurrentCalls' | 'transportOptions'>,
+): { maxSessions: number; maxSessionsPerPrincipal: number; sessionIdleTimeoutMs: number; bodyTimeoutMs: number; maxBodyBytes: number } {
   if (options.tasks) checkTaskOptions(options.tasks);
   if (options.resumability) checkedResumability(options.resumability);
+  if (options.maxConcurrentCalls !== undefined) checkLimit('maxConcurrentCalls', options.maxConcurrentCalls);
+  const maxSessions = checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   return {
-    maxSessions: checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS),
+    maxSessions,
+    maxSessionsPerPrincipal: checkLimit('maxSessionsPerPrincipal', options.maxSessionsPerPrincipal ?? Math.ceil(maxSessions / DEFAULT_PRINCIPAL_SHARE)),
     sessionIdleTimeoutMs: checkLimit('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS),
+    bodyTimeoutMs: checkLimit('bodyTimeoutMs', options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS),
+    maxBodyBytes: checkLimit('transportOptions.maxRequestBodySize', options.transportOptions?.maxRequestBodySize ?? DEFAULT_MAX_BODY_BYTES),
   };
 }

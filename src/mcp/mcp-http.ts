@@ -5,10 +5,11 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { boundInput, quoteInput } from '../common/quote-input';
 import type { Toolkit } from '../toolkit/toolkit';
 import { httpRequestScope } from './http-request-scope';
+import { isInitializeRequest, readJsonBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
 import { McpHttpResumability } from './mcp-http-resumability';
-import { McpHttpSessions, type McpHttpSession } from './mcp-http-sessions';
+import { McpHttpSessions, ownerOf, type McpHttpSession } from './mcp-http-sessions';
 import { ambiguousPrincipal, ambiguousPrincipalWarning, McpAuthRefusal, type McpAuthenticate, type McpPrincipal } from './mcp-principal';
 import { bindMcpSession, createMcpServer } from './mcp-server';
 
@@ -65,6 +66,11 @@ function replyError(res: ServerResponse, status: number, code: number, message: 
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** Answers a POST whose body could not be read; a body not read to its end closes the connection. */
+function replyBodyRefusal(res: ServerResponse, refusal: BodyRefusal): void {
+  replyError(res, refusal.status, refusal.code, refusal.message, refusal.status === 400 && refusal.code === -32700 ? {} : { connection: 'close' });
+}
+
 /** What `authenticate` made of a request: its principal (none when authentication is off), or why it is refused. */
 type Authentication = { readonly principal: McpPrincipal | undefined } | { readonly refusal: McpAuthRefusal | undefined };
 
@@ -98,10 +104,12 @@ function replyUnauthorized(req: IncomingMessage, res: ServerResponse, refusal: M
  * Creates a Streamable HTTP request handler for a toolkit, to mount on an existing app.
  * A POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later requests
  * carry the id; `DELETE` ends the session. Every request passes the `Host`/`Origin` checks and
- * `authenticate` first; sessions are capped (`maxSessions`) and expire when idle
- * (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback interface without
- * `authenticate` emits one process warning (code `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`).
- * Throws `INVALID_OPTIONS` for a `maxSessions` or `sessionIdleTimeoutMs` that is not a whole
+ * `authenticate` first (without `allowedHosts`, a request that arrived on a loopback interface
+ * must name a loopback host on its port: behind a reverse proxy, set `allowedHosts`); POST bodies
+ * are read within `bodyTimeoutMs`; sessions are capped (`maxSessions`, `maxSessionsPerPrincipal`)
+ * and expire when idle (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback
+ * interface without `authenticate` emits one process warning (code
+ * `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`). Throws `INVALID_OPTIONS` for a limit that is not a whole
  * number >= 1 (or `Infinity`).
  *
  * @example
@@ -123,16 +131,34 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
  * and gives the exposure warning itself, the handler does not look at each request's.
  */
 function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
-  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, sessionIdleTimeoutMs, resumability, transportOptions, ...serverOptions } = options;
-  const limits = checkedLimits({ maxSessions, sessionIdleTimeoutMs, resumability, tasks: serverOptions.tasks });
+  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, maxSessionsPerPrincipal, sessionIdleTimeoutMs, bodyTimeoutMs, resumability, transportOptions, ...serverOptions } =
+    options;
+  const limits = checkedLimits(options);
   const resumable = resumability ? new McpHttpResumability(resumability) : undefined;
-  const sessions = new McpHttpSessions(limits.maxSessions, limits.sessionIdleTimeoutMs);
+  const sessions = new McpHttpSessions(limits.maxSessions, limits.maxSessionsPerPrincipal, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
+  // the handler reads every body itself (limits.maxBodyBytes); the SDK gets them parsed
+  const sdkTransportOptions = { ...transportOptions };
+  delete sdkTransportOptions.maxRequestBodySize;
   let exposureWarned = listenerKnown || authenticate !== undefined;
   const warnAmbiguous = ambiguousPrincipalWarning();
 
+  /** The POST body: the one parsed before the handler, or read here within the deadline and size bound. */
+  const bodyOf = (req: IncomingMessage, parsed: unknown): Promise<BodyOutcome> =>
+    parsed !== undefined ? Promise.resolve({ body: parsed }) : readJsonBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs);
+
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<void> => {
-    if (!sessions.hasRoom()) {
+    if (!isInitializeRequest(body)) {
+      return replyError(res, 400, -32600, 'Bad Request: a POST without an Mcp-Session-Id header must be an initialize request; send the Mcp-Session-Id its answer gave with every later request.');
+    }
+    const owner = ownerOf(principal?.id, req.socket.remoteAddress);
+    const refused = sessions.admit(owner);
+    if (refused === 'owner') {
+      return replyError(res, 429, -32000, `Too many sessions: this client already has ${sessions.maxPerOwner} MCP sessions in use (the server's maxSessionsPerPrincipal). End sessions you no longer use (DELETE), or retry later.`, {
+        'retry-after': String(RETRY_AFTER_S),
+      });
+    }
+    if (refused === 'server') {
       return replyError(res, 503, -32000, `Server busy: the limit of ${sessions.maxSessions} MCP sessions is reached. Retry later, and end sessions you no longer use (DELETE).`, {
         'retry-after': String(RETRY_AFTER_S),
       });
@@ -141,7 +167,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     const mcp = createMcpServer(toolkit, { ...serverOptions, sessions: serverOptions.sessions ?? true });
     const id = randomUUID();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      ...(transportOptions ?? {}),
+      ...sdkTransportOptions,
       ...(enableJsonResponse !== undefined ? { enableJsonResponse } : {}),
       ...(resumable ? resumable.transportOptions(id) : {}),
       sessionIdGenerator: () => id,
@@ -150,7 +176,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
         bindMcpSession(mcp, sessionId);
       },
     });
-    const session: McpHttpSession = { transport, mcp, principalId: principal?.id, lastSeen: Date.now(), busy: 0 };
+    const session: McpHttpSession = { transport, mcp, principalId: principal?.id, owner, lastSeen: Date.now(), busy: 0, streams: 0 };
     sessions.add(session);
     transport.onclose = () => {
       sessions.remove(session);
@@ -159,11 +185,11 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     sessions.touch(session, res, false);
     await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
-    // not an initialize request: the transport answered with an error; drop what was made for it
+    // the transport refused the initialize (e.g. its Accept header): drop what was made for it
     if (transport.sessionId === undefined) await mcp.close();
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, parsed: unknown): Promise<void> => {
     if (!exposureWarned && !isLoopback(req.socket.localAddress)) {
       exposureWarned = true;
       warnExposed(`(serving ${req.socket.localAddress ?? 'an unknown address'})`);
@@ -179,7 +205,9 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId === undefined) {
       if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
-      return httpRequestScope.run(scope, () => startSession(req, res, body, principal));
+      const read = await bodyOf(req, parsed);
+      if ('refusal' in read) return replyBodyRefusal(res, read.refusal);
+      return httpRequestScope.run(scope, () => startSession(req, res, read.body, principal));
     }
     const session = sessions.get(sessionId);
     // another principal's session is answered as an unknown one: ids are not probed through it
@@ -188,8 +216,14 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     }
     const unresumable = resumable?.refusal(req, sessionId);
     if (unresumable !== undefined) return replyError(res, 400, -32000, unresumable);
-    // a GET resuming a call's stream (Last-Event-ID) keeps the session busy as the call's POST did
-    sessions.touch(session, res, req.method === 'GET' && req.headers['last-event-id'] === undefined);
+    let body: unknown = parsed;
+    if (req.method === 'POST') {
+      const read = await bodyOf(req, parsed);
+      if ('refusal' in read) return replyBodyRefusal(res, read.refusal);
+      body = read.body;
+    }
+    // a GET stream is not activity, whether it resumes (Last-Event-ID) or not: the calls it waits for are
+    sessions.touch(session, res, req.method === 'GET');
     return httpRequestScope.run(scope, () => session.transport.handleRequest(req, res, body));
   };
 
@@ -255,8 +289,10 @@ export interface McpHttpServer {
  */
 export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOptions): Promise<McpHttpServer> {
   const { port = 0, host = '127.0.0.1', path = '/mcp', ...handlerOptions } = options;
-  checkedLimits(handlerOptions); // before listening: invalid options leave no server behind
+  const { bodyTimeoutMs } = checkedLimits(handlerOptions); // before listening: invalid options leave no server behind
   const server = createServer();
+  // a client's headers must arrive within the body's deadline too (Node's default is 60 s)
+  if (Number.isFinite(bodyTimeoutMs)) server.headersTimeout = Math.min(server.headersTimeout, bodyTimeoutMs);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -272,12 +308,8 @@ export async function serveMcpHttp(toolkit: Toolkit, options: McpHttpServeOption
   const actualPort = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = new URL(`http://${urlHost}:${actualPort}${path}`);
-  const loopback = isLoopback(host);
-  const allowedHosts =
-    handlerOptions.allowedHosts ??
-    (loopback ? [...new Set([`${urlHost}:${actualPort}`, `127.0.0.1:${actualPort}`, `localhost:${actualPort}`, `[::1]:${actualPort}`])] : undefined);
-  const handler = buildHandler(toolkit, { ...handlerOptions, ...(allowedHosts ? { allowedHosts } : {}) }, true);
-  if (!loopback && !handlerOptions.authenticate) warnExposed(url.href);
+  const handler = buildHandler(toolkit, handlerOptions, true);
+  if (!isLoopback(host) && !handlerOptions.authenticate) warnExposed(url.href);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
     if (pathname !== path) return replyError(res, 404, -32601, `Not found: the MCP endpoint is ${path}.`);

@@ -11,6 +11,7 @@ import type { ToolView } from '../toolkit/tool-view';
 import { CATALOG_CAPABILITIES, CATALOG_NOTIFICATIONS, McpCatalog } from './mcp-catalog';
 import type { LogLevel } from '../common/tool-emitter';
 import { McpCallChannels } from './mcp-call-channel';
+import { checkLimit } from './mcp-limits';
 import { serveMcpTasks, type McpTaskOptions, type McpTasks } from './mcp-tasks';
 import { McpToolCalls, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';
@@ -83,6 +84,12 @@ export interface McpServerOptions {
    * their `McpToolOptions.taskSupport` says.
    */
   tasks?: McpTaskOptions | false | undefined;
+  /**
+   * The most `tools/call` requests that run at once on one MCP connection (a Streamable HTTP
+   * session, a stdio connection). One more gets an `isError` result saying so, and its tool does
+   * not run; tasks are bounded by `tasks.maxTasks` instead. Default 32; `Infinity`: no cap.
+   */
+  maxConcurrentCalls?: number | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
   serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'> | undefined;
 }
@@ -136,6 +143,7 @@ class ToolkitMcpServer implements McpServerHandle {
     private readonly toolkit: Toolkit,
     private readonly options: McpServerOptions,
   ) {
+    if (options.maxConcurrentCalls !== undefined) checkLimit('maxConcurrentCalls', options.maxConcurrentCalls);
     this.list = new McpToolList(options);
     this.server = new Server(
       { name: options.name, version: options.version, ...(options.title !== undefined ? { title: options.title } : {}) },
@@ -194,6 +202,11 @@ class ToolkitMcpServer implements McpServerHandle {
     await this.server.close();
   }
 
+  /** @internal The calls running on this connection, and when the last one ended. */
+  get activity(): { readonly running: number; readonly lastEnded: number } {
+    return this.calls.activity;
+  }
+
   /** @internal Binds this server to a toolkit session id as soon as the transport knows it (HTTP). */
   bindSession(sessionId: string): void {
     if (this.options.sessions && !this.current) this.resolveView(sessionId);
@@ -244,6 +257,7 @@ class ToolkitMcpServer implements McpServerHandle {
  * when the active set changes, progress from `ToolEmitter` (strictly increasing), and
  * cancellation reaching the tool's `AbortSignal`; the view's `@Resource`s and `@Prompt`s
  * (`resources/*` with subscriptions, `prompts/*`, `completion/complete`, their list_changed).
+ * Throws `INVALID_OPTIONS` for a `maxConcurrentCalls` that is not a whole number >= 1 (or `Infinity`).
  *
  * @example
  * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -253,6 +267,11 @@ class ToolkitMcpServer implements McpServerHandle {
  */
 export function createMcpServer(toolkit: Toolkit, options: McpServerOptions): McpServerHandle {
   return new ToolkitMcpServer(toolkit, options);
+}
+
+/** @internal The calls running on a server made by {@link createMcpServer}, and when the last one ended (0: never). */
+export function mcpActivity(handle: McpServerHandle): { readonly running: number; readonly lastEnded: number } {
+  return handle instanceof ToolkitMcpServer ? handle.activity : { running: 0, lastEnded: 0 };
 }
 
 /** @internal Binds a server made by {@link createMcpServer} to an HTTP session id. */

@@ -64,8 +64,13 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
   });
 }
 
+/** Default of `McpServerOptions.maxConcurrentCalls`. */
+const DEFAULT_MAX_CONCURRENT_CALLS = 32;
+
 /** @internal What {@link McpToolCalls} reads of the server's options. */
 export interface McpCallSettings {
+  /** The most plain `tools/call` requests running at once on this connection (default 32). */
+  readonly maxConcurrentCalls?: number | undefined;
   /** MCP-only details by tool name (their `taskSupport`). */
   readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined;
   /** Call-level context objects for every call, or a factory that sees the request. */
@@ -114,6 +119,10 @@ export class McpToolCalls {
    * and a call id names its call toolkit-wide (an `AsyncTool` completion, an approval).
    */
   private readonly callPrefix = `mcp_${randomUUID().slice(0, 8)}_`;
+  /** Plain calls and tasks running now, and when the last one ended (`Date.now()`, 0 before any). */
+  private plainCalls = 0;
+  private taskCalls = 0;
+  private lastEnded = 0;
 
   constructor(
     private readonly toolkit: Toolkit,
@@ -147,8 +156,34 @@ export class McpToolCalls {
     return this.call(name, input, token, extra);
   }
 
-  /** Runs one call of tool `name`; `token` is the client's progress token, if it wants progress. */
+  /** What runs on this connection: calls and tasks, and when the last one ended (`Date.now()`, 0 before any). */
+  get activity(): { readonly running: number; readonly lastEnded: number } {
+    return { running: this.plainCalls + this.taskCalls, lastEnded: this.lastEnded };
+  }
+
+  /**
+   * Runs one call of tool `name`; `token` is the client's progress token, if it wants progress.
+   * Beyond `maxConcurrentCalls` calls running on this connection, it is an error result at once.
+   */
   call(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra): Promise<CallToolResult> {
+    const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+    if (this.plainCalls >= max) {
+      return Promise.resolve(
+        errorCallResult(
+          `Too many tool calls at once: ${max} calls of this MCP session are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
+            'Wait for one of them to finish, then call it again.',
+        ),
+      );
+    }
+    this.plainCalls++;
+    return this.run(name, args, token, extra).finally(() => {
+      this.plainCalls--;
+      this.lastEnded = Date.now();
+    });
+  }
+
+  /** One plain call, counted by {@link call}. */
+  private run(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra): Promise<CallToolResult> {
     try {
       const scope = httpRequestScope.getStore();
       this.refuseTaskOnly(name);
@@ -195,6 +230,7 @@ export class McpToolCalls {
   ): Promise<CallToolResult> {
     let completed!: (result: ToolResult) => void;
     const completion = new Promise<ToolResult>((resolve) => (completed = resolve));
+    this.taskCalls++;
     try {
       const taskExtra = this.tasks!.extraFor(extra, handle);
       const { call, channel } = this.start(`${this.callPrefix}task_${handle.taskId}`, name, args, token, taskExtra, principal, undefined, completed);
@@ -207,6 +243,9 @@ export class McpToolCalls {
       return this.toResult(name, result);
     } catch (e) {
       return failed(name, e);
+    } finally {
+      this.taskCalls--;
+      this.lastEnded = Date.now();
     }
   }
 

@@ -64,7 +64,7 @@ describe('MCP HTTP Origin checks', () => {
   });
 
   test("the server's own origin is its scheme, host and port: a Host without a port means the scheme's default", async () => {
-    const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'origin', version: '0' }));
+    const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'origin', version: '0', allowedHosts: ['app.example'] }));
     const url = await listen(createServer((req, res) => handler(req, res)), closer);
     // a page on another port of the same host is another origin
     expect((await post(url, INITIALIZE, { host: 'app.example', origin: 'http://app.example:8080' })).status).toBe(403);

@@ -1,8 +1,9 @@
+import { createServer } from 'node:http';
 import { Toolkit, ToolkitError } from '../../src';
-import { createMcpHttpHandler, serveMcpHttp } from '../../src/mcp';
+import { bearerAuth, createMcpHttpHandler, McpPrincipal, serveMcpHttp } from '../../src/mcp';
 import { createTestToolkit } from '../mcp/fixtures/test-toolkit';
 import { Closer, eventually, textOf } from '../support/mcp';
-import { INITIALIZE, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
+import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
 
 /**
  * Security item 7: MCP HTTP sessions are bounded. A flood of initialize requests stops at
@@ -13,10 +14,11 @@ const closer = new Closer();
 afterEach(() => closer.closeAll());
 
 describe('MCP HTTP session cap', () => {
-  test('a session flood stops at maxSessions: 503 with Retry-After and a JSON-RPC error, none of them opens a session', async () => {
+  test('a session flood of many principals stops at maxSessions: 503 with Retry-After and a JSON-RPC error, none of them opens a session', async () => {
     const { toolkit } = createTestToolkit();
-    const http = closer.add(await serveMcpHttp(toolkit, { name: 'cap', version: '0', maxSessions: 5 }));
-    const answers = await Promise.all(Array.from({ length: 25 }, () => post(http.url, INITIALIZE)));
+    const authenticate = bearerAuth((token) => new McpPrincipal(token));
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'cap', version: '0', maxSessions: 5, authenticate }));
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => post(http.url, INITIALIZE, { authorization: `Bearer user${i}` })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
     const refused = answers.filter((a) => a.status === 503);
     expect(refused).toHaveLength(20);
@@ -29,25 +31,29 @@ describe('MCP HTTP session cap', () => {
     expect(toolkit.getSessionIds().length).toBeLessThanOrEqual(5);
   });
 
-  test('ending a session (DELETE) makes room for a new one; existing clients are never evicted', async () => {
-    const http = closer.add(await serveMcpHttp(new Toolkit(), { name: 'cap', version: '0', maxSessions: 2 }));
-    const first = await sdkClient(closer, http.url);
-    await sdkClient(closer, http.url);
-    expect((await post(http.url, INITIALIZE)).status).toBe(503);
+  test('ending a session (DELETE) makes room for a new one; clients with a stream open are never evicted', async () => {
+    const handler = closer.add(createMcpHttpHandler(new Toolkit(), { name: 'cap', version: '0', maxSessions: 2, maxSessionsPerPrincipal: Infinity }));
+    let streams = 0;
+    const url = await listen(createServer((req, res) => (req.method === 'GET' && streams++, handler(req, res))), closer);
+    const first = await sdkClient(closer, url);
+    await sdkClient(closer, url);
+    await eventually(() => streams === 2); // both SDK clients opened their GET stream
+    expect((await post(url, INITIALIZE)).status).toBe(503);
     await first.client.client.ping(); // still served
     await first.transport.terminateSession();
-    await eventually(() => http.handler.sessionCount === 1);
-    expect((await post(http.url, INITIALIZE)).status).toBe(200);
+    await eventually(() => handler.sessionCount === 1);
+    expect((await post(url, INITIALIZE)).status).toBe(200);
   });
 
   test('requests that start no session (not initialize) do not count against the cap', async () => {
-    const http = closer.add(await serveMcpHttp(new Toolkit(), { name: 'cap', version: '0', maxSessions: 2 }));
+    const http = closer.add(await serveMcpHttp(new Toolkit(), { name: 'cap', version: '0', maxSessions: 2, maxSessionsPerPrincipal: 2 }));
     const notInitialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(http.url, notInitialize)));
     expect(answers.every((a) => a.status === 400)).toBe(true);
+    expect(http.handler.sessionCount).toBe(0);
     expect((await post(http.url, INITIALIZE)).status).toBe(200);
     expect((await post(http.url, INITIALIZE)).status).toBe(200);
-    expect((await post(http.url, INITIALIZE)).status).toBe(503);
+    expect(http.handler.sessionCount).toBe(2);
   });
 
   test('limits must be whole numbers >= 1 or Infinity', () => {
@@ -56,6 +62,9 @@ describe('MCP HTTP session cap', () => {
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: 1.5 })).toThrow(/maxSessions must be a whole number >= 1/);
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', sessionIdleTimeoutMs: -1 })).toThrow(/sessionIdleTimeoutMs/);
+    expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessionsPerPrincipal: 0 })).toThrow(/maxSessionsPerPrincipal must be a whole number >= 1/);
+    expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', bodyTimeoutMs: 2.5 })).toThrow(/bodyTimeoutMs/);
+    expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxConcurrentCalls: -1 })).toThrow(/maxConcurrentCalls/);
     expect(() => createMcpHttpHandler(toolkit, { name: 'x', version: '0', maxSessions: Infinity, sessionIdleTimeoutMs: Infinity })).not.toThrow();
   });
 
