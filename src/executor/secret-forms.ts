@@ -29,17 +29,19 @@ interface UrlSerialisation {
   readonly template: boolean;
   /** A special scheme (http, https, ws, ftp, file): `\` in a path is `/`. */
   readonly special: boolean;
+  /** Set with `username` / `password`, which encode the text without parsing it (tabs and newlines stay). */
+  readonly unparsed?: boolean;
 }
 
 /**
  * `text` as the URL serialiser writes it when it is parsed inside component `start`: ASCII tab
- * and newlines dropped (the parser ignores them), every other character percent-encoded by its
- * component's set, `%` kept as it is.
+ * and newlines dropped (the parser ignores them, setters of user info do not), every other
+ * character percent-encoded by its component's set, `%` kept as it is.
  */
 function serialise(text: string, start: Component, how: UrlSerialisation): string {
   let component = start;
   let out = '';
-  for (const char of text.replace(/[\t\n\r]/g, '')) {
+  for (const char of how.unparsed ? text : text.replace(/[\t\n\r]/g, '')) {
     if (how.template && component === 'path' && (char === '?' || char === '#')) {
       component = char === '?' ? 'query' : 'fragment';
       out += char;
@@ -75,6 +77,7 @@ const SERIALISATIONS: readonly [Component, UrlSerialisation][] = [
   ['query', { encoded: SPECIAL, template: false, special: true }],
   ['fragment', { encoded: SPECIAL, template: false, special: true }],
   ['userinfo', { encoded: SPECIAL, template: false, special: true }],
+  ['userinfo', { encoded: SPECIAL, template: false, special: true, unparsed: true }],
 ];
 
 /** `fn(text)`, or nothing when it throws (a lone surrogate has no `encodeURIComponent`). */
