@@ -1,4 +1,4 @@
-import { Job, Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
+import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ContextKey } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
@@ -106,10 +106,10 @@ export class QueueRunner implements RemoteRunner {
         ...(this.place.prefix !== undefined ? { prefix: this.place.prefix } : {}),
       });
       events.on('error', () => undefined);
-      events.on('completed', ({ jobId, returnvalue }) => this.finish(jobId, (call) => resultOf(returnvalue, call.entry.name)));
-      events.on('failed', ({ jobId, failedReason }) => this.finish(jobId, (call) => failedResult(failedReason, call.entry.name)));
+      events.on('completed', ({ jobId, returnvalue }) => void this.settle(jobId, (call) => resultOf(returnvalue, call.entry.name)));
+      events.on('failed', ({ jobId, failedReason }) => void this.settle(jobId, (call) => failedResult(failedReason, call.entry.name)));
       events.on('progress', ({ jobId, data }) => this.waiting.get(jobId)?.forEach((w) => replayReport(data, w.call.attempt)));
-      events.on('duplicated', ({ jobId }) => void this.settleDuplicate(jobId));
+      events.on('duplicated', ({ jobId }) => void this.settle(jobId));
       events.on(ASYNC_EVENT as 'completed', (args: unknown) => this.completeAsync(args as { jobId?: string; result?: string }));
       this.events = events;
       this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
@@ -213,7 +213,7 @@ export class QueueRunner implements RemoteRunner {
         const [error, fields] = states[i] ?? [];
         if (error || !Array.isArray(fields)) return;
         if (fields[1] === null) this.vanished(jobId);
-        else if (fields[0] !== null) void this.settleDuplicate(jobId);
+        else if (fields[0] !== null) void this.settle(jobId);
       });
     } catch {
       // Redis went away meanwhile: the link's watch answers the calls
@@ -232,17 +232,27 @@ export class QueueRunner implements RemoteRunner {
     );
   }
 
-  /** The same call was queued before: its job may have finished already (then no event will come). */
-  private async settleDuplicate(jobId: string): Promise<void> {
+  /**
+   * Answers the callers of `jobId` from its job in Redis, once it has finished. A `completed` or
+   * `failed` event only says when to look: anyone who can write to the queue's event stream can
+   * add one, so its payload is never the answer while the job exists. `removed` answers instead
+   * when the job is gone because the queue keeps no finished job (`keepResultsMs` 0).
+   */
+  private async settle(jobId: string, removed?: (call: RemoteCall) => ToolResult): Promise<void> {
     if (!this.waiting.has(jobId)) return;
-    const job = await Job.fromId(this.queue, jobId).catch(() => undefined);
-    if (job === undefined) return;
-    if (job.finishedOn === undefined) return;
-    if (job.failedReason != null && job.returnvalue == null) {
-      this.finish(jobId, (call) => failedResult(job.failedReason, call.entry.name));
-    } else {
-      this.finish(jobId, (call) => resultOf(job.returnvalue, call.entry.name));
+    let fields: (string | null)[];
+    try {
+      fields = await this.client.hmget(this.queue.toKey(jobId), 'finishedOn', 'returnvalue', 'failedReason', 'timestamp');
+    } catch {
+      return; // Redis went away: the link's watch answers the calls
     }
+    const [finishedOn, returnvalue, failedReason, timestamp] = fields;
+    if (finishedOn === null) {
+      if (timestamp === null && removed !== undefined && this.keep.age === 0) this.finish(jobId, removed);
+      return;
+    }
+    if (failedReason !== null && returnvalue === null) this.finish(jobId, (call) => failedResult(failedReason, call.entry.name));
+    else this.finish(jobId, (call) => resultOf(returnvalue, call.entry.name));
   }
 
   /** A worker relayed the later completion of an async tool's call. */

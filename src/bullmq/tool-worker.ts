@@ -1,10 +1,10 @@
-import { QueueEventsProducer, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { QueueEventsProducer, Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
 import type { ToolResult } from '../common/tool-types';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import { assertSelection, entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, workerGate, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
-import { decodeContext, isToolJobId, parseJobData, type TravellingContexts } from './job-data';
+import { decodeContext, isToolJobId, MAX_JOB_DATA_CHARS, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
 
@@ -66,6 +66,23 @@ class RetryLater extends Error {
 }
 
 /**
+ * A BullMQ worker that refuses job data longer than a caller can queue before parsing it: the job
+ * is made with empty data, and its length is kept for the refusal.
+ */
+class BoundedWorker extends Worker {
+  /** The length of each oversized job's data, by job. */
+  readonly oversized = new WeakMap<Job, number>();
+
+  protected override createJob(json: JobJson, jobId: string): Job {
+    const chars = typeof json.data === 'string' ? json.data.length : 0;
+    if (chars <= MAX_JOB_DATA_CHARS) return super.createJob(json, jobId);
+    const job = super.createJob({ ...json, data: '{}' }, jobId);
+    this.oversized.set(job, chars);
+    return job;
+  }
+}
+
+/**
  * Runs the queued calls of `queueName` on this process's `toolkit`: the same decorated services,
  * resolved from this process's container, with the presets bound here (never sent through
  * Redis). Each job runs one attempt (arguments validated again, the caller's context rebuilt,
@@ -106,9 +123,15 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
   producer.on('error', report);
   const processJob = (job: Job, _token?: string, signal?: AbortSignal): Promise<ToolResult> => {
     if (job.id !== undefined && cancelled.delete(job.id)) return Promise.resolve(errorToolResult('ABORTED', 'The caller cancelled the call before it ran.'));
+    const chars = worker.oversized.get(job);
+    if (chars !== undefined) {
+      return Promise.resolve(
+        errorToolResult('INVALID_ARGUMENTS', `Job ${String(job.id).slice(0, 80)} of queue '${queueName}' was not run: its data is ${chars} characters, more than the ${MAX_JOB_DATA_CHARS} of the largest call a caller queues.`),
+      );
+    }
     return runJob(toolkit, job, { gate, queueName, contexts, signal, producer });
   };
-  const worker = new Worker(queueName, processJob, {
+  const worker = new BoundedWorker(queueName, processJob, {
     ...options.workerOptions,
     ...prefix,
     connection: link.client(),
