@@ -19,7 +19,7 @@ function percent(char: string): string {
   return out;
 }
 
-/** The URL component parsers switch to when they meet a character (a `?` starts the query…), by component. */
+/** A component of a URL that a piece of text can land in. */
 type Component = 'path' | 'query' | 'fragment' | 'userinfo';
 
 interface UrlSerialisation {
@@ -219,7 +219,10 @@ export class SecretMatcher {
 
   /** True when `text` may hold a form of the secret (never false when it does). */
   mayOccur(text: string): boolean {
-    if (this.anchors !== undefined) return this.anchors.some((anchor) => text.includes(anchor));
+    if (this.anchors !== undefined) {
+      for (const anchor of this.anchors) if (text.includes(anchor)) return true;
+      return false;
+    }
     const pattern = this.formsPattern();
     pattern.lastIndex = 0;
     return pattern.test(text);
