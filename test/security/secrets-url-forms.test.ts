@@ -138,6 +138,49 @@ describe('a preset never leaves in any URL form JavaScript produces', () => {
     }
   });
 
+  it('no cut leaves 8+ characters of any URL form: the 500-character description of a thrown object is cut after redaction', async () => {
+    const toolkit = new Toolkit({ container: new Container() });
+    toolkit.registerTool(
+      {
+        name: 'throws',
+        description: 'Throws a plain object quoting its request URL',
+        parameters: { type: 'object', properties: { pad: { type: 'integer' }, key: { type: 'string' } }, required: ['pad'] },
+        execute: (args) => {
+          throw { pad: 'x'.repeat(Number(args.pad)), url: WAYS.searchParams(String(args.key)), lower: WAYS.lowerEscapes(String(args.key)) };
+        },
+      },
+      { presets: { throws: { key: PASSWORD } } },
+    );
+    // `{"pad":"xx…x","url":"GET https://api.example/v1?key=` puts the encoded key across the 500th character
+    for (let pad = 400; pad <= 470; pad += 5) {
+      const result = await toolkit.callTool({ id: `t${pad}`, name: 'throws', arguments: { pad } });
+      expect(result.error?.code).toBe('EXECUTION_FAILED');
+      expect(findLeaks(result, [PASSWORD])).toEqual([]);
+    }
+  });
+
+  it('no cut leaves 8+ characters of any URL form: a resource link URI quoted (cut at 200) in the text views of content parts', async () => {
+    const toolkit = new Toolkit({ container: new Container() });
+    toolkit.registerTool(
+      {
+        name: 'link',
+        description: 'Links its request URL',
+        parameters: { type: 'object', properties: { pad: { type: 'integer' }, key: { type: 'string' } }, required: ['pad'] },
+        execute: (args) => {
+          const uri = `https://api.example/${'p'.repeat(Number(args.pad))}?${new URLSearchParams({ key: String(args.key) })}`;
+          return contentResult([{ type: 'resource_link', uri, name: 'report' }]);
+        },
+      },
+      { presets: { link: { key: PASSPHRASE } } },
+    );
+    // the view quotes 199 characters of the URI: these pads put the key's form across that cut
+    for (let pad = 148; pad <= 164; pad += 2) {
+      const result = await toolkit.callTool({ id: `l${pad}`, name: 'link', arguments: { pad } });
+      expect(result.forLLM).toMatch(/^\[resource link: report <https:\/\/api\.example\/p+\?key=\[REDACTED\]>\]$/);
+      expect(findLeaks(result, [PASSPHRASE])).toEqual([]);
+    }
+  });
+
   it('an AsyncTool completion holding the key in URL forms is redacted, awaited or stray', async () => {
     let callback: AsyncCallback | undefined;
     const tool: AsyncTool = {
