@@ -5,7 +5,7 @@ import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import { contextKeysOf, type RemoteCall, type RemoteRunner, type ToolEntry } from '../toolkit/remote-routes';
 import { encodeContext, identify, MAX_JOB_CHARS, travelNames, type ToolJobData, type TravellingContexts } from './job-data';
-import { ASYNC_EVENT, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
+import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
 import type { RedisLink } from './redis-link';
 
 /**
@@ -110,7 +110,7 @@ export class QueueRunner implements RemoteRunner {
       events.on('failed', ({ jobId, failedReason }) => void this.settle(jobId, (call) => failedResult(failedReason, call.entry.name)));
       events.on('progress', ({ jobId, data }) => this.waiting.get(jobId)?.forEach((w) => replayReport(data, w.call.attempt)));
       events.on('duplicated', ({ jobId }) => void this.settle(jobId));
-      events.on(ASYNC_EVENT as 'completed', (args: unknown) => this.completeAsync(args as { jobId?: string; result?: string }));
+      events.on(ASYNC_EVENT as 'completed', (args: unknown) => void this.completeAsync(args as { jobId?: string; result?: string }));
       this.events = events;
       this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
       this.sweeper.unref();
@@ -255,17 +255,30 @@ export class QueueRunner implements RemoteRunner {
     else this.finish(jobId, (call) => resultOf(returnvalue, call.entry.name));
   }
 
-  /** A worker relayed the later completion of an async tool's call. */
-  private completeAsync({ jobId, result }: { jobId?: string; result?: string }): void {
-    if (jobId === undefined) return;
+  /**
+   * A worker relayed the later completion of an async tool's call. The completion is read from
+   * the job, where the worker keeps it: an event's own payload is taken only when the job is gone
+   * from Redis (kept shorter than the tool took to complete).
+   */
+  private async completeAsync({ jobId, result }: { jobId?: string; result?: string }): Promise<void> {
+    if (jobId === undefined || (!this.asyncWaiting.has(jobId) && !this.waiting.has(jobId))) return;
+    let kept: (string | null)[];
+    try {
+      kept = await this.client.hmget(this.queue.toKey(jobId), ASYNC_FIELD, 'timestamp');
+    } catch {
+      return; // Redis went away: the link's watch answers the calls
+    }
+    const [stored, timestamp] = kept;
+    const completion = stored ?? (timestamp === null ? result : undefined);
+    if (completion === undefined) return; // the job has no completion: the event was not its worker's
     const calls = this.asyncWaiting.get(jobId);
     if (calls === undefined) {
       // the tool completed before its job's answer came: held until it does
-      if (this.waiting.has(jobId)) this.early.set(jobId, result);
+      if (this.waiting.has(jobId)) this.early.set(jobId, completion);
       return;
     }
     this.asyncWaiting.delete(jobId);
-    for (const call of calls) call.asyncCompletion().complete(resultOf(result, call.entry.name));
+    for (const call of calls) call.asyncCompletion().complete(resultOf(completion, call.entry.name));
   }
 
   /** The caller aborted, or its timeout ran out: stop waiting, and cancel the job unless another caller waits for it. */
