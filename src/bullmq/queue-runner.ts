@@ -235,8 +235,9 @@ export class QueueRunner implements RemoteRunner {
   /**
    * Answers the callers of `jobId` from its job in Redis, once it has finished. A `completed` or
    * `failed` event only says when to look: anyone who can write to the queue's event stream can
-   * add one, so its payload is never the answer while the job exists. `removed` answers instead
-   * when the job is gone because the queue keeps no finished job (`keepResultsMs` 0).
+   * add one, so its payload is never the answer while the job exists. `removed` (the event's
+   * payload) answers instead when the job was queued and is gone: removed as it finished, kept
+   * shorter (`keepResultsMs`) than the event took to be read.
    */
   private async settle(jobId: string, removed?: (call: RemoteCall) => ToolResult): Promise<void> {
     if (!this.waiting.has(jobId)) return;
@@ -248,7 +249,7 @@ export class QueueRunner implements RemoteRunner {
     }
     const [finishedOn, returnvalue, failedReason, timestamp] = fields;
     if (finishedOn === null) {
-      if (timestamp === null && removed !== undefined && this.keep.age === 0) this.finish(jobId, removed);
+      if (timestamp === null && removed !== undefined && this.queuedAt.has(jobId)) this.finish(jobId, removed);
       return;
     }
     if (failedReason !== null && returnvalue === null) this.finish(jobId, (call) => failedResult(failedReason, call.entry.name));

@@ -149,6 +149,19 @@ describe('attack: forged BullMQ traffic written straight into Redis', () => {
     expect(completions.map((r) => r.forLLM)).toEqual(['transfer later settled: nothing sent']);
   });
 
+  it('a queue that keeps no finished job (keepResultsMs 0) is still answered: the job is gone, its event is the answer', async () => {
+    release();
+    const forgetful = new Toolkit();
+    forgetful.registerTool(LedgerService);
+    const keepNothing = queueTools(forgetful, { connection: REDIS, queueName, groups: ['ledger'], keepResultsMs: 0 });
+    try {
+      const results = await forgetful.callTools(['a', 'b', 'c'].map((n) => ({ id: `gone-${n}`, name: 'transfer', arguments: { note: `gone-${n}` } })));
+      expect(results.map((r) => r.forLLM)).toEqual(['a', 'b', 'c'].map((n) => `transfer gone-${n} refused: insufficient funds`));
+    } finally {
+      await keepNothing.close();
+    }
+  });
+
   it('a 20 MB job written to the queue is refused before it is parsed or run', async () => {
     release();
     const job = await queue.add('transfer', { v: 1, tool: 'transfer', callId: 'huge', args: { note: 'x'.repeat(20_000_000) } }, { jobId: 'forged-huge' });
