@@ -35,6 +35,13 @@ export interface ToolJobData {
 export const MAX_JOB_CHARS = 1_000_000;
 
 /**
+ * @internal The longest job data a worker parses: {@link MAX_JOB_CHARS} of a call's identity
+ * (tool, call id, session id, arguments, context) plus the field names, format and deadline
+ * around them. Longer data was not written by `queueTools`: it is refused unread.
+ */
+export const MAX_JOB_DATA_CHARS = MAX_JOB_CHARS + 1_024;
+
+/**
  * @internal The job id of a call: a digest of everything the call is (tool, call id, session,
  * arguments, travelling context), so that enqueuing the same call again finds its job (never a
  * second run), while two calls that differ in anything — the same call id in two sessions, or

@@ -6,6 +6,12 @@ import { isPlainObject } from '../common/plain-object';
 /** @internal The custom queue event by which a worker relays an async tool's completion. */
 export const ASYNC_EVENT = 'toolwright:async';
 
+/** @internal The field of a job's hash holding its async tool's completion (the event only says it is there). */
+export const ASYNC_FIELD = 'twAsync';
+
+/** @internal Keeps a completion on its job, unless the job is gone from Redis (never makes a stray hash). */
+export const KEEP_ON_JOB = "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return 1 end return 0";
+
 /** @internal The pub/sub channel on which callers cancel the jobs of a queue (its message: the job id). */
 export function cancelChannel(prefix: string | undefined, queueName: string): string {
   return `${prefix ?? 'bull'}:${queueName}:toolwright:cancel`;

@@ -1,11 +1,11 @@
-import { Job, Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
+import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ContextKey } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import { contextKeysOf, type RemoteCall, type RemoteRunner, type ToolEntry } from '../toolkit/remote-routes';
 import { encodeContext, identify, MAX_JOB_CHARS, travelNames, type ToolJobData, type TravellingContexts } from './job-data';
-import { ASYNC_EVENT, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
+import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
 import type { RedisLink } from './redis-link';
 
 /**
@@ -106,11 +106,11 @@ export class QueueRunner implements RemoteRunner {
         ...(this.place.prefix !== undefined ? { prefix: this.place.prefix } : {}),
       });
       events.on('error', () => undefined);
-      events.on('completed', ({ jobId, returnvalue }) => this.finish(jobId, (call) => resultOf(returnvalue, call.entry.name)));
-      events.on('failed', ({ jobId, failedReason }) => this.finish(jobId, (call) => failedResult(failedReason, call.entry.name)));
+      events.on('completed', ({ jobId, returnvalue }) => void this.settle(jobId, (call) => resultOf(returnvalue, call.entry.name)));
+      events.on('failed', ({ jobId, failedReason }) => void this.settle(jobId, (call) => failedResult(failedReason, call.entry.name)));
       events.on('progress', ({ jobId, data }) => this.waiting.get(jobId)?.forEach((w) => replayReport(data, w.call.attempt)));
-      events.on('duplicated', ({ jobId }) => void this.settleDuplicate(jobId));
-      events.on(ASYNC_EVENT as 'completed', (args: unknown) => this.completeAsync(args as { jobId?: string; result?: string }));
+      events.on('duplicated', ({ jobId }) => void this.settle(jobId));
+      events.on(ASYNC_EVENT as 'completed', (args: unknown) => void this.completeAsync(args as { jobId?: string; result?: string }));
       this.events = events;
       this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
       this.sweeper.unref();
@@ -213,7 +213,7 @@ export class QueueRunner implements RemoteRunner {
         const [error, fields] = states[i] ?? [];
         if (error || !Array.isArray(fields)) return;
         if (fields[1] === null) this.vanished(jobId);
-        else if (fields[0] !== null) void this.settleDuplicate(jobId);
+        else if (fields[0] !== null) void this.settle(jobId);
       });
     } catch {
       // Redis went away meanwhile: the link's watch answers the calls
@@ -232,30 +232,54 @@ export class QueueRunner implements RemoteRunner {
     );
   }
 
-  /** The same call was queued before: its job may have finished already (then no event will come). */
-  private async settleDuplicate(jobId: string): Promise<void> {
+  /**
+   * Answers the callers of `jobId` from its job in Redis, once it has finished. A `completed` or
+   * `failed` event only says when to look: anyone who can write to the queue's event stream can
+   * add one, so its payload is never the answer while the job exists. `removed` (the event's
+   * payload) answers instead when the job was queued and is gone: removed as it finished, kept
+   * shorter (`keepResultsMs`) than the event took to be read.
+   */
+  private async settle(jobId: string, removed?: (call: RemoteCall) => ToolResult): Promise<void> {
     if (!this.waiting.has(jobId)) return;
-    const job = await Job.fromId(this.queue, jobId).catch(() => undefined);
-    if (job === undefined) return;
-    if (job.finishedOn === undefined) return;
-    if (job.failedReason != null && job.returnvalue == null) {
-      this.finish(jobId, (call) => failedResult(job.failedReason, call.entry.name));
-    } else {
-      this.finish(jobId, (call) => resultOf(job.returnvalue, call.entry.name));
+    let fields: (string | null)[];
+    try {
+      fields = await this.client.hmget(this.queue.toKey(jobId), 'finishedOn', 'returnvalue', 'failedReason', 'timestamp');
+    } catch {
+      return; // Redis went away: the link's watch answers the calls
     }
+    const [finishedOn, returnvalue, failedReason, timestamp] = fields;
+    if (finishedOn === null) {
+      if (timestamp === null && removed !== undefined && this.queuedAt.has(jobId)) this.finish(jobId, removed);
+      return;
+    }
+    if (failedReason !== null && returnvalue === null) this.finish(jobId, (call) => failedResult(failedReason, call.entry.name));
+    else this.finish(jobId, (call) => resultOf(returnvalue, call.entry.name));
   }
 
-  /** A worker relayed the later completion of an async tool's call. */
-  private completeAsync({ jobId, result }: { jobId?: string; result?: string }): void {
-    if (jobId === undefined) return;
+  /**
+   * A worker relayed the later completion of an async tool's call. The completion is read from
+   * the job, where the worker keeps it: an event's own payload is taken only when the job is gone
+   * from Redis (kept shorter than the tool took to complete).
+   */
+  private async completeAsync({ jobId, result }: { jobId?: string; result?: string }): Promise<void> {
+    if (jobId === undefined || (!this.asyncWaiting.has(jobId) && !this.waiting.has(jobId))) return;
+    let kept: (string | null)[];
+    try {
+      kept = await this.client.hmget(this.queue.toKey(jobId), ASYNC_FIELD, 'timestamp');
+    } catch {
+      return; // Redis went away: the link's watch answers the calls
+    }
+    const [stored, timestamp] = kept;
+    const completion = stored ?? (timestamp === null ? result : undefined);
+    if (completion === undefined) return; // the job has no completion: the event was not its worker's
     const calls = this.asyncWaiting.get(jobId);
     if (calls === undefined) {
       // the tool completed before its job's answer came: held until it does
-      if (this.waiting.has(jobId)) this.early.set(jobId, result);
+      if (this.waiting.has(jobId)) this.early.set(jobId, completion);
       return;
     }
     this.asyncWaiting.delete(jobId);
-    for (const call of calls) call.asyncCompletion().complete(resultOf(result, call.entry.name));
+    for (const call of calls) call.asyncCompletion().complete(resultOf(completion, call.entry.name));
   }
 
   /** The caller aborted, or its timeout ran out: stop waiting, and cancel the job unless another caller waits for it. */

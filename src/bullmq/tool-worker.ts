@@ -1,11 +1,12 @@
-import { QueueEventsProducer, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { QueueEventsProducer, Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { ToolResult } from '../common/tool-types';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
 import { assertSelection, entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, workerGate, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
-import { decodeContext, isToolJobId, parseJobData, type TravellingContexts } from './job-data';
-import { ASYNC_EVENT, cancelChannel, errorToolResult, type JobReport } from './job-events';
+import { decodeContext, isToolJobId, MAX_JOB_DATA_CHARS, parseJobData, type TravellingContexts } from './job-data';
+import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, KEEP_ON_JOB, type JobReport } from './job-events';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
 
 /**
@@ -66,6 +67,23 @@ class RetryLater extends Error {
 }
 
 /**
+ * A BullMQ worker that refuses job data longer than a caller can queue before parsing it: the job
+ * is made with empty data, and its length is kept for the refusal.
+ */
+class BoundedWorker extends Worker {
+  /** The length of each oversized job's data, by job. */
+  readonly oversized = new WeakMap<Job, number>();
+
+  protected override createJob(json: JobJson, jobId: string): Job {
+    const chars = typeof json.data === 'string' ? json.data.length : 0;
+    if (chars <= MAX_JOB_DATA_CHARS) return super.createJob(json, jobId);
+    const job = super.createJob({ ...json, data: '{}' }, jobId);
+    this.oversized.set(job, chars);
+    return job;
+  }
+}
+
+/**
  * Runs the queued calls of `queueName` on this process's `toolkit`: the same decorated services,
  * resolved from this process's container, with the presets bound here (never sent through
  * Redis). Each job runs one attempt (arguments validated again, the caller's context rebuilt,
@@ -102,13 +120,20 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
     }
   };
   const cancelled = new Set<string>();
-  const producer = new QueueEventsProducer(queueName, { connection: link.client(), ...prefix });
+  const redis = link.client();
+  const producer = new QueueEventsProducer(queueName, { connection: redis, ...prefix });
   producer.on('error', report);
   const processJob = (job: Job, _token?: string, signal?: AbortSignal): Promise<ToolResult> => {
     if (job.id !== undefined && cancelled.delete(job.id)) return Promise.resolve(errorToolResult('ABORTED', 'The caller cancelled the call before it ran.'));
-    return runJob(toolkit, job, { gate, queueName, contexts, signal, producer });
+    const chars = worker.oversized.get(job);
+    if (chars !== undefined) {
+      return Promise.resolve(
+        errorToolResult('INVALID_ARGUMENTS', `Job ${String(job.id).slice(0, 80)} of queue '${queueName}' was not run: its data is ${chars} characters, more than the ${MAX_JOB_DATA_CHARS} of the largest call a caller queues.`),
+      );
+    }
+    return runJob(toolkit, job, { gate, queueName, contexts, signal, producer, redis });
   };
-  const worker = new Worker(queueName, processJob, {
+  const worker = new BoundedWorker(queueName, processJob, {
     ...options.workerOptions,
     ...prefix,
     connection: link.client(),
@@ -156,6 +181,21 @@ interface JobScope {
   readonly contexts: TravellingContexts;
   readonly signal: AbortSignal | undefined;
   readonly producer: QueueEventsProducer;
+  readonly redis: Redis;
+}
+
+/**
+ * Relays an async tool's completion: kept on its job first (the caller reads it there, since
+ * anyone who can write to the event stream could add an event), then announced by an event.
+ */
+async function relayCompletion(scope: JobScope, job: Job, result: ToolResult): Promise<void> {
+  const text = JSON.stringify(result);
+  try {
+    await scope.redis.eval(KEEP_ON_JOB, 1, `${job.queueQualifiedName}:${String(job.id)}`, ASYNC_FIELD, text);
+    await scope.producer.publishEvent({ eventName: ASYNC_EVENT, jobId: job.id, result: text });
+  } catch {
+    // Redis went away: the completion is lost, as is any of a worker that stops
+  }
 }
 
 /** Runs one job's attempt; throws {@link RetryLater} when the queue should run another. */
@@ -187,7 +227,7 @@ async function runJob(toolkit: Toolkit, job: Job, scope: JobScope): Promise<Tool
     ...(scope.signal !== undefined ? { signal: scope.signal } : {}),
     onProgress: ({ progress, total, message }) => report({ k: 'p', ...(progress !== undefined ? { progress } : {}), ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }),
     onLog: ({ level, data: logged, logger }) => report({ k: 'l', level, data: logged, ...(logger !== undefined ? { logger } : {}) }),
-    onAsyncComplete: (result) => void scope.producer.publishEvent({ eventName: ASYNC_EVENT, jobId: job.id, result: JSON.stringify(result) }).catch(() => undefined),
+    onAsyncComplete: (result) => void relayCompletion(scope, job, result),
   };
   const handoff: WorkerAttempt = { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, deadlineAt: data.deadlineAt, retryDelayMs: undefined };
   const result = await runWorkerCall(toolkit, { tool, callId: data.callId, args: data.args, handoff }, options, scope.gate);

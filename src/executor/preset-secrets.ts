@@ -1,6 +1,7 @@
 import { isContainerPreset } from '../di/container-preset';
 import type { ToolEntry } from './tool-entry';
-import { collectSecrets, formsScrub, literalScrub, MIN_SECRET_LENGTH, secretForms, type Scrub } from './redact';
+import { collectSecrets, literalScrub, matchersScrub, MIN_SECRET_LENGTH, type Scrub } from './redact';
+import { SecretMatcher } from './secret-forms';
 
 /**
  * How many values a tool's call-time presets (functions, `fromContainer`) resolved to are
@@ -14,10 +15,10 @@ const REMEMBERED_PRESET_SECRETS = 64;
  * `AsyncTool` completion), or that is made before the call's presets resolve (`call_started`,
  * argument errors), is redacted with these; so is every call's own output.
  *
- * Kept up to date in place: the forms of each secret are computed once, inserted into one list
- * sorted longest first and removed when the secret is forgotten, and one {@link Scrub} reads that
- * list. A preset that resolves to a fresh value on every call (a rotating token) costs a few
- * inserts per call, not a rebuild of every form of every remembered value.
+ * Kept up to date in place: the matcher of each secret (finding all its forms) is made once, added
+ * to one list and removed when the secret is forgotten, and one {@link Scrub} reads that list. A
+ * preset that resolves to a fresh value on every call (a rotating token) costs one matcher per
+ * call, not a rebuild of every remembered value's.
  */
 export class PresetSecrets {
   private readonly fixed = new Set<string>();
@@ -25,8 +26,8 @@ export class PresetSecrets {
   private readonly recent = new Set<string>();
   /** True when some preset is resolved at call time. */
   private readonly dynamic: boolean;
-  /** Every form of every secret, longest first (a form shared by two secrets is listed once per secret). */
-  private readonly sorted: string[] = [];
+  /** The matcher of every secret long enough to redact. */
+  private readonly matchers: SecretMatcher[] = [];
   private readonly live: Scrub;
 
   constructor(entry: Pick<ToolEntry, 'presets'>) {
@@ -36,8 +37,8 @@ export class PresetSecrets {
       else collectSecrets(value, this.fixed);
     }
     this.dynamic = dynamic;
-    for (const secret of this.fixed) this.insertForms(secret);
-    this.live = formsScrub(this.sorted);
+    for (const secret of this.fixed) this.addMatcher(secret);
+    this.live = matchersScrub(this.matchers);
   }
 
   /** True when the tool has call-time presets and none has been seen resolved in this process. */
@@ -59,11 +60,11 @@ export class PresetSecrets {
         continue;
       }
       this.recent.add(secret);
-      this.insertForms(secret);
+      this.addMatcher(secret);
       if (this.recent.size > REMEMBERED_PRESET_SECRETS) {
         const oldest = this.recent.values().next().value as string;
         this.recent.delete(oldest);
-        this.removeForms(oldest);
+        this.dropMatcher(oldest);
       }
     }
   }
@@ -77,32 +78,18 @@ export class PresetSecrets {
     if (own !== undefined) {
       const forgotten = [...own].filter((secret) => !this.fixed.has(secret) && !this.recent.has(secret));
       const extra = forgotten.length === 0 ? undefined : literalScrub(forgotten);
-      if (extra !== undefined) return this.sorted.length === 0 ? extra : (text) => extra(this.live(text));
+      if (extra !== undefined) return this.matchers.length === 0 ? extra : (text) => extra(this.live(text));
     }
-    return this.sorted.length === 0 ? undefined : this.live;
+    return this.matchers.length === 0 ? undefined : this.live;
   }
 
-  private insertForms(secret: string): void {
-    if (secret.length < MIN_SECRET_LENGTH) return;
-    for (const form of secretForms(secret)) {
-      // binary search for the first shorter form: the list stays longest first
-      let low = 0;
-      let high = this.sorted.length;
-      while (low < high) {
-        const mid = (low + high) >> 1;
-        if (this.sorted[mid].length >= form.length) low = mid + 1;
-        else high = mid;
-      }
-      this.sorted.splice(low, 0, form);
-    }
+  private addMatcher(secret: string): void {
+    if (secret.length >= MIN_SECRET_LENGTH) this.matchers.push(new SecretMatcher(secret));
   }
 
-  private removeForms(secret: string): void {
-    if (secret.length < MIN_SECRET_LENGTH) return;
-    for (const form of secretForms(secret)) {
-      const at = this.sorted.indexOf(form);
-      if (at >= 0) this.sorted.splice(at, 1);
-    }
+  private dropMatcher(secret: string): void {
+    const at = this.matchers.findIndex((matcher) => matcher.secret === secret);
+    if (at >= 0) this.matchers.splice(at, 1);
   }
 }
 

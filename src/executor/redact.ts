@@ -1,7 +1,9 @@
 import { isToolResult } from '../common/results';
+import { contentViews } from '../common/content-text';
 import type { ToolContent } from '../common/tool-content';
 import type { ToolResult, ToolResultError } from '../common/tool-types';
 import { isContentValue, toToolResult } from './convert';
+import { replaceSecrets, SecretMatcher } from './secret-forms';
 
 /** The text that replaces a preset value wherever it would leak. */
 export const REDACTED = '[REDACTED]';
@@ -19,45 +21,26 @@ export type Scrub = (text: string) => string;
 const MAX_DEPTH = 32;
 
 /**
- * The texts a secret may take in output: raw, JSON-escaped (`JSON.stringify(s).slice(1, -1)`,
- * once and twice — a JSON string inside JSON text), and URL-encoded (`encodeURIComponent`).
- */
-export function secretForms(secret: string): string[] {
-  const forms = [secret];
-  const once = JSON.stringify(secret).slice(1, -1);
-  const twice = JSON.stringify(once).slice(1, -1);
-  forms.push(once, twice);
-  try {
-    forms.push(encodeURIComponent(secret));
-  } catch {
-    // a lone surrogate has no URL encoding
-  }
-  return forms;
-}
-
-/**
- * A {@link Scrub} replacing every form ({@link secretForms}) of each secret, longest first;
- * `undefined` when no secret is long enough to redact.
+ * A {@link Scrub} replacing every form of each secret (`secretForms`: raw, JSON-escaped,
+ * URL-encoded in every form JavaScript produces, percent escapes in either case); `undefined` when
+ * no secret is long enough to redact.
  */
 export function literalScrub(secrets: Iterable<string>, replacement: string = REDACTED): Scrub | undefined {
-  const forms = new Set<string>();
+  const matchers = new Map<string, SecretMatcher>();
   for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
-    for (const form of secretForms(secret)) forms.add(form);
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || matchers.has(secret)) continue;
+    matchers.set(secret, new SecretMatcher(secret));
   }
-  if (forms.size === 0) return undefined;
-  return formsScrub([...forms].sort((a, b) => b.length - a.length), replacement);
+  if (matchers.size === 0) return undefined;
+  return matchersScrub([...matchers.values()], replacement);
 }
 
 /**
- * A {@link Scrub} replacing each of `sorted` (longest first). It reads the array on every call:
- * a caller may keep it up to date in place.
+ * A {@link Scrub} replacing every form of the secrets of `matchers`. It reads the array on every
+ * call: a caller may keep it up to date in place.
  */
-export function formsScrub(sorted: readonly string[], replacement: string = REDACTED): Scrub {
-  return (text) => {
-    for (const form of sorted) if (text.includes(form)) text = text.split(form).join(replacement);
-    return text;
-  };
+export function matchersScrub(matchers: readonly SecretMatcher[], replacement: string = REDACTED): Scrub {
+  return (text) => replaceSecrets(text, matchers, replacement);
 }
 
 /**
@@ -278,18 +261,32 @@ export function redactContent(content: readonly ToolContent[], scrub: Scrub, rep
 }
 
 /**
+ * The text views of `redacted` (the redacted copy of `result.content`) when `result`'s views were
+ * made from its parts (as `contentResult` makes them): made again from the redacted parts, since
+ * a view quotes a long URI or name cut short, and a cut secret would no longer be found in it.
+ */
+function remadeViews(result: ToolResult, redacted: readonly ToolContent[], scrub: Scrub): { forLLM: string; forUser: string | undefined } | undefined {
+  if (!Array.isArray(result.content) || !Array.isArray(redacted)) return undefined;
+  const before = contentViews(result.content);
+  if (before.forLLM !== result.forLLM || before.forUser !== result.forUser) return undefined;
+  const after = contentViews(redacted);
+  return { forLLM: scrub(after.forLLM), forUser: after.forUser === undefined ? undefined : scrub(after.forUser) };
+}
+
+/**
  * A copy of `result` with `forLLM`, `forUser`, `error` (every field of it), `data` and `content`
  * ({@link redactContent}) redacted, and any other field a tool put on it (`result` itself when
  * nothing changed).
  */
 export function redactResult(result: ToolResult, scrub: Scrub, replacement: string = REDACTED): ToolResult {
-  const forLLM = scrub(result.forLLM);
-  const forUser = result.forUser === undefined ? undefined : scrub(result.forUser);
+  const content = result.content === undefined ? undefined : redactContent(result.content, scrub, replacement);
+  const remade = content !== result.content ? remadeViews(result, content!, scrub) : undefined;
+  const forLLM = remade !== undefined ? remade.forLLM : scrub(result.forLLM);
+  const forUser = remade !== undefined ? remade.forUser : result.forUser === undefined ? undefined : scrub(result.forUser);
   const error = result.error === undefined ? undefined : { ...result.error };
   // a plain copy: redactDeep keeps its shape (a class instance would become `replacement`)
   const safeError = error === undefined ? undefined : (redactDeep(error, scrub, replacement) as ToolResultError);
   const data = result.data === undefined ? undefined : redactDeep(result.data, scrub, replacement);
-  const content = result.content === undefined ? undefined : redactContent(result.content, scrub, replacement);
   let extras: Record<string, unknown> | undefined;
   for (const key of Object.keys(result)) {
     if (RESULT_FIELDS.has(key)) continue;

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { Redis } from 'ioredis';
-import { Toolkit, type ToolEvent, type ToolResult } from '../../src';
+import { AsyncCompletion, asyncResult, Tool, ToolEmitter, Toolkit, ToolParam, ToolService, type ToolEvent, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
 import { startMonitor } from './fixtures/monitor';
 import { CREDS, HOSTILE_PRESETS, HostileService, KEY, PIN } from './fixtures/hostile';
+import { findLeaks, leakForms } from '../support/leaks';
 
 jest.setTimeout(60_000);
 
@@ -103,6 +104,105 @@ describe('attack: getting a preset out of a queued tool, in any form', () => {
       const stored = await dump(redis, `bull:${queueName}:*`);
       expect(stored).toContain('upstream refused');
       expect(leaks(stored)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+/** A passphrase: URLSearchParams writes `+` for its spaces, a URL `%20`, encodeURIComponent `%2F` and `%21`. */
+const PASSPHRASE = 'tangerine walrus ladder/quartz!';
+
+/** Tools that leak their key the way a failing HTTP client does: inside the URL they quote. */
+@ToolService({ group: 'url-leaks' })
+class UrlLeakService {
+  @Tool({ name: 'url_throw', description: 'Fails quoting its request URL, retried', retry: { maxAttempts: 2, initialBackoffMs: 10 } })
+  fail(@ToolParam({ name: 'key', preset: true }) key: string): string {
+    throw new Error(`GET https://api.example/v1?${new URLSearchParams({ key })} failed`, { cause: new URL(`https://api.example/${key}`) });
+  }
+
+  @Tool({ name: 'url_result', description: 'Returns its connection URL' })
+  connection(@ToolParam({ name: 'key', preset: true }) key: string): unknown {
+    const url = new URL('postgres://svc@db.example/app');
+    url.password = key;
+    return { href: url.href, search: new URL(`https://api.example/v1?key=${key}`).search, lower: encodeURIComponent(key).toLowerCase() };
+  }
+
+  @Tool({ name: 'url_progress', description: 'Reports its request URL as progress and logs' })
+  progress(@ToolParam({ name: 'key', preset: true }) key: string, emitter: ToolEmitter): string {
+    emitter.emit({ progress: 1, total: 2, message: encodeURI(`https://api.example/${key}`) });
+    emitter.log('warning', { url: new URL(`https://api.example/#${key}`).hash });
+    return 'done';
+  }
+
+  @Tool({ name: 'url_async', description: 'Completes later quoting its URL' })
+  later(@ToolParam({ name: 'key', preset: true }) key: string, done: AsyncCompletion): unknown {
+    setTimeout(() => done.complete({ ready: true, url: `https://api.example/?${new URLSearchParams({ key })}` }), 30);
+    return asyncResult('started');
+  }
+}
+
+describe('attack: a preset in URL forms (URLSearchParams, URL, encodeURI, lower-case escapes) from a queued tool', () => {
+  const queueName = uniqueQueue('attack-url-secrets');
+  let caller: Toolkit;
+  let routing: QueuedTools;
+  let worker: ToolWorker;
+
+  beforeAll(async () => {
+    await requireRedis();
+    caller = new Toolkit();
+    caller.registerTool(UrlLeakService);
+    routing = queueTools(caller, { connection: REDIS, queueName, groups: ['url-leaks'] });
+    const workerKit = new Toolkit();
+    const presets = { key: PASSPHRASE };
+    workerKit.registration().tool(UrlLeakService).presetParameters({ url_throw: presets, url_result: presets, url_progress: presets, url_async: presets }).apply();
+    worker = createToolWorker(workerKit, { connection: REDIS, queueName, concurrency: 4 });
+    await Promise.all([routing.ready(), worker.ready()]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([routing.close(), worker.close()]);
+    await cleanRedis(`bull:${queueName}:*`);
+  });
+
+  it('never in Redis (MONITOR and every key read back), results, failed-job text, events, progress, logs or async completions', async () => {
+    const monitor = await startMonitor(REDIS.host, REDIS.port);
+    const events: ToolEvent[] = [];
+    const seen: unknown[] = [];
+    const subscription = caller.events$.subscribe((e) => events.push(e));
+    let results: ToolResult[] = [];
+    let completed: ToolResult;
+    try {
+      completed = await new Promise<ToolResult>((resolve) => {
+        void caller
+          .callTools(['url_throw', 'url_result', 'url_progress', 'url_async'].map((name, i) => ({ id: `u${i}`, name, arguments: {} })), {
+            onProgress: (p) => seen.push(p),
+            onLog: (l) => seen.push(l),
+            onAsyncComplete: resolve,
+          })
+          .then((r) => (results = r));
+      });
+      while (results.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300)); // the last writes (retention, events) land
+    } finally {
+      subscription.unsubscribe();
+      monitor.stop();
+    }
+    expect(results.map((r) => r.isError)).toEqual([true, false, false, false]);
+    expect(results[0].forLLM).toContain('GET https://api.example/v1?key=[REDACTED] failed');
+    expect(results[1].forLLM).toContain('postgres://svc:[REDACTED]@db.example/app');
+    expect(completed.forLLM).toContain('https://api.example/?key=[REDACTED]');
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(findLeaks({ results, completed, events, seen }, [PASSPHRASE])).toEqual([]);
+    const sent = monitor.lines.filter((line) => line.includes(queueName));
+    expect(sent.length).toBeGreaterThan(20);
+    const forms = leakForms(PASSPHRASE);
+    expect(forms.filter((form) => sent.some((line) => line.includes(form)))).toEqual([]);
+    const redis = new Redis(REDIS);
+    try {
+      const stored = await dump(redis, `bull:${queueName}:*`);
+      expect(stored).toContain('[REDACTED]');
+      expect(forms.filter((form) => stored.includes(form))).toEqual([]);
     } finally {
       redis.disconnect();
     }

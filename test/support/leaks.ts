@@ -42,19 +42,55 @@ export function textsOf(value: unknown, out: string[] = [], key = '', seen = new
   return out;
 }
 
+/** `fn()`, or nothing when it throws (a lone surrogate has no URL encoding). */
+function attempt(fn: () => string): string[] {
+  try {
+    return [fn()];
+  } catch {
+    return [];
+  }
+}
+
 /**
- * What of `secret` must never appear: raw, JSON-escaped (once, twice), URL-encoded, and for texts of
- * 8+ characters the first and last 8 characters of each of those (what a cut would leave).
+ * The URL-encoded forms of `text` as JavaScript's own APIs make them: `encodeURIComponent`,
+ * `encodeURI`, `URLSearchParams`, and what a `URL` serialises of it as a path, a query, a fragment
+ * or a password (`href`, `pathname`, `search`, `hash`, `password`), with a special and a
+ * non-special scheme.
+ */
+export function urlForms(text: string): string[] {
+  const between = (whole: string, before: string, after: string): string => whole.slice(whole.indexOf(before) + before.length, whole.lastIndexOf(after));
+  const password = (base: string): string => {
+    const url = new URL(base);
+    url.password = text;
+    return url.password;
+  };
+  return [
+    ...attempt(() => encodeURIComponent(text)),
+    ...attempt(() => encodeURI(text)),
+    new URLSearchParams({ k: text }).toString().slice(2),
+    ...['https', 'redis'].flatMap((scheme) => [
+      between(new URL(`${scheme}://h.example/v1/${text}/end`).href, '/v1/', '/end'),
+      between(new URL(`${scheme}://h.example/v1?k=${text}&end`).href, '?k=', '&end'),
+      between(new URL(`${scheme}://h.example/v1#${text}|end`).href, '#', '|end'),
+      password(`${scheme}://h.example/`),
+    ]),
+  ];
+}
+
+/** `text` with its percent escapes in lower case (`%2F` → `%2f`). */
+const lowerEscapes = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+
+/**
+ * What of `secret` must never appear: raw, JSON-escaped (once, twice), URL-encoded in every form
+ * ({@link urlForms}, also with lower-case escapes, also JSON-escaped), and for texts of 8+
+ * characters the first and last 8 characters of each of those (what a cut would leave).
  */
 export function leakForms(secret: string | number): string[] {
   const raw = String(secret);
-  const once = JSON.stringify(raw).slice(1, -1);
-  const forms = [raw, once, JSON.stringify(once).slice(1, -1)];
-  try {
-    forms.push(encodeURIComponent(raw));
-  } catch {
-    // a lone surrogate has no URL encoding
-  }
+  const json = (text: string): string => JSON.stringify(text).slice(1, -1);
+  const once = json(raw);
+  const forms = [raw, once, json(once)];
+  for (const url of urlForms(raw)) forms.push(url, lowerEscapes(url), json(url));
   if (typeof secret === 'string' && secret.length >= 8) for (const form of [...forms]) forms.push(form.slice(0, 8), form.slice(-8));
   return [...new Set(forms)];
 }
