@@ -130,20 +130,18 @@ export function describeAiSdk7(load: () => SdkUnderTest, describeIt: jest.Descri
         parameters: { type: 'object', properties: {} },
         execute: () => contentResult(['Revenue:', imageContent(RED_PIXEL_PNG, 'image/png')]),
       });
-      const warnings = jest.spyOn(process, 'emitWarning');
-      const logged = jest.spyOn(console, 'warn');
+      // the SDK's own warning hook gets every warning (its default logger prints each code once per process)
+      const warnings: unknown[] = [];
+      const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+      global.AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) => warnings.push(...options.warnings);
       try {
         const { model, seen } = scriptedModel(sdk, [{ calls: [call('chart', {})] }, { text: 'A red square.' }]);
         await generate(toAiSdkTools(toolkit), model);
         const output = lastToolResults(seen[1]!)[0]!.output as { type: string; value: { type: string }[] };
         expect(output.value.map((part) => part.type)).toEqual(['text', 'file']);
-        await new Promise((resolve) => setImmediate(resolve));
-        const printed = JSON.stringify([...warnings.mock.calls, ...logged.mock.calls]);
-        expect(printed).not.toContain('AISDK_DEP');
-        expect(printed).not.toContain('image-data');
+        expect(warnings).toEqual([]);
       } finally {
-        warnings.mockRestore();
-        logged.mockRestore();
+        delete global.AI_SDK_LOG_WARNINGS;
       }
     });
 
