@@ -1,4 +1,4 @@
-import type { Tool } from 'ai';
+import type { Schema, Tool } from 'ai';
 import type { AgentTool } from '../../common/agent-tool';
 import type { ToolExecutionContext } from '../../common/execution-context';
 import type { LoweringChange } from '../../schema/lowering';
@@ -102,6 +102,11 @@ export interface AiSdkTool {
   readonly inputSchema: InstalledTool['inputSchema'];
   /** OpenAI's strict form (with `strict: true` and `provider: 'openai'`). */
   readonly strict?: boolean;
+  /**
+   * Never set (toolwright reads the context itself and ignores what is not a `ToolExecutionContext`):
+   * declares the context type, so that `ai` 7 types `toolsContext` entries as `ToolExecutionContext`.
+   */
+  readonly contextSchema?: Schema<ToolExecutionContext | undefined>;
   /** Runs the call through `view.callTool`: a Promise of the result, or with preliminary results an async iterable of progress reports, then the result. */
   readonly execute: (input: unknown, options: AiSdkToolCallOptions) => PromiseLike<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
   /** What the model gets of a result: its `forLLM`, then the images meant for the model. */

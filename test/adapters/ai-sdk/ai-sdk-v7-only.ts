@@ -37,6 +37,29 @@ class AdminService {
   }
 }
 
+class WaitService {
+  readonly stopped: unknown[] = [];
+
+  @Tool({ name: 'wait_sdk', description: 'Waits until aborted' })
+  waitSdk(signal: AbortSignal): Promise<string> {
+    return this.wait(signal);
+  }
+
+  @Tool({ name: 'wait_own', description: 'Waits until aborted', timeoutMs: 20 })
+  waitOwn(signal: AbortSignal): Promise<string> {
+    return this.wait(signal);
+  }
+
+  private wait(signal: AbortSignal): Promise<string> {
+    return new Promise((_resolve, reject) =>
+      signal.addEventListener('abort', () => {
+        this.stopped.push(signal.reason);
+        reject(new Error('stopped'));
+      }),
+    );
+  }
+}
+
 function setup() {
   const toolkit = freshToolkit({ equipToolGroups: true });
   toolkit.createToolGroup('profile', 'Profile', true);
@@ -143,6 +166,26 @@ export function describeAiSdk7(load: () => SdkUnderTest, describeIt: jest.Descri
       } finally {
         delete global.AI_SDK_LOG_WARNINGS;
       }
+    });
+
+    it('timeouts: toolwright’s timeoutMs answers TIMEOUT; ai 7’s timeout.toolMs stops the tool through its abortSignal (ABORTED)', async () => {
+      const { toolkit, events } = setup();
+      const waits = new WaitService();
+      toolkit.registerTool(waits);
+      const { model, seen } = scriptedModel(sdk, [{ calls: [call('wait_own', {}), call('wait_sdk', {})] }, { text: 'done' }]);
+      await generate(toAiSdkTools(toolkit), model, { timeout: { tools: { wait_sdkMs: 20 } } });
+
+      expect(waits.stopped).toHaveLength(2);
+      // toolwright's own deadline (a TIMEOUT ToolkitError) and the SDK's AbortSignal.timeout (a TimeoutError)
+      expect(waits.stopped).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'TIMEOUT' }), expect.objectContaining({ name: 'TimeoutError' })]));
+      const ends = events.filter((e) => e.type === 'call_timed_out' || e.type === 'call_aborted').map((e) => [(e as { tool: string }).tool, e.type]);
+      expect(ends.sort()).toEqual([
+        ['wait_own', 'call_timed_out'],
+        ['wait_sdk', 'call_aborted'],
+      ]);
+      const answers = lastToolResults(seen[1]!).map((r) => String(r.output.value));
+      expect(answers[0]).toContain("'wait_own' timed out");
+      expect(answers[1]).toContain("'wait_sdk' was aborted");
     });
 
     it('approval: toolwright’s ApprovalManager holds the call (no SDK approval request); approved later, it runs as its requester', async () => {
