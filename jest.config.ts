@@ -46,6 +46,7 @@ const INTEGRATION: readonly string[] = [
   'executor/fuzz.test.ts',
   // the TypeScript compiler over the public API with a user's compiler options
   'types/exact-optional.test.ts',
+  'types/ai-sdk-v7-types.test.ts',
   'security/secrets-property.test.ts',
   'toolkit/sessions-soak.test.ts',
 ];

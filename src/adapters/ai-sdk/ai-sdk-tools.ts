@@ -82,9 +82,6 @@ export interface AiSdkToolCallOptions {
   readonly experimental_context?: unknown;
 }
 
-/** The `Tool` of the `ai` major installed, for the fields whose types differ between majors. */
-type InstalledTool = Tool<unknown, AiSdkToolOutput>;
-
 /**
  * One tool of an {@link AiSdkToolSet}: a function tool of the `ai` major installed whose input is
  * what the model sends (toolwright validates it), whose output is an {@link AiSdkToolOutput} and
@@ -99,7 +96,7 @@ export interface AiSdkTool {
   /** The tool's description. */
   readonly description: string;
   /** The lowered JSON Schema, wrapped by the installed `ai`'s `jsonSchema()`. */
-  readonly inputSchema: InstalledTool['inputSchema'];
+  readonly inputSchema: Tool<unknown, AiSdkToolOutput>['inputSchema'];
   /** OpenAI's strict form (with `strict: true` and `provider: 'openai'`). */
   readonly strict?: boolean;
   /**
@@ -110,7 +107,7 @@ export interface AiSdkTool {
   /** Runs the call through `view.callTool`: a Promise of the result, or with preliminary results an async iterable of progress reports, then the result. */
   readonly execute: (input: unknown, options: AiSdkToolCallOptions) => PromiseLike<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
   /** What the model gets of a result: its `forLLM`, then the images meant for the model. */
-  readonly toModelOutput: NonNullable<InstalledTool['toModelOutput']>;
+  readonly toModelOutput: NonNullable<Tool<unknown, AiSdkToolOutput>['toModelOutput']>;
 }
 
 /**
