@@ -104,7 +104,10 @@ export interface AiSdkTool {
    * declares the context type, so that `ai` 7 types `toolsContext` entries as `ToolExecutionContext`.
    */
   readonly contextSchema?: Schema<ToolExecutionContext | undefined>;
-  /** Runs the call through `view.callTool`: a Promise of the result, or with preliminary results an async iterable of progress reports, then the result. */
+  /**
+   * Runs the call through `view.callTool`: a Promise of the result, or with preliminary results an
+   * async iterable of the progress reports, then the result.
+   */
   readonly execute: (input: unknown, options: AiSdkToolCallOptions) => PromiseLike<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
   /** What the model gets of a result: its `forLLM`, then the images meant for the model. */
   readonly toModelOutput: NonNullable<Tool<unknown, AiSdkToolOutput>['toModelOutput']>;
@@ -125,10 +128,10 @@ function warnSkipped({ name, error }: AiSdkSkippedTool): void {
 
 /**
  * The view's *active* tools as the Vercel AI SDK's `ToolSet`, for `generateText` / `streamText`
- * (`ai` 5, 6 or 7, an optional peer; the major is told at run time from the `ai` that loads). The set is live: the SDK reads it on every step, and it
- * always holds the view's tools of that moment, so a tool enabled during a run (by a skill, by
- * `equip_tool_groups`, by the application) is offered on the next step. Spreading it
- * (`{ ...tools, mine }`) takes a snapshot.
+ * (`ai` 5, 6 or 7, an optional peer; the major is told at run time from the `ai` that loads).
+ * The set is live: the SDK reads it on every step, and it always holds the view's tools of that
+ * moment, so a tool enabled during a run (by a skill, by `equip_tool_groups`, by the application)
+ * is offered on the next step. Spreading it (`{ ...tools, mine }`) takes a snapshot.
  *
  * Every call runs through `view.callTool` (validation, presets, hooks, approval, timeouts,
  * events) with the SDK's `toolCallId` as the call id and its `abortSignal`; the run's context is
