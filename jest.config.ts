@@ -50,6 +50,7 @@ const INTEGRATION: readonly string[] = [
   'executor/fuzz.test.ts',
   // the TypeScript compiler over the public API with a user's compiler options
   'types/exact-optional.test.ts',
+  'types/ai-sdk-v7-types.test.ts',
   'security/secrets-property.test.ts',
   'toolkit/sessions-soak.test.ts',
 ];
@@ -61,13 +62,16 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 /**
  * Jest runs the TypeScript sources through swc with the options of `.swcrc` (legacy decorators with
- * metadata, CommonJS); inversify and NestJS 12 (ESM-only) are transformed to CommonJS too.
+ * metadata, CommonJS); inversify, NestJS 12 and AI SDK 7 (`ai-v7`, with the `@ai-sdk/*` packages
+ * nested in it and `@workflow/serde`), all ESM-only, are transformed to CommonJS too.
  */
 const shared: Project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs|@nestjs)/)'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/ai-v7/).*/node_modules/(?!(inversify|@inversifyjs|@nestjs|@workflow/serde)/)'],
+  // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
+  moduleNameMapper: { '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs' },
 };
 
 /**

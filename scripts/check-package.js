@@ -301,7 +301,7 @@ try { require('toolwright/bullmq'); } catch (e) { queueMissing = e.code === 'PEE
 if (!queueMissing) throw new Error('toolwright/bullmq did not report its missing peers');`,
     'service.ts': 'export class Service {}\n',
   },
-  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis'],
+  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', 'ai-v7', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
 const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });

@@ -62,6 +62,15 @@ export class AiSdkToolError extends Error {
     this.code = result.error?.code ?? 'TOOL_ERROR';
   }
 
+  /**
+   * The model's text, without the `AiSdkToolError: ` prefix of `Error.prototype.toString`: `ai` 7
+   * sends the model a tool error's `toString()` (5 and 6 its `message`), and the model must read
+   * toolwright's `forLLM` alike on every major.
+   */
+  override toString(): string {
+    return this.message;
+  }
+
   /** True when `value` is an {@link AiSdkToolError} (from any copy of toolwright). */
   static is(value: unknown): value is AiSdkToolError {
     return value instanceof Error && value.name === 'AiSdkToolError' && typeof (value as { result?: unknown }).result === 'object';
@@ -80,37 +89,60 @@ export function progressOutput(progress: CallProgress): AiSdkToolProgress {
   return { ...report, type: 'tool-progress' };
 }
 
-/** The text output of the AI SDK's tool-result parts (`{ type: 'text', value }` in `ai` 5 and 6). */
+/** The majors of the `ai` package the adapter supports. */
+export type AiMajor = 5 | 6 | 7;
+
+/** The text output of the AI SDK's tool-result parts (`{ type: 'text', value }` in `ai` 5, 6 and 7). */
 interface TextOutput {
   type: 'text';
   value: string;
 }
 
-/**
- * The content output of the AI SDK's tool-result parts: text, then images (`media` in `ai` 5,
- * `image-data` in `ai` 6, which still reads `media` but marks it deprecated).
- */
+/** An image of a content output as each major takes it: `media` in `ai` 5, `image-data` in 6, `file` in 7. */
+type ImageOutput =
+  | { type: 'media' | 'image-data'; data: string; mediaType: string }
+  | { type: 'file'; mediaType: string; data: { type: 'data'; data: string } };
+
+/** The content output of the AI SDK's tool-result parts: text, then images. */
 interface ContentOutput {
   type: 'content';
-  value: ({ type: 'text'; text: string } | { type: 'media' | 'image-data'; data: string; mediaType: string })[];
+  value: ({ type: 'text'; text: string } | ImageOutput)[];
 }
 
 /**
- * @internal `toModelOutput` for both majors: `ai` 6 calls it with `{ toolCallId, input, output }`,
+ * The image part of each major: `ai` 6 still reads `media` but marks it deprecated, and `ai` 7
+ * reads `image-data` but prints a deprecation warning (`file` with `mediaType` replaces both).
+ */
+const IMAGE_PART: Readonly<Record<AiMajor, (data: string, mediaType: string) => ImageOutput>> = {
+  5: (data, mediaType) => ({ type: 'media', data, mediaType }),
+  6: (data, mediaType) => ({ type: 'image-data', data, mediaType }),
+  7: (data, mediaType) => ({ type: 'file', mediaType, data: { type: 'data', data } }),
+};
+
+/**
+ * @internal `toModelOutput` for one major: `ai` 6 and 7 call it with `{ toolCallId, input, output }`,
  * `ai` 5 with the output itself. The model gets the result's `forLLM`, followed by the images of
  * its content parts meant for the model (as content output; the SDK's provider decides what it can
  * send); an output that is not a `ToolResult` (rebuilt from stored UI messages by other code) goes
  * as its JSON text.
  */
-export function modelOutput(argument: unknown): TextOutput | ContentOutput {
-  const record = typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : undefined;
-  const v6 = record !== undefined && 'output' in record && 'toolCallId' in record && !('forLLM' in record);
-  const output = v6 ? record.output : argument;
-  const result = typeof output === 'object' && output !== null ? (output as Partial<ToolResult>) : undefined;
-  const forLLM = result?.forLLM;
-  const text = typeof forLLM === 'string' ? forLLM : typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
-  const images = typeof forLLM === 'string' && Array.isArray(result?.content) ? modelImages(result.content) : [];
-  if (images.length === 0) return { type: 'text', value: text };
-  const media: 'image-data' | 'media' = v6 ? 'image-data' : 'media';
-  return { type: 'content', value: [{ type: 'text', text }, ...images.map((image) => ({ type: media, data: image.data, mediaType: image.mimeType }))] };
+export function modelOutputOf(major: AiMajor): (argument: unknown) => TextOutput | ContentOutput {
+  return MODEL_OUTPUT[major];
 }
+
+function makeModelOutput(major: AiMajor): (argument: unknown) => TextOutput | ContentOutput {
+  const image = IMAGE_PART[major];
+  return (argument) => {
+    const record = typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : undefined;
+    const wrapped = major !== 5 && record !== undefined && 'output' in record && 'toolCallId' in record && !('forLLM' in record);
+    const output = wrapped ? record.output : argument;
+    const result = typeof output === 'object' && output !== null ? (output as Partial<ToolResult>) : undefined;
+    const forLLM = result?.forLLM;
+    const text = typeof forLLM === 'string' ? forLLM : typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+    const images = typeof forLLM === 'string' && Array.isArray(result?.content) ? modelImages(result.content) : [];
+    if (images.length === 0) return { type: 'text', value: text };
+    return { type: 'content', value: [{ type: 'text', text }, ...images.map((part) => image(part.data, part.mimeType))] };
+  };
+}
+
+const MODEL_OUTPUT: Readonly<Record<AiMajor, (argument: unknown) => TextOutput | ContentOutput>> = { 5: makeModelOutput(5), 6: makeModelOutput(6), 7: makeModelOutput(7) };

@@ -6,13 +6,15 @@ import type { CallOptions } from '../../executor/executor-core';
 import { compileArgumentRestorer, lowerToolOrOmit, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
-import { finalOutput, modelOutput, progressOutput, type AiSdkToolOutput } from './ai-sdk-output';
+import { withSdk7ContextHint } from './ai-sdk-context';
+import { finalOutput, modelOutputOf, progressOutput, type AiMajor, type AiSdkToolOutput } from './ai-sdk-output';
 
 /** The lowerings an AI SDK tool's `inputSchema` can take: the rules of the provider behind the model. */
 export type AiSdkSchemaProvider = 'openai' | 'anthropic' | 'gemini';
 
 /** @internal The options of one adapted tool, defaults resolved. */
 export interface AdaptOptions {
+  readonly major: AiMajor;
   readonly call: FrameworkToolsOptions;
   readonly provider: AiSdkSchemaProvider;
   readonly strict: boolean;
@@ -20,31 +22,47 @@ export interface AdaptOptions {
   readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
 }
 
-/** What `execute` reads of the SDK's second argument (`ToolExecutionOptions` in `ai` 6, `ToolCallOptions` in 5). */
+/**
+ * What `execute` reads of the SDK's second argument (`ToolExecutionOptions` in `ai` 6 and 7,
+ * `ToolCallOptions` in 5): the run's context is `context` in 7 (this tool's entry of
+ * `toolsContext`), `experimental_context` in 5 and 6.
+ */
 interface SdkCallOptions {
   readonly toolCallId?: string | undefined;
   readonly abortSignal?: AbortSignal | undefined;
+  readonly context?: unknown;
   readonly experimental_context?: unknown;
 }
 
-/** @internal An AI SDK tool as toolwright builds it: the fields both majors read (`strict` is read by `ai` 6 only). */
+/**
+ * @internal An AI SDK tool as toolwright builds it: the fields every major reads (`strict` is read
+ * by `ai` 6 and 7). No `needsApproval`: toolwright's approval holds a call inside `view.callTool`.
+ */
 export interface SdkTool {
   readonly type?: undefined;
   readonly description: string;
   readonly inputSchema: unknown;
   readonly strict?: boolean;
   readonly execute: (input: unknown, options: SdkCallOptions) => Promise<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
-  readonly toModelOutput: typeof modelOutput;
-}
-
-/** The part of the `ai` package the adapter uses: `jsonSchema()` of the user's own installed major. */
-interface AiModule {
-  jsonSchema(schema: object): unknown;
+  readonly toModelOutput: ReturnType<typeof modelOutputOf>;
 }
 
 /**
- * @internal The user's `ai` (5 or 6), loaded on first use: `require('toolwright/ai-sdk')` loads
+ * The part of the `ai` package the adapter uses: `jsonSchema()` of the user's own installed major,
+ * and two exports that tell the majors apart.
+ */
+interface AiModule {
+  jsonSchema(schema: object): unknown;
+  /** `ai` 7's name for `stepCountIs`. */
+  readonly isStepCount?: unknown;
+  /** New in `ai` 6. */
+  readonly ToolLoopAgent?: unknown;
+}
+
+/**
+ * @internal The user's `ai` (5, 6 or 7), loaded on first use: `require('toolwright/ai-sdk')` loads
  * nothing of it, and a missing `ai` is a `PEER_DEPENDENCY_MISSING` naming the install command.
+ * `ai` 7 is ESM-only and loads through Node's `require()` of ES modules (Node 22 and later).
  */
 export const loadAi = lazyPeer(() => require('ai') as AiModule, {
   feature: 'toolwright/ai-sdk',
@@ -52,6 +70,12 @@ export const loadAi = lazyPeer(() => require('ai') as AiModule, {
   install: 'npm i ai',
   optional: true,
 });
+
+/** @internal The major of a loaded `ai`, told by what it exports. */
+export function aiMajor(ai: AiModule): AiMajor {
+  if (typeof ai.isStepCount === 'function') return 7;
+  return typeof ai.ToolLoopAgent === 'function' ? 6 : 5;
+}
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,8 +131,9 @@ async function* withProgress(run: (onProgress: CallOptions['onProgress']) => Pro
 
 /**
  * @internal Adapts one tool of `view` to an AI SDK tool, or returns the lowering's error (the
- * tool then stays out of the set; the omission is in the lowering report). `execute` runs every call through `view.callTool` with the
- * SDK's `toolCallId`, `abortSignal` and (when it is a `ToolExecutionContext`) `experimental_context`.
+ * tool then stays out of the set; the omission is in the lowering report). `execute` runs every
+ * call through `view.callTool` with the SDK's `toolCallId`, `abortSignal` and (when it is a
+ * `ToolExecutionContext`) the run's context: `context` in `ai` 7, `experimental_context` in 5 and 6.
  */
 export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions): SdkTool | { readonly error: unknown } {
   const lowered = loweredSchema(tool, options);
@@ -118,19 +143,23 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
   // OpenAI's strict form makes optionals required-and-nullable: a `null` there means "absent"
   const restore: ArgumentRestorer | undefined =
     options.provider === 'openai' && options.strict ? compileArgumentRestorer(tool.parameters, 'openai', { strict: true }) : undefined;
-  const run = (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): Promise<ToolResult> =>
-    callThroughView(
+  const sdk7 = options.major === 7;
+  const run = async (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): Promise<ToolResult> => {
+    const runContext = sdk7 ? sdk.context : sdk.experimental_context;
+    const result = await callThroughView(
       view,
       {
         name,
         id: sdk.toolCallId,
         arguments: restore !== undefined && isPlainRecord(input) ? restore(input) : input,
         signal: sdk.abortSignal,
-        runContext: sdk.experimental_context,
+        runContext,
         onProgress,
       },
       options.call,
     );
+    return sdk7 ? withSdk7ContextHint(result, runContext) : result;
+  };
   const execute: SdkTool['execute'] = options.preliminaryResults
     ? (input, sdk) => withProgress((onProgress) => run(input, sdk ?? {}, onProgress))
     : (input, sdk) => run(input, sdk ?? {}).then(finalOutput);
@@ -140,6 +169,6 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     inputSchema: loadAi().jsonSchema(lowered.schema),
     ...(options.strict && options.provider === 'openai' ? { strict: true } : {}),
     execute,
-    toModelOutput: modelOutput,
+    toModelOutput: modelOutputOf(options.major),
   };
 }

@@ -1,10 +1,11 @@
-import type { Tool } from 'ai';
+import type { Schema, Tool } from 'ai';
 import type { AgentTool } from '../../common/agent-tool';
+import type { ToolExecutionContext } from '../../common/execution-context';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
 import type { AiSdkToolOutput } from './ai-sdk-output';
-import { adaptTool, loadAi, type AdaptOptions, type AiSdkSchemaProvider, type SdkTool } from './ai-sdk-tool';
+import { adaptTool, aiMajor, loadAi, type AdaptOptions, type AiSdkSchemaProvider, type SdkTool } from './ai-sdk-tool';
 
 /**
  * Options of {@link toAiSdkTools}.
@@ -21,7 +22,7 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {
   provider?: AiSdkSchemaProvider | undefined;
   /**
    * With `provider: 'openai'`: OpenAI's strict (Structured Outputs) form, and the tool's
-   * `strict: true` (read by `ai` 6; `ai` 5 has no per-tool flag). Optionals become
+   * `strict: true` (read by `ai` 6 and 7; `ai` 5 has no per-tool flag). Optionals become
    * required-and-nullable; the `null`s the model sends for them are removed before toolwright
    * validates. Default `false`.
    */
@@ -61,13 +62,64 @@ export interface AiSdkSkippedTool {
 }
 
 /**
- * The AI SDK `ToolSet` of a view, typed with the `Tool` of the `ai` major installed: each tool's
- * input is what the model sends (toolwright validates it), its output an {@link AiSdkToolOutput}.
+ * What an adapted tool's `execute` reads of the SDK's options: `toolCallId`, `abortSignal` and the
+ * run's context — `context` in `ai` 7 (the tool's entry of `toolsContext`, see
+ * `toAiSdkToolsContext`), `experimental_context` in 5 and 6; used when it is a `ToolExecutionContext`.
+ *
+ * @example
+ * await tools.get_weather!.execute({ city: 'Oslo' }, { toolCallId: 'call_1', messages: [], context: ToolExecutionContext.of(user) });
+ */
+export interface AiSdkToolCallOptions {
+  /** The SDK's id of the call: the `ToolCall.id`. */
+  readonly toolCallId: string;
+  /** The messages of the run so far (not read by toolwright). */
+  readonly messages?: readonly unknown[] | undefined;
+  /** The run's abort signal (with `ai` 7's tool timeout merged in): the call's `signal`. */
+  readonly abortSignal?: AbortSignal | undefined;
+  /** `ai` 7: this tool's entry of the run's `toolsContext`. */
+  readonly context?: ToolExecutionContext | undefined;
+  /** `ai` 5 and 6: the run's `experimental_context`. */
+  readonly experimental_context?: unknown;
+}
+
+/**
+ * One tool of an {@link AiSdkToolSet}: a function tool of the `ai` major installed whose input is
+ * what the model sends (toolwright validates it), whose output is an {@link AiSdkToolOutput} and
+ * whose context (`ai` 7) is an optional `ToolExecutionContext`, so `toolsContext` type-checks.
+ *
+ * @example
+ * const weather: AiSdkTool | undefined = toAiSdkTools(toolkit).get_weather;
+ */
+export interface AiSdkTool {
+  /** A function tool. */
+  readonly type?: undefined;
+  /** The tool's description. */
+  readonly description: string;
+  /** The lowered JSON Schema, wrapped by the installed `ai`'s `jsonSchema()`. */
+  readonly inputSchema: Tool<unknown, AiSdkToolOutput>['inputSchema'];
+  /** OpenAI's strict form (with `strict: true` and `provider: 'openai'`). */
+  readonly strict?: boolean;
+  /**
+   * Never set (toolwright reads the context itself and ignores what is not a `ToolExecutionContext`):
+   * declares the context type, so that `ai` 7 types `toolsContext` entries as `ToolExecutionContext`.
+   */
+  readonly contextSchema?: Schema<ToolExecutionContext | undefined>;
+  /**
+   * Runs the call through `view.callTool`: a Promise of the result, or with preliminary results an
+   * async iterable of the progress reports, then the result.
+   */
+  readonly execute: (input: unknown, options: AiSdkToolCallOptions) => PromiseLike<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
+  /** What the model gets of a result: its `forLLM`, then the images meant for the model. */
+  readonly toModelOutput: NonNullable<Tool<unknown, AiSdkToolOutput>['toModelOutput']>;
+}
+
+/**
+ * The AI SDK `ToolSet` of a view, live and read-only (see {@link toAiSdkTools}).
  *
  * @example
  * const tools: AiSdkToolSet = toAiSdkTools(toolkit);
  */
-export type AiSdkToolSet = Readonly<Record<string, Tool<unknown, AiSdkToolOutput>>>;
+export type AiSdkToolSet = Readonly<Record<string, AiSdkTool>>;
 
 function warnSkipped({ name, error }: AiSdkSkippedTool): void {
   const why = error instanceof Error ? error.message : String(error);
@@ -76,15 +128,16 @@ function warnSkipped({ name, error }: AiSdkSkippedTool): void {
 
 /**
  * The view's *active* tools as the Vercel AI SDK's `ToolSet`, for `generateText` / `streamText`
- * (`ai` 5 or 6, an optional peer). The set is live: the SDK reads it on every step, and it
- * always holds the view's tools of that moment, so a tool enabled during a run (by a skill, by
- * `equip_tool_groups`, by the application) is offered on the next step. Spreading it
- * (`{ ...tools, mine }`) takes a snapshot.
+ * (`ai` 5, 6 or 7, an optional peer; the major is told at run time from the `ai` that loads).
+ * The set is live: the SDK reads it on every step, and it always holds the view's tools of that
+ * moment, so a tool enabled during a run (by a skill, by `equip_tool_groups`, by the application)
+ * is offered on the next step. Spreading it (`{ ...tools, mine }`) takes a snapshot.
  *
  * Every call runs through `view.callTool` (validation, presets, hooks, approval, timeouts,
- * events) with the SDK's `toolCallId` as the call id and its `abortSignal`; the SDK's
- * `experimental_context` is the call's context when it is a `ToolExecutionContext` (merged over
- * `options.context`). `inputSchema` is the lowered JSON Schema without SDK-side validation, so
+ * events) with the SDK's `toolCallId` as the call id and its `abortSignal`; the run's context is
+ * the call's context when it is a `ToolExecutionContext` (merged over `options.context`): in `ai` 7
+ * the tool's entry of `toolsContext` (see `toAiSdkToolsContext`), in 5 and 6
+ * `experimental_context`. `inputSchema` is the lowered JSON Schema without SDK-side validation, so
  * invalid arguments reach toolwright's validation and the model gets its field-by-field
  * message. An error result is thrown as an {@link AiSdkToolError}: the SDK makes it a
  * `tool-error` whose text (toolwright's `forLLM`) the model gets. A success's output is the
@@ -100,8 +153,8 @@ function warnSkipped({ name, error }: AiSdkSkippedTool): void {
  *   cannot be lowered are left out and reported (`onToolSkipped`, `onLoweringReport`), not thrown.
  */
 export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): AiSdkToolSet {
-  loadAi();
   const adapt: AdaptOptions = {
+    major: aiMajor(loadAi()),
     call: options.context === undefined ? {} : { context: options.context },
     provider: options.provider ?? 'openai',
     strict: options.strict === true,
@@ -122,9 +175,10 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
 
 /**
  * A read-only object whose keys are the view's active tools at the moment it is read. A name
- * that was offered once but is no longer active still resolves to its tool (not listed), so a
- * call the model made against an earlier step's list reaches toolwright, which refuses it with
- * the reason, instead of being dropped by the SDK without an answer.
+ * that was offered once but is no longer active still resolves to its tool (an own property, not
+ * enumerable, not listed: `ai` 7 looks tools up with `Object.hasOwn`), so a call the model made
+ * against an earlier step's list reaches toolwright, which refuses it with the reason, instead of
+ * being dropped by the SDK without an answer.
  */
 function liveToolSet(active: () => ReadonlyMap<string, SdkTool | undefined>): object {
   const offered = new Map<string, SdkTool>();
@@ -156,8 +210,9 @@ function liveToolSet(active: () => ReadonlyMap<string, SdkTool | undefined>): ob
       return [...keys];
     },
     getOwnPropertyDescriptor: (_target, name) => {
-      const tool = typeof name === 'string' ? current().get(name) : undefined;
-      return tool === undefined ? undefined : { value: tool, enumerable: true, configurable: true, writable: false };
+      const tool = lookup(name);
+      if (tool === undefined) return undefined;
+      return { value: tool, enumerable: current().get(name as string) !== undefined, configurable: true, writable: false };
     },
     set: refuse,
     defineProperty: refuse,

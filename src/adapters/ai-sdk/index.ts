@@ -1,6 +1,6 @@
 /**
  * `toolwright/ai-sdk`: a toolkit's (or a session's) active tools as the Vercel AI SDK's
- * `ToolSet` for `generateText` / `streamText`. Loads `ai` (5 or 6, an optional peer
+ * `ToolSet` for `generateText` / `streamText`. Loads `ai` (5, 6 or 7, an optional peer
  * dependency) on first use, which is why it is an entry point of its own.
  *
  * @example
@@ -9,7 +9,9 @@
  * const { text } = await generateText({ model, tools: toAiSdkTools(toolkit), stopWhen: stepCountIs(5), prompt: 'Weather in Paris?' });
  */
 export { toAiSdkTools } from './ai-sdk-tools';
-export type { AiSdkToolsOptions, AiSdkSkippedTool, AiSdkToolSet } from './ai-sdk-tools';
+export type { AiSdkToolsOptions, AiSdkSkippedTool, AiSdkToolSet, AiSdkTool, AiSdkToolCallOptions } from './ai-sdk-tools';
+export { toAiSdkToolsContext } from './ai-sdk-context';
+export type { AiSdkToolsContext } from './ai-sdk-context';
 export type { AiSdkSchemaProvider } from './ai-sdk-tool';
 export { AiSdkToolError, isAiSdkToolProgress } from './ai-sdk-output';
 export type { AiSdkToolOutput, AiSdkToolProgress } from './ai-sdk-output';

@@ -11,23 +11,25 @@ import {
   type ToolEvent,
   type ToolResult,
 } from '../../../src';
-import { AiSdkToolError, isAiSdkToolProgress, toAiSdkTools } from '../../../src/adapters/ai-sdk';
+import { AiSdkToolError, isAiSdkToolProgress, toAiSdkTools, toAiSdkToolsContext } from '../../../src/adapters/ai-sdk';
 import { RED_PIXEL_PNG } from '../../support/content';
 import { freshToolkit } from '../../support/toolkit';
 
 /**
- * The one suite of `toolwright/ai-sdk`, run against `ai` 6 (ai-sdk-v6.test.ts) and `ai` 5
- * (ai-sdk-v5.test.ts, where `ai` is `ai@5` under the alias `ai-v5`), each with its own mock
- * language model from `ai/test` driving the real `generateText` / `streamText` loops.
+ * The one suite of `toolwright/ai-sdk`, run against `ai` 6 (ai-sdk-v6.test.ts), `ai` 5
+ * (ai-sdk-v5.test.ts, where `ai` is `ai@5` under the alias `ai-v5`) and `ai` 7 (ai-sdk-v7.test.ts,
+ * `ai-v7`, Node 22 and later), each with its own mock language model from `ai/test` driving the
+ * real `generateText` / `streamText` loops.
  */
 
-/** What the suite uses of one `ai` major, typed loosely enough for both. */
+/** What the suite uses of one `ai` major, typed loosely enough for all. */
 export interface SdkUnderTest {
-  readonly major: 5 | 6;
+  readonly major: 5 | 6 | 7;
   generateText(options: Record<string, unknown>): Promise<GenerateResult>;
   streamText(options: Record<string, unknown>): { fullStream: AsyncIterable<StreamPart>; text: PromiseLike<string> };
+  /** `stepCountIs` (`isStepCount` in `ai` 7). */
   stepCountIs(count: number): unknown;
-  /** `new MockLanguageModelV2(...)` or `new MockLanguageModelV3(...)`. */
+  /** `new MockLanguageModelV2(...)`, `V3` or `V4`. */
   mockModel(doGenerate: (options: ModelCallOptions) => Promise<unknown>, doStream: (options: ModelCallOptions) => Promise<unknown>): unknown;
   /** `convertArrayToReadableStream` of `ai/test`. */
   readableStream(parts: unknown[]): unknown;
@@ -75,10 +77,10 @@ export function scriptedModel(sdk: SdkUnderTest, turns: readonly Turn[]): { mode
   const seen: ModelCallOptions[] = [];
   let next = 0;
   const usage =
-    sdk.major === 6
+    sdk.major >= 6
       ? { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }
       : { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-  const finish = (reason: string) => (sdk.major === 6 ? { unified: reason, raw: reason } : reason);
+  const finish = (reason: string) => (sdk.major >= 6 ? { unified: reason, raw: reason } : reason);
   const contentOf = (turn: Turn): Record<string, unknown>[] =>
     'text' in turn
       ? [{ type: 'text', text: turn.text }]
@@ -193,8 +195,19 @@ function setup(options: { equip?: boolean } = {}) {
 
 const offered = (options: ModelCallOptions | undefined): string[] => (options?.tools ?? []).map((t) => t.name).sort();
 
-export function describeAiSdk(label: string, load: () => SdkUnderTest): void {
-  describe(`toolwright/ai-sdk with ${label}`, () => {
+/** The run option that carries a run's context to the tools: `experimental_context` in 5 and 6, `toolsContext` in 7. */
+export function runContext(sdk: SdkUnderTest, tools: object, context: ToolExecutionContext): Record<string, unknown> {
+  return sdk.major === 7 ? { toolsContext: toAiSdkToolsContext(tools, context) } : { experimental_context: context };
+}
+
+/** The image part of a content output: `media` in 5, `image-data` in 6, `file` in 7. */
+function imagePart(sdk: SdkUnderTest, data: string, mediaType: string): Record<string, unknown> {
+  if (sdk.major === 7) return { type: 'file', mediaType, data: { type: 'data', data } };
+  return { type: sdk.major === 6 ? 'image-data' : 'media', data, mediaType };
+}
+
+export function describeAiSdk(label: string, load: () => SdkUnderTest, describeIt: jest.Describe = describe): void {
+  describeIt(`toolwright/ai-sdk with ${label}`, () => {
     let sdk: SdkUnderTest;
     beforeAll(() => {
       sdk = load();
@@ -359,16 +372,15 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest): void {
       expect(slow.aborted).toEqual(new Error('user left'));
     });
 
-    it('uses options.context and the SDK’s experimental_context (a ToolExecutionContext) as the call context', async () => {
+    it('uses options.context and the run’s context (experimental_context; toolsContext in 7) as the call context', async () => {
       const { toolkit } = setup();
       const first = scriptedModel(sdk, [{ calls: [call('who_asks', {})] }, { text: 'done' }]);
       await generate(toAiSdkTools(toolkit, { context: ToolExecutionContext.of(new Requester('Ada')) }), first.model);
       expect(lastToolResults(first.seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'asked by Ada' });
 
       const second = scriptedModel(sdk, [{ calls: [call('who_asks', {})] }, { text: 'done' }]);
-      await generate(toAiSdkTools(toolkit, { context: ToolExecutionContext.of(new Requester('Ada')) }), second.model, {
-        experimental_context: ToolExecutionContext.of(new Requester('Grace')),
-      });
+      const tools = toAiSdkTools(toolkit, { context: ToolExecutionContext.of(new Requester('Ada')) });
+      await generate(tools, second.model, runContext(sdk, tools, ToolExecutionContext.of(new Requester('Grace'))));
       expect(lastToolResults(second.seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'asked by Grace' });
     });
 
@@ -417,7 +429,7 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest): void {
       expect(offered(seen[0])).not.toContain('tag_map');
       const weather = seen[0]!.tools!.find((t) => t.name === 'get_weather')!;
       expect(weather.inputSchema).toMatchObject({ additionalProperties: false, required: ['city', 'days'] });
-      if (sdk.major === 6) expect(weather.strict).toBe(true);
+      if (sdk.major >= 6) expect(weather.strict).toBe(true);
       expect(reports).toContain('get_weather:days');
       expect(reports).toContain('tag_map:'); // the omission, in the same report as every other change
       expect(lastToolResults(seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'Oslo: 18 °C' });
@@ -434,13 +446,9 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest): void {
       });
       const { model, seen } = scriptedModel(sdk, [{ calls: [call('chart', {})] }, { text: 'A red square.' }]);
       const result = await generate(toAiSdkTools(toolkit), model);
-      const media = sdk.major === 6 ? 'image-data' : 'media';
       expect(lastToolResults(seen[1]!)[0]!.output).toEqual({
         type: 'content',
-        value: [
-          { type: 'text', text: 'Revenue:\n[image: image/png, 70 bytes]' },
-          { type: media, data: RED_PIXEL_PNG, mediaType: 'image/png' },
-        ],
+        value: [{ type: 'text', text: 'Revenue:\n[image: image/png, 70 bytes]' }, imagePart(sdk, RED_PIXEL_PNG, 'image/png')],
       });
       const output = result.steps[0]!.content.find((p) => p.type === 'tool-result')!.output as ToolResult;
       expect(output.content).toHaveLength(3);
