@@ -19,6 +19,7 @@ const benches = [
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
   ['BullMQ worker fleet (toolwright/bullmq vs bare BullMQ, 1/2/4 worker processes; needs Redis)', 'bullmq-bench.js'],
   ['hostile input bounds', 'security-bench.js'],
+  ['validation time per 100 KB of hostile input (string formats, uniqueItems)', 'format-bench.js'],
   ['install footprint and cold require (packs and installs from the registry)', 'footprint-bench.js'],
 ];
 

@@ -4,6 +4,8 @@ import type AjvCore from 'ajv/dist/core';
 const URL_SCHEME = /^(?:https?|ftp):\/\//iu;
 /** JavaScript's `\s`, as ajv-formats' `\S` and `[^\s]` exclude it. */
 const WHITESPACE = /\s/;
+/** The last whitespace (linear: from each whitespace, `\S*` stops at the next one). */
+const LAST_WHITESPACE = /\s\S*$/;
 /**
  * ajv-formats' public IPv4 host (private and link-local ranges excluded by its lookaheads). Run
  * only on hosts of at most 15 characters, so it answers in constant time.
@@ -22,28 +24,38 @@ function isHostChar(code: number): boolean {
   return isHostLetter(code) || (code >= 0x30 && code <= 0x39);
 }
 
-/** A label before the last dot: host characters in runs joined by single hyphens (`(?:X+-)*X+`). */
-function isLabel(label: string): boolean {
-  let previous = '-';
-  for (const char of label) {
-    if (char === '-') {
-      if (previous === '-') return false;
-    } else if (!isHostChar(char.codePointAt(0) ?? 0)) return false;
-    previous = char;
-  }
-  return previous !== '-';
+/** True when `text[at]` starts a surrogate pair: a code point above U+FFFF, outside ajv-formats' host classes. */
+function isAstral(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  const next = text.charCodeAt(at + 1);
+  return code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
 }
 
-/** ajv-formats' host name: labels, then a last label of at least two letters. */
-function isHostName(host: string): boolean {
-  const labels = host.split('.');
-  if (labels.length < 2) return false;
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
+
+/**
+ * ajv-formats' host name in `text[from, to)`: labels of host characters in runs joined by single
+ * hyphens (`(?:X+-)*X+`), dot-separated, then a last label of at least two letters. One pass.
+ */
+function isHostName(text: string, from: number, to: number): boolean {
+  const lastDot = text.lastIndexOf('.', to - 1);
+  if (lastDot <= from) return false;
   let letters = 0;
-  for (const char of labels[labels.length - 1]) {
-    if (!isHostLetter(char.codePointAt(0) ?? 0)) return false;
+  for (let at = lastDot + 1; at < to; at++) {
+    if (isAstral(text, at) || !isHostLetter(text.charCodeAt(at))) return false;
     letters++;
   }
-  return letters >= 2 && labels.slice(0, -1).every(isLabel);
+  if (letters < 2) return false;
+  let previous = DOT;
+  for (let at = from; at < lastDot; at++) {
+    const code = text.charCodeAt(at);
+    if (code === DOT || code === HYPHEN) {
+      if (previous === DOT || previous === HYPHEN) return false;
+    } else if (isAstral(text, at) || !isHostChar(code)) return false;
+    previous = code;
+  }
+  return previous !== DOT && previous !== HYPHEN;
 }
 
 /** True when what follows the host at `end` is an optional `:port` (2 to 5 digits), then nothing or a `/path` without whitespace. */
@@ -74,8 +86,7 @@ export function isUrl(text: string): boolean {
   if (scheme === null) return false;
   const rest = text.slice(scheme[0].length);
   const firstWhitespace = rest.search(WHITESPACE);
-  let lastWhitespace = rest.length - 1;
-  while (lastWhitespace >= 0 && !WHITESPACE.test(rest[lastWhitespace])) lastWhitespace--;
+  const lastWhitespace = rest.search(LAST_WHITESPACE);
   let start = 0;
   for (;;) {
     const nextAt = rest.indexOf('@', start);
@@ -85,8 +96,8 @@ export function isUrl(text: string): boolean {
     // a host has no '@': the host starting here must end (at ':', '/' or the end) before the next '@'
     const userInfoOk = start === 0 || (start > 1 && (firstWhitespace === -1 || firstWhitespace >= start - 1));
     if (userInfoOk && (end < limit || nextAt === -1)) {
-      const host = rest.slice(start, end);
-      if (((host.length <= LONGEST_IPV4 && PUBLIC_IPV4.test(host)) || isHostName(host)) && isUrlTail(rest, end, lastWhitespace)) return true;
+      const ipv4 = end - start <= LONGEST_IPV4 && PUBLIC_IPV4.test(rest.slice(start, end));
+      if (isUrlTail(rest, end, lastWhitespace) && (ipv4 || isHostName(rest, start, end))) return true;
     }
     if (nextAt === -1 || (firstWhitespace !== -1 && firstWhitespace < nextAt)) return false;
     start = nextAt + 1;

@@ -1,15 +1,17 @@
+import 'reflect-metadata';
+import { ArrayUnique, IsArray, IsObject } from 'class-validator';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchema, Toolkit, ToolResult } from '../../src';
+import { Tool, ToolParam, type JsonSchema, type Toolkit, type ToolResult } from '../../src';
 import { importMcpTools } from '../../src/mcp';
 import { Closer } from '../support/mcp';
 import { call, newToolkit } from '../support/toolkit';
 import { hostileMcpServer } from './hostile-mcp-server';
 
 /**
- * The most one hostile 100 KB argument may block the process: a linear check takes a few ms;
- * the quadratic ones this file guards against take seconds. Generous for a loaded 2-core machine.
+ * The most one hostile 100 KB argument may block the process: a linear check takes a few ms (up
+ * to 100 on a loaded 2-core machine); the quadratic ones this file guards against take seconds.
  */
-const BLOCK_MS = 300;
+const BLOCK_MS = 500;
 const SIZE = 100_000;
 
 const closer = new Closer();
@@ -65,10 +67,10 @@ describe('format: "url" answers hostile text in linear time', () => {
     expect(remoteCalls()).toBe(1);
   });
 
-  it("the app's own tool: 100 KB of ':' after the scheme (a worse case than the reported one) is refused at once", async () => {
+  it("the app's own tool: 100 KB of ':' after the scheme (a worse case than the reported one), of '@', of hosts to try is refused at once", async () => {
     const { toolkit, ran } = toolWith({ type: 'string', format: 'url' });
     expect((await call(toolkit, 'check', { value: 'http://user:pw@example.com:8080/a' })).forLLM).toBe('ran 1');
-    for (const value of [`http://${fill(':')}`, `http://${fill('a@')} `, `https://${fill('a:b@')}`]) {
+    for (const value of [`http://${fill(':')}`, `http://${fill('a@')} `, `https://${fill('a:b@')}`, `http://${fill('x@a.c/')}`]) {
       const { result, ms } = await timedCall(toolkit, 'check', { value });
       expect(ms).toBeLessThan(BLOCK_MS);
       expect(result.error?.code).toBe('INVALID_ARGUMENTS');
@@ -88,7 +90,7 @@ const HOSTILE_FORMATS: Readonly<Record<string, readonly string[]>> = {
   uri: [`a://${fill('a:')} `, `a:${fill('/')} `, `a://${fill('%00')} `, `a://a${fill(':1')} `],
   'uri-reference': [`${fill('a')} `, `//${fill('a:')} `, `${fill('a/')} `, `//${fill('@')} `],
   'uri-template': [`{${fill('a,')} `, `${fill('{a}')} `],
-  url: [`ftp://${fill('a:')}`, `http://${fill(':')}`, `http://${fill('a-')}!`, `http://a${fill('.aa')}.`],
+  url: [`ftp://${fill('a:')}`, `http://${fill(':')}`, `http://${fill('a-')}!`, `http://a${fill('.aa')}.`, `http://${fill('x@a.c/')}`],
   email: [`a@${fill('a')}!`, `a@${fill('a.a')}-`, `${fill('a.')}@`],
   hostname: [fill('a'), fill('a-')],
   ipv4: [fill('1.')],
@@ -117,20 +119,19 @@ describe('every string format answers 100 KB of hostile text in linear time', ()
 const distinctObjects = (count: number) => Array.from({ length: count }, (_, id) => ({ id }));
 
 describe('uniqueItems runs in linear time, with JSON equality', () => {
-  it('an imported array of 10,000 distinct objects (109 KB) is checked at once; a duplicate is refused and the remote tool never runs', async () => {
+  it('an imported array of 10,000 objects (109 KB) with one duplicate is refused at once and the remote tool never runs; without it the call goes through', async () => {
     const { toolkit, remoteCalls } = await importTool('store', {
       type: 'object',
       properties: { rows: { type: 'array', items: { type: 'object' }, uniqueItems: true } },
     });
     const rows = distinctObjects(10_000);
-    const accepted = await timedCall(toolkit, 'store', { rows });
-    expect(accepted.ms).toBeLessThan(BLOCK_MS);
-    expect(accepted.result.forLLM).toBe('remote ran');
-    const refused = await timedCall(toolkit, 'store', { rows: [...rows, { id: 5_000.0 }] });
+    // a duplicate first: the pairwise check, which starts from the end, then compares nearly every pair
+    const refused = await timedCall(toolkit, 'store', { rows: [{ id: 5_000.0 }, ...rows] });
     expect(refused.ms).toBeLessThan(BLOCK_MS);
     expect(refused.result.error?.code).toBe('INVALID_ARGUMENTS');
-    expect(refused.result.forLLM).toContain("'rows': must NOT have duplicate items (items ## 5000 and 10000 are identical)");
-    expect(remoteCalls()).toBe(1);
+    expect(refused.result.forLLM).toContain("'rows': must NOT have duplicate items (items ## 0 and 5001 are identical)");
+    expect(remoteCalls()).toBe(0);
+    expect((await call(toolkit, 'store', { rows })).forLLM).toBe('remote ran');
   });
 
   it("the app's own untyped array: 20,000 distinct strings, and nested arrays whose keys come in another order", async () => {
@@ -144,5 +145,46 @@ describe('uniqueItems runs in linear time, with JSON equality', () => {
     expect(refused.ms).toBeLessThan(BLOCK_MS);
     expect(refused.result.forLLM).toContain('items ## 7 and 5000 are identical');
     expect(ran()).toBe(1);
+  });
+});
+
+class BasketDto {
+  @IsArray() @ArrayUnique() @IsObject({ each: true }) items!: Record<string, unknown>[];
+}
+
+/** The same DTO without `@ArrayUnique()`: what class-transformer and class-validator cost anyway. */
+class PlainBasketDto {
+  @IsArray() @IsObject({ each: true }) items!: Record<string, unknown>[];
+}
+
+let received = 0;
+
+class BasketService {
+  @Tool({ description: 'Save a basket' })
+  save(@ToolParam({ name: 'basket' }) basket: BasketDto) {
+    received++;
+    return `saved ${basket.items.length}`;
+  }
+
+  @Tool({ description: 'Save a basket, duplicates allowed' })
+  savePlain(@ToolParam({ name: 'basket' }) basket: PlainBasketDto) {
+    return `saved ${basket.items.length}`;
+  }
+}
+
+describe('a DTO field with @ArrayUnique() (its schema says uniqueItems; class-validator checks it again)', () => {
+  it('10,000 distinct objects cost about what the same DTO without @ArrayUnique() costs; a duplicate is refused and the tool never runs', async () => {
+    const toolkit = newToolkit();
+    toolkit.registerTool(BasketService);
+    const items = distinctObjects(10_000);
+    // class-transformer's work per object is linear but not small: compare with the same DTO without the check
+    const fastest = async (name: string) => Math.min((await timedCall(toolkit, name, { basket: { items } })).ms, (await timedCall(toolkit, name, { basket: { items } })).ms);
+    const plain = await fastest('save_plain');
+    const unique = await fastest('save');
+    expect(unique).toBeLessThan(2 * plain + BLOCK_MS);
+    expect(received).toBe(2);
+    const refused = await call(toolkit, 'save', { basket: { items: [{ id: 3 }, ...items] } });
+    expect(refused.forLLM).toContain("'basket.items': must NOT have duplicate items (items ## 0 and 4 are identical)");
+    expect(received).toBe(2);
   });
 });
