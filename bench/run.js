@@ -20,6 +20,7 @@ const benches = [
   ['BullMQ worker fleet (toolwright/bullmq vs bare BullMQ, 1/2/4 worker processes; needs Redis)', 'bullmq-bench.js'],
   ['hostile input bounds', 'security-bench.js'],
   ['MCP import of a large catalogue (time, longest block, heap, first call, refresh)', 'mcp-import-bench.js'],
+  ['validation time per 100 KB of hostile input (string formats, uniqueItems)', 'format-bench.js'],
   ['install footprint and cold require (packs and installs from the registry)', 'footprint-bench.js'],
 ];
 

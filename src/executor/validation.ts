@@ -7,15 +7,16 @@ import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
 import { classTransformer, classValidator } from '../schema/dto-libraries';
 import { schemaDialect, type SchemaDialect } from '../schema/schema-dialect';
+import { addLinearFormats } from './linear-formats';
 import { linearRegExp } from './linear-regexp';
 import type { Scrub } from './redact';
+import { withLinearUniqueItems } from './unique-items';
 
 /**
  * Creates an Ajv instance for `dialect` (Ajv's 2020 build, or its draft-07 default build), loaded
  * when a toolkit first compiles a schema of that dialect, not with `require('toolwright')`: every
- * error reported, formats checked, no coercion, `pattern`s run by a linear-time engine
- * ({@link linearRegExp}). ajv-formats is added by {@link SchemaValidators.compile} when a schema
- * first needs it.
+ * error reported, formats checked, no coercion, `pattern`s ({@link linearRegExp}), `uniqueItems`
+ * and formats ({@link addLinearFormats}, when a schema first needs them) in linear time.
  * Schemas are checked against the meta-schema once, at registration (`schemaProblems`), so
  * `compile` skips that check: otherwise each toolkit's first call compiles the meta-schema (~45 ms).
  */
@@ -30,9 +31,8 @@ function createAjv(dialect: SchemaDialect): AjvCore {
     // optimize: false compiles about 3x faster, and the validators run as fast
     code: { regExp: linearRegExp, optimize: false },
   } as const;
-  return dialect === 'draft-07'
-    ? new (require('ajv') as typeof import('ajv')).Ajv(options)
-    : new (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).Ajv2020(options);
+  const ajv = dialect === 'draft-07' ? new (require('ajv') as typeof import('ajv')).Ajv(options) : new (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).Ajv2020(options);
+  return withLinearUniqueItems(ajv);
 }
 
 /** True when `schema` has a `format` keyword anywhere (a property named `format` is no keyword). */
@@ -66,7 +66,7 @@ export class SchemaValidators {
 
   /**
    * The validation function of `schema` (registration has refused the schemas no dialect fits),
-   * with ajv-formats' formats (`email`, `date-time`, `uuid`…) added to the engine first when
+   * with ajv-formats' formats (`email`, `date-time`, `url`…) added to the engine first when
    * `schema` is the first of its schemas to use `format`: ajv-formats is loaded only for toolkits
    * that need it, and compiled validators run as fast as before.
    */
@@ -75,7 +75,7 @@ export class SchemaValidators {
     const dialect = 'dialect' in found ? found.dialect : '2020-12';
     const ajv = (this.engines[dialect] ??= createAjv(dialect));
     if (!this.withFormats.has(ajv) && usesFormat(schema)) {
-      (require('ajv-formats') as typeof import('ajv-formats')).default(ajv as Parameters<typeof import('ajv-formats').default>[0]);
+      addLinearFormats(ajv);
       this.withFormats.add(ajv);
     }
     const validate = ajv.compile(schema);
