@@ -39,6 +39,7 @@ const INTEGRATION: readonly string[] = [
   'codegen/generate-manifest.test.ts',
   'codegen/sample-manifest.test.ts',
   'codegen/manifest-module.test.ts',
+  'codegen/project-typescript7.test.ts',
   'toolchains/no-metadata.test.ts',
   'toolchains/esm-project.test.ts',
   'readme/snippets.test.ts',
