@@ -89,6 +89,21 @@ const MCP_SDK_LOWEST: Project = {
   globals: { MCP_SDK_VERSION: '1.29.0' },
 };
 
+/**
+ * The `ioredis-6` project: the toolwright/bullmq suites again (but the sample, which runs in a child
+ * process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
+ * which package.json installs under the alias `ioredis-v6`; the project's own ioredis is 5, the
+ * lowest major of the peer range.
+ */
+const IOREDIS_6: Project = {
+  ...shared,
+  displayName: 'ioredis-6',
+  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
+  moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
+  globals: { IOREDIS_VERSION: '6.0.0' },
+};
+
 const config: Config = {
   // Jest's default (one worker less than the cores) runs everything in band on a 2-core machine.
   maxWorkers: '100%',
@@ -121,6 +136,7 @@ const config: Config = {
       testMatch: INTEGRATION.map((file) => `<rootDir>/test/${file}`),
     },
     MCP_SDK_LOWEST,
+    IOREDIS_6,
   ],
 };
 
