@@ -101,7 +101,7 @@ const IOREDIS_6: Project = {
   testMatch: ['<rootDir>/test/bullmq/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
   moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
-  globals: { IOREDIS_VERSION: '6.0.0' },
+  globals: { IOREDIS_MAJOR: 6 },
 };
 
 const config: Config = {

@@ -5,7 +5,7 @@ import { createToolWorker, queueTools } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
 
 /** Set by the `ioredis-6` Jest project (jest.config.ts), which maps every `ioredis` import to ioredis 6. */
-declare const IOREDIS_VERSION: string | undefined;
+declare const IOREDIS_MAJOR: number | undefined;
 
 /**
  * The ioredis these suites run on: 5 (the project's own, the lowest major of the peer range) in
@@ -15,8 +15,8 @@ declare const IOREDIS_VERSION: string | undefined;
 describe('the ioredis under test', () => {
   const version = (require('ioredis/package.json') as { version: string }).version;
 
-  it('is the release this Jest project maps', () => {
-    expect(version).toBe(typeof IOREDIS_VERSION === 'string' ? IOREDIS_VERSION : '5.11.1');
+  it('is the major this Jest project maps', () => {
+    expect(Number(version.split('.')[0])).toBe(typeof IOREDIS_MAJOR === 'number' ? IOREDIS_MAJOR : 5);
   });
 
   it("is the one BullMQ's own clients and toolwright's worker use, in a round trip on the machine's Redis", async () => {
