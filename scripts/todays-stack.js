@@ -40,6 +40,7 @@ fs.mkdirSync(app);
 fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'todays-stack', version: '1.0.0', private: true }, null, 2));
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const installStarted = Date.now();
 const install = spawnSync(npm, ['install', '--no-audit', '--no-fund', tarball, ...STACK], { cwd: app, encoding: 'utf8', shell: process.platform === 'win32' });
 const npmOutput = `${install.stdout}${install.stderr}`;
 if (install.status !== 0 || /ERESOLVE/.test(npmOutput)) {
@@ -50,8 +51,8 @@ if (install.status !== 0 || /ERESOLVE/.test(npmOutput)) {
   );
 }
 const installed = (name) => JSON.parse(fs.readFileSync(path.join(app, 'node_modules', name, 'package.json'), 'utf8')).version;
-const names = STACK.map((spec) => spec.replace(/@[^@/]*$/, '').replace(/^$/, spec));
-log(`Node ${process.version}, npm install (${((Date.now() - started) / 1000).toFixed(0)} s): ${names.map((name) => `${name} ${installed(name)}`).join(', ')}`);
+const names = STACK.map((spec) => spec.replace(/(.)@[^@/]*$/, '$1'));
+log(`Node ${process.version}, npm install (${((Date.now() - installStarted) / 1000).toFixed(0)} s): ${names.map((name) => `${name} ${installed(name)}`).join(', ')}`);
 
 /** The README's Quick example and its tsconfig settings, as its "Quick example" section gives them. */
 function quickExample() {
