@@ -43,6 +43,7 @@ const INTEGRATION: readonly string[] = [
   'codegen/generate-manifest.test.ts',
   'codegen/sample-manifest.test.ts',
   'codegen/manifest-module.test.ts',
+  'codegen/project-typescript7.test.ts',
   'toolchains/no-metadata.test.ts',
   'toolchains/esm-project.test.ts',
   'readme/snippets.test.ts',
@@ -96,6 +97,21 @@ const MCP_SDK_LOWEST: Project = {
   globals: { MCP_SDK_VERSION: '1.29.0' },
 };
 
+/**
+ * The `ioredis-6` project: the toolwright/bullmq suites again (but the sample, which runs in a child
+ * process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
+ * which package.json installs under the alias `ioredis-v6`; the project's own ioredis is 5, the
+ * lowest major of the peer range.
+ */
+const IOREDIS_6: Project = {
+  ...shared,
+  displayName: 'ioredis-6',
+  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
+  moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
+  globals: { IOREDIS_MAJOR: 6 },
+};
+
 const config: Config = {
   // Jest's default (one worker less than the cores) runs everything in band on a 2-core machine.
   maxWorkers: '100%',
@@ -128,6 +144,7 @@ const config: Config = {
       testMatch: INTEGRATION.map((file) => `<rootDir>/test/${file}`),
     },
     MCP_SDK_LOWEST,
+    IOREDIS_6,
   ],
 };
 

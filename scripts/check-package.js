@@ -5,20 +5,16 @@
 // CommonJS build in one, its ES module build in the other), and a CommonJS project without the
 // optional peers of toolwright/build (typescript, typescript-json-schema). Dependencies are linked
 // from this repo's node_modules so the check needs no network.
-const { execFileSync, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-pack-'));
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const { packTarball, queueRun, run } = require('./consumer-parts');
 
-const tarball = path.join(work, JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root))[0].filename);
-const unpacked = path.join(work, 'unpacked');
-fs.mkdirSync(unpacked);
-run('tar', ['-xzf', tarball, '-C', unpacked], root);
-const shipped = path.join(unpacked, 'package');
+const { shipped } = packTarball(work);
 for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
@@ -111,32 +107,6 @@ core.NestFactory.createApplicationContext(AppModule, { logger: false }).then(asy
   await app.close();
   process.stdout.write('ok\\n');
 }).catch((e) => { console.error(e); process.exit(1); });
-`;
-// A BullMQ round trip against the machine's Redis: the tool runs on a worker of the consumer's own
-// toolwright/bullmq (a unique queue, obliterated after).
-const queueRun = (load) => `
-${load}
-const queueName = 'tw-package-' + process.pid + '-' + Date.now();
-const connection = { host: '127.0.0.1', port: 6379 };
-const shout = { name: 'shout', description: 'Shout', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: (a) => String(a.text).toUpperCase() + ' from ' + process.pid };
-const caller = new tw.Toolkit();
-caller.registerTool(shout);
-const worker = new tw.Toolkit();
-worker.registerTool(shout);
-const routing = bullmq.queueTools(caller, { connection, queueName, tools: ['shout'] });
-const running = bullmq.createToolWorker(worker, { connection, queueName, concurrency: 2 });
-(async () => {
-  const r = await caller.callTool({ id: 'q1', name: 'shout', arguments: { text: 'hi' } });
-  const bad = await caller.callTool({ id: 'q2', name: 'shout', arguments: { text: 1 } });
-  if (r.forLLM !== 'HI from ' + process.pid || bad.error.code !== 'INVALID_ARGUMENTS') throw new Error('bullmq: ' + JSON.stringify([r, bad]));
-  await routing.close();
-  await running.close();
-  const { Queue } = await import('bullmq');
-  const q = new Queue(queueName, { connection });
-  await q.obliterate({ force: true });
-  await q.close();
-  process.stdout.write('ok\\n');
-})().catch((e) => { console.error(e); process.exit(1); });
 `;
 const cjs = project('consumer-cjs', 'commonjs', {
   'queue.js': queueRun("const tw = require('toolwright'); const bullmq = require('toolwright/bullmq');"),

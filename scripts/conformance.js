@@ -13,7 +13,8 @@
  *   2026-07-28 requirements as unscored `extension` scenarios.
  *
  * - The suite needs Node 22. When this Node is older, a Node 22 binary from the npm registry
- *   (node-<platform>-<arch>) is installed once into .cache/node22 (gitignored).
+ *   (node-<platform>-<arch>) is installed once into .cache/node22 (gitignored) by
+ *   scripts/cached-package.js.
  * - Arguments: set names run only those sets; scenario names run only those scenarios (in every
  *   selected set that has them). Without arguments everything runs.
  * - A scenario passes when it has at least one successful check and no failed one: a scenario the
@@ -30,11 +31,10 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { major, nodeBinary } = require('./cached-package');
 const { parseRequirements, readResults, judgeSet } = require('./conformance-results');
 
 const root = path.resolve(__dirname, '..');
-const NODE_VERSION = '22.23.3';
-const CACHE = path.join(root, '.cache', 'node22');
 const EXPECTED_FAILURES = path.join(root, 'conformance', 'expected-failures');
 const SUITE_CLI = require.resolve('@modelcontextprotocol/conformance/dist/index.js');
 const SUITE_VERSION = require('@modelcontextprotocol/conformance/package.json').version;
@@ -53,36 +53,10 @@ const SETS = [
 
 const log = (line) => process.stdout.write(`${line}\n`);
 
-function major(version) {
-  return Number(version.replace(/^v/, '').split('.')[0]);
-}
-
 /** A Node ≥ 22 binary: this one, $CONFORMANCE_NODE, or the cached npm package (installed when missing). */
 function node22() {
   if (process.env.CONFORMANCE_NODE) return process.env.CONFORMANCE_NODE;
-  if (major(process.version) >= 22) return process.execPath;
-  const pkg = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
-  const dir = path.join(CACHE, 'node_modules', pkg);
-  const binary = path.join(dir, process.platform === 'win32' ? 'node.exe' : path.join('bin', 'node'));
-  const installed = (() => {
-    try {
-      return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
-    } catch {
-      return undefined;
-    }
-  })();
-  if (installed !== NODE_VERSION || !fs.existsSync(binary)) {
-    log(`Installing Node ${NODE_VERSION} (${pkg}) into ${path.relative(root, CACHE)} for the conformance suite…`);
-    fs.mkdirSync(CACHE, { recursive: true });
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const install = spawnSync(
-      npm,
-      ['install', '--prefix', CACHE, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', `${pkg}@${NODE_VERSION}`],
-      { stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' },
-    );
-    if (install.status !== 0 || !fs.existsSync(binary)) throw new Error(`could not install ${pkg}@${NODE_VERSION} (npm exit ${install.status})`);
-  }
-  return binary;
+  return major(process.version) >= 22 ? process.execPath : nodeBinary(22);
 }
 
 /** Runs the suite's CLI with Node 22; resolves with its exit code and output. */

@@ -1,4 +1,5 @@
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 import type { ManifestParam } from '../common/manifest';
 import { unwrapTypeNode } from './classify-param';
 import { displayPath, type ScannedParam } from './scan-sources';
@@ -18,12 +19,12 @@ function quoted(text: string): string {
   return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED - 1)}…`;
 }
 
-function isLibraryFile(sourceFile: ts.SourceFile): boolean {
+function isLibraryFile(sourceFile: TS.SourceFile): boolean {
   return sourceFile.isDeclarationFile || /[\\/]node_modules[\\/]/.test(sourceFile.fileName);
 }
 
-function isReference(type: ts.Type): type is ts.TypeReference {
-  return (type.flags & ts.TypeFlags.Object) !== 0 && ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0;
+function isReference(type: TS.Type): type is TS.TypeReference {
+  return (type.flags & ts.TypeFlags.Object) !== 0 && ((type as TS.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0;
 }
 
 /**
@@ -31,12 +32,12 @@ function isReference(type: ts.Type): type is ts.TypeReference {
  * cannot find). Every schema reader sees `any` in it. (`intrinsicName` is how the checker itself
  * tells it from a declared `any`; TypeScript exports no test for it.)
  */
-function isUnresolved(type: ts.Type): boolean {
+function isUnresolved(type: TS.Type): boolean {
   return (type.flags & ts.TypeFlags.Any) !== 0 && (type as { intrinsicName?: string }).intrinsicName === 'error';
 }
 
 /** The types a type is built from: union and intersection members, type arguments (arrays, tuples, generics, `Partial<T>`). */
-function constituents(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {
+function constituents(checker: TS.TypeChecker, type: TS.Type): TS.Type[] {
   const parts = [...(type.aliasTypeArguments ?? [])];
   if (type.isUnionOrIntersection()) parts.push(...type.types);
   if (isReference(type)) parts.push(...checker.getTypeArguments(type));
@@ -47,7 +48,7 @@ function constituents(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {
  * The source file that names an unresolved type inside `type` (its constituents and, at any
  * depth, its properties), or `undefined` when every part resolves.
  */
-function unresolvedIn(checker: ts.TypeChecker, type: ts.Type, file: ts.SourceFile, seen = new Set<ts.Type>()): ts.SourceFile | undefined {
+function unresolvedIn(checker: TS.TypeChecker, type: TS.Type, file: TS.SourceFile, seen = new Set<TS.Type>()): TS.SourceFile | undefined {
   if (isUnresolved(type)) return file;
   if (seen.has(type)) return undefined;
   seen.add(type);
@@ -66,16 +67,16 @@ function unresolvedIn(checker: ts.TypeChecker, type: ts.Type, file: ts.SourceFil
 }
 
 /** The import specifiers of `file` that do not resolve. */
-function unresolvedImports(checker: ts.TypeChecker, file: ts.SourceFile): string[] {
+function unresolvedImports(checker: TS.TypeChecker, file: TS.SourceFile): string[] {
   return file.statements
     .filter(ts.isImportDeclaration)
     .map((statement) => statement.moduleSpecifier)
-    .filter((specifier): specifier is ts.StringLiteral => ts.isStringLiteral(specifier) && checker.getSymbolAtLocation(specifier) === undefined)
+    .filter((specifier): specifier is TS.StringLiteral => ts.isStringLiteral(specifier) && checker.getSymbolAtLocation(specifier) === undefined)
     .map((specifier) => specifier.text);
 }
 
 /** The refusal of a parameter type that names something the compiler cannot resolve: its schema would accept anything there. */
-function unresolvedProblem(checker: ts.TypeChecker, typeText: string, file: ts.SourceFile, cwd: string): TypeProblem {
+function unresolvedProblem(checker: TS.TypeChecker, typeText: string, file: TS.SourceFile, cwd: string): TypeProblem {
   const imports = unresolvedImports(checker, file);
   const where = displayPath(file.fileName, cwd);
   const cause =
@@ -95,7 +96,7 @@ function unresolvedProblem(checker: ts.TypeChecker, typeText: string, file: ts.S
 }
 
 /** The name of a project or package class inside `type`'s constituents (not its properties), if any. */
-function nestedClass(checker: ts.TypeChecker, type: ts.Type, seen = new Set<ts.Type>()): string | undefined {
+function nestedClass(checker: TS.TypeChecker, type: TS.Type, seen = new Set<TS.Type>()): string | undefined {
   if (seen.has(type)) return undefined;
   seen.add(type);
   const declaration = type.getSymbol()?.getDeclarations()?.find(ts.isClassDeclaration);
@@ -108,7 +109,7 @@ function nestedClass(checker: ts.TypeChecker, type: ts.Type, seen = new Set<ts.T
 }
 
 /** The name a parameter's type annotation spells (`UserContext`, `ns.UserContext`, `LineDto[]`, `readonly LineDto[]`, `Array<LineDto>`, `X | undefined`). */
-function namedType(node: ts.TypeNode | undefined): ts.EntityName | undefined {
+function namedType(node: TS.TypeNode | undefined): TS.EntityName | undefined {
   const type = unwrapTypeNode(node);
   if (type === undefined) return undefined;
   if (ts.isArrayTypeNode(type)) return namedType(type.elementType);
@@ -120,7 +121,7 @@ function namedType(node: ts.TypeNode | undefined): ts.EntityName | undefined {
 }
 
 /** The import a type name comes through, and the name the imported module exports it as. */
-function importOf(checker: ts.TypeChecker, name: ts.EntityName): { readonly from: ts.Expression; readonly exported: string } | undefined {
+function importOf(checker: TS.TypeChecker, name: TS.EntityName): { readonly from: TS.Expression; readonly exported: string } | undefined {
   const local = ts.isIdentifier(name) ? name : name.left;
   const declaration = ts.isIdentifier(local) ? checker.getSymbolAtLocation(local)?.getDeclarations()?.[0] : undefined;
   if (declaration === undefined) return undefined;
@@ -139,7 +140,7 @@ function importOf(checker: ts.TypeChecker, name: ts.EntityName): { readonly from
  * of the project, `<module>#<export>`. `undefined` for a project class imported by a relative path
  * (its declaring module is named instead) or not imported.
  */
-function importedReference(checker: ts.TypeChecker, node: ts.ParameterDeclaration, cls: ts.Symbol, fromLibrary: boolean, cwd: string): string | undefined {
+function importedReference(checker: TS.TypeChecker, node: TS.ParameterDeclaration, cls: TS.Symbol, fromLibrary: boolean, cwd: string): string | undefined {
   const name = namedType(node.type);
   const named = name === undefined ? undefined : checker.getSymbolAtLocation(ts.isIdentifier(name) ? name : name.right);
   const target = named !== undefined && named.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(named) : named;
@@ -153,7 +154,7 @@ function importedReference(checker: ts.TypeChecker, node: ts.ParameterDeclaratio
 }
 
 /** A project file as the manifest names it: relative to `cwd`, with a leading `./` inside it. */
-function projectPath(sourceFile: ts.SourceFile, cwd: string): string {
+function projectPath(sourceFile: TS.SourceFile, cwd: string): string {
   const relative = displayPath(sourceFile.fileName, cwd);
   return `${relative.startsWith('../') ? '' : './'}${relative}`;
 }
@@ -162,7 +163,7 @@ function projectPath(sourceFile: ts.SourceFile, cwd: string): string {
  * `<module>#<export>` for a class a module of the project exports (`./src/user.ts#UserContext`,
  * `./src/user.ts#default`), relative to `cwd`; `undefined` when its module does not export it.
  */
-function exportReference(checker: ts.TypeChecker, symbol: ts.Symbol, declaration: ts.ClassDeclaration, cwd: string): string | undefined {
+function exportReference(checker: TS.TypeChecker, symbol: TS.Symbol, declaration: TS.ClassDeclaration, cwd: string): string | undefined {
   const sourceFile = declaration.getSourceFile();
   const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
   if (moduleSymbol === undefined) return undefined;
@@ -190,7 +191,7 @@ function exportReference(checker: ts.TypeChecker, symbol: ts.Symbol, declaration
  * object type is not looked for: such a parameter is a plain object, its schema all there is.
  */
 export function classReference(
-  checker: ts.TypeChecker,
+  checker: TS.TypeChecker,
   param: ScannedParam,
   kind: 'model' | 'context',
   cwd: string,
@@ -205,7 +206,7 @@ export function classReference(
   let type = checker.getNonNullableType(declared);
   let array = false;
   if (kind === 'model' && checker.isArrayType(type)) {
-    const [item] = checker.getTypeArguments(type as ts.TypeReference);
+    const [item] = checker.getTypeArguments(type as TS.TypeReference);
     if (item === undefined) return undefined;
     type = checker.getNonNullableType(item);
     array = true;

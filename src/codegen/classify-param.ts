@@ -1,4 +1,5 @@
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 import type { InjectedKind } from '../common/manifest';
 import { resolveImportedName, type ImportBindings, type ScannedParam } from './scan-sources';
 
@@ -14,7 +15,7 @@ const BY_TYPE_NAME: ReadonlyMap<string, InjectedKind> = new Map([
 ]);
 
 /** The declared type without parentheses and without `| null` / `| undefined`. */
-export function unwrapTypeNode(node: ts.TypeNode | undefined): ts.TypeNode | undefined {
+export function unwrapTypeNode(node: TS.TypeNode | undefined): TS.TypeNode | undefined {
   let current = node;
   for (;;) {
     if (current === undefined) return undefined;
@@ -38,7 +39,7 @@ export function unwrapTypeNode(node: ts.TypeNode | undefined): ts.TypeNode | und
 }
 
 /** The name a type reference spells (`ToolEmitter`, `tw.ToolEmitter`), seen through imports. */
-function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings): string | undefined {
+function referencedName(node: TS.TypeNode | undefined, imports: ImportBindings): string | undefined {
   if (node === undefined || !ts.isTypeReferenceNode(node)) return undefined;
   const typeName = node.typeName;
   return ts.isIdentifier(typeName) ? resolveImportedName(typeName.text, imports) : typeName.right.text;
@@ -52,7 +53,7 @@ function referencedName(node: ts.TypeNode | undefined, imports: ImportBindings):
  * The type names are matched on the syntax first, so detection works even when the import of
  * `ToolEmitter` cannot be resolved.
  */
-export function classifyParam(param: ScannedParam, checker: ts.TypeChecker, imports: ImportBindings): ParamClassification {
+export function classifyParam(param: ScannedParam, checker: TS.TypeChecker, imports: ImportBindings): ParamClassification {
   if (param.preset) return { kind: 'injected', injected: 'preset' };
   if (param.hasToolParam) return { kind: 'model' };
   if (param.injectContext) return { kind: 'injected', injected: 'context' };

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 import { ToolkitError } from '../errors';
 
 /**
@@ -9,7 +10,7 @@ import { ToolkitError } from '../errors';
  * parameters are recognised by name, so they need no declarations.) Pass `--project` to use
  * the project's own settings.
  */
-export const DEFAULT_COMPILER_OPTIONS: Readonly<ts.CompilerOptions> = Object.freeze({
+export const DEFAULT_COMPILER_OPTIONS: Readonly<TS.CompilerOptions> = Object.freeze({
   target: ts.ScriptTarget.ES2022,
   lib: ['lib.es2022.d.ts'],
   types: [],
@@ -26,13 +27,13 @@ export const DEFAULT_COMPILER_OPTIONS: Readonly<ts.CompilerOptions> = Object.fre
 /** A tsconfig read from disk. */
 export interface LoadedProject {
   /** Compiler options, with the overrides the generator needs applied. */
-  readonly options: ts.CompilerOptions;
+  readonly options: TS.CompilerOptions;
   /** Every file the tsconfig names (absolute paths). */
   readonly fileNames: readonly string[];
 }
 
 /** Formats compiler diagnostics as readable lines. */
-export function formatDiagnostics(diagnostics: readonly ts.Diagnostic[], cwd: string): string {
+export function formatDiagnostics(diagnostics: readonly TS.Diagnostic[], cwd: string): string {
   return ts.formatDiagnostics(diagnostics, {
     getCanonicalFileName: (f) => f,
     getCurrentDirectory: () => cwd,
@@ -44,8 +45,8 @@ export function formatDiagnostics(diagnostics: readonly ts.Diagnostic[], cwd: st
  * Options the generator always overrides: it never emits, and it needs `strictNullChecks` so
  * `T | null` survives into the schema.
  */
-export function generatorCompilerOptions(options: ts.CompilerOptions): ts.CompilerOptions {
-  const result: ts.CompilerOptions = { ...options, noEmit: true, strictNullChecks: true };
+export function generatorCompilerOptions(options: TS.CompilerOptions): TS.CompilerOptions {
+  const result: TS.CompilerOptions = { ...options, noEmit: true, strictNullChecks: true };
   for (const key of ['incremental', 'composite', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'sourceMap', 'outDir', 'outFile'] as const) {
     delete result[key];
   }

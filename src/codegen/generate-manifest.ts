@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 import type { JsonSchema } from '../common/json-schema';
 import type { ManifestClass, ManifestMethod, ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolkitError } from '../errors';
@@ -56,7 +57,7 @@ function definitionError(message: string, cause?: unknown): ToolkitError {
   return new ToolkitError('INVALID_DEFINITION', message, cause === undefined ? {} : { cause });
 }
 
-function locate(node: ts.Node, cwd: string): string {
+function locate(node: TS.Node, cwd: string): string {
   const sourceFile = node.getSourceFile();
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
   return `${displayPath(sourceFile.fileName, cwd)}:${line + 1}:${character + 1}`;
@@ -68,14 +69,14 @@ function resolveFiles(options: GenerateManifestOptions, cwd: string, projectFile
   throw new ToolkitError('NO_MATCHING_FILES', 'no source files to scan. Fix: pass files or globs, or a tsconfig with `project`.');
 }
 
-function methodDescription(method: ts.MethodDeclaration): string | undefined {
+function methodDescription(method: TS.MethodDeclaration): string | undefined {
   const docs = ts.getJSDocCommentsAndTags(method).filter(ts.isJSDoc);
   const last = docs[docs.length - 1];
   const text = last === undefined ? undefined : ts.getTextOfJSDocComment(last.comment)?.trim();
   return text === undefined || text === '' ? undefined : text;
 }
 
-function paramDescriptions(method: ts.MethodDeclaration): Map<string, string> {
+function paramDescriptions(method: TS.MethodDeclaration): Map<string, string> {
   const result = new Map<string, string>();
   for (const tag of ts.getJSDocTags(method)) {
     if (!ts.isJSDocParameterTag(tag) || !ts.isIdentifier(tag.name)) continue;
@@ -85,7 +86,7 @@ function paramDescriptions(method: ts.MethodDeclaration): Map<string, string> {
   return result;
 }
 
-function isEmptyReturn(type: ts.Type): boolean {
+function isEmptyReturn(type: TS.Type): boolean {
   const empty = ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never | ts.TypeFlags.Null;
   if (type.flags & empty) return true;
   return type.isUnion() && type.types.every((t) => (t.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Null)) !== 0);
@@ -94,7 +95,7 @@ function isEmptyReturn(type: ts.Type): boolean {
 /** Everything one analysis run needs, shared by the per-class steps. */
 interface Analysis {
   readonly cwd: string;
-  readonly checker: ts.TypeChecker;
+  readonly checker: TS.TypeChecker;
   readonly reader: SchemaReader;
 }
 
@@ -168,29 +169,29 @@ function analyseParam(
  * The type a parameter is declared with: without the `| undefined` that `?` or a default
  * adds (optionality is recorded separately), so an optional enum keeps its enum identity.
  */
-function declaredType(checker: ts.TypeChecker, node: ts.ParameterDeclaration): ts.Type {
+function declaredType(checker: TS.TypeChecker, node: TS.ParameterDeclaration): TS.Type {
   return node.type !== undefined ? checker.getTypeFromTypeNode(node.type) : checker.getTypeAtLocation(node);
 }
 
 /** The value a tool call resolves to: the awaited return type, Observables unwrapped (as the toolkit does). */
-function resultType(checker: ts.TypeChecker, method: ts.MethodDeclaration): ts.Type | undefined {
+function resultType(checker: TS.TypeChecker, method: TS.MethodDeclaration): TS.Type | undefined {
   const signature = checker.getSignatureFromDeclaration(method);
   if (signature === undefined) return undefined;
   const returned = checker.getReturnTypeOfSignature(signature);
   let type = checker.getAwaitedType(returned) ?? returned;
   const isObservable =
     (type.flags & ts.TypeFlags.Object) !== 0 &&
-    ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0 &&
+    ((type as TS.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0 &&
     type.getProperty('subscribe') !== undefined &&
     type.getProperty('pipe') !== undefined;
   if (isObservable) {
-    const [value] = checker.getTypeArguments(type as ts.TypeReference);
+    const [value] = checker.getTypeArguments(type as TS.TypeReference);
     if (value !== undefined) type = checker.getAwaitedType(value) ?? value;
   }
   return type;
 }
 
-function analyseReturns(analysis: Analysis, method: ts.MethodDeclaration): JsonSchema | undefined {
+function analyseReturns(analysis: Analysis, method: TS.MethodDeclaration): JsonSchema | undefined {
   const type = resultType(analysis.checker, method);
   if (type === undefined || isEmptyReturn(type)) return undefined;
   // A ToolResult (toolResult(), userResult()…) is the envelope, not the tool's output.

@@ -1,7 +1,8 @@
 /**
  * `toolwright/build`: the build-time schema generator (`toolwright-schema`). The only part of
  * toolwright that loads the TypeScript compiler; never import it from run-time code. Needs the
- * optional peer dependencies `typescript` (~5.9) and `typescript-json-schema`
+ * optional peer dependencies `typescript` (5.9 or 7; the generator runs the 5.9 compiler that
+ * typescript-json-schema depends on) and `typescript-json-schema`
  * (`npm i -D typescript typescript-json-schema`).
  */
 import './require-peers';

@@ -1,10 +1,11 @@
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 
 /** What {@link literalValue} returns for an expression that is not a JSON literal. */
 export const NOT_LITERAL: unique symbol = Symbol('not a literal');
 
 /** The JSON value of a literal default (`= 7`, `= 'c'`, `= ['a']`, `= Priority.High`), or NOT_LITERAL. */
-export function literalValue(node: ts.Expression, checker: ts.TypeChecker): unknown {
+export function literalValue(node: TS.Expression, checker: TS.TypeChecker): unknown {
   if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return literalValue(node.expression, checker);
   if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
     const member = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression)?.valueDeclaration;

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 
 /** The decorator names the generator recognises, by their exported name. */
 export type DecoratorName = 'Tool' | 'ToolParam' | 'InjectContext';
@@ -18,7 +19,7 @@ export interface ScannedParam {
   readonly index: number;
   /** The source name (or the `@ToolParam({ name })` literal for a destructured parameter). */
   readonly name: string;
-  readonly node: ts.ParameterDeclaration;
+  readonly node: TS.ParameterDeclaration;
   /** True when the parameter carries `@ToolParam`. */
   readonly hasToolParam: boolean;
   /** True for `@ToolParam({ preset: true })`: a hidden parameter a preset fills. */
@@ -38,7 +39,7 @@ export interface ScannedParam {
 /** One `@Tool` method. */
 export interface ScannedMethod {
   readonly name: string;
-  readonly node: ts.MethodDeclaration;
+  readonly node: TS.MethodDeclaration;
   readonly params: readonly ScannedParam[];
 }
 
@@ -47,7 +48,7 @@ export interface ScannedClass {
   /** The declared class name: the manifest key, and what `constructor.name` gives at run time. */
   readonly name: string;
   readonly fileName: string;
-  readonly node: ts.ClassDeclaration;
+  readonly node: TS.ClassDeclaration;
   readonly methods: readonly ScannedMethod[];
 }
 
@@ -67,7 +68,7 @@ export interface ScanResult {
 }
 
 /** Collects the import bindings of a source file. */
-function collectImports(sourceFile: ts.SourceFile): ImportBindings {
+function collectImports(sourceFile: TS.SourceFile): ImportBindings {
   const named = new Map<string, string>();
   const other = new Set<string>();
   for (const statement of sourceFile.statements) {
@@ -102,7 +103,7 @@ export function resolveImportedName(localName: string, imports: ImportBindings):
  * True when `decorator` is `@Tool`/`@ToolParam`/`@InjectContext` (called or bare), also through an aliased
  * named import (`import { Tool as T }`) or a namespace import (`@tw.Tool()`).
  */
-function isDecorator(decorator: ts.Decorator, name: DecoratorName, imports: ImportBindings): boolean {
+function isDecorator(decorator: TS.Decorator, name: DecoratorName, imports: ImportBindings): boolean {
   let expression = decorator.expression;
   if (ts.isCallExpression(expression)) expression = expression.expression;
   if (ts.isIdentifier(expression)) return resolveImportedName(expression.text, imports) === name;
@@ -110,16 +111,16 @@ function isDecorator(decorator: ts.Decorator, name: DecoratorName, imports: Impo
   return false;
 }
 
-function decoratorsOf(node: ts.Node): readonly ts.Decorator[] {
+function decoratorsOf(node: TS.Node): readonly TS.Decorator[] {
   return ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : [];
 }
 
-function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
 /** The initializer of option `key` in a `@ToolParam({ … })` call, when the options are written literally. */
-function toolParamOption(decorator: ts.Decorator, key: string): ts.Expression | undefined {
+function toolParamOption(decorator: TS.Decorator, key: string): TS.Expression | undefined {
   const call = decorator.expression;
   if (!ts.isCallExpression(call)) return undefined;
   const options = call.arguments[0];
@@ -137,13 +138,13 @@ function toolParamOption(decorator: ts.Decorator, key: string): ts.Expression | 
 }
 
 /** The `name: '…'` string literal of a `@ToolParam({ name })` call, when written literally. */
-function toolParamLiteralName(decorator: ts.Decorator): string | undefined {
+function toolParamLiteralName(decorator: TS.Decorator): string | undefined {
   const initializer = toolParamOption(decorator, 'name');
   return initializer !== undefined && ts.isStringLiteralLike(initializer) ? initializer.text : undefined;
 }
 
 /** `@ToolParam({ type: … })`, `@ToolParam({ schema: { type: … } })` or `@ToolParam({ schema: aSchema })`: see {@link ScannedParam.explicitType}. */
-function saysType(decorator: ts.Decorator): boolean {
+function saysType(decorator: TS.Decorator): boolean {
   if (toolParamOption(decorator, 'type') !== undefined) return true;
   const schema = toolParamOption(decorator, 'schema');
   if (schema === undefined) return false;
@@ -151,14 +152,14 @@ function saysType(decorator: ts.Decorator): boolean {
   return schema.properties.some((p) => p.name !== undefined && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === 'type');
 }
 
-function memberName(name: ts.PropertyName): string | undefined {
+function memberName(name: TS.PropertyName): string | undefined {
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
   return undefined;
 }
 
 /** Local names exported by a separate statement (`export { X as Y }`, `export default X`). */
-function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
+function exportedLocalNames(sourceFile: TS.SourceFile): Set<string> {
   const names = new Set<string>();
   for (const statement of sourceFile.statements) {
     if (ts.isExportDeclaration(statement) && statement.moduleSpecifier === undefined && !statement.isTypeOnly) {
@@ -173,7 +174,7 @@ function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
   return names;
 }
 
-function position(sourceFile: ts.SourceFile, node: ts.Node): { line: number; column: number } {
+function position(sourceFile: TS.SourceFile, node: TS.Node): { line: number; column: number } {
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
   return { line: line + 1, column: character + 1 };
 }
@@ -182,23 +183,23 @@ function position(sourceFile: ts.SourceFile, node: ts.Node): { line: number; col
  * Finds every class with `@Tool` methods in a parsed source file, without a type checker.
  * Never throws: what it cannot handle comes back as `problems` naming the fix.
  */
-export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): ScanResult {
+export function scanSourceFile(sourceFile: TS.SourceFile, displayName: string): ScanResult {
   const imports = collectImports(sourceFile);
   const classes: ScannedClass[] = [];
   const problems: ScanProblem[] = [];
   const exportedNames = exportedLocalNames(sourceFile);
-  const problem = (node: ts.Node, message: string): void => {
+  const problem = (node: TS.Node, message: string): void => {
     problems.push({ fileName: displayName, ...position(sourceFile, node), message });
   };
 
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) scanClass(node);
     ts.forEachChild(node, visit);
   };
 
-  const scanClass = (node: ts.ClassDeclaration | ts.ClassExpression): void => {
+  const scanClass = (node: TS.ClassDeclaration | TS.ClassExpression): void => {
     const toolMethods = node.members.filter(
-      (member): member is ts.MethodDeclaration =>
+      (member): member is TS.MethodDeclaration =>
         ts.isMethodDeclaration(member) && decoratorsOf(member).some((d) => isDecorator(d, 'Tool', imports)),
     );
     if (toolMethods.length === 0) return;
@@ -226,7 +227,7 @@ export function scanSourceFile(sourceFile: ts.SourceFile, displayName: string): 
     classes.push({ name: className, fileName: sourceFile.fileName, node, methods });
   };
 
-  const scanMethod = (className: string, method: ts.MethodDeclaration): ScannedMethod | undefined => {
+  const scanMethod = (className: string, method: TS.MethodDeclaration): ScannedMethod | undefined => {
     const name = memberName(method.name);
     if (name === undefined) {
       problem(method.name, `a @Tool method of ${className} has a computed name. Fix: give the method a plain name (\`async getWeather(…)\`).`);

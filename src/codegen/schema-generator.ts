@@ -1,4 +1,5 @@
-import * as ts from 'typescript';
+import type * as TS from 'typescript';
+import { ts } from './compiler';
 import { getDefaultArgs, JsonSchemaGenerator, type Args } from 'typescript-json-schema';
 import type { JsonSchema } from '../common/json-schema';
 import { normalizeSchema } from './normalize-schema';
@@ -20,9 +21,9 @@ const GENERATOR_ARGS: Args = {
 
 /** Private members of the generator this module relies on (checked at run time). */
 interface GeneratorInternals {
-  getClassDefinition?: (type: ts.Type, definition: Record<string, unknown>) => Record<string, unknown>;
-  getTypeDefinition?: (type: ts.Type) => Record<string, unknown>;
-  parseCommentsIntoDefinition?: (symbol: ts.Symbol, definition: Record<string, unknown>, other: Record<string, unknown>) => void;
+  getClassDefinition?: (type: TS.Type, definition: Record<string, unknown>) => Record<string, unknown>;
+  getTypeDefinition?: (type: TS.Type) => Record<string, unknown>;
+  parseCommentsIntoDefinition?: (symbol: TS.Symbol, definition: Record<string, unknown>, other: Record<string, unknown>) => void;
 }
 
 /** Turns checker types into manifest-ready JSON Schemas with typescript-json-schema. */
@@ -31,9 +32,9 @@ export interface SchemaReader {
    * The normalised schema of a type (a fresh copy the caller may change); throws the
    * generator's error when JSON Schema cannot express the type.
    */
-  schemaOf(type: ts.Type): JsonSchema | undefined;
+  schemaOf(type: TS.Type): JsonSchema | undefined;
   /** The validation keywords and description written as JSDoc on `symbol` (a type alias). */
-  annotationsOf(symbol: ts.Symbol): Record<string, unknown>;
+  annotationsOf(symbol: TS.Symbol): Record<string, unknown>;
 }
 
 /**
@@ -41,7 +42,7 @@ export interface SchemaReader {
  * it and, with `noExtraProps`, emits `additionalProperties: false` (an object that accepts
  * nothing). Patch the instance so a string index always becomes `additionalProperties: T`.
  */
-function patchStringIndexes(generator: JsonSchemaGenerator, checker: ts.TypeChecker): void {
+function patchStringIndexes(generator: JsonSchemaGenerator, checker: TS.TypeChecker): void {
   const internals = generator as unknown as GeneratorInternals;
   const original = internals.getClassDefinition;
   const getTypeDefinition = internals.getTypeDefinition;
@@ -80,15 +81,15 @@ function quietly<T>(fn: () => T): T {
  * building the Program; nothing here looks types up by name. (That index only feeds
  * abstract-class `oneOf` expansion, which tool parameters do not want.)
  */
-export function createSchemaReader(program: ts.Program): SchemaReader {
+export function createSchemaReader(program: TS.Program): SchemaReader {
   const checker = program.getTypeChecker();
   // The generator keeps this object: entries added later are visible to getSchemaForSymbol.
-  const types: Record<string, ts.Type> = {};
+  const types: Record<string, TS.Type> = {};
   const generator = new JsonSchemaGenerator([], types, {}, {}, checker, GENERATOR_ARGS);
   patchStringIndexes(generator, checker);
   const internals = generator as unknown as GeneratorInternals;
   // The checker interns types, so parameters of one type share one generated schema.
-  const cache = new Map<ts.Type, { schema?: JsonSchema; error?: unknown }>();
+  const cache = new Map<TS.Type, { schema?: JsonSchema; error?: unknown }>();
   return {
     schemaOf(type) {
       let entry = cache.get(type);

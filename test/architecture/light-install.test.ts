@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ts from 'typescript';
-import { ROOT } from '../support/child-process';
+import { compileSources, makeProject, runNode as node } from '../support/compiled-project';
 
 /**
  * Issue 12, "a light install", checked on the compiled entry points in real `node` processes:
@@ -46,65 +44,12 @@ const NOT_AT_REQUIRE = {
 const MAX_OWN_AT_REQUIRE = 64;
 const INSTALL = "run 'npm i -D typescript typescript-json-schema'";
 
-/** Compiles `src/` file by file into `out` as the build does: CommonJS, legacy decorators with metadata. */
-function compileSources(out: string): void {
-  const compilerOptions: ts.CompilerOptions = {
-    module: ts.ModuleKind.CommonJS,
-    target: ts.ScriptTarget.ES2022,
-    experimentalDecorators: true,
-    emitDecoratorMetadata: true,
-    esModuleInterop: true,
-  };
-  const visit = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(file);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
-        const target = path.join(out, path.relative(path.join(ROOT, 'src'), file)).replace(/\.ts$/, '.js');
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.writeFileSync(target, ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions, fileName: file }).outputText);
-      }
-    }
-  };
-  visit(path.join(ROOT, 'src'));
-}
-
-/** A project holding the compiled `dist/` and this repository's packages, except `without`. */
-function makeProject(dir: string, dist: string, without: readonly string[]): string {
-  const modules = path.join(dir, 'node_modules');
-  fs.mkdirSync(modules, { recursive: true });
-  for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
-    if (entry.startsWith('.') || without.includes(entry)) continue;
-    fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry));
-  }
-  fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true }));
-  return dir;
-}
-
 /** What the probe saw of {@link NOT_AT_REQUIRE}: before and after `require`, and after the first toolkit. */
 interface ColdStart {
   readonly before: readonly string[];
   readonly atRequire: { readonly packages: readonly string[]; readonly builtins: readonly string[]; readonly own: readonly string[] };
   readonly ownFiles: number;
   readonly afterToolkit: readonly string[];
-}
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `node args…` in `cwd` with no NODE_PATH, so only the project's node_modules resolve. */
-function node(cwd: string, args: readonly string[]): Promise<Run> {
-  const env = { ...process.env };
-  delete env.NODE_PATH;
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, args, { cwd, env, timeout: 60_000 }, (_error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
-    );
-  });
 }
 
 /**
