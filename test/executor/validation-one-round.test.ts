@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, Contains, IsDateString, IsInt, IsString, IsUrl, Matches, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, Contains, IsDateString, IsInt, IsString, IsUrl, Matches, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { Tool, ToolParam } from '../../src';
 import { call, freshToolkit } from '../support/toolkit';
 import { objectSchema } from '../support/schemas';
@@ -15,8 +15,12 @@ class LinkDto {
   @Matches(/^[a-z]+$/i) slug!: string;
 }
 
+/** How many labels class-validator has looked at: the proof that a list was (not) walked. */
+let labelsChecked = 0;
+const Counted = () => ValidateBy({ name: 'counted', validator: { validate: () => (labelsChecked++, true) } });
+
 class TagDto {
-  @IsString() @Contains('#', { message: 'label $value lacks a hash' }) label!: string;
+  @IsString() @Contains('#', { message: 'label $value lacks a hash' }) @Counted() label!: string;
 }
 
 class BoardDto {
@@ -105,9 +109,9 @@ describe('issue 12: one validation round, schema and class-validator problems in
   it('stays bounded: a list the schema refuses as a whole is not walked by class-validator', async () => {
     const toolkit = setup();
     const tags = Array.from({ length: 100_000 }, () => ({ label: 'no hash' }));
-    const started = Date.now();
+    labelsChecked = 0;
     const result = await call(toolkit, 'board', { board: { tags } });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(labelsChecked).toBe(0);
     expect(problemLines(result.forLLM)).toEqual(["- 'board.tags': must NOT have more than 3 items"]);
   });
 
@@ -116,7 +120,8 @@ describe('issue 12: one validation round, schema and class-validator problems in
     const tags = Array.from({ length: 100_000 }, () => ({ label: 5 }));
     const started = Date.now();
     const result = await call(toolkit, 'tag', { tags });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // linear work, loosely bounded (a walk per problem would be 10^10 steps)
+    expect(Date.now() - started).toBeLessThan(30_000);
     const lines = problemLines(result.forLLM);
     expect(lines).toHaveLength(21);
     expect(lines[0]).toBe("- 'tags[0].label': must be string, got integer");
