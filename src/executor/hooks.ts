@@ -21,6 +21,9 @@ export interface CallOrigin {
   ): Promise<ToolResult>;
 }
 
+/** @internal Set on the hook context of a call the toolkit's `authorize` rule sent to approval. */
+export const AUTHORIZED_APPROVAL: unique symbol = Symbol('toolwright.authorizedApproval');
+
 /** What a hook sees of a call. */
 export interface HookContext {
   /** The call as the model made it. */
@@ -41,6 +44,8 @@ export interface HookContext {
   readonly client?: ClientRequests | undefined;
   /** @internal */
   readonly [CALL_ORIGIN]?: CallOrigin;
+  /** @internal */
+  readonly [AUTHORIZED_APPROVAL]?: true;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ToolExecutionContext } from '../common/execution-context';
+import { Principal } from '../common/principal';
 
 /**
  * Who is calling over MCP HTTP, as the `authenticate` option of `createMcpHttpHandler` /
@@ -8,6 +9,8 @@ import { ToolExecutionContext } from '../common/execution-context';
  * (by {@link McpPrincipal.id}), and every tool call carries the request's principal as call
  * context: a tool parameter typed `McpPrincipal` receives it (an `AgentTool` reads
  * `ctx.context.get(McpPrincipal)`). Subclass it to carry more; tools may ask for the subclass.
+ * It is a {@link Principal}: `@Tool({ scopes })` and the toolkit's `authorize` rule apply to it
+ * as to any caller, and a parameter typed `Principal` receives it too.
  *
  * @example
  * class ReportService {
@@ -17,17 +20,24 @@ import { ToolExecutionContext } from '../common/execution-context';
  * serveMcpHttp(toolkit, { name: 'app', version: '1.0.0',
  *   authenticate: bearerAuth((token) => (token === process.env.MCP_TOKEN ? new McpPrincipal('ops') : undefined)) });
  */
-export class McpPrincipal {
-  /** A stable identity (a user or client id): sessions are bound to it. Never a token. */
-  readonly id: string;
-  /** The scopes granted (empty when the authenticator has none). */
-  readonly scopes: readonly string[];
+export class McpPrincipal extends Principal {
   /** The SDK's auth info, when the principal came from a token verifier; tools see it as `extra.authInfo` too. */
   readonly authInfo?: AuthInfo;
 
-  constructor(id: string, options: { readonly scopes?: readonly string[] | undefined; readonly authInfo?: AuthInfo | undefined } = {}) {
-    this.id = id;
-    this.scopes = Object.freeze([...(options.scopes ?? options.authInfo?.scopes ?? [])]);
+  /**
+   * `scopes` default to the auth info's. The id (sessions are bound to it) is never a token.
+   *
+   * @throws ToolkitError `INVALID_CONTEXT` when `id` is not a non-empty string or a scope is not one.
+   */
+  constructor(
+    id: string,
+    options: {
+      readonly scopes?: readonly string[] | undefined;
+      readonly authInfo?: AuthInfo | undefined;
+      readonly claims?: Readonly<Record<string, unknown>> | undefined;
+    } = {},
+  ) {
+    super(id, { scopes: options.scopes ?? options.authInfo?.scopes ?? [], claims: options.claims });
     if (options.authInfo !== undefined) this.authInfo = options.authInfo;
   }
 }
@@ -73,9 +83,9 @@ export function bearerAuth(verify: (token: string, request: IncomingMessage) => 
   };
 }
 
-/** @internal The call context carrying `principal`: under `McpPrincipal`, and under its own class when it is a subclass. */
+/** @internal The call context carrying `principal`: under `Principal`, `McpPrincipal`, and its own class when it is a subclass. */
 export function principalContext(principal: McpPrincipal): ToolExecutionContext {
-  const builder = ToolExecutionContext.builder().register(McpPrincipal, principal);
+  const builder = ToolExecutionContext.builder().register(Principal, principal).register(McpPrincipal, principal);
   if (principal.constructor !== McpPrincipal) builder.register(principal);
   return builder.build();
 }

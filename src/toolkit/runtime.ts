@@ -12,6 +12,7 @@ import type { CallOptions } from '../executor/call-executor';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
 import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
+import type { Authorize } from '../executor/authorization';
 import type { ToolHook } from '../executor/hooks';
 import type { RemoteRouter } from '../executor/remote-types';
 import { SchemaValidators } from '../executor/validation';
@@ -64,6 +65,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
   readonly clientRequests: ClientRequestHandler | undefined;
+  readonly authorize: Authorize | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   /** The routes of tools whose calls run elsewhere (`queueTools`); `undefined` while there are none. */
   remote: RemoteRouter | undefined = undefined;
@@ -93,6 +95,10 @@ export class ToolkitRuntime implements ToolkitCore {
     this.context = options.context ?? ToolExecutionContext.EMPTY;
     this.maxResultChars = options.maxResultChars;
     this.clientRequests = options.clientRequests;
+    if (options.authorize !== undefined && typeof options.authorize !== 'function') {
+      throw new ToolkitError('INVALID_OPTIONS', 'new Toolkit({ authorize }): authorize must be a function (request) => true | false | \'approval\' (or a Promise of one).');
+    }
+    this.authorize = options.authorize;
     this.parallel = options.parallel ?? true;
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
     this.availability = new AvailabilityCache(this.registry, this.report);

@@ -1,0 +1,40 @@
+import type { AgentTool } from '../common/agent-tool';
+import type { ToolExecutionContext } from '../common/execution-context';
+import { listContext, listsTool, listsToolAsync, principalIn, type Authorize } from '../executor/authorization';
+
+/** @internal What listing for a caller needs of the toolkit. */
+export interface ListingCore {
+  readonly authorize?: Authorize | undefined;
+  readonly context: ToolExecutionContext;
+}
+
+/** @internal True when a list may depend on its caller: a rule is set, or a listed tool has scopes. */
+function callerDependent(core: ListingCore, tools: readonly AgentTool[]): boolean {
+  return core.authorize !== undefined || tools.some((tool) => tool.behaviour?.scopes !== undefined && tool.behaviour.scopes.length > 0);
+}
+
+/**
+ * @internal Which of `tools` the caller of `own` (its context over the toolkit's) may see, as a
+ * mask; `undefined` when every tool is visible (the shared, cached lists can be used as they are).
+ */
+export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): readonly boolean[] | undefined {
+  if (!callerDependent(core, tools)) return undefined;
+  const context = listContext(core.context, own);
+  const principal = principalIn(context);
+  const mask = tools.map((tool) => listsTool(core.authorize, tool, principal, context));
+  return mask.every(Boolean) ? undefined : mask;
+}
+
+/** @internal {@link visibleMask} with the `authorize` rule's Promises awaited. */
+export async function visibleMaskAsync(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): Promise<readonly boolean[] | undefined> {
+  if (!callerDependent(core, tools)) return undefined;
+  const context = listContext(core.context, own);
+  const principal = principalIn(context);
+  const mask = await Promise.all(tools.map((tool) => listsToolAsync(core.authorize, tool, principal, context)));
+  return mask.every(Boolean) ? undefined : mask;
+}
+
+/** @internal `items` kept where `mask` is true, frozen (`items` itself without a mask). */
+export function masked<T>(items: readonly T[], mask: readonly boolean[] | undefined): readonly T[] {
+  return mask === undefined ? items : Object.freeze(items.filter((_, i) => mask[i]));
+}
