@@ -1,6 +1,7 @@
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolExecutionContext } from '../common/execution-context';
 import { listContext, listsTool, listsToolAsync, principalIn, type Authorize } from '../executor/authorization';
+import type { Registry } from './registry';
 
 /** @internal What listing for a caller needs of the toolkit. */
 export interface ListingCore {
@@ -37,4 +38,18 @@ export async function visibleMaskAsync(core: ListingCore, tools: readonly AgentT
 /** @internal `items` kept where `mask` is true, frozen (`items` itself without a mask). */
 export function masked<T>(items: readonly T[], mask: readonly boolean[] | undefined): readonly T[] {
   return mask === undefined ? items : Object.freeze(items.filter((_, i) => mask[i]));
+}
+
+/**
+ * @internal The names among `names` (a skill's scope) that the caller of `own` may see: a
+ * registered tool it may not use is left out, so that a skill listing names no tool hidden from it.
+ */
+export function visibleNames(core: ListingCore & { readonly registry: Registry }, names: Iterable<string>, own: ToolExecutionContext | undefined): string[] {
+  const all = [...names];
+  const tools = all.map((name) => core.registry.resolve(name)?.entry.tool);
+  const known = tools.filter((tool): tool is AgentTool => tool !== undefined);
+  const mask = visibleMask(core, known, own);
+  if (mask === undefined) return all;
+  const hidden = new Set(known.filter((_, i) => !mask[i]));
+  return all.filter((_, i) => tools[i] === undefined || !hidden.has(tools[i]!));
 }

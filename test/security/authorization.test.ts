@@ -132,6 +132,21 @@ describe('authorization: skills and meta tools', () => {
     expect(reports.written).toEqual(['run']);
   });
 
+  it('list_skills and invoke_skill do not name a scoped tool to a caller without the scope; activating the skill does not let it run', async () => {
+    const { toolkit, reports } = setup();
+    toolkit.registerSkill(defineSkill({ name: 'reporting', description: 'Reporting', tools: ['write_report', 'read_reports'] }));
+    const listed = await call(toolkit.session('g'), 'list_skills', {}, as('guest'));
+    expect(listed.forLLM).toContain('read_reports');
+    expect(listed.forLLM).not.toContain('write_report');
+    expect(JSON.stringify(listed.data)).not.toContain('write_report');
+    const session = toolkit.session('g2');
+    const invoked = await call(session, 'invoke_skill', { name: 'reporting' }, as('guest'));
+    expect(invoked.forLLM).not.toContain('write_report');
+    expectForbidden(await call(session, 'write_report', { title: 'x' }, as('guest')));
+    expect((await call(toolkit.session('a'), 'list_skills', {}, as('ann', 'reports:write'))).forLLM).toContain('write_report');
+    expect(reports.written).toEqual([]);
+  });
+
   it("equip_tool_groups' answer does not list a tool the caller may not use", async () => {
     const toolkit = freshToolkit({ equipToolGroups: true });
     toolkit.createToolGroup('admin', 'Admin', false);
