@@ -9,9 +9,18 @@ export interface ListingCore {
   readonly context: ToolExecutionContext;
 }
 
+/** Whether a (frozen, shared) list of tools has a scoped tool, worked out once per list. */
+const scopedLists = new WeakMap<readonly AgentTool[], boolean>();
+
 /** @internal True when a list may depend on its caller: a rule is set, or a listed tool has scopes. */
 function callerDependent(core: ListingCore, tools: readonly AgentTool[]): boolean {
-  return core.authorize !== undefined || tools.some((tool) => tool.behaviour?.scopes !== undefined && tool.behaviour.scopes.length > 0);
+  if (core.authorize !== undefined) return true;
+  let scoped = scopedLists.get(tools);
+  if (scoped === undefined) {
+    scoped = tools.some((tool) => tool.behaviour?.scopes !== undefined && tool.behaviour.scopes.length > 0);
+    if (Object.isFrozen(tools)) scopedLists.set(tools, scoped);
+  }
+  return scoped;
 }
 
 /**
