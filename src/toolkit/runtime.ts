@@ -37,6 +37,7 @@ import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog
 import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
+import { masked, visibleMask } from './visible-tools';
 
 /** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */
 function gateOf(state: ActivationState): CatalogGate {
@@ -151,7 +152,7 @@ export class ToolkitRuntime implements ToolkitCore {
     return renderPrompt(
       {
         activeSkill: skill !== undefined ? this.skills.get(skill.name)?.skill : undefined,
-        tools: state.activeTools(),
+        tools: masked(state.activeTools(), visibleMask(this, state.activeTools(), options.context)),
         availability: state.availability(),
         groups: state.groupStates(),
         skills: this.skills.list(),

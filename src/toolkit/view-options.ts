@@ -30,6 +30,8 @@ export interface RenderPromptOptions {
   skills?: boolean | undefined;
   /** Cut every description to this many characters (default: no limit). */
   maxDescriptionChars?: number | undefined;
+  /** The caller's context: only the tools its `Principal` may use are listed (see `ToolListOptions`). */
+  context?: ToolExecutionContext | undefined;
 }
 
 /**

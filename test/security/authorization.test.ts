@@ -98,6 +98,8 @@ describe('authorization: scopes', () => {
     expect(session.toProviderDefs('openai', as('guest')).map((d) => d.function.name)).not.toContain('write_report');
     expect(names(session.getActiveTools(as('ann', 'reports:write')))).toContain('write_report');
     expect(session.toProviderDefs('anthropic', as('ann', 'reports:write')).map((d) => d.name)).toContain('write_report');
+    expect(session.renderPrompt(as('guest'))).not.toContain('write_report');
+    expect(session.renderPrompt(as('ann', 'reports:write'))).toContain('write_report');
   });
 
   it('a subclass of Principal in the context is found as the principal', async () => {
