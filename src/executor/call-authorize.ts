@@ -10,10 +10,9 @@ import { resolverOf, type CallState } from './call-state';
  * and the registered entry a meta tool was routed from); `undefined` when it holds them all.
  */
 export function scopeGate(run: CallState, tools: readonly AgentTool[]): ToolResult | undefined {
-  let principal;
   for (const tool of tools) {
     if (tool.behaviour?.scopes === undefined) continue;
-    principal ??= principalIn(resolverOf(run));
+    const principal = principalIn(resolverOf(run));
     const missing = missingScopes(tool, principal);
     if (missing.length > 0) return fail(run, 'FORBIDDEN', scopeRefusal(tool, missing, principal));
   }
