@@ -17,6 +17,9 @@ export type {
 } from './common/tool-types';
 export { ToolExecutionContext, ToolExecutionContextBuilder } from './common/execution-context';
 export type { ContextType, ContextKey } from './common/execution-context';
+export { Principal } from './common/principal';
+export type { PrincipalOptions } from './common/principal';
+export type { Authorize, AuthorizeRequest, AuthorizeVerdict } from './executor/authorization';
 export { isContextualTool, isAsyncTool } from './common/agent-tool';
 export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour } from './common/agent-tool';
 export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './common/llm-types';
@@ -100,7 +103,7 @@ export type { ToolkitOptions } from './toolkit/toolkit';
 export { ToolkitSession } from './toolkit/session';
 export type { SessionOptions } from './toolkit/session';
 export { ToolView } from './toolkit/tool-view';
-export type { ToolGroupState } from './toolkit/view-options';
+export type { ToolGroupState, ToolListOptions } from './toolkit/view-options';
 export { ToolRegistration } from './toolkit/registration';
 export { toolwrightModule } from './toolkit/toolwright-module';
 export type { ToolwrightModuleOptions, ToolGroupDefinition } from './toolkit/toolwright-module';

@@ -61,14 +61,15 @@ export function callThroughView(view: ToolView, call: FrameworkCall, options: Fr
  * @internal The view's active tools, each adapted once: `adapt` runs once per tool object (a
  * re-registered tool is adapted again), and the map is rebuilt only when the view's active
  * list changes, so an adapter that reads it on every model step follows skills, groups and
- * `equip_tool_groups` without rebuilding what did not change.
+ * `equip_tool_groups` without rebuilding what did not change. Only the tools the caller of
+ * `context` may use are listed (scopes, a synchronous `authorize` answer); every call is checked again.
  */
-export function followActiveTools<T>(view: ToolView, adapt: (tool: AgentTool) => T): () => ReadonlyMap<string, T> {
+export function followActiveTools<T>(view: ToolView, context: ToolExecutionContext | undefined, adapt: (tool: AgentTool) => T): () => ReadonlyMap<string, T> {
   const adapted = new WeakMap<AgentTool, T>();
   let seen: readonly AgentTool[] | undefined;
   let current: ReadonlyMap<string, T> = new Map();
   return () => {
-    const active = view.getActiveTools();
+    const active = view.getActiveTools({ context });
     if (active === seen) return current;
     const next = new Map<string, T>();
     for (const tool of active) {

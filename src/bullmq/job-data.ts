@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ContextKey, ContextType } from '../common/execution-context';
 import { ToolExecutionContext } from '../common/execution-context';
 import { isPlainObject } from '../common/plain-object';
+import { Principal } from '../common/principal';
 import { ToolkitError } from '../errors';
 
 /**
@@ -85,7 +86,7 @@ export function encodeContext(
   tool: string,
 ): Record<string, unknown> | undefined {
   for (const key of needed ?? []) {
-    if (!names.has(key)) throw untravelled(key, tool);
+    if (!names.has(key) && key !== Principal) throw untravelled(key, tool);
   }
   let out: Record<string, unknown> | undefined;
   for (const key of context.keys()) {
@@ -104,7 +105,39 @@ export function encodeContext(
     }
     (out ??= {})[name] = plain;
   }
+  const principal = context.get(Principal);
+  if (principal instanceof Principal && !names.has(Principal)) (out ??= {})[PRINCIPAL_NAME] = principalPlain(principal, tool);
   return out;
+}
+
+/**
+ * @internal The name the caller's {@link Principal} travels under unless the app declares it: the
+ * worker checks the tool's scopes and the `authorize` rule again. Only `id`, `scopes` and
+ * `claims` travel (never an `McpPrincipal`'s `authInfo`, which holds the token).
+ */
+export const PRINCIPAL_NAME = 'toolwright:principal';
+
+function principalPlain(principal: Principal, tool: string): Record<string, unknown> {
+  const plain = { id: principal.id, scopes: [...principal.scopes], claims: principal.claims };
+  try {
+    JSON.stringify(plain);
+  } catch (error) {
+    throw new ToolkitError('INVALID_CONTEXT', `The claims of the caller's principal cannot travel to the workers of tool '${tool}': they are not JSON.`, { tool, cause: error });
+  }
+  return plain;
+}
+
+/** The principal of a job, checked: a job written by something else may carry anything. */
+function principalOf(plain: unknown, tool: string): Principal {
+  const { id, scopes, claims } = (isPlainObject(plain) ? plain : {}) as Record<string, unknown>;
+  if (typeof id !== 'string' || !Array.isArray(scopes) || (claims !== undefined && !isPlainObject(claims))) {
+    throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a principal that is not { id, scopes, claims }.`, { tool });
+  }
+  try {
+    return new Principal(id, { scopes: scopes as string[], claims: claims as Record<string, unknown> | undefined });
+  } catch {
+    throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a principal with an empty id or a scope that is not a non-empty string.`, { tool });
+  }
 }
 
 /** The error of a context key the tool injects that no travelling declaration names. */
@@ -125,6 +158,10 @@ export function decodeContext(values: Record<string, unknown> | undefined, decla
   for (const [name, plain] of Object.entries(values)) {
     // own keys only: a name such as 'constructor' or '__proto__' is not Object or its prototype
     const key = Object.hasOwn(declared, name) ? declared[name] : undefined;
+    if (key === undefined && name === PRINCIPAL_NAME) {
+      builder.register(Principal, principalOf(plain, tool));
+      continue;
+    }
     if (key === undefined) {
       throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a context named '${name.slice(0, 60)}' that this worker does not declare: add it to createToolWorker's contexts.`, { tool });
     }

@@ -1,3 +1,4 @@
+import { Principal } from '../common/principal';
 import type { ContextKey } from '../common/execution-context';
 import { ToolkitError } from '../errors';
 import { addRoute, assertSelection, contextKeysOf, entriesOf, selects } from '../toolkit/remote-routes';
@@ -87,7 +88,8 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   assertSelection(toolkit, { tools, groups }, `queueTools('${queueName}')`);
   const takes = selects({ tools, groups });
   const contexts = options.contexts ?? {};
-  const declared = new Set<ContextKey>([...Object.values(contexts), ...(options.workerContexts ?? [])]);
+  // the caller's Principal always travels (see PRINCIPAL_NAME)
+  const declared = new Set<ContextKey>([Principal, ...Object.values(contexts), ...(options.workerContexts ?? [])]);
   for (const entry of entriesOf(toolkit).filter(takes)) {
     const needed = contextKeysOf(entry)?.find((key) => !declared.has(key));
     if (needed !== undefined) throw untravelled(needed, entry.name);

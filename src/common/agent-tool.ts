@@ -29,6 +29,11 @@ export interface ToolBehaviour {
   maxResultChars?: number | undefined;
   /** Free-form labels. */
   tags?: string[] | undefined;
+  /**
+   * Scopes the caller's `Principal` must all hold: a caller without one does not see the tool in
+   * any list, and its call answers `FORBIDDEN` before any hook or preset runs.
+   */
+  scopes?: readonly string[] | undefined;
   /** A human-readable title (MCP `title`). */
   title?: string | undefined;
   /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */

@@ -1,4 +1,5 @@
 import { ToolkitError } from '../errors';
+import { Principal } from './principal';
 
 /** A class (possibly abstract) used as the key of a context object. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -89,7 +90,9 @@ export class ToolExecutionContextBuilder {
 
   /**
    * Registers a context object under its own class, or a value under an explicit key
-   * (a class such as an abstract base, a symbol or a string).
+   * (a class such as an abstract base, a symbol or a string). An instance of a subclass of
+   * {@link Principal} is registered under `Principal` too (unless one is already), so that
+   * authorization and parameters typed `Principal` find it.
    */
   register<T extends object>(instance: T): this;
   register<T>(key: ContextKey<T>, value: T): this;
@@ -105,6 +108,7 @@ export class ToolExecutionContextBuilder {
       );
     }
     this.values.set((keyOrInstance as object).constructor as ContextType, keyOrInstance);
+    if (keyOrInstance instanceof Principal && !this.values.has(Principal)) this.values.set(Principal, keyOrInstance);
     return this;
   }
 

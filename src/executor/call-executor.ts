@@ -7,6 +7,7 @@ import { completionOf, deliverAsync } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
+import { authorizeCall, scopeGate } from './call-authorize';
 import { abortCall, concludeSafely, gateRefusal, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportLog, reportProgress } from './call-events';
 import { errorAnswer } from './call-shape';
@@ -30,8 +31,9 @@ export type { AvailabilityView, CallLog, CallOptions, CallProgress, ExecutorCore
  * Runs one call from the model's raw arguments to a {@link ToolResult}, as a straight pipeline of
  * steps — modules of free functions over the call's state ({@link CallState}, this object):
  *
- * gate (here: the entry, the caller's signal, the one availability gate) → validate
- * (`call-validate`: parse, `null` → absent, schema, no preset parameter; then DTOs) → `before`
+ * gate (here: the entry, the caller's signal, the one availability gate, the scopes) → validate
+ * (`call-validate`: parse, `null` → absent, schema, no preset parameter; then DTOs) → the
+ * `authorize` rule (`call-authorize`) → `before`
  * hooks (`call-hooks`, under the call's timeout) → presets (`call-presets`) → attempts
  * (`call-attempts`: timeout, retry, backoff) → shape (`call-shape`: convert, redact, truncate) →
  * `after` hooks → end (`call-end`: the one place a call ends) → async completion (`async-calls`).
@@ -65,6 +67,7 @@ export class CallRun implements CallState {
   started = false;
   hookClient: ClientRequests | undefined = undefined;
   hookAbort: AbortController | undefined = undefined;
+  approvalRequired = false;
 
   constructor(
     readonly core: ExecutorCore,
@@ -134,7 +137,7 @@ export class CallRun implements CallState {
     if (routed === undefined) return unknownTool(this);
     const entry = routed.entry;
     // the one availability gate: of the view, or of a skill run's scope
-    const refused = gateRefusal(this, routed.gate);
+    const refused = gateRefusal(this, routed.gate) ?? scopeGate(this, routed.gate === entry ? [entry.tool] : [routed.gate.tool, entry.tool]);
     if (refused !== undefined) return refused;
     const args = parseArguments(this, routed);
     if (args === undefined) return this.final!;
@@ -153,8 +156,16 @@ export class CallRun implements CallState {
     return this.proceed(entry, args);
   }
 
-  /** The hooks (when the toolkit has any) around the attempts. */
+  /** The `authorize` rule, then the hooks (when the toolkit has any) around the attempts. */
   private proceed(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
+    const refused = authorizeCall(this, entry.tool, args);
+    if (refused === undefined) return this.authorized(entry, args);
+    if (!(refused instanceof Promise)) return refused;
+    return refused.then((answer) => answer ?? this.authorized(entry, args)).catch((error: unknown) => internalFailure(this, error));
+  }
+
+  /** The hooks (when the toolkit has any) around the attempts. */
+  private authorized(entry: ToolEntry, args: Record<string, unknown>): ToolResult | Promise<ToolResult> {
     this.args = args;
     this.settings = settingsFor(this.core, entry);
     // hooks run where the call is made: a worker's job already went through its caller's

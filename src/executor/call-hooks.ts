@@ -5,7 +5,7 @@ import { emitStarted } from './call-events';
 import { errorAnswer, shapeResult } from './call-shape';
 import { End, describe, hookClientOf, quotedName, resolverOf, type CallState } from './call-state';
 import { validateArguments } from './call-validate';
-import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from './hooks';
+import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from './hooks';
 import type { ToolEntry } from './tool-entry';
 
 function hookContext(run: CallState, entry: ToolEntry): HookContext {
@@ -20,6 +20,7 @@ function hookContext(run: CallState, entry: ToolEntry): HookContext {
   };
   if (run.options.sessionId !== undefined) context.sessionId = run.options.sessionId;
   if (run.origin !== undefined) context[CALL_ORIGIN] = run.origin;
+  if (run.approvalRequired) context[AUTHORIZED_APPROVAL] = true;
   return context;
 }
 

@@ -107,6 +107,8 @@ export interface CallState extends CallLink, DeadlineTarget {
   hookClient: ClientRequests | undefined;
   /** Cancels the hooks' requests to the client when the call times out or is aborted. */
   hookAbort: AbortController | undefined;
+  /** The toolkit's `authorize` rule answered `'approval'`: the approval manager's hook holds the call. */
+  approvalRequired: boolean;
 }
 
 /** @internal The context chain of the call (created on first use). */

@@ -13,6 +13,7 @@ import type { ResolvedExecution } from './execution-settings';
 import type { RemoteRouter } from './remote-types';
 import type { ToolHook } from './hooks';
 import type { ToolEntry } from './tool-entry';
+import type { Authorize } from './authorization';
 import type { SchemaValidators } from './validation';
 
 /** Progress as delivered to a caller's `onProgress`: tagged with the call. */
@@ -109,6 +110,8 @@ export interface ExecutorCore {
   readonly clientRequests?: ClientRequestHandler | undefined;
   /** @internal Calls of `AsyncTool`s waiting for their completion callback, by `asyncKey`. */
   readonly asyncListeners: Map<string, CallLink>;
+  /** The toolkit's `authorize` rule, if any. */
+  readonly authorize?: Authorize | undefined;
   /** @internal Runs the calls of tools routed elsewhere (`queueTools`); `undefined` while none is. */
   readonly remote?: RemoteRouter | undefined;
 }

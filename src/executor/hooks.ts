@@ -23,6 +23,9 @@ export interface CallOrigin {
   ): Promise<ToolResult>;
 }
 
+/** @internal Set on the hook context of a call the toolkit's `authorize` rule sent to approval. */
+export const AUTHORIZED_APPROVAL: unique symbol = Symbol('toolwright.authorizedApproval');
+
 /**
  * @internal One session's life, from its opening to its close (or expiry): a session id closed and
  * opened again is another lifetime. Lets state kept for a session (remembered approvals) end with it.
@@ -54,6 +57,8 @@ export interface HookContext {
   readonly client?: ClientRequests | undefined;
   /** @internal */
   readonly [CALL_ORIGIN]?: CallOrigin;
+  /** @internal */
+  readonly [AUTHORIZED_APPROVAL]?: true;
 }
 
 /**

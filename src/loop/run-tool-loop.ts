@@ -35,7 +35,7 @@ export interface ToolLoopOptions {
   toolkit: ToolView;
   /** Most model calls (default 10). Reaching it is not an error and makes no extra call. */
   maxIterations?: number | undefined;
-  /** Agent-level context objects (between call-level and toolkit-level in the chain). */
+  /** Agent-level context objects (between call-level and toolkit-level in the chain); its `Principal` decides which tools the model is offered and may call. */
   context?: ToolExecutionContext | undefined;
   /** Cancels the loop: the model request and running tools are aborted and the loop rejects. */
   signal?: AbortSignal | undefined;
@@ -161,7 +161,7 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
         model: options.model,
         messages: extra ? [...conversation, extra] : conversation,
         // the provider's own array (the view's is frozen and shared)
-        tools: tools ? [...options.toolkit.getToolSchemas()] : [],
+        tools: tools ? [...options.toolkit.getToolSchemas({ context: options.context })] : [],
         ...(options.options ? { options: options.options } : {}),
         signal: controller.signal,
       });

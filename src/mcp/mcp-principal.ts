@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { ToolExecutionContext } from '../common/execution-context';
+import { Principal } from '../common/principal';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
 
@@ -11,6 +12,8 @@ import { ToolkitError } from '../errors';
  * context: a tool parameter typed `McpPrincipal` receives it (an `AgentTool` reads
  * `ctx.context.get(McpPrincipal)`). Subclass it to carry more; tools may ask for the subclass.
  * The id names one user: two people must never share it (see {@link bearerAuth}).
+ * It is a {@link Principal}: `@Tool({ scopes })` and the toolkit's `authorize` rule apply to it
+ * as to any caller, and a parameter typed `Principal` receives it too.
  *
  * @example
  * class ReportService {
@@ -20,19 +23,27 @@ import { ToolkitError } from '../errors';
  * const users = new Map([[process.env.MCP_TOKEN_ANN!, new McpPrincipal('ann')], [process.env.MCP_TOKEN_BOB!, new McpPrincipal('bob')]]);
  * serveMcpHttp(toolkit, { name: 'app', version: '1.0.0', authenticate: bearerAuth((token) => users.get(token)) });
  */
-export class McpPrincipal {
-  /** A stable identity of one user (a user id, a token's `sub`): sessions are bound to it. Never a token. */
-  readonly id: string;
-  /** The scopes granted (empty when the authenticator has none). */
-  readonly scopes: readonly string[];
+export class McpPrincipal extends Principal {
   /** The SDK's auth info, when the principal came from a token verifier; tools see it as `extra.authInfo` too. */
   readonly authInfo?: AuthInfo;
 
-  /** @throws ToolkitError `INVALID_OPTIONS` when `id` is not a non-empty string. */
-  constructor(id: string, options: { readonly scopes?: readonly string[] | undefined; readonly authInfo?: AuthInfo | undefined } = {}) {
+  /**
+   * `scopes` default to the auth info's. The id names one user (a user id, a token's `sub`):
+   * sessions are bound to it. Never a token.
+   *
+   * @throws ToolkitError `INVALID_OPTIONS` when `id` is not a non-empty string; `INVALID_CONTEXT`
+   * when a scope is not one.
+   */
+  constructor(
+    id: string,
+    options: {
+      readonly scopes?: readonly string[] | undefined;
+      readonly authInfo?: AuthInfo | undefined;
+      readonly claims?: Readonly<Record<string, unknown>> | undefined;
+    } = {},
+  ) {
     if (!isPrincipalId(id)) throw new ToolkitError('INVALID_OPTIONS', `McpPrincipal: the id must be a non-empty string naming one user, got ${typeof id === 'string' ? 'an empty string' : typeof id}.`);
-    this.id = id;
-    this.scopes = Object.freeze([...(options.scopes ?? options.authInfo?.scopes ?? [])]);
+    super(id, { scopes: options.scopes ?? options.authInfo?.scopes ?? [], claims: options.claims });
     if (options.authInfo !== undefined) this.authInfo = options.authInfo;
   }
 }
@@ -169,9 +180,9 @@ export function bearerAuth(verify: (token: string, request: IncomingMessage) => 
   };
 }
 
-/** @internal The call context carrying `principal`: under `McpPrincipal`, and under its own class when it is a subclass. */
+/** @internal The call context carrying `principal`: under `Principal`, `McpPrincipal`, and its own class when it is a subclass. */
 export function principalContext(principal: McpPrincipal): ToolExecutionContext {
-  const builder = ToolExecutionContext.builder().register(McpPrincipal, principal);
+  const builder = ToolExecutionContext.builder().register(Principal, principal).register(McpPrincipal, principal);
   if (principal.constructor !== McpPrincipal) builder.register(principal);
   return builder.build();
 }

@@ -13,7 +13,7 @@ import type { LogLevel } from '../common/tool-emitter';
 import { McpCallChannels } from './mcp-call-channel';
 import { checkLimit } from './mcp-limits';
 import { serveMcpTasks, type McpTaskOptions, type McpTasks } from './mcp-tasks';
-import { McpToolCalls, type McpRequestInfo } from './mcp-tool-call';
+import { McpToolCalls, requestContext, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';
 import type { McpToolOptions } from './mcp-tool-options';
 
@@ -165,7 +165,7 @@ class ToolkitMcpServer implements McpServerHandle {
     const channels = new McpCallChannels(this.server, options);
     this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId), channels, this.tasks);
     this.calls.barrier = options.progressBarrier ?? true;
-    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.list.list(this.current ?? this.resolveView(extra.sessionId)));
+    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.list.list(this.current ?? this.resolveView(extra.sessionId), requestContext(options, extra)));
     if (options.sdkValidation) {
       this.server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult | CreateTaskResult> => {
         const token = request.params._meta?.progressToken;

@@ -1,5 +1,6 @@
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../common/agent-tool';
+import type { ToolExecutionContext } from '../common/execution-context';
 import type { McpToolDefinition } from '../schema/lowering';
 import type { ToolView } from '../toolkit/tool-view';
 import type { McpTaskOptions } from './mcp-tasks';
@@ -11,14 +12,15 @@ interface ListCache {
 }
 
 /**
- * @internal The `tools/list` answer of one MCP connection: the view's MCP definitions with titles,
+ * @internal The `tools/list` answer of one MCP connection: the MCP definitions of the view's tools
+ * that the request's caller may use (scopes, the toolkit's `authorize` rule awaited), with titles,
  * annotations, output schemas and `_meta` (the server's per-tool options win over the tool's
  * own), kept until the view's definitions change; and each tool's output shape, which call
  * results are checked against too.
  *
  * @example
  * const list = new McpToolList(options);
- * server.setRequestHandler(ListToolsRequestSchema, () => list.list(view));
+ * server.setRequestHandler(ListToolsRequestSchema, (_r, extra) => list.list(view, requestContext(options, extra)));
  */
 export class McpToolList {
   private cache?: ListCache;
@@ -29,12 +31,20 @@ export class McpToolList {
     private readonly options: { readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined; readonly tasks?: McpTaskOptions | false | undefined },
   ) {}
 
-  /** The `tools/list` result for `view`'s active tools (the same object while its definitions stay). */
-  list(view: ToolView): ListToolsResult {
-    const definitions = view.toProviderDefs('mcp');
+  /** The `tools/list` result for the tools of `view` that the caller of `context` may use. */
+  async list(view: ToolView, context: ToolExecutionContext | undefined): Promise<ListToolsResult> {
+    const visible = await view.getVisibleTools({ context });
+    const all = this.describeAll(view, view.toProviderDefs('mcp', { context }), context);
+    if (visible === view.getActiveTools({ context })) return all;
+    const names = new Set(visible.map((tool) => tool.name));
+    return { tools: all.tools.filter((tool) => names.has(tool.name)) };
+  }
+
+  /** The result for these definitions (the same object while the view's shared definitions stay). */
+  private describeAll(view: ToolView, definitions: readonly McpToolDefinition[], context: ToolExecutionContext | undefined): ListToolsResult {
     const cache = this.cache;
     if (cache && cache.definitions === definitions) return cache.result;
-    const active = view.getActiveTools();
+    const active = view.getActiveTools({ context });
     const byName = new Map(active.map((t) => [t.name, t]));
     const tools: Tool[] = definitions.map((definition) => this.describe(definition, byName.get(definition.name)));
     const result: ListToolsResult = { tools };

@@ -3,7 +3,8 @@ import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError, describeThrown } from '../errors';
-import { CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
+import { APPROVAL_HOOK } from '../executor/authorization';
+import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, claimOf, type ApprovalDecisionStore } from './approval-decisions';
 import type { ApprovalElicitation } from './approval-elicitation';
 import { PendingApprovals, approvalOf, freezeApproval, reportSafely, warnOnce } from './approval-pending';
@@ -112,7 +113,9 @@ export class ApprovalManager {
     const name = options.name ?? 'approval';
     const before = (ctx: HookContext) => this.check(ctx);
     // approvals given by the client run in their own call: the decision is published once that run ends
-    this.hook = this.asking ? { name, before, after: (ctx, result) => this.asking!.finished(ctx, result) } : { name, before };
+    const hook: ToolHook = this.asking ? { name, before, after: (ctx, result) => this.asking!.finished(ctx, result) } : { name, before };
+    // the toolkit's authorize rule may send calls here ('approval'): it needs to know one is installed
+    this.hook = Object.assign(hook, { [APPROVAL_HOOK]: true });
   }
 
   /** The calls waiting for a decision, oldest first; with a filter, only one session's or principal's. */
@@ -242,7 +245,7 @@ export class ApprovalManager {
     const lifetime = ctx[CALL_ORIGIN]?.session;
     this.sessionEnds.watch(ctx.sessionId, lifetime);
     if (this.grants.admits(ctx)) return undefined;
-    const reason = await this.requirement(ctx);
+    const reason = ctx[AUTHORIZED_APPROVAL] === true ? `the authorization rule requires approval for tool '${ctx.tool.name}'` : await this.requirement(ctx);
     if (reason === undefined) return undefined;
     const principal = this.principal(ctx);
     const requester: Requester = { sessionId: ctx.sessionId, principal };

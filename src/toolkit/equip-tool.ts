@@ -1,3 +1,4 @@
+import { ToolExecutionContext } from '../common/execution-context';
 import type { AgentTool } from '../common/agent-tool';
 import type { JsonSchema } from '../common/json-schema';
 import { quoteInputs } from '../common/quote-input';
@@ -68,13 +69,13 @@ export function equipGroups(args: Record<string, unknown>, binding: CallBinding,
   if (both.length) {
     return errorResult(`Group(s) ${quoteInputs(both)} are both in add and remove; name each group once.`, 'INVALID_ARGUMENTS');
   }
-  const { view } = binding;
+  const { view, options } = binding;
   if (add.length) view.updateToolGroups(add, true);
   if (remove.length) view.updateToolGroups(remove, false);
   const skill = view.activeSkill;
   const active = view.getActiveGroups().filter((g) => allowed.has(g));
   const text =
-    `Active groups: ${active.join(', ') || '(none)'}. Available tools: ${view.getActiveTools().map((t) => t.name).join(', ') || '(none)'}.` +
+    `Active groups: ${active.join(', ') || '(none)'}. Available tools: ${view.getActiveTools({ context: ToolExecutionContext.merge(options.agentContext, options.context) }).map((t) => t.name).join(', ') || '(none)'}.` +
     (skill !== undefined ? ` Skill '${skill}' is active: groups switched on now stay on only until it is deactivated.` : '');
   return toolResult(text, { activeGroups: active });
 }

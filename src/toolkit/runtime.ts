@@ -12,6 +12,7 @@ import type { CallOptions } from '../executor/call-executor';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
 import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
+import type { Authorize } from '../executor/authorization';
 import type { ToolHook } from '../executor/hooks';
 import type { RemoteRouter } from '../executor/remote-types';
 import { SchemaValidators } from '../executor/validation';
@@ -36,6 +37,7 @@ import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog
 import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
+import { masked, visibleMask } from './visible-tools';
 
 /** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */
 function gateOf(state: ActivationState): CatalogGate {
@@ -64,6 +66,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
   readonly clientRequests: ClientRequestHandler | undefined;
+  readonly authorize: Authorize | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   /** The routes of tools whose calls run elsewhere (`queueTools`); `undefined` while there are none. */
   remote: RemoteRouter | undefined = undefined;
@@ -93,6 +96,10 @@ export class ToolkitRuntime implements ToolkitCore {
     this.context = options.context ?? ToolExecutionContext.EMPTY;
     this.maxResultChars = options.maxResultChars;
     this.clientRequests = options.clientRequests;
+    if (options.authorize !== undefined && typeof options.authorize !== 'function') {
+      throw new ToolkitError('INVALID_OPTIONS', 'new Toolkit({ authorize }): authorize must be a function (request) => true | false | \'approval\' (or a Promise of one).');
+    }
+    this.authorize = options.authorize;
     this.parallel = options.parallel ?? true;
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
     this.availability = new AvailabilityCache(this.registry, this.report);
@@ -145,7 +152,7 @@ export class ToolkitRuntime implements ToolkitCore {
     return renderPrompt(
       {
         activeSkill: skill !== undefined ? this.skills.get(skill.name)?.skill : undefined,
-        tools: state.activeTools(),
+        tools: masked(state.activeTools(), visibleMask(this, state.activeTools(), options.context)),
         availability: state.availability(),
         groups: state.groupStates(),
         skills: this.skills.list(),

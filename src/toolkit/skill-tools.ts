@@ -1,3 +1,5 @@
+import { ToolExecutionContext } from '../common/execution-context';
+import { visibleNames } from './visible-tools';
 import type { AgentTool, ToolCallContext } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema, ReadonlyObjectJsonSchema } from '../common/json-schema';
 import { MalformedArguments } from '../common/call-arguments';
@@ -81,7 +83,9 @@ export class SkillTools {
     const active = binding.state.skill?.name;
     const listings: SkillListing[] = [];
     const lines: string[] = [];
-    for (const { skill, scope, executable } of this.skills.all()) {
+    const own = callerContext(binding);
+    for (const { skill, scope: all, executable } of this.skills.all()) {
+      const scope = visibleNames(this.core, all, own);
       const listing: SkillListing = { name: skill.name, description: skill.description, tools: [...scope], executable, active: skill.name === active };
       if (skill.parameters !== undefined) listing.parameters = skill.parameters;
       if (skill.risk !== undefined) listing.risk = skill.risk;
@@ -122,7 +126,7 @@ export class SkillTools {
         );
       }
       await this.skills.activate(binding.view, binding.state, skill.name);
-      const tools = [...record.scope];
+      const tools = visibleNames(this.core, record.scope, callerContext(binding));
       return `Skill '${skill.name}' is active. Tools: ${tools.join(', ') || '(none)'}.${skill.instructions ? `\n\n${skill.instructions}` : ''}`;
     }
     const depth = (binding.frame?.depth ?? 0) + 1;
@@ -195,4 +199,9 @@ export class SkillTools {
       execute: (args, ctx) => this.invoke(record, args, ctx, fallbackBinding(this.core, ctx)),
     };
   }
+}
+
+/** The caller's own context of a meta tool's call (agent-level under call-level). */
+function callerContext(binding: CallBinding): ToolExecutionContext {
+  return ToolExecutionContext.merge(binding.options.agentContext, binding.options.context);
 }

@@ -147,6 +147,7 @@ export class ToolEntries {
     presets: { name: string; value: PresetValue }[] | undefined,
     dtos: { name: string; type: Constructor; array: boolean }[],
   ): ToolEntry {
+    checkScopes(behaviour.scopes, owner);
     return {
       name: tool.name,
       owner,
@@ -165,5 +166,13 @@ export class ToolEntries {
       },
       contextual: isContextualTool(target),
     };
+  }
+}
+
+/** `scopes` of a tool: non-empty strings (a typo such as `scopes: 'admin'` would grant nothing it means). */
+function checkScopes(scopes: unknown, owner: string): void {
+  if (scopes === undefined) return;
+  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === '')) {
+    throw new ToolkitError('INVALID_DEFINITION', `${owner}: scopes must be an array of non-empty strings, e.g. @Tool({ scopes: ['reports:write'] }).`);
   }
 }

@@ -13,7 +13,8 @@ import {
   type ProviderToolDefinitionMap,
 } from '../schema/lowering';
 import type { ActivationState } from './activation';
-import type { RenderPromptOptions, ToolGroupState } from './view-options';
+import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
+import { masked, visibleMask, visibleMaskAsync } from './visible-tools';
 import type { GroupRecord, ToolAvailability } from './availability';
 import type { PromptView, ResourceView } from '../resources/catalog-views';
 
@@ -115,14 +116,29 @@ export abstract class ToolView {
   }
 
   /**
-   * The enabled tools (see {@link getAvailability} for why each is enabled). A new array after
-   * every change; the same array until then.
+   * The enabled tools that the caller (`options.context`'s `Principal`, else the toolkit
+   * context's) may use: a tool whose scopes it lacks, or that the `authorize` rule refuses
+   * synchronously, is left out (see {@link getAvailability} for why each is enabled). While no
+   * tool depends on the caller, a new array after every change and the same array until then.
    *
    * @example
    * session.getActiveTools().map((t) => t.name); // ['get_weather', 'list_skills', 'invoke_skill']
    */
-  getActiveTools(): readonly AgentTool[] {
-    return this.state.activeTools();
+  getActiveTools(options?: ToolListOptions): readonly AgentTool[] {
+    const tools = this.state.activeTools();
+    return masked(tools, visibleMask(this.core, tools, options?.context));
+  }
+
+  /**
+   * {@link getActiveTools} with an asynchronous `authorize` rule's answers awaited (the
+   * synchronous lists show a tool whose rule answers with a Promise; its call decides).
+   *
+   * @example
+   * const tools = await toolkit.getVisibleTools({ context: ToolExecutionContext.of(principal) });
+   */
+  async getVisibleTools(options?: ToolListOptions): Promise<readonly AgentTool[]> {
+    const tools = this.state.activeTools();
+    return masked(tools, await visibleMaskAsync(this.core, tools, options?.context));
   }
 
   /**
@@ -160,9 +176,9 @@ export abstract class ToolView {
     return this.state.availability$;
   }
 
-  /** `{ name, description, parameters }` of each enabled tool (presets never appear). */
-  getToolSchemas(): readonly ToolSchema[] {
-    return this.state.toolSchemas();
+  /** `{ name, description, parameters }` of each tool {@link getActiveTools} lists (presets never appear). */
+  getToolSchemas(options?: ToolListOptions): readonly ToolSchema[] {
+    return masked(this.state.toolSchemas(), visibleMask(this.core, this.state.activeTools(), options?.context));
   }
 
   /** The groups and whether each is on in this view. */
@@ -209,24 +225,28 @@ export abstract class ToolView {
    *
    * @throws ToolkitError `UNKNOWN_PROVIDER` for a provider name lowering does not know.
    */
-  toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions = {}): readonly ProviderToolDefinitionMap[P][] {
+  toProviderDefs<P extends ProviderName>(provider: P, options: LoweringOptions & ToolListOptions = {}): readonly ProviderToolDefinitionMap[P][] {
     return this.lowerTools(provider, options).definitions;
   }
 
   /**
    * The provider definitions together with the report of what the lowering changed per tool and
-   * the tools it left out (`omitted`: tool, provider, error code and reason).
+   * the tools it left out (`omitted`: tool, provider, error code and reason). Like every list,
+   * only the tools the caller may use (`options.context`, see {@link getActiveTools}).
    *
    * @example
    * const { definitions, omitted } = toolkit.lowerTools('gemini');
    * for (const o of omitted) log.warn(`${o.tool} is not offered to Gemini: ${o.change}`);
    */
-  lowerTools<P extends ProviderName>(provider: P, options: LoweringOptions = {}): LoweringResult<ProviderToolDefinitionMap[P]> {
-    // shared by every view in the same state: frozen, so that no caller can change another's
-    const key = `${provider}|${options.strict === true}`;
-    return this.state.cachedDefs(key, () => {
-      const schemas = this.state.toolSchemas();
-      const lowered = lowerToolSchemas(schemas, provider, options);
+  lowerTools<P extends ProviderName>(provider: P, options: LoweringOptions & ToolListOptions = {}): LoweringResult<ProviderToolDefinitionMap[P]> {
+    const { context, ...lowering } = options;
+    const mask = visibleMask(this.core, this.state.activeTools(), context);
+    // shared by every view in the same state: frozen, so that no caller can change another's;
+    // a caller's narrower list is lowered for that caller
+    const key = `${provider}|${lowering.strict === true}`;
+    const make = (): LoweringResult<ProviderToolDefinitionMap[P]> => {
+      const schemas = masked(this.state.toolSchemas(), mask);
+      const lowered = lowerToolSchemas(schemas, provider, lowering);
       for (const omission of lowered.omitted) {
         const schema = schemas.find((s) => s.name === omission.tool);
         warnOmission('toProviderDefs', omission, schema && { tool: schema, key });
@@ -235,7 +255,8 @@ export abstract class ToolView {
       Object.freeze(lowered.report);
       Object.freeze(lowered.omitted);
       return Object.freeze(lowered);
-    });
+    };
+    return mask === undefined ? this.state.cachedDefs(key, make) : make();
   }
 
   /**

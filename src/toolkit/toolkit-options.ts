@@ -3,6 +3,7 @@ import type { ClientRequestHandler } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions } from '../common/tool-types';
+import type { Authorize } from '../executor/authorization';
 import type { EquipToolGroupsOptions } from './equip-tool';
 import type { SkillOptions } from './skill-definition';
 
@@ -41,4 +42,12 @@ export interface ToolkitOptions {
    * Default: none (such requests fail with `CLIENT_UNAVAILABLE`).
    */
   clientRequests?: ClientRequestHandler | undefined;
+  /**
+   * Per-tool authorization on the caller, on every path (direct calls, batches, skills, meta
+   * tools, approvals resumed, MCP, adapters, queued tools): `false` hides the tool from the
+   * caller's lists and refuses its calls with `FORBIDDEN` before any hook or preset runs;
+   * `'approval'` holds each call for the `ApprovalManager` (`FORBIDDEN` without one). Applied on
+   * top of `@Tool({ scopes })`. See the README's "Authorization" section.
+   */
+  authorize?: Authorize | undefined;
 }

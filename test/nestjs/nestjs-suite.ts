@@ -20,6 +20,7 @@ import {
 import { NestFactory } from '@nestjs/core';
 import {
   fromContainer,
+  Principal,
   Prompt,
   PromptArg,
   Resource,
@@ -244,6 +245,30 @@ export function describeNestSuite(label: string, major: number): void {
         const answer = outcome.messages.find((m) => m.role === 'tool')?.content ?? '';
         expect(answer).toBe("Tool 'wipe_cache' is disabled: its group 'admin' is not active.");
         expect((await toolkit.callTool(call('wipe_cache', {}))).error?.code).toBe('TOOL_DISABLED');
+      });
+    });
+
+    it('forRoot({ authorize }) and @Tool({ scopes }): the principal the app puts in the call context decides; a refused call does not run', async () => {
+      @Injectable()
+      class RefundTools {
+        refunded: number[] = [];
+        @Tool({ name: 'refund', description: 'Refund an order', scopes: ['orders:refund'] })
+        refund(@ToolParam({ name: 'order' }) order: number): string {
+          this.refunded.push(order);
+          return `refunded ${order}`;
+        }
+      }
+      const authorize = ({ principal }: { principal?: Principal | undefined }) => principal?.claims.suspended !== true;
+      await withApp(appModule(ToolwrightModule.forRoot({ authorize }), [RefundTools]), async (app, toolkit) => {
+        const as = (principal: Principal) => ({ context: ToolExecutionContext.of(principal) });
+        const clerk = new Principal('clerk', { scopes: ['orders:read'] });
+        const suspended = new Principal('sam', { scopes: ['orders:refund'], claims: { suspended: true } });
+        const manager = new Principal('mia', { scopes: ['orders:refund'] });
+        expect(toolkit.getToolSchemas(as(clerk)).map((t) => t.name)).not.toContain('refund');
+        expect((await toolkit.callTool(call('refund', { order: 1 }), as(clerk))).error?.code).toBe('FORBIDDEN');
+        expect((await toolkit.callTool(call('refund', { order: 2 }), as(suspended))).error?.code).toBe('FORBIDDEN');
+        expect((await toolkit.callTool(call('refund', { order: 3 }), as(manager))).forLLM).toBe('refunded 3');
+        expect(app.get(RefundTools).refunded).toEqual([3]);
       });
     });
 

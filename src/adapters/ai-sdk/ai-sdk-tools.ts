@@ -162,7 +162,7 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
     onLoweringReport: options.onLoweringReport,
   };
   const onSkipped = options.onToolSkipped ?? (options.onLoweringReport === undefined ? warnSkipped : undefined);
-  const active = followActiveTools(view, (tool: AgentTool): SdkTool | undefined => {
+  const active = followActiveTools(view, options.context, (tool: AgentTool): SdkTool | undefined => {
     const adapted = adaptTool(view, tool, adapt);
     if ('error' in adapted) {
       onSkipped?.({ name: tool.name, error: adapted.error });

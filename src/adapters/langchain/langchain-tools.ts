@@ -161,7 +161,7 @@ function langChainToolClass(): ToolClass {
  */
 export function followLangChainTools(view: ToolView, options: FrameworkToolsOptions = {}): () => ToolwrightLangChainTool[] {
   const Tool = langChainToolClass();
-  const active = followActiveTools(view, (tool) => new Tool(view, tool, options));
+  const active = followActiveTools(view, options.context, (tool) => new Tool(view, tool, options));
   let seen: ReadonlyMap<string, ToolwrightLangChainTool> | undefined;
   let list: ToolwrightLangChainTool[] = [];
   return () => {

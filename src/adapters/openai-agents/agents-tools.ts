@@ -87,7 +87,7 @@ export function adaptView<TContext>(view: ToolView, options: OpenAIAgentsToolsOp
     onLoweringReport: options.onLoweringReport,
     sdk,
   };
-  const active = followActiveTools(view, (tool: AgentTool): FunctionTool | undefined => {
+  const active = followActiveTools(view, options.context, (tool: AgentTool): FunctionTool | undefined => {
     const adapted = adaptTool(view, tool, adapt, (self) => active().get(tool.name) === self);
     if ('error' in adapted) {
       if (options.onLoweringReport === undefined) warnSkipped(tool.name, adapted.error);

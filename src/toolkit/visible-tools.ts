@@ -1,0 +1,64 @@
+import type { AgentTool } from '../common/agent-tool';
+import type { ToolExecutionContext } from '../common/execution-context';
+import { listContext, listsTool, listsToolAsync, principalIn, type Authorize } from '../executor/authorization';
+import type { Registry } from './registry';
+
+/** @internal What listing for a caller needs of the toolkit. */
+export interface ListingCore {
+  readonly authorize?: Authorize | undefined;
+  readonly context: ToolExecutionContext;
+}
+
+/** Whether a (frozen, shared) list of tools has a scoped tool, worked out once per list. */
+const scopedLists = new WeakMap<readonly AgentTool[], boolean>();
+
+/** @internal True when a list may depend on its caller: a rule is set, or a listed tool has scopes. */
+function callerDependent(core: ListingCore, tools: readonly AgentTool[]): boolean {
+  if (core.authorize !== undefined) return true;
+  let scoped = scopedLists.get(tools);
+  if (scoped === undefined) {
+    scoped = tools.some((tool) => tool.behaviour?.scopes !== undefined && tool.behaviour.scopes.length > 0);
+    if (Object.isFrozen(tools)) scopedLists.set(tools, scoped);
+  }
+  return scoped;
+}
+
+/**
+ * @internal Which of `tools` the caller of `own` (its context over the toolkit's) may see, as a
+ * mask; `undefined` when every tool is visible (the shared, cached lists can be used as they are).
+ */
+export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): readonly boolean[] | undefined {
+  if (!callerDependent(core, tools)) return undefined;
+  const context = listContext(core.context, own);
+  const principal = principalIn(context);
+  const mask = tools.map((tool) => listsTool(core.authorize, tool, principal, context));
+  return mask.every(Boolean) ? undefined : mask;
+}
+
+/** @internal {@link visibleMask} with the `authorize` rule's Promises awaited. */
+export async function visibleMaskAsync(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): Promise<readonly boolean[] | undefined> {
+  if (!callerDependent(core, tools)) return undefined;
+  const context = listContext(core.context, own);
+  const principal = principalIn(context);
+  const mask = await Promise.all(tools.map((tool) => listsToolAsync(core.authorize, tool, principal, context)));
+  return mask.every(Boolean) ? undefined : mask;
+}
+
+/** @internal `items` kept where `mask` is true, frozen (`items` itself without a mask). */
+export function masked<T>(items: readonly T[], mask: readonly boolean[] | undefined): readonly T[] {
+  return mask === undefined ? items : Object.freeze(items.filter((_, i) => mask[i]));
+}
+
+/**
+ * @internal The names among `names` (a skill's scope) that the caller of `own` may see: a
+ * registered tool it may not use is left out, so that a skill listing names no tool hidden from it.
+ */
+export function visibleNames(core: ListingCore & { readonly registry: Registry }, names: Iterable<string>, own: ToolExecutionContext | undefined): string[] {
+  const all = [...names];
+  const tools = all.map((name) => core.registry.resolve(name)?.entry.tool);
+  const known = tools.filter((tool): tool is AgentTool => tool !== undefined);
+  const mask = visibleMask(core, known, own);
+  if (mask === undefined) return all;
+  const hidden = new Set(known.filter((_, i) => !mask[i]));
+  return all.filter((_, i) => tools[i] === undefined || !hidden.has(tools[i]!));
+}
