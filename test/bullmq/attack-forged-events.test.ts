@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AsyncCompletion, asyncResult, Tool, Toolkit, ToolParam, ToolService, type ToolResult } from '../../src';
-import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
-import { cleanRedis, parserSettled, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { queueTools } from '../../src/bullmq';
+import { parserSettled, REDIS, uniqueQueue } from '../support/redis';
+import { startQueue, stopQueue, type QueuePair } from './fixtures/queue';
 
 jest.setTimeout(60_000);
 
@@ -53,32 +54,28 @@ const sleep = (ms: number): Promise<string> => new Promise((resolve) => setTimeo
 describe('attack: forged BullMQ traffic written straight into Redis', () => {
   const queueName = uniqueQueue('forged-events');
   let caller: Toolkit;
-  let routing: QueuedTools;
-  let worker: ToolWorker;
+  let pair: QueuePair;
   let queue: Queue;
   let events: QueueEvents;
   let redis: Redis;
 
   beforeAll(async () => {
-    await requireRedis();
     caller = new Toolkit();
     caller.registerTool(LedgerService);
-    routing = queueTools(caller, { connection: REDIS, queueName, groups: ['ledger'] });
     const workerKit = new Toolkit();
     workerKit.registerTool(LedgerService);
-    worker = createToolWorker(workerKit, { connection: REDIS, queueName, concurrency: 4 });
+    pair = await startQueue(queueName, caller, workerKit, { groups: ['ledger'] }, { concurrency: 4 });
     queue = new Queue(queueName, { connection: REDIS });
     events = new QueueEvents(queueName, { connection: REDIS });
     redis = new Redis(REDIS);
-    await Promise.all([routing.ready(), worker.ready(), events.waitUntilReady()]);
+    await events.waitUntilReady();
   });
 
   afterAll(async () => {
     release();
-    await Promise.all([routing.close(), worker.close(), events.close()]);
-    await queue.close();
+    await Promise.all([events.close(), queue.close()]);
     redis.disconnect();
-    await cleanRedis(`bull:${queueName}:*`);
+    await stopQueue(pair, queueName);
     await parserSettled();
   });
 

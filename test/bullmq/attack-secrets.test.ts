@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Redis } from 'ioredis';
 import { AsyncCompletion, asyncResult, Tool, ToolEmitter, Toolkit, ToolParam, ToolService, type ToolEvent, type ToolResult } from '../../src';
-import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
-import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { REDIS, uniqueQueue } from '../support/redis';
 import { startMonitor } from './fixtures/monitor';
+import { startQueue, stopQueue, type QueuePair } from './fixtures/queue';
 import { CREDS, HOSTILE_PRESETS, HostileService, KEY, PIN } from './fixtures/hostile';
 import { findLeaks, leakForms } from '../support/leaks';
 
@@ -16,43 +16,42 @@ function leaks(text: string): string[] {
   return FORMS.filter((form) => text.includes(form));
 }
 
-async function dump(redis: Redis, pattern: string): Promise<string> {
-  const out: unknown[] = [];
-  for (const key of await redis.keys(pattern)) {
-    const type = await redis.type(key);
-    out.push(
-      type === 'hash' ? await redis.hgetall(key)
-      : type === 'list' ? await redis.lrange(key, 0, -1)
-      : type === 'zset' ? await redis.zrange(key, 0, -1)
-      : type === 'set' ? await redis.smembers(key)
-      : type === 'stream' ? await redis.xrange(key, '-', '+')
-      : await redis.get(key),
-    );
+/** Every key of the queue `queueName` read back from Redis, as JSON text. */
+async function dump(queueName: string): Promise<string> {
+  const redis = new Redis(REDIS);
+  try {
+    const out: unknown[] = [];
+    for (const key of await redis.keys(`bull:${queueName}:*`)) {
+      const type = await redis.type(key);
+      out.push(
+        type === 'hash' ? await redis.hgetall(key)
+        : type === 'list' ? await redis.lrange(key, 0, -1)
+        : type === 'zset' ? await redis.zrange(key, 0, -1)
+        : type === 'set' ? await redis.smembers(key)
+        : type === 'stream' ? await redis.xrange(key, '-', '+')
+        : await redis.get(key),
+      );
+    }
+    return JSON.stringify(out);
+  } finally {
+    redis.disconnect();
   }
-  return JSON.stringify(out);
 }
 
 describe('attack: getting a preset out of a queued tool, in any form', () => {
   const queueName = uniqueQueue('attack-secrets');
   let caller: Toolkit;
-  let routing: QueuedTools;
-  let worker: ToolWorker;
+  let pair: QueuePair;
 
   beforeAll(async () => {
-    await requireRedis();
     caller = new Toolkit();
     caller.registerTool(HostileService);
-    routing = queueTools(caller, { connection: REDIS, queueName, groups: ['hostile'] });
     const workerKit = new Toolkit();
     workerKit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
-    worker = createToolWorker(workerKit, { connection: REDIS, queueName, concurrency: 8 });
-    await Promise.all([routing.ready(), worker.ready()]);
+    pair = await startQueue(queueName, caller, workerKit, { groups: ['hostile'] }, { concurrency: 8 });
   });
 
-  afterAll(async () => {
-    await Promise.all([routing.close(), worker.close()]);
-    await cleanRedis(`bull:${queueName}:*`);
-  });
+  afterAll(() => stopQueue(pair, queueName));
 
   it('thrown objects, progress, logs, async completions, stacks and causes of retried errors, number and object presets: never in Redis, results, events or callbacks', async () => {
     const monitor = await startMonitor(REDIS.host, REDIS.port);
@@ -99,14 +98,9 @@ describe('attack: getting a preset out of a queued tool, in any form', () => {
     expect(sent.find((command) => command.includes(`tw-control-${queueName}`))).toContain(KEY);
     expect(sent.filter((command) => !command.includes(`tw-control-${queueName}`) && leaks(command).length > 0)).toEqual([]);
     monitor.stop();
-    const redis = new Redis(REDIS);
-    try {
-      const stored = await dump(redis, `bull:${queueName}:*`);
-      expect(stored).toContain('upstream refused');
-      expect(leaks(stored)).toEqual([]);
-    } finally {
-      redis.disconnect();
-    }
+    const stored = await dump(queueName);
+    expect(stored).toContain('upstream refused');
+    expect(leaks(stored)).toEqual([]);
   });
 });
 
@@ -145,25 +139,18 @@ class UrlLeakService {
 describe('attack: a preset in URL forms (URLSearchParams, URL, encodeURI, lower-case escapes) from a queued tool', () => {
   const queueName = uniqueQueue('attack-url-secrets');
   let caller: Toolkit;
-  let routing: QueuedTools;
-  let worker: ToolWorker;
+  let pair: QueuePair;
 
   beforeAll(async () => {
-    await requireRedis();
     caller = new Toolkit();
     caller.registerTool(UrlLeakService);
-    routing = queueTools(caller, { connection: REDIS, queueName, groups: ['url-leaks'] });
     const workerKit = new Toolkit();
     const presets = { key: PASSPHRASE };
     workerKit.registration().tool(UrlLeakService).presetParameters({ url_throw: presets, url_result: presets, url_progress: presets, url_async: presets }).apply();
-    worker = createToolWorker(workerKit, { connection: REDIS, queueName, concurrency: 4 });
-    await Promise.all([routing.ready(), worker.ready()]);
+    pair = await startQueue(queueName, caller, workerKit, { groups: ['url-leaks'] }, { concurrency: 4 });
   });
 
-  afterAll(async () => {
-    await Promise.all([routing.close(), worker.close()]);
-    await cleanRedis(`bull:${queueName}:*`);
-  });
+  afterAll(() => stopQueue(pair, queueName));
 
   it('never in Redis (MONITOR and every key read back), results, failed-job text, events, progress, logs or async completions', async () => {
     const monitor = await startMonitor(REDIS.host, REDIS.port);
@@ -198,13 +185,8 @@ describe('attack: a preset in URL forms (URLSearchParams, URL, encodeURI, lower-
     expect(sent.length).toBeGreaterThan(20);
     const forms = leakForms(PASSPHRASE);
     expect(forms.filter((form) => sent.some((line) => line.includes(form)))).toEqual([]);
-    const redis = new Redis(REDIS);
-    try {
-      const stored = await dump(redis, `bull:${queueName}:*`);
-      expect(stored).toContain('[REDACTED]');
-      expect(forms.filter((form) => stored.includes(form))).toEqual([]);
-    } finally {
-      redis.disconnect();
-    }
+    const stored = await dump(queueName);
+    expect(stored).toContain('[REDACTED]');
+    expect(forms.filter((form) => stored.includes(form))).toEqual([]);
   });
 });

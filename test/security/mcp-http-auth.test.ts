@@ -129,9 +129,9 @@ describe('MCP HTTP authentication', () => {
     expect(asBob.text).not.toContain('whoami');
     const anonymous = await post(http.url, call, inSession(annSession));
     expect(anonymous.status).toBe(401);
-    const bobDeletes = await post(http.url, '', inSession(annSession, bearer(BOB_TOKEN)), 'DELETE');
+    const bobDeletes = await post(http.url, '', inSession(annSession, bearer(BOB_TOKEN)), { method: 'DELETE' });
     expect(bobDeletes.status).toBe(404);
-    const bobListens = await post(http.url, '', { ...inSession(annSession, bearer(BOB_TOKEN)), accept: 'text/event-stream' }, 'GET');
+    const bobListens = await post(http.url, '', { ...inSession(annSession, bearer(BOB_TOKEN)), accept: 'text/event-stream' }, { method: 'GET' });
     expect(bobListens.status).toBe(404);
     expect(http.handler.sessionCount).toBe(1);
 

@@ -191,7 +191,7 @@ describe('stored events are released with their session', () => {
     await eventually(() => http.handler.storedEvents.events >= 12);
     const before = http.handler.storedEvents.events;
 
-    await post(http.url, '', headers, 'DELETE');
+    await post(http.url, '', headers, { method: 'DELETE' });
     await eventually(() => http.handler.storedEvents.events < before);
     // the idle session goes after ~1 s, taking its events with it (the SDK client pings to stay)
     await eventually(() => http.handler.storedEvents.events === 0, 10_000);

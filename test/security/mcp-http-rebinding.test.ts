@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Toolkit } from '../../src';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '../../src/mcp';
+import { countingToolkit } from '../support/toolkit';
 import { Closer, textOf } from '../support/mcp';
 import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient, toolsCall } from '../support/mcp-http';
 
@@ -17,21 +18,8 @@ import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient, toolsCall 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
 
-/** A toolkit whose one tool counts its runs: "the tool did not run" is checked, not a message. */
-function countingToolkit(): { toolkit: Toolkit; runs: () => number } {
-  const toolkit = new Toolkit();
-  let runs = 0;
-  toolkit.registerTool({
-    name: 'read_mail',
-    description: 'Reads the mailbox',
-    parameters: { type: 'object', properties: {} },
-    execute: () => {
-      runs++;
-      return 'inbox: 3 messages';
-    },
-  });
-  return { toolkit, runs: () => runs };
-}
+/** A toolkit whose one tool `read_mail` counts its runs. */
+const mailbox = () => countingToolkit('read_mail', 'Reads the mailbox', () => 'inbox: 3 messages');
 
 function mount(toolkit: Toolkit, options: Partial<McpHttpOptions> = {}): McpHttpHandler {
   return closer.add(createMcpHttpHandler(toolkit, { name: 'rebind', version: '0', ...options }));
@@ -42,7 +30,7 @@ const SESSION_HEADERS = { 'mcp-protocol-version': '2025-06-18' };
 
 describe('MCP HTTP handler on loopback: DNS rebinding', () => {
   test('Host and Origin both naming the attacker: 403, no session, the tool never runs', async () => {
-    const { toolkit, runs } = countingToolkit();
+    const { toolkit, runs } = mailbox();
     const handler = mount(toolkit);
     const url = await listen(createServer((req, res) => handler(req, res)), closer);
     const answer = await post(url, INITIALIZE, rebinding(url.port));
@@ -61,7 +49,7 @@ describe('MCP HTTP handler on loopback: DNS rebinding', () => {
   });
 
   test('loopback names on the listening port pass: the SDK client by 127.0.0.1 and by localhost', async () => {
-    const { toolkit, runs } = countingToolkit();
+    const { toolkit, runs } = mailbox();
     const handler = mount(toolkit);
     const url = await listen(createServer((req, res) => handler(req, res)), closer);
     const byIp = await sdkClient(closer, url);
@@ -83,7 +71,7 @@ describe('MCP HTTP handler on loopback: DNS rebinding', () => {
   });
 
   test('mounted on Express (express.json() before it): the same protection', async () => {
-    const { toolkit, runs } = countingToolkit();
+    const { toolkit, runs } = mailbox();
     const handler = mount(toolkit);
     const app = express();
     app.use(express.json());

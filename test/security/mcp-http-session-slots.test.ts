@@ -1,8 +1,9 @@
 import { createServer, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Toolkit } from '../../src';
 import { bearerAuth, createMcpHttpHandler, McpPrincipal, type McpHttpHandler, type McpHttpOptions } from '../../src/mcp';
+import { countingToolkit } from '../support/toolkit';
 import { Closer, eventually, textOf } from '../support/mcp';
-import { INITIALIZE, listen, messagesOf, post, POST_HEADERS, rawSession, sdkClient, toolsCall, type RawAnswer } from '../support/mcp-http';
+import { INITIALIZE, listen, messagesOf, post, POST_HEADERS, rawSession, sdkClient, toolsCall } from '../support/mcp-http';
 
 /**
  * Security item 9: MCP HTTP session slots. A slot is taken only once a complete, valid
@@ -14,20 +15,8 @@ import { INITIALIZE, listen, messagesOf, post, POST_HEADERS, rawSession, sdkClie
 const closer = new Closer();
 afterEach(() => closer.closeAll());
 
-function countingToolkit(): { toolkit: Toolkit; runs: () => number } {
-  const toolkit = new Toolkit();
-  let runs = 0;
-  toolkit.registerTool({
-    name: 'transfer',
-    description: 'Moves money',
-    parameters: { type: 'object', properties: {} },
-    execute: () => {
-      runs++;
-      return 'transferred';
-    },
-  });
-  return { toolkit, runs: () => runs };
-}
+/** A toolkit whose one tool `transfer` counts its runs. */
+const bank = () => countingToolkit('transfer', 'Moves money', () => 'transferred');
 
 /** Serves `handler` on loopback, counting the requests (by method) that reached it. */
 async function serve(toolkit: Toolkit, options: Partial<McpHttpOptions> = {}): Promise<{ url: URL; handler: McpHttpHandler; arrived: Record<string, number> }> {
@@ -62,23 +51,6 @@ function halfPost(url: URL, body: string, headers: Record<string, string> = {}):
   return { answer, req };
 }
 
-/** {@link post} from another loopback address (127.0.0.2): another anonymous client. */
-function postFrom(localAddress: string, url: URL, body: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', localAddress, headers: POST_HEADERS }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        const id = res.headers['mcp-session-id'];
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, sessionId: Array.isArray(id) ? id[0] : id });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Opens a GET stream of a session and resolves once its headers arrived (the stream stays open). */
 function openStream(url: URL, sessionId: string, extra: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -100,7 +72,7 @@ const TOKENS = bearerAuth((token) => new McpPrincipal(token.replace(/-\d+$/, '')
 
 describe('MCP HTTP: a slot only for a complete initialize', () => {
   test('initialize bodies that never finish take no slot: the next client gets in and its call runs', async () => {
-    const { toolkit, runs } = countingToolkit();
+    const { toolkit, runs } = bank();
     const { url, handler, arrived } = await serve(toolkit, { maxSessions: 3, maxSessionsPerPrincipal: 3, bodyTimeoutMs: 60_000 });
     const stalled = Array.from({ length: 10 }, () => halfPost(url, INITIALIZE));
     await eventually(() => arrived.POST === 10);
@@ -112,7 +84,7 @@ describe('MCP HTTP: a slot only for a complete initialize', () => {
   });
 
   test('a body slower than bodyTimeoutMs gets 408 and its connection is closed; no session, no call', async () => {
-    const { toolkit, runs } = countingToolkit();
+    const { toolkit, runs } = bank();
     const { url, handler } = await serve(toolkit, { bodyTimeoutMs: 200 });
     const initialize = await halfPost(url, INITIALIZE).answer;
     expect(initialize.status).toBe(408);
@@ -144,7 +116,7 @@ describe('MCP HTTP: a slot only for a complete initialize', () => {
 
 describe('MCP HTTP: sessions per principal', () => {
   test('one principal floods initializes: it keeps at most its quota, and another principal still gets in', async () => {
-    const { toolkit, runs } = countingToolkit();
+    const { toolkit, runs } = bank();
     const { url, handler } = await serve(toolkit, { maxSessions: 50, authenticate: TOKENS });
     const flood = await Promise.all(Array.from({ length: 50 }, (_, i) => post(url, INITIALIZE, { authorization: `Bearer alice-${i}` })));
     expect(flood.every((a) => a.status === 200 || a.status === 429)).toBe(true);
@@ -180,7 +152,7 @@ describe('MCP HTTP: sessions per principal', () => {
     const second = await rawSession(url);
     expect(await openStream(url, second)).toBe(200);
     expect((await post(url, INITIALIZE)).status).toBe(429);
-    expect((await postFrom('127.0.0.2', url, INITIALIZE)).status).toBe(200);
+    expect((await post(url, INITIALIZE, {}, { localAddress: '127.0.0.2' })).status).toBe(200);
     expect(handler.sessionCount).toBe(3);
   });
 
@@ -208,7 +180,7 @@ describe('MCP HTTP: a GET stream does not keep a session alive', () => {
 
   test('a GET with Last-Event-ID (no resumability) held open: the session still expires when idle', async () => {
     jest.useFakeTimers({ now: 1_000_000, doNotFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'nextTick', 'queueMicrotask', 'hrtime', 'performance'] });
-    const { toolkit } = countingToolkit();
+    const { toolkit } = bank();
     const { url, handler } = await serve(toolkit, { sessionIdleTimeoutMs: 300 });
     const sessionId = await rawSession(url);
     expect(await openStream(url, sessionId, { 'last-event-id': 'forged-0' })).toBe(200);

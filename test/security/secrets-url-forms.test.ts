@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { asyncResult, contentResult, textContent, Toolkit, type AgentTool, type AsyncCallback, type AsyncTool, type ToolResult } from '../../src';
+import { asyncResult, contentResult, textContent, Toolkit, type AgentTool, type AsyncCallback, type AsyncTool, type ToolBehaviour, type ToolResult } from '../../src';
 import { recordEvents } from '../support/events';
 import { findLeaks, leakForms } from '../support/leaks';
 import { Closer, connectInMemory } from '../support/mcp';
@@ -71,6 +71,22 @@ function toolkitWith(key: string): Toolkit {
 
 const EXITS = ['text', 'throw', 'result', 'data', 'content', 'progress'];
 
+/** A toolkit whose one tool `name` gets `pad` (a length) from the call and the preset `key`, and answers `execute(pad, key)`. */
+function paddedToolkit(name: string, description: string, key: string, execute: (pad: number, key: string) => unknown, behaviour?: ToolBehaviour): Toolkit {
+  const toolkit = new Toolkit({ container: new Container() });
+  toolkit.registerTool(
+    {
+      name,
+      description,
+      parameters: { type: 'object', properties: { pad: { type: 'integer' }, key: { type: 'string' } }, required: ['pad'] },
+      ...(behaviour ? { behaviour } : {}),
+      execute: (args) => execute(Number(args.pad), String(args.key)),
+    },
+    { presets: { [name]: { key } } },
+  );
+  return toolkit;
+}
+
 describe('a preset never leaves in any URL form JavaScript produces', () => {
   it.each(SECRETS.map((secret) => [secret]))('%j: not in results (forLLM, forUser, data, error, content) nor any event', async (secret) => {
     const toolkit = toolkitWith(secret);
@@ -119,17 +135,7 @@ describe('a preset never leaves in any URL form JavaScript produces', () => {
 
   it('no cut leaves 8+ characters of any URL form: maxResultChars comes after redaction, at every position', async () => {
     for (const secret of [PASSPHRASE, PASSWORD]) {
-      const toolkit = new Toolkit({ container: new Container() });
-      toolkit.registerTool(
-        {
-          name: 'padded',
-          description: 'A URL between padding',
-          parameters: { type: 'object', properties: { pad: { type: 'integer' }, key: { type: 'string' } }, required: ['pad'] },
-          behaviour: { maxResultChars: 300 },
-          execute: (args) => `${'h'.repeat(Number(args.pad))} ${WAYS.searchParams(String(args.key))} ${WAYS.password(String(args.key))} ${'t'.repeat(400)}`,
-        },
-        { presets: { padded: { key: secret } } },
-      );
+      const toolkit = paddedToolkit('padded', 'A URL between padding', secret, (pad, key) => `${'h'.repeat(pad)} ${WAYS.searchParams(key)} ${WAYS.password(key)} ${'t'.repeat(400)}`, { maxResultChars: 300 });
       for (let pad = 120; pad <= 200; pad += 4) {
         const result = await toolkit.callTool({ id: `c${pad}`, name: 'padded', arguments: { pad } });
         expect(result.forLLM.length).toBeLessThanOrEqual(300);
@@ -139,18 +145,9 @@ describe('a preset never leaves in any URL form JavaScript produces', () => {
   });
 
   it('no cut leaves 8+ characters of any URL form: the 500-character description of a thrown object is cut after redaction', async () => {
-    const toolkit = new Toolkit({ container: new Container() });
-    toolkit.registerTool(
-      {
-        name: 'throws',
-        description: 'Throws a plain object quoting its request URL',
-        parameters: { type: 'object', properties: { pad: { type: 'integer' }, key: { type: 'string' } }, required: ['pad'] },
-        execute: (args) => {
-          throw { pad: 'x'.repeat(Number(args.pad)), url: WAYS.searchParams(String(args.key)), lower: WAYS.lowerEscapes(String(args.key)) };
-        },
-      },
-      { presets: { throws: { key: PASSWORD } } },
-    );
+    const toolkit = paddedToolkit('throws', 'Throws a plain object quoting its request URL', PASSWORD, (pad, key) => {
+      throw { pad: 'x'.repeat(pad), url: WAYS.searchParams(key), lower: WAYS.lowerEscapes(key) };
+    });
     // `{"pad":"xx…x","url":"GET https://api.example/v1?key=` puts the encoded key across the 500th character
     for (let pad = 400; pad <= 470; pad += 5) {
       const result = await toolkit.callTool({ id: `t${pad}`, name: 'throws', arguments: { pad } });
@@ -160,19 +157,10 @@ describe('a preset never leaves in any URL form JavaScript produces', () => {
   });
 
   it('no cut leaves 8+ characters of any URL form: a resource link URI quoted (cut at 200) in the text views of content parts', async () => {
-    const toolkit = new Toolkit({ container: new Container() });
-    toolkit.registerTool(
-      {
-        name: 'link',
-        description: 'Links its request URL',
-        parameters: { type: 'object', properties: { pad: { type: 'integer' }, key: { type: 'string' } }, required: ['pad'] },
-        execute: (args) => {
-          const uri = `https://api.example/${'p'.repeat(Number(args.pad))}?${new URLSearchParams({ key: String(args.key) })}`;
-          return contentResult([{ type: 'resource_link', uri, name: 'report' }]);
-        },
-      },
-      { presets: { link: { key: PASSPHRASE } } },
-    );
+    const toolkit = paddedToolkit('link', 'Links its request URL', PASSPHRASE, (pad, key) => {
+      const uri = `https://api.example/${'p'.repeat(pad)}?${new URLSearchParams({ key })}`;
+      return contentResult([{ type: 'resource_link', uri, name: 'report' }]);
+    });
     // the view quotes 199 characters of the URI: these pads put the key's form across that cut
     for (let pad = 148; pad <= 164; pad += 2) {
       const result = await toolkit.callTool({ id: `l${pad}`, name: 'link', arguments: { pad } });

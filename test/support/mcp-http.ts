@@ -38,10 +38,14 @@ export interface RawAnswer {
   readonly sessionId: string | undefined;
 }
 
-/** Sends `body` with node:http (no MCP client; any header, `Host` included) and reads the whole answer. */
-export function post(url: URL, body: string, headers: Record<string, string> = {}, method = 'POST'): Promise<RawAnswer> {
+/**
+ * Sends `body` with node:http (no MCP client; any header, `Host` included) and reads the whole
+ * answer: a POST unless `method` says otherwise, from `localAddress` when given (another loopback
+ * address is another client).
+ */
+export function post(url: URL, body: string, headers: Record<string, string> = {}, { method = 'POST', localAddress }: { method?: string; localAddress?: string } = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...POST_HEADERS, ...headers } }, (res) => {
+    const req = request(url, { method, localAddress, headers: { ...POST_HEADERS, ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));

@@ -65,6 +65,25 @@ export function agentTool(
   };
 }
 
+/**
+ * A Toolkit whose one tool `name` (no parameters) counts its runs before it does `execute`:
+ * "the tool did not run" is checked, not a message.
+ */
+export function countingToolkit(name: string, description: string, execute: AgentTool['execute']): { toolkit: Toolkit; runs: () => number } {
+  const toolkit = new Toolkit();
+  let runs = 0;
+  toolkit.registerTool({
+    name,
+    description,
+    parameters: { type: 'object', properties: {} },
+    execute: (args, ctx) => {
+      runs++;
+      return execute(args, ctx);
+    },
+  });
+  return { toolkit, runs: () => runs };
+}
+
 /** An `AgentTool` with `parameters` that records the arguments of each call in `seen` and answers `ok`. */
 export function recordingTool(name: string, parameters: ObjectJsonSchema, seen: unknown[] = []): AgentTool {
   return {

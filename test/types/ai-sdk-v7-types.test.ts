@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { diagnosticsOf, diagnosticsText, USER_COMPILER_OPTIONS } from '../support/typecheck';
 
 /**
  * `toolwright/ai-sdk`'s types against AI SDK 7's (the `ai-v7` dev dependency standing in for a
@@ -31,19 +32,7 @@ export async function run(): Promise<void> {
 }
 `;
 
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  types: ['node'],
-  noEmit: true,
-  paths: { ai: [AI_V7_TYPES] },
-};
+const OPTIONS: ts.CompilerOptions = { ...USER_COMPILER_OPTIONS, paths: { ai: [AI_V7_TYPES] } };
 
 describe('toolwright/ai-sdk types with AI SDK 7', () => {
   // the compiler over the whole of src/ and ai 7's types: seconds, several times that on a loaded machine
@@ -52,10 +41,7 @@ describe('toolwright/ai-sdk types with AI SDK 7', () => {
     try {
       const file = path.join(dir, 'usage.ts');
       fs.writeFileSync(file, USAGE(path.join(ROOT, 'src').split(path.sep).join('/')));
-      const program = ts.createProgram({ rootNames: [file], options: OPTIONS });
-      const source = program.getSourceFile(file)!;
-      const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-      expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => dir, getNewLine: () => '\n' })).toBe('');
+      expect(diagnosticsText(diagnosticsOf([file], OPTIONS), dir)).toBe('');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import * as toolwright from '../../src';
 import { freshToolkit, call } from '../support/toolkit';
+import { diagnosticsOf, diagnosticsText, USER_COMPILER_OPTIONS } from '../support/typecheck';
 import { runWithMaybeUndefined } from './fixtures/maybe-undefined-usage';
 import { runWithUndefinedCallbacks } from './fixtures/optional-callbacks';
 
@@ -15,40 +16,7 @@ const FIXTURES = ['maybe-undefined-usage.ts', 'optional-callbacks.ts', 'frozen-v
 const FROZEN = FIXTURES[2];
 
 /** What `tsc --init` (TypeScript 5.9) turns on, plus the two decorator flags toolwright needs. */
-const USER_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  types: ['node'],
-  noEmit: true,
-};
-
-function diagnosticsText(diagnostics: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(diagnostics, {
-    getCanonicalFileName: (name) => name,
-    getCurrentDirectory: () => process.cwd(),
-    getNewLine: () => '\n',
-  });
-}
-
-/** The syntactic and semantic diagnostics of `files` compiled together with `options`, `text` standing in for a file's contents. */
-function diagnosticsOf(files: readonly string[], options: ts.CompilerOptions, text: ReadonlyMap<string, string> = new Map()): ts.Diagnostic[] {
-  const host = ts.createCompilerHost(options);
-  const readFile = host.readFile.bind(host);
-  host.readFile = (name) => text.get(name) ?? readFile(name);
-  const program = ts.createProgram({ rootNames: files, options, host });
-  return files.flatMap((name) => {
-    const file = program.getSourceFile(name)!;
-    return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
-  });
-}
+const USER_OPTIONS: ts.CompilerOptions = { ...USER_COMPILER_OPTIONS, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
 
 describe('the public API under a `tsc --init` configuration (exactOptionalPropertyTypes, noUncheckedIndexedAccess)', () => {
   it('type-checks every fixture: maybe-undefined options and callbacks, changes to frozen values refused, frozen values handed to the SDKs', () => {
