@@ -63,15 +63,18 @@ function serialise(text: string, start: Component, how: UrlSerialisation): strin
 }
 
 const SPECIAL: Readonly<Record<Component, string>> = { path: PATH_ENCODED, query: SPECIAL_QUERY_ENCODED, fragment: FRAGMENT_ENCODED, userinfo: USERINFO_ENCODED };
-/** Newer URL parsers (Node 22+) also encode `^` in paths. */
+/** Newer URL parsers (Node 22+ for special schemes, 24+ for the others too) also encode `^` in paths. */
 const SPECIAL_CARET: Readonly<Record<Component, string>> = { ...SPECIAL, path: `${PATH_ENCODED}^` };
 const NOT_SPECIAL: Readonly<Record<Component, string>> = { ...SPECIAL, query: QUERY_ENCODED };
+const NOT_SPECIAL_CARET: Readonly<Record<Component, string>> = { ...SPECIAL_CARET, query: QUERY_ENCODED };
 
 const SERIALISATIONS: readonly [Component, UrlSerialisation][] = [
   ['path', { encoded: SPECIAL, template: true, special: true }],
   ['path', { encoded: SPECIAL_CARET, template: true, special: true }],
   ['path', { encoded: NOT_SPECIAL, template: true, special: false }],
+  ['path', { encoded: NOT_SPECIAL_CARET, template: true, special: false }],
   ['path', { encoded: SPECIAL, template: false, special: false }],
+  ['path', { encoded: SPECIAL_CARET, template: false, special: false }],
   ['query', { encoded: SPECIAL, template: true, special: true }],
   ['query', { encoded: NOT_SPECIAL, template: true, special: false }],
   ['query', { encoded: SPECIAL, template: false, special: true }],
@@ -128,7 +131,10 @@ const MIN_PIECE_FORM = 8;
 
 /** The URL forms of a piece of a secret that lands in `component` (see {@link urlPieces}). */
 function pieceForms(component: Component, piece: string): string[] {
-  const forms = [SPECIAL, SPECIAL_CARET, NOT_SPECIAL].map((encoded) => serialise(piece, component, { encoded, template: false, special: encoded !== NOT_SPECIAL }));
+  const forms = [
+    ...[SPECIAL, SPECIAL_CARET].map((encoded) => serialise(piece, component, { encoded, template: false, special: true })),
+    ...[NOT_SPECIAL, NOT_SPECIAL_CARET].map((encoded) => serialise(piece, component, { encoded, template: false, special: false })),
+  ];
   return forms.filter((form) => form.length >= MIN_PIECE_FORM);
 }
 
