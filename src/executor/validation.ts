@@ -5,7 +5,6 @@ import type { ValidationError } from 'class-validator';
 import type { JsonSchema } from '../common/json-schema';
 import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
-import { classTransformer, classValidator } from '../schema/dto-libraries';
 import { schemaDialect, type SchemaDialect } from '../schema/schema-dialect';
 import { addLinearFormats } from './linear-formats';
 import { linearRegExp } from './linear-regexp';
@@ -285,6 +284,8 @@ function flattenValidationErrors(errors: readonly ValidationError[], prefix: str
  */
 const BUILT_IN_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** The DTO checks (`transformAndValidate`), loaded with the first DTO argument, not with `require('toolwright')`. */
+let dtoChecks: typeof import('./dto-array-unique') | undefined;
 /** The path of the first key of `value` (at any depth) that names a member of `Object.prototype`. */
 function builtInKeyPath(value: unknown, path: string): { path: string; key: string } | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -345,8 +346,7 @@ export async function prepareDtos(
       const item = items[i];
       const at = array ? `${name}[${i}]` : name;
       if (!isPlainObject(item) || problems.covers(at) || problems.holdsOversized(at)) continue;
-      const instance = classTransformer().plainToInstance(type, item) as object;
-      const errors = await classValidator().validate(instance, { forbidUnknownValues: false });
+      const { instance, errors } = await (dtoChecks ??= require('./dto-array-unique') as typeof import('./dto-array-unique')).transformAndValidate(type, item);
       flattenValidationErrors(errors, at, problems, scrub);
       instances.push(instance);
     }
