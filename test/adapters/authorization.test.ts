@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { injectable } from 'inversify';
-import { Principal, Tool, ToolExecutionContext, ToolParam } from '../../src';
+import { Principal, ToolExecutionContext } from '../../src';
 import { toAiSdkTools } from '../../src/adapters/ai-sdk';
 import { TOOLWRIGHT_CONTEXT_KEY, toLangChainTools } from '../../src/adapters/langchain';
 import { toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
+import { Reports } from '../support/scoped-reports';
 import { freshToolkit } from '../support/toolkit';
 
 /**
@@ -11,22 +11,6 @@ import { freshToolkit } from '../support/toolkit';
  * tool anyway (a run context of another principal, a tool object kept from an earlier list) is
  * refused with FORBIDDEN and does not run.
  */
-@injectable()
-class Reports {
-  written: string[] = [];
-
-  @Tool({ description: 'Write a report', scopes: ['reports:write'] })
-  writeReport(@ToolParam({ name: 'title' }) title: string): string {
-    this.written.push(title);
-    return `wrote ${title}`;
-  }
-
-  @Tool({ description: 'Read reports' })
-  readReports(): string {
-    return 'none';
-  }
-}
-
 const ann = ToolExecutionContext.of(new Principal('ann', { scopes: ['reports:write'] }));
 const guest = ToolExecutionContext.of(new Principal('guest'));
 

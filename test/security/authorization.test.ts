@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { injectable } from 'inversify';
 import {
   ApprovalManager,
   defineSkill,
@@ -7,13 +6,12 @@ import {
   Principal,
   runToolLoop,
   ScriptedProvider,
-  Tool,
-  ToolParam,
   ToolExecutionContext,
   type Authorize,
   type AuthorizeRequest,
   type ToolResult,
 } from '../../src';
+import { Reports } from '../support/scoped-reports';
 import { call, freshToolkit } from '../support/toolkit';
 
 /**
@@ -21,23 +19,6 @@ import { call, freshToolkit } from '../support/toolkit';
  * `authorize` rule) does not see the tool and cannot run it on any path. Each test checks the
  * tool's own side effect, not only the answer.
  */
-@injectable()
-class Reports {
-  written: string[] = [];
-  presetsResolved = 0;
-
-  @Tool({ description: 'Write a report', scopes: ['reports:write'] })
-  writeReport(@ToolParam({ name: 'title' }) title: string): string {
-    this.written.push(title);
-    return `wrote ${title}`;
-  }
-
-  @Tool({ description: 'Read reports' })
-  readReports(): string {
-    return 'none';
-  }
-}
-
 const as = (id: string, ...scopes: string[]) => ({ context: ToolExecutionContext.of(new Principal(id, { scopes })) });
 
 function setup(options: { authorize?: Authorize } = {}) {
