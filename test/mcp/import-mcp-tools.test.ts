@@ -4,8 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { Toolkit, type CallProgress } from '../../src';
 import { createMcpServer, importMcpTools } from '../../src/mcp';
-import { fromCallToolResult } from '../../src/mcp/remote-result';
-import { portableToolName } from '../../src/mcp/tool-names';
+import { fromCallToolResult } from '../../src/mcp/import/remote-result';
+import { portableToolName } from '../../src/mcp/shared/tool-names';
 import { createTestToolkit } from './fixtures/test-toolkit';
 import { Closer, connectInMemory, eventually, textOf } from '../support/mcp';
 

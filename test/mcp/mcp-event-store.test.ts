@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { checkedEventStoreLimits, McpEventStores } from '../../src/mcp/mcp-event-store';
+import { checkedEventStoreLimits, McpEventStores } from '../../src/mcp/transports/mcp-event-store';
 
 /** The built-in event store on its own: expiry on virtual time, eviction order, per-session ids, release. */
 const note = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } });

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolEmitter, Toolkit, ToolService, type AgentTool } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp, type McpHttpOptions } from '../../src/mcp';
-import { checkResumableSdk } from '../../src/mcp/mcp-http-resumability';
+import { checkResumableSdk } from '../../src/mcp/transports/mcp-http-resumability';
 import { Closer, TestClient, textOf } from '../support/mcp';
 import { listen, toolsCall } from '../support/mcp-http';
 import { messageOf, readSse, sessionHeaders, type SseEvent } from '../support/mcp-sse';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { EmptyResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { LOG_LEVELS, Tool, ToolEmitter, ToolParam, ToolService, Toolkit, type CallLog } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { LOG_QUEUE_LIMIT } from '../../src/mcp/mcp-logging';
+import { LOG_QUEUE_LIMIT } from '../../src/mcp/server/mcp-logging';
 import { recordEvents } from '../support/events';
 import { Closer, textOf } from '../support/mcp';
 import { AskingClient, connectAsking } from '../support/mcp-asking';

@@ -1,8 +1,8 @@
 import { CallToolResultSchema, ErrorCode, EmptyResultSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit, ToolExecutionContext, userResult, type AgentTool } from '../../src';
 import { createMcpServer } from '../../src/mcp';
-import { toCallToolResult } from '../../src/mcp/call-result';
-import { outputShapeOf } from '../../src/mcp/mcp-tool-options';
+import { toCallToolResult } from '../../src/mcp/server/call-result';
+import { outputShapeOf } from '../../src/mcp/shared/mcp-tool-options';
 import { describeConformance } from './conformance';
 import { createTestToolkit } from './fixtures/test-toolkit';
 import { Closer, connectInMemory, textOf } from '../support/mcp';

@@ -1,0 +1,134 @@
+import type { ValidateFunction } from 'ajv';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  type CreateMessageRequest,
+  type ElicitRequestFormParams,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, SamplingContent, SamplingRequest, SamplingResult } from '../../common/client-request-types';
+import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../common/client-requests';
+import type { JsonSchema } from '../../common/json-schema';
+import { boundInput, quoteInput } from '../../common/quote-input';
+import { describeAjvErrors, ProblemList, SchemaValidators } from '../../executor/validation';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Default of `McpServerOptions.clientRequestTimeoutMs`: 10 minutes (a person may be answering). */
+export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
+/** The most schema problems an invalid answer's error lists. */
+const MAX_ISSUES = 5;
+
+/**
+ * @internal What the requests of one connection share: the server (the client's capabilities),
+ * the default timeout, and the validators of elicitation forms (each form compiled once).
+ */
+export class McpClientLink {
+  private validators: SchemaValidators | undefined;
+  private readonly compiled = new WeakMap<object, ValidateFunction>();
+
+  constructor(
+    readonly server: Server,
+    readonly timeoutMs: number,
+  ) {}
+
+  /** The validation function of a form. */
+  validatorOf(schema: ElicitationSchema): ValidateFunction {
+    let validate = this.compiled.get(schema);
+    if (validate === undefined) {
+      validate = (this.validators ??= new SchemaValidators()).compile(schema as unknown as JsonSchema);
+      this.compiled.set(schema, validate);
+    }
+    return validate;
+  }
+}
+
+/**
+ * @internal A tool's requests to the MCP client of one `tools/call`: sent as requests related to
+ * that call (over HTTP on the call's own stream), cancelled by the call's signal, bounded by a
+ * timeout. What the (untrusted) client answers is checked before the tool sees it: the SDK's
+ * schemas for the shape; for elicitation the requested form (toolwright's validator), keeping only
+ * its fields. A failure is an Error whose message says what was wrong, size-bounded.
+ */
+export class McpClientRequests implements ClientRequestHandler {
+  constructor(
+    protected readonly link: McpClientLink,
+    protected readonly extra: Extra,
+  ) {}
+
+  get description(): string {
+    const name = this.link.server.getClientVersion()?.name;
+    return typeof name === 'string' ? `the MCP client ${quoteInput(name)}` : 'the MCP client';
+  }
+
+  supports(capability: ClientCapability): boolean {
+    const capabilities = this.link.server.getClientCapabilities();
+    if (capability === 'sampling') return capabilities?.sampling !== undefined;
+    const elicitation = capabilities?.elicitation;
+    // an empty `elicitation: {}` means form mode (the SDK normalises it to `{ form: {} }`)
+    return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+  }
+
+  async createMessage(request: SamplingRequest, options: ClientRequestOptions): Promise<SamplingResult> {
+    const params = request as unknown as CreateMessageRequest['params'];
+    const answer = await this.extra
+      .sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, this.settings(options))
+      .catch((error: unknown) => Promise.reject(invalidAnswer('sampling result', error)));
+    const result: { -readonly [K in keyof SamplingResult]: SamplingResult[K] } = { role: answer.role, content: contentOf(answer.content), model: answer.model };
+    if (answer.stopReason !== undefined) result.stopReason = answer.stopReason;
+    return result;
+  }
+
+  async elicit(request: ElicitationRequest, options: ClientRequestOptions): Promise<ElicitationResult> {
+    const params = request as unknown as ElicitRequestFormParams;
+    const answer = await this.extra
+      .sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, this.settings(options))
+      .catch((error: unknown) => Promise.reject(invalidAnswer('elicitation result', error)));
+    if (answer.action !== 'accept') return { action: answer.action };
+    const content = answer.content ?? {};
+    const validate = this.link.validatorOf(request.requestedSchema);
+    if (!validate(content)) {
+      const problems = new ProblemList();
+      describeAjvErrors(validate.errors ?? [], content, problems);
+      throw new Error(`the user's answer does not match the requested form:\n${problems.toText()}`);
+    }
+    // only the fields the tool asked for
+    const fields: Record<string, ElicitationValue> = {};
+    for (const name of Object.keys(request.requestedSchema.properties)) {
+      if (Object.prototype.hasOwnProperty.call(content, name)) fields[name] = content[name];
+    }
+    return { action: 'accept', content: fields };
+  }
+
+  /** Closes the call's SSE stream when the transport offers it (Streamable HTTP with an event store, a 2025-11-25 client). */
+  closeStream(): boolean {
+    const close = this.extra.closeSSEStream;
+    if (close === undefined) return false;
+    close();
+    return true;
+  }
+
+  private settings(options: ClientRequestOptions): { signal: AbortSignal; timeout: number } {
+    return { signal: options.signal, timeout: options.timeoutMs ?? this.link.timeoutMs };
+  }
+}
+
+/** The content of a valid sampling answer, with only the fields MCP defines. */
+function contentOf(content: SamplingContent): SamplingContent {
+  return content.type === 'text' ? { type: 'text', text: content.text } : { type: content.type, data: content.data, mimeType: content.mimeType };
+}
+
+/** A rejected request as an Error that says why: a schema mismatch lists its first issues. */
+function invalidAnswer(what: string, error: unknown): unknown {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues)) return error;
+  const lines = issues.slice(0, MAX_ISSUES).map((issue: { path?: unknown; message?: unknown }) => {
+    const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+    return `- ${boundInput(path, 80)}: ${boundInput(String(issue.message), 160)}`;
+  });
+  if (issues.length > MAX_ISSUES) lines.push(`- … and ${issues.length - MAX_ISSUES} more`);
+  return new Error(`the client's answer is not a valid ${what}:\n${lines.join('\n')}`);
+}
