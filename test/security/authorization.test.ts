@@ -179,9 +179,15 @@ describe('authorization: the authorize rule', () => {
         throw new Error('policy store down');
       },
     });
+    const failures: string[] = [];
+    const subscription = toolkit.events$.subscribe((event) => {
+      if (event.type === 'callback_failed') failures.push(`${event.source}: ${String(event.error)}`);
+    });
     const result = await call(toolkit, 'write_report', { title: 'x' }, as('ann', 'reports:write'));
+    subscription.unsubscribe();
     expectForbidden(result);
     expect(result.forLLM).not.toContain('policy store down');
+    expect(failures).toEqual([expect.stringContaining('policy store down')]);
     expect(reports.written).toEqual([]);
   });
 
