@@ -98,15 +98,15 @@ const MCP_SDK_LOWEST: Project = {
 };
 
 /**
- * The `ioredis-6` project: the toolwright/bullmq suites again (but the sample, which runs in a child
- * process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
+ * The `ioredis-6` project: the toolwright/bullmq and toolwright/redis suites again (but the sample,
+ * which runs in a child process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
  * which package.json installs under the alias `ioredis-v6`; the project's own ioredis is 5, the
  * lowest major of the peer range.
  */
 const IOREDIS_6: Project = {
   ...shared,
   displayName: 'ioredis-6',
-  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts', '<rootDir>/test/redis/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
   moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
   globals: { IOREDIS_MAJOR: 6 },
