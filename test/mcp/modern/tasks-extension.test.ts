@@ -59,7 +59,7 @@ describe.each([
   let two: TasksExtension;
   const forged: string[] = [];
   const host = (options = {}, secret = SECRET) => {
-    const made = new TasksExtension(store, secret, { pollIntervalMs: POLL, ...options }, (key) => forged.push(key));
+    const made = new TasksExtension(ProtocolError, store, secret, { pollIntervalMs: POLL, ...options }, (key) => forged.push(key));
     hosts.push(made);
     return made;
   };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ProtocolError } from '@modelcontextprotocol/server';
+import type { ProtocolError } from '@modelcontextprotocol/server';
 import { ToolkitError } from '../../../errors';
 import type { McpStateStore } from './state-store';
 import { taskKeys, TaskEntries, type TaskEnd, type TaskRecord, type TaskStatus } from './task-entries';
@@ -70,8 +70,10 @@ interface Running {
   expiry: ReturnType<typeof setTimeout> | undefined;
 }
 
+/** The SDK v2 error class the extension's JSON-RPC errors are made of (`@modelcontextprotocol/server` is loaded on first use). */
+export type ProtocolErrorClass = typeof ProtocolError;
+
 const now = (): string => new Date().toISOString();
-const notFound = (): ProtocolError => new ProtocolError(INVALID_PARAMS, 'Task not found: no task with this id exists for this caller (it may have expired).');
 
 function checked(name: keyof McpModernTaskOptions, value: number | undefined): number {
   const chosen = value ?? DEFAULTS[name];
@@ -93,6 +95,7 @@ export class TasksExtension {
   private closed = false;
 
   constructor(
+    private readonly ProtocolError: ProtocolErrorClass,
     private readonly store: McpStateStore,
     secret: string | Uint8Array,
     options: McpModernTaskOptions = {},
@@ -112,7 +115,7 @@ export class TasksExtension {
    * `run` on this process once the answer is on its way. Throws -32000 beyond `maxTasksPerPrincipal`.
    */
   async create(owner: string | undefined, run: (task: TaskRun) => Promise<Record<string, unknown>>): Promise<CreateTaskResult> {
-    if (this.closed) throw new ProtocolError(TOO_MANY_TASKS, 'The server is closing: no task can be created.');
+    if (this.closed) throw new this.ProtocolError(TOO_MANY_TASKS, 'The server is closing: no task can be created.');
     const { ttlMs, pollIntervalMs } = this.options;
     const taskId = randomBytes(24).toString('base64url');
     const ownerTag = this.entries.ownerTag(ownerKey(owner));
@@ -159,7 +162,7 @@ export class TasksExtension {
   async update(owner: string | undefined, taskId: unknown, inputResponses: unknown): Promise<{ resultType: 'complete' }> {
     const record = await this.recordOf(owner, taskId);
     if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
-      throw new ProtocolError(INVALID_PARAMS, 'tasks/update: inputResponses must be an object of answers by input request key.');
+      throw new this.ProtocolError(INVALID_PARAMS, 'tasks/update: inputResponses must be an object of answers by input request key.');
     }
     const keys = taskKeys(record.taskId);
     const progress = await this.entries.read('progress', keys.progress);
@@ -167,7 +170,7 @@ export class TasksExtension {
     for (const [key, value] of Object.entries(inputResponses as Record<string, unknown>)) {
       if (!Object.hasOwn(open, key)) continue;
       if (Buffer.byteLength(JSON.stringify(value) ?? '') > MAX_ANSWER_BYTES) {
-        throw new ProtocolError(INVALID_PARAMS, `tasks/update: the answer to an input request is larger than ${MAX_ANSWER_BYTES} bytes.`);
+        throw new this.ProtocolError(INVALID_PARAMS, `tasks/update: the answer to an input request is larger than ${MAX_ANSWER_BYTES} bytes.`);
       }
       await this.entries.write('answer', keys.answer(key), { value }, record.ttlMs, true);
     }
@@ -197,10 +200,10 @@ export class TasksExtension {
   }
 
   private async recordOf(owner: string | undefined, taskId: unknown): Promise<TaskRecord> {
-    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 100) throw notFound();
+    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 100) throw this.notFound();
     const record = await this.entries.read('record', taskKeys(taskId).record);
     // another principal's task answers exactly as an unknown id: ids cannot be probed through it
-    if (record === undefined || record.taskId !== taskId || record.owner !== this.entries.ownerTag(ownerKey(owner))) throw notFound();
+    if (record === undefined || record.taskId !== taskId || record.owner !== this.entries.ownerTag(ownerKey(owner))) throw this.notFound();
     return record;
   }
 
@@ -211,7 +214,7 @@ export class TasksExtension {
     for (let i = 0; i < max; i++) {
       if (await this.store.setIfAbsent(`tasks-of:${ownerTag}:${(start + i) % max}`, taskId, ttlMs)) return;
     }
-    throw new ProtocolError(
+    throw new this.ProtocolError(
       TOO_MANY_TASKS,
       `Too many tasks: this caller has ${max} tasks within their TTL of ${ttlMs} ms (the server's maxTasksPerPrincipal). Wait for one to expire, or call the tool without the tasks extension.`,
     );
@@ -231,7 +234,7 @@ export class TasksExtension {
       outcome = Promise.reject(error);
     }
     void outcome
-      .catch((error: unknown) => failed(error))
+      .catch((error: unknown) => this.failed(error))
       .then((end) => this.entries.write('end', taskKeys(taskId).end, end, ttlMs, true))
       .catch(() => false)
       .then(() => this.finish(taskId, running));
@@ -285,6 +288,20 @@ export class TasksExtension {
     }
   }
 
+  private notFound(): ProtocolError {
+    return new this.ProtocolError(INVALID_PARAMS, 'Task not found: no task with this id exists for this caller (it may have expired).');
+  }
+
+  /**
+   * The `failed` end of a call that threw: a protocol error keeps its code and (bounded) message;
+   * anything else is an internal error whose message says nothing of its cause (it could name what
+   * the client may not read).
+   */
+  private failed(error: unknown): TaskEnd {
+    if (error instanceof this.ProtocolError) return { status: 'failed', lastUpdatedAt: now(), error: { code: error.code, message: String(error.message).slice(0, 200) } };
+    return { status: 'failed', lastUpdatedAt: now(), error: { code: INTERNAL_ERROR, message: 'The task failed inside the server.' } };
+  }
+
   private finish(taskId: string, running: Running, reason?: Error): void {
     clearInterval(running.timer);
     clearTimeout(running.expiry);
@@ -296,14 +313,4 @@ export class TasksExtension {
 /** Who owns a task: a principal by id, all anonymous callers as one. */
 function ownerKey(owner: string | undefined): string {
   return owner === undefined ? 'anonymous' : `principal:${owner}`;
-}
-
-/**
- * The `failed` end of a call that threw: a protocol error keeps its code and (bounded) message;
- * anything else is an internal error whose message says nothing of its cause (it could name what
- * the client may not read).
- */
-function failed(error: unknown): TaskEnd {
-  if (error instanceof ProtocolError) return { status: 'failed', lastUpdatedAt: now(), error: { code: error.code, message: String(error.message).slice(0, 200) } };
-  return { status: 'failed', lastUpdatedAt: now(), error: { code: INTERNAL_ERROR, message: 'The task failed inside the server.' } };
 }
