@@ -1,0 +1,65 @@
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { McpTaskSupport } from '../../shared/mcp-tool-options';
+import { TASKS_EXTENSION, type TasksExtension } from './tasks-extension';
+
+type ServerSdk = typeof import('@modelcontextprotocol/server');
+
+/** The `_meta` key under which a 2026-07-28 request declares the client's capabilities. */
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/**
+ * Params pass the SDK's schema step as they are: each handler checks what it reads (an unknown
+ * or malformed task id answers "not found", as for any id the caller does not own).
+ */
+const ANY_PARAMS = {
+  '~standard': { version: 1, vendor: 'toolwright', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) },
+} as const;
+
+/** @internal The capabilities a server declares for the extension (under `capabilities.extensions`). */
+export const TASKS_CAPABILITY = { extensions: { [TASKS_EXTENSION]: {} } } as const;
+
+/** @internal True when the request declared the tasks extension in its `_meta` client capabilities. */
+export function declaresTasks(ctx: ServerContext): boolean {
+  const capabilities = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_KEY];
+  if (typeof capabilities !== 'object' || capabilities === null) return false;
+  const extensions = (capabilities as { extensions?: unknown }).extensions;
+  return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+/** The -32021 error of a request that needs the extension from a client that did not declare it. */
+function missingExtension(sdk: ServerSdk): Error {
+  return new sdk.MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    `This request needs the client capability extensions["${TASKS_EXTENSION}"]: declare it in the request's _meta clientCapabilities.`,
+  );
+}
+
+/**
+ * @internal How a `tools/call` of a tool with `taskSupport` runs for this request: as a task when
+ * the tool supports tasks and the request declared the extension (the server decides: the client
+ * sends no hint, and a legacy `task` param changes nothing); synchronously otherwise. A tool that
+ * requires a task, called without the extension, is refused with -32021 before anything runs.
+ */
+export function taskModeOf(sdk: ServerSdk, support: McpTaskSupport, ctx: ServerContext): 'task' | 'sync' {
+  if (support === 'forbidden') return 'sync';
+  if (declaresTasks(ctx)) return 'task';
+  if (support === 'required') throw missingExtension(sdk);
+  return 'sync';
+}
+
+/**
+ * @internal Serves `tasks/get`, `tasks/update` and `tasks/cancel` on a 2026-07-28 server for the
+ * caller `owner` (a principal's id; `undefined` when anonymous). A request that did not declare
+ * the extension is refused with -32021; `tasks/list` and `tasks/result` stay unknown methods (-32601).
+ */
+export function serveTasksExtension(sdk: ServerSdk, server: Server, tasks: TasksExtension, owner: string | undefined): void {
+  const gated =
+    <T>(answer: (params: Record<string, unknown>) => Promise<T>) =>
+    (params: Record<string, unknown>, ctx: ServerContext): Promise<T> => {
+      if (!declaresTasks(ctx)) return Promise.reject(missingExtension(sdk));
+      return answer(params);
+    };
+  server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, gated((params) => tasks.get(owner, params.taskId)));
+  server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, gated((params) => tasks.update(owner, params.taskId, params.inputResponses)));
+  server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, gated((params) => tasks.cancel(owner, params.taskId)));
+}
