@@ -63,7 +63,7 @@ describe.each([
     const listed = await client.listTools();
     const names = listed.tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['echo', 'count', 'explode', 'stats', 'set_group', 'add']));
-    expect(names).not.toContain('reset'); // the admin group is off
+    expect(names).not.toContain('reset_all'); // the admin group is off
     expect(listed.tools.find((t) => t.name === 'echo')?.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
     if (era === 'modern') expect(listed).toMatchObject({ ttlMs: 0, cacheScope: 'public' });
 
@@ -77,9 +77,9 @@ describe.each([
     const invalid = await client.callTool('count', { to: 'many' });
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toMatch(/to/);
-    const off = await client.callTool('reset', {});
+    const off = await client.callTool('reset_all', {});
     expect(off.isError).toBe(true);
-    expect(textOf(off)).toMatch(/Unknown tool 'reset'/); // an inactive group's tool is refused, its existence not confirmed
+    expect(textOf(off)).toMatch(/'reset_all' is disabled: its group 'admin' is not active/);
     const unknown = await client.callTool('no_such_tool', {});
     expect(unknown.isError).toBe(true);
 
