@@ -11,7 +11,16 @@ export interface ClientRequestOptions {
   readonly signal: AbortSignal;
   /** How long to wait for the answer, when the tool said (else the handler's default). */
   readonly timeoutMs?: number | undefined;
+  /**
+   * When in the call the question is asked: `'before'` the tool's body runs (a before-hook, such as
+   * the approval pipeline's question), by the tool's body (`'tool'`), or `'after'` it (an
+   * after-hook). A handler that answers by running the call again (MCP 2026-07-28) reads it.
+   */
+  readonly phase?: ClientRequestPhase | undefined;
 }
+
+/** When in a call a request to the client is made (see {@link ClientRequestOptions.phase}). */
+export type ClientRequestPhase = 'before' | 'tool' | 'after';
 
 /**
  * Who answers a tool's requests to "the client": `createMcpServer` gives every call one that
@@ -63,6 +72,8 @@ export interface ClientRequestScope {
   readonly signal?: AbortSignal | undefined;
   /** Redacts a request before it leaves (the toolkit removes the tool's preset values). */
   readonly redact?: ((request: unknown) => unknown) | undefined;
+  /** When in the call the requests are made (read at each request). */
+  readonly phase?: ClientRequestPhase | undefined;
 }
 
 const METHODS: Readonly<Record<ClientCapability, string>> = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create' };
@@ -184,7 +195,8 @@ export class ClientRequests {
     try {
       link.signal.throwIfAborted();
       const outgoing = (this.scope.redact ? this.scope.redact(request) : request) as typeof request;
-      const settings = { signal: link.signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+      const phase = this.scope.phase;
+      const settings = { signal: link.signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(phase !== undefined ? { phase } : {}) };
       const answer = capability === 'sampling' ? handler.createMessage(outgoing as SamplingRequest, settings) : handler.elicit(outgoing as ElicitationRequest, settings);
       return (await answer) as C extends 'sampling' ? SamplingResult : ElicitationResult;
     } catch (error) {
