@@ -55,6 +55,7 @@ export interface ModernHttpSettings extends ModernSettings {
 export class ModernHttp {
   private readonly sdk: ServerSdk | undefined;
   private readonly handler: SdkHttpHandler | undefined;
+  private readonly servers: ModernMcpServers | undefined;
   private readonly subscription = new Subscription();
   /** What each HTTP request being served is, for the factory (it runs inside the request's scope). */
   private readonly requests = new WeakMap<HttpRequestScope, ModernRequest>();
@@ -64,6 +65,7 @@ export class ModernHttp {
     this.sdk = sdk;
     if (sdk === undefined) return;
     const servers = new ModernMcpServers(sdk, toolkit, settings);
+    this.servers = servers;
     this.handler = sdk.createMcpHandler((context) => servers.build(context, this.current()), {
       legacy: 'reject',
       ...(settings.bus !== undefined ? { bus: settings.bus } : {}),
@@ -105,7 +107,7 @@ export class ModernHttp {
   /** Ends open `subscriptions/listen` streams and stops following the toolkit. */
   async close(): Promise<void> {
     this.subscription.unsubscribe();
-    await this.handler?.close();
+    await Promise.all([this.handler?.close(), this.servers?.close()]);
   }
 
   /** What the factory's request is: read from the HTTP request scope it runs in. */

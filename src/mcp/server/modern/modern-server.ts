@@ -12,7 +12,13 @@ import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
 import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
 import { McpToolList } from '../mcp-tool-list';
-import { callModernTool } from './modern-call';
+import { FormValidators } from '../mcp-client-requests';
+import { taskSupportOf } from '../../shared/mcp-tool-options';
+import { callModernTool, type ModernCall } from './modern-call';
+import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
+import { resolveStateSecret } from './state-secret';
+import { memoryMcpStateStore, type McpStateStore } from './state-store';
+import { TasksExtension } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -43,6 +49,10 @@ export interface ModernSettings extends McpServerOptions {
   readonly authenticated: boolean;
   /** How long a principal's toolkit session lives without use (the handler's `sessionIdleTimeoutMs`). */
   readonly sessionTtlMs: number;
+  /** The key that signs state outliving a request (the handler's `stateSecret`). */
+  readonly stateSecret?: string | Uint8Array | undefined;
+  /** Where state outliving a request is kept (the handler's `stateStore`; default: this process's memory). */
+  readonly stateStore?: McpStateStore | undefined;
 }
 
 /** The method and tool name of a `tools/call` message, if it is one. */
@@ -74,6 +84,9 @@ function requestInfoOf(request: Request | undefined): McpRequestInfo['requestInf
 export class ModernMcpServers {
   private readonly list: McpToolList;
   private readonly greeted = new WeakSet<ToolkitSession>();
+  /** The tasks extension's tasks (absent with `tasks: false`). */
+  private readonly tasks: TasksExtension | undefined;
+  private readonly forms = new FormValidators();
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -81,6 +94,17 @@ export class ModernMcpServers {
     private readonly settings: ModernSettings,
   ) {
     this.list = new McpToolList({ tools: settings.tools, tasks: false });
+    const tasks = settings.tasks;
+    if (tasks !== false) {
+      const store = settings.stateStore ?? memoryMcpStateStore();
+      const options = { ttlMs: tasks?.ttlMs, pollIntervalMs: tasks?.pollIntervalMs, maxTasksPerPrincipal: tasks?.maxTasksPerPrincipal };
+      this.tasks = new TasksExtension(sdk.ProtocolError, store, resolveStateSecret(settings.stateSecret), options);
+    }
+  }
+
+  /** Ends the tasks running on this process (they end `failed`) and refuses new ones. */
+  async close(): Promise<void> {
+    await this.tasks?.close();
   }
 
   /** The server for one request (`request`: what the HTTP handler knows of it). */
@@ -89,7 +113,14 @@ export class ModernMcpServers {
     const mcp = new this.sdk.McpServer(
       { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
       {
-        capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {},
+          ...(this.tasks !== undefined ? TASKS_CAPABILITY : {}),
+        },
         ...(settings.instructions !== undefined ? { instructions: settings.instructions } : {}),
       },
     );
@@ -113,9 +144,16 @@ export class ModernMcpServers {
     if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
     const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
     server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
-    server.setRequestHandler('tools/call', (call, ctx) =>
-      callModernTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx) as Promise<CallToolResult>,
-    );
+    const tasks = this.tasks;
+    server.setRequestHandler('tools/call', async (call, ctx) => {
+      const modernCall: ModernCall = { toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) };
+      const { name: tool, arguments: args = {} } = call.params;
+      if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
+        return (await tasks.create(principal?.id, callToolAsTask(modernCall, tool, args, ctx, this.forms))) as unknown as CallToolResult;
+      }
+      return callModernTool(modernCall, tool, args, ctx) as Promise<CallToolResult>;
+    });
+    if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, principal?.id);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/read', async (read, ctx) => ({
@@ -129,6 +167,17 @@ export class ModernMcpServers {
     server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
     server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
     return mcp;
+  }
+
+  /**
+   * How the call of `name` runs: as a task when the caller may call the tool, the tool supports
+   * tasks and the request declared the extension (see {@link taskModeOf}); otherwise as usual (a
+   * tool the caller may not call is refused the usual way: its task support is not revealed).
+   */
+  private async taskModeOf(call: ModernCall, name: string, ctx: ServerContext): Promise<'task' | 'sync'> {
+    const tool = (await call.view.getVisibleTools({ context: call.context })).find((t) => t.name === name);
+    if (tool === undefined) return 'sync';
+    return taskModeOf(this.sdk, taskSupportOf(tool, this.settings.tools?.[name]), ctx);
   }
 
   /**

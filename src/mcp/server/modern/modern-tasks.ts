@@ -1,6 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { McpTaskSupport } from '../../shared/mcp-tool-options';
-import { TASKS_EXTENSION, type TasksExtension } from './tasks-extension';
+import { failedCallResult, toCallToolResult } from '../call-result';
+import type { FormValidators } from '../mcp-client-requests';
+import type { ModernCall } from './modern-call';
+import { TaskClientRequests } from './task-client-requests';
+import { TASKS_EXTENSION, type TaskRun, type TasksExtension } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -18,9 +24,14 @@ const ANY_PARAMS = {
 /** @internal The capabilities a server declares for the extension (under `capabilities.extensions`). */
 export const TASKS_CAPABILITY = { extensions: { [TASKS_EXTENSION]: {} } } as const;
 
+/** The client capabilities a request declared in its `_meta`. */
+function declaredCapabilities(ctx: ServerContext): unknown {
+  return (ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined)?.[CLIENT_CAPABILITIES_KEY];
+}
+
 /** @internal True when the request declared the tasks extension in its `_meta` client capabilities. */
 export function declaresTasks(ctx: ServerContext): boolean {
-  const capabilities = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_KEY];
+  const capabilities = declaredCapabilities(ctx);
   if (typeof capabilities !== 'object' || capabilities === null) return false;
   const extensions = (capabilities as { extensions?: unknown }).extensions;
   return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
@@ -55,11 +66,32 @@ export function taskModeOf(sdk: ServerSdk, support: McpTaskSupport, ctx: ServerC
 export function serveTasksExtension(sdk: ServerSdk, server: Server, tasks: TasksExtension, owner: string | undefined): void {
   const gated =
     <T>(answer: (params: Record<string, unknown>) => Promise<T>) =>
-    (params: Record<string, unknown>, ctx: ServerContext): Promise<T> => {
+    (params: unknown, ctx: ServerContext): Promise<T> => {
       if (!declaresTasks(ctx)) return Promise.reject(missingExtension(sdk));
-      return answer(params);
+      return answer(typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {});
     };
   server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, gated((params) => tasks.get(owner, params.taskId)));
   server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, gated((params) => tasks.update(owner, params.taskId, params.inputResponses)));
   server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, gated((params) => tasks.cancel(owner, params.taskId)));
+}
+
+/**
+ * @internal Runs one `tools/call` as a task: through the caller's view (the gate of every door),
+ * with the task's signal (a cancel on any process, the TTL), questions to the client parked on the
+ * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result.
+ * Progress and log messages have no request to go with once the task was answered, and are not sent.
+ */
+export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators) {
+  const capabilities = declaredCapabilities(ctx);
+  return async (task: TaskRun): Promise<CallToolResult> => {
+    try {
+      const client = new TaskClientRequests(task, capabilities, forms);
+      const options = { signal: task.signal, client, ...(call.context !== undefined && { context: call.context }) };
+      const result = await call.view.callTool({ id: `mcp_${randomUUID()}`, name, arguments: args }, options);
+      const tool = result.isError ? undefined : call.toolkit.getTool(name);
+      return toCallToolResult(result, tool ? call.list.shapeOf(tool) : undefined, name);
+    } catch (error) {
+      return failedCallResult(name, error);
+    }
+  };
 }

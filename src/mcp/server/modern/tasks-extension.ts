@@ -4,32 +4,26 @@ import { ToolkitError } from '../../../errors';
 import type { McpStateStore } from './state-store';
 import { taskKeys, TaskEntries, type TaskEnd, type TaskRecord, type TaskStatus } from './task-entries';
 
-/** The extension's identifier, declared under `capabilities.extensions`. */
+/** @internal The extension's identifier, declared under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /**
- * How a 2026-07-28 server runs tools as tasks of the `io.modelcontextprotocol/tasks` extension.
- * Tasks live in the server's `stateStore`, so any process of a fleet answers `tasks/get`,
- * `tasks/update` and `tasks/cancel` for a task another one runs.
- *
- * @example
- * serveMcpHttp(toolkit, { name: 'app', version: '1.0.0', modernTasks: { ttlMs: 30 * 60_000, maxTasksPerPrincipal: 20 } });
+ * @internal The bounds of the tasks extension's tasks (the server's `tasks` option). Tasks live in
+ * the server's `stateStore`, so any process of a fleet answers `tasks/get`, `tasks/update` and
+ * `tasks/cancel` for a task another one runs.
  */
-export interface McpModernTaskOptions {
+export interface TaskLimits {
   /** How long a task and its result are kept from its creation, in ms (default 1 hour); a task still running then is cancelled. */
   readonly ttlMs?: number | undefined;
   /** The `pollIntervalMs` suggested to clients, and how often the running process looks for a cancel or answers (default 500). */
   readonly pollIntervalMs?: number | undefined;
-  /**
-   * The most tasks one principal has within their TTL, running or ended (default 100; all anonymous
-   * callers together count as one principal). A `tools/call` beyond it gets JSON-RPC error -32000.
-   */
+  /** The most tasks one principal has within their TTL, running or ended (default 100; all anonymous callers count as one). */
   readonly maxTasksPerPrincipal?: number | undefined;
   /** The largest result (as JSON) a task keeps, in bytes (default 1 MiB); a larger one ends the task `failed`. */
   readonly maxResultBytes?: number | undefined;
 }
 
-/** What a running task's call can do. */
+/** @internal What a running task's call can do. */
 export interface TaskRun {
   /** The task's id. */
   readonly taskId: string;
@@ -43,9 +37,9 @@ export interface TaskRun {
   requestInput(request: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
 
-/** The wire answers of the extension (flat, as SEP-2663 shapes them). */
+/** @internal The wire answers of the extension (flat, as SEP-2663 shapes them). */
 export type CreateTaskResult = { resultType: 'task'; taskId: string; status: 'working'; createdAt: string; lastUpdatedAt: string; ttlMs: number; pollIntervalMs: number };
-/** `tasks/get`'s answer. */
+/** @internal `tasks/get`'s answer. */
 export type DetailedTask = Omit<CreateTaskResult, 'resultType' | 'status'> & {
   resultType: 'complete';
   status: TaskStatus;
@@ -70,15 +64,15 @@ interface Running {
   expiry: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** The SDK v2 error class the extension's JSON-RPC errors are made of (`@modelcontextprotocol/server` is loaded on first use). */
+/** @internal The SDK v2 error class the extension's JSON-RPC errors are made of (`@modelcontextprotocol/server` is loaded on first use). */
 export type ProtocolErrorClass = typeof ProtocolError;
 
 const now = (): string => new Date().toISOString();
 
-function checked(name: keyof McpModernTaskOptions, value: number | undefined): number {
+function checked(name: keyof TaskLimits, value: number | undefined): number {
   const chosen = value ?? DEFAULTS[name];
   if (Number.isInteger(chosen) && chosen >= 1) return chosen;
-  throw new ToolkitError('INVALID_OPTIONS', `MCP server option modernTasks.${name} must be a whole number >= 1, got ${String(value)}.`);
+  throw new ToolkitError('INVALID_OPTIONS', `MCP server option tasks.${name} must be a whole number >= 1, got ${String(value)}.`);
 }
 
 /**
@@ -91,14 +85,14 @@ function checked(name: keyof McpModernTaskOptions, value: number | undefined): n
 export class TasksExtension {
   private readonly entries: TaskEntries;
   private readonly running = new Map<string, Running>();
-  private readonly options: Required<{ [K in keyof McpModernTaskOptions]: number }>;
+  private readonly options: Required<{ [K in keyof TaskLimits]: number }>;
   private closed = false;
 
   constructor(
     private readonly ProtocolError: ProtocolErrorClass,
     private readonly store: McpStateStore,
     secret: string | Uint8Array,
-    options: McpModernTaskOptions = {},
+    options: TaskLimits = {},
     onForged: (key: string) => void = () => undefined,
   ) {
     this.entries = new TaskEntries(store, secret, onForged);
