@@ -16,6 +16,8 @@ export interface RawOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The `Mcp-Name` header to send instead of the one the body implies (a mismatch test). */
   readonly mcpName?: string;
+  /** Further client capabilities to declare (e.g. `{ elicitation: {} }`). */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
 }
 
 let nextId = 1;
@@ -29,7 +31,7 @@ export interface RawAnswer {
 
 /** Sends `method` with `params` to `url` as a 2026-07-28 client would, and reads the JSON-RPC answer (JSON or SSE). */
 export async function rawRequest(url: URL, method: string, params: Record<string, unknown>, options: RawOptions = {}): Promise<RawAnswer> {
-  const capabilities = options.tasks === false ? {} : { extensions: { [TASKS]: {} } };
+  const capabilities = { ...options.capabilities, ...(options.tasks === false ? {} : { extensions: { [TASKS]: {} } }) };
   const body = {
     jsonrpc: '2.0',
     id: nextId++,

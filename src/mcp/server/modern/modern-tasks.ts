@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { McpTaskSupport } from '../../shared/mcp-tool-options';
+import type { ToolResult } from '../../../common/tool-types';
+import { errorResult } from '../../../common/results';
 import { failedCallResult, toCallToolResult } from '../call-result';
 import type { FormValidators } from '../mcp-client-requests';
 import type { ModernCall } from './modern-call';
@@ -65,29 +66,43 @@ export function taskModeOf(sdk: ServerSdk, support: McpTaskSupport, ctx: ServerC
  */
 export function serveTasksExtension(sdk: ServerSdk, server: Server, tasks: TasksExtension, owner: string | undefined): void {
   const gated =
-    <T>(answer: (params: Record<string, unknown>) => Promise<T>) =>
+    <T>(answer: (params: Record<string, unknown>, ctx: ServerContext) => Promise<T>) =>
     (params: unknown, ctx: ServerContext): Promise<T> => {
       if (!declaresTasks(ctx)) return Promise.reject(missingExtension(sdk));
-      return answer(typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {});
+      return answer(typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {}, ctx);
     };
   server.setRequestHandler('tasks/get', { params: ANY_PARAMS }, gated((params) => tasks.get(owner, params.taskId)));
-  server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, gated((params) => tasks.update(owner, params.taskId, params.inputResponses)));
+  // the SDK lifts `inputResponses` out of the params of every 2026-07-28 request (keeping bare answers only)
+  server.setRequestHandler('tasks/update', { params: ANY_PARAMS }, gated((params, ctx) => tasks.update(owner, params.taskId, ctx.mcpReq.inputResponses)));
   server.setRequestHandler('tasks/cancel', { params: ANY_PARAMS }, gated((params) => tasks.cancel(owner, params.taskId)));
+}
+
+/** Resolves with an error result when `signal` fires (a task cancelled before its tool completed in the background). */
+function whenAborted(signal: AbortSignal): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    const stop = (): void => resolve(errorResult('The task was cancelled before the tool completed in the background.'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /**
  * @internal Runs one `tools/call` as a task: through the caller's view (the gate of every door),
  * with the task's signal (a cancel on any process, the TTL), questions to the client parked on the
- * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result.
- * Progress and log messages have no request to go with once the task was answered, and are not sent.
+ * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result (for
+ * a tool that finishes in the background, its completion). Progress and log messages have no
+ * request to go with once the task was answered, and are not sent.
  */
 export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators) {
   const capabilities = declaredCapabilities(ctx);
   return async (task: TaskRun): Promise<CallToolResult> => {
+    let completed!: (result: ToolResult) => void;
+    const completion = new Promise<ToolResult>((resolve) => (completed = resolve));
     try {
       const client = new TaskClientRequests(task, capabilities, forms);
-      const options = { signal: task.signal, client, ...(call.context !== undefined && { context: call.context }) };
-      const result = await call.view.callTool({ id: `mcp_${randomUUID()}`, name, arguments: args }, options);
+      const options = { signal: task.signal, client, onAsyncComplete: completed, ...(call.context !== undefined && { context: call.context }) };
+      let result = await call.view.callTool({ id: `mcp_task_${task.taskId}`, name, arguments: args }, options);
+      if (result.async && !result.isError) result = await Promise.race([completion, whenAborted(task.signal)]);
       const tool = result.isError ? undefined : call.toolkit.getTool(name);
       return toCallToolResult(result, tool ? call.list.shapeOf(tool) : undefined, name);
     } catch (error) {
