@@ -4,6 +4,7 @@ import { ConformanceContentService } from './content';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
+import { TASK_FIXTURES } from './tasks';
 import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 
 /**
@@ -18,4 +19,5 @@ export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformancePromptsService,
   ConformanceClientRequestsService,
   ConformanceSseService,
+  ...TASK_FIXTURES,
 ];

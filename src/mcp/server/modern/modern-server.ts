@@ -18,7 +18,7 @@ import { callModernTool, type ModernCall } from './modern-call';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
 import { resolveStateSecret } from './state-secret';
 import { memoryMcpStateStore, type McpStateStore } from './state-store';
-import { TasksExtension } from './tasks-extension';
+import { TasksExtension, type TaskRun } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -149,7 +149,16 @@ export class ModernMcpServers {
       const modernCall: ModernCall = { toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) };
       const { name: tool, arguments: args = {} } = call.params;
       if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
-        return (await tasks.create(principal?.id, callToolAsTask(modernCall, tool, args, ctx, this.forms))) as unknown as CallToolResult;
+        const run = async (task: TaskRun) => {
+          // the task outlives this request: an anonymous caller's view (its defaults) is made anew for it
+          const { view: taskView, release: end } = this.viewFor(principal);
+          try {
+            return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms)(task);
+          } finally {
+            end?.();
+          }
+        };
+        return (await tasks.create(principal?.id, run)) as unknown as CallToolResult;
       }
       return callModernTool(modernCall, tool, args, ctx) as Promise<CallToolResult>;
     });
