@@ -22,6 +22,7 @@ const INTEGRATION: readonly string[] = [
   'mcp/mcp-stdio.test.ts',
   'mcp/sample-server.test.ts',
   'security/attack-throwing-error-handler.test.ts',
+  'mcp/modern/fleet.test.ts',
   'security/mcp-call-concurrency.test.ts',
   'security/user-callbacks.test.ts',
   // real MCP HTTP servers on 127.0.0.1
