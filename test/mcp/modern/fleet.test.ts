@@ -96,7 +96,7 @@ describe('a fleet of two processes behind a round-robin proxy (2026-07-28)', () 
       const runner = served[served.length - 1].backend;
       let last: Record<string, unknown> = {};
       await eventually(async () => {
-        last = await client.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT);
+        last = (await client.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT)) as Record<string, unknown>;
         return last.status !== 'working';
       }, 10_000);
       expect(last).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: expect.stringMatching(/^report built by process \d+$/) }] } });
