@@ -11,6 +11,7 @@
  */
 import './require-redis';
 
+export type { McpStateStore } from '../mcp/server/modern/state-store';
 export type { RedisConnection } from './redis-connection';
 export { redisMcpStateStore, type RedisMcpStateStore, type RedisMcpStateStoreOptions } from './redis-mcp-state-store';
 export { redisMcpEventBus, type McpServerEvent, type RedisMcpEventBus, type RedisMcpEventBusOptions } from './redis-mcp-event-bus';
