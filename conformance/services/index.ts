@@ -4,7 +4,7 @@ import { ConformanceContentService } from './content';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
-import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
+import { ConformanceToolsService, customHeaderTool, jsonSchema2020Tool } from './tools';
 
 /**
  * Everything the conformance server registers besides the sample services, in the group
@@ -13,6 +13,7 @@ import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceToolsService,
   jsonSchema2020Tool,
+  customHeaderTool,
   ConformanceContentService,
   ConformanceResourcesService,
   ConformancePromptsService,
