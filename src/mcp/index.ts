@@ -12,6 +12,8 @@ export type { McpStdioOptions } from './transports/mcp-stdio';
 export { createMcpHttpHandler, serveMcpHttp } from './transports/mcp-http';
 export type { McpHttpHandler, McpHttpServeOptions, McpHttpServer } from './transports/mcp-http';
 export type { McpHttpOptions } from './transports/mcp-http-options';
+export { memoryMcpStateStore } from './server/modern/state-store';
+export type { McpStateStore } from './server/modern/state-store';
 export type { McpResumabilityOptions } from './transports/mcp-http-resumability';
 export type { McpEventStoreLimits } from './transports/mcp-event-store';
 export { McpPrincipal, bearerAuth } from './shared/mcp-principal';

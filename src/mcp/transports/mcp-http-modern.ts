@@ -23,7 +23,9 @@ function loadServerSdk(): ServerSdk | undefined {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       serverSdk = require('@modelcontextprotocol/server') as ServerSdk;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+      // only the package's own absence: a broken installation must not pass for one without it
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      if (code !== 'MODULE_NOT_FOUND' || !String(message).includes("'@modelcontextprotocol/server'")) throw error;
       serverSdk = null;
     }
   }
