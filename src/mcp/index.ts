@@ -1,6 +1,7 @@
 /**
  * `toolwright/mcp`: serve a toolkit to any MCP client, and import any MCP server's tools into a
- * toolkit. Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.x).
+ * toolkit. Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.x); the HTTP handler
+ * serves MCP 2026-07-28 too when `@modelcontextprotocol/server` (2.x) is installed.
  */
 import './shared/require-sdk';
 export { createMcpServer } from './server/mcp-server';
