@@ -31,6 +31,8 @@ const INTEGRATION: readonly string[] = [
   'mcp/sdk2-interop.test.ts',
   'mcp/modern/modern-tools.test.ts',
   'mcp/modern/modern-callers.test.ts',
+  'mcp/modern/modern-guard.test.ts',
+  'mcp/modern/modern-without-sdk2.test.ts',
   'mcp/modern/tasks-wire.test.ts',
   'mcp/modern/tasks-http.test.ts',
   'security/attack-hidden-resources.test.ts',
