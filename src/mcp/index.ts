@@ -8,8 +8,6 @@ export { createMcpServer } from './server/mcp-server';
 export type { McpServerHandle, McpServerOptions } from './server/mcp-server';
 export type { McpTaskOptions } from './server/mcp-tasks';
 export type { McpRequestInfo } from './server/mcp-tool-call';
-export { memoryMcpStateStore } from './server/modern/state-store';
-export type { McpStateStore } from './server/modern/state-store';
 export { serveMcpStdio } from './transports/mcp-stdio';
 export type { McpStdioOptions } from './transports/mcp-stdio';
 export { createMcpHttpHandler, serveMcpHttp } from './transports/mcp-http';
