@@ -1,6 +1,8 @@
+import type { AgentTool } from '../../../common/agent-tool';
 import { quoteInput } from '../../../common/quote-input';
 import { errorResult } from '../../../common/results';
 import type { ToolResult } from '../../../common/tool-types';
+import type { McpToolOptions } from '../../shared/mcp-tool-options';
 import { elicitationShapeOf, FormValidators, samplingAnswerOf } from '../mcp-client-requests';
 import { ReplayingClientRequests, type ReplayAnswer } from './replaying-client-requests';
 import { RequestStateRefusal, type RequestStateBinding, type RequestStateCodec } from './request-state';
@@ -32,6 +34,18 @@ export type RoundOutcome =
 
 /** @internal Runs the call with a handler that replays the recorded answers; the signal stops it when the round ends. */
 export type RoundCall = (handler: ReplayingClientRequests, signal: AbortSignal) => Promise<ToolResult>;
+
+/**
+ * @internal True when `tool`'s body may run again with the answers (the side-effect rule): it is
+ * read-only or idempotent — by the server's MCP options for it when given (the developer's),
+ * else by its own `behaviour.annotations` (an imported tool's are MCP's untrusted defaults).
+ */
+export function replaySafeOf(tool: AgentTool | undefined, override: McpToolOptions | undefined): boolean {
+  const hints = override?.annotations;
+  if (hints !== undefined) return hints.readOnlyHint === true || hints.idempotentHint === true;
+  const own = tool?.behaviour?.annotations;
+  return own?.readOnly === true || own?.idempotent === true;
+}
 
 /** The most unasked keys a refusal names. */
 const MAX_NAMED_KEYS = 5;
