@@ -28,6 +28,8 @@ const INTEGRATION: readonly string[] = [
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
   'mcp/sdk2-interop.test.ts',
+  'mcp/modern/modern-tools.test.ts',
+  'mcp/modern/modern-callers.test.ts',
   'security/attack-hidden-resources.test.ts',
   'security/attack-uri-template-traversal.test.ts',
   'security/mcp-http-auth.test.ts',

@@ -8,6 +8,7 @@ import { httpRequestScope } from '../shared/http-request-scope';
 import { isInitializeRequest, readJsonBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
+import { ModernHttp } from './mcp-http-modern';
 import { McpHttpResumability } from './mcp-http-resumability';
 import { McpHttpSessions, ownerOf, type McpHttpSession } from './mcp-http-sessions';
 import { ambiguousPrincipal, ambiguousPrincipalWarning, McpAuthRefusal, type McpAuthenticate, type McpPrincipal } from '../shared/mcp-principal';
@@ -131,9 +132,24 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
  * and gives the exposure warning itself, the handler does not look at each request's.
  */
 function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
-  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, maxSessionsPerPrincipal, sessionIdleTimeoutMs, bodyTimeoutMs, resumability, transportOptions, ...serverOptions } =
-    options;
+  const {
+    enableJsonResponse,
+    allowedHosts,
+    allowedOrigins,
+    authenticate,
+    maxSessions,
+    maxSessionsPerPrincipal,
+    sessionIdleTimeoutMs,
+    bodyTimeoutMs,
+    resumability,
+    transportOptions,
+    stateSecret,
+    stateStore,
+    bus,
+    ...serverOptions
+  } = options;
   const limits = checkedLimits(options);
+  const modern = new ModernHttp(toolkit, { ...serverOptions, authenticated: authenticate !== undefined, sessionTtlMs: limits.sessionIdleTimeoutMs, bus });
   const resumable = resumability ? new McpHttpResumability(resumability) : undefined;
   const sessions = new McpHttpSessions(limits.maxSessions, limits.maxSessionsPerPrincipal, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
@@ -207,6 +223,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
       if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
       const read = await bodyOf(req, parsed);
       if ('refusal' in read) return replyBodyRefusal(res, read.refusal);
+      if (await modern.serve(req, res, read.body, principal)) return;
       return httpRequestScope.run(scope, () => startSession(req, res, read.body, principal));
     }
     const session = sessions.get(sessionId);
@@ -236,7 +253,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
   Object.defineProperty(handler, 'storedEvents', { get: () => resumable?.stats ?? { events: 0, bytes: 0 } });
   handler.close = async () => {
-    await Promise.all(sessions.drain().map((s) => s.mcp.close().catch(() => undefined)));
+    await Promise.all([modern.close(), ...sessions.drain().map((s) => s.mcp.close().catch(() => undefined))]);
   };
   return handler;
 }

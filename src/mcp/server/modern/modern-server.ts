@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type { ToolExecutionContext } from '../../../common/execution-context';
+import type { ToolkitSession } from '../../../toolkit/session';
+import type { Toolkit } from '../../../toolkit/toolkit';
+import type { ToolView } from '../../../toolkit/tool-view';
+import type { McpPrincipal } from '../../shared/mcp-principal';
+import { complete, type CompletionParams } from '../mcp-completion';
+import { pageOf } from '../mcp-catalog-support';
+import { getPrompt } from '../mcp-prompts';
+import { readResource } from '../mcp-resources';
+import type { McpServerOptions } from '../mcp-server';
+import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import { McpToolList } from '../mcp-tool-list';
+import { callModernTool } from './modern-call';
+
+type ServerSdk = typeof import('@modelcontextprotocol/server');
+
+/** JSON-RPC's invalid-params code: a 2026-07-28 server answers an unknown resource with it. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * Accepts every value as it is: the SDK's `fromJsonSchema` wants a validator, but arguments are
+ * validated by the toolkit (in linear time, with its field-by-field messages), once.
+ */
+const PASS_THROUGH: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/** @internal What the server built for one 2026-07-28 request knows about it besides the SDK's context. */
+export interface ModernRequest {
+  /** Who is calling, when the handler's `authenticate` established it. */
+  readonly principal: McpPrincipal | undefined;
+  /** The request's parsed JSON-RPC message. */
+  readonly message: unknown;
+}
+
+/** @internal The settings of 2026-07-28 serving: the server options, and whether `authenticate` is set. */
+export interface ModernSettings extends McpServerOptions {
+  /** True when requests are authenticated: lists then depend on the caller. */
+  readonly authenticated: boolean;
+  /** How long a principal's toolkit session lives without use (the handler's `sessionIdleTimeoutMs`). */
+  readonly sessionTtlMs: number;
+}
+
+/** The method and tool name of a `tools/call` message, if it is one. */
+function calledTool(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+}
+
+/** The headers of a web request as `McpRequestInfo.requestInfo` carries them. */
+function requestInfoOf(request: Request | undefined): McpRequestInfo['requestInfo'] {
+  if (request === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { headers, url: new URL(request.url) };
+}
+
+/**
+ * @internal Builds the SDK v2 `McpServer` that answers one 2026-07-28 request, from the caller's
+ * view of the toolkit. Views without protocol sessions: with `sessions: false`, the toolkit's own;
+ * for an authenticated caller, the toolkit session `principal:<id>` (its toggles are that
+ * principal's, across requests, until it is unused for `sessionTtlMs`); for an anonymous caller, a
+ * fresh session per request (the toolkit's defaults; its toggles end with the request). Tools are
+ * listed and called through that view, so a tool that is off for the caller is refused on every
+ * door; resources, prompts and completion likewise.
+ */
+export class ModernMcpServers {
+  private readonly list: McpToolList;
+  private readonly greeted = new WeakSet<ToolkitSession>();
+
+  constructor(
+    private readonly sdk: ServerSdk,
+    private readonly toolkit: Toolkit,
+    private readonly settings: ModernSettings,
+  ) {
+    this.list = new McpToolList({ tools: settings.tools, tasks: false });
+  }
+
+  /** The server for one request (`request`: what the HTTP handler knows of it). */
+  async build(context: McpRequestContext, request: ModernRequest): Promise<McpServer> {
+    const { settings } = this;
+    const mcp = new this.sdk.McpServer(
+      { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
+      {
+        capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+        ...(settings.instructions !== undefined ? { instructions: settings.instructions } : {}),
+      },
+    );
+    const { principal } = request;
+    const base: McpRequestInfo = {
+      ...(principal?.authInfo !== undefined ? { authInfo: principal.authInfo } : {}),
+      ...(context.requestInfo !== undefined ? { requestInfo: requestInfoOf(context.requestInfo) } : {}),
+      ...(principal !== undefined ? { principal } : {}),
+    };
+    const contextOf = (ctx?: ServerContext): ToolExecutionContext | undefined =>
+      infoContext(settings, () => (ctx?.mcpReq._meta !== undefined ? { ...base, meta: ctx.mcpReq._meta } : base), principal);
+    let view: ToolView | undefined;
+    let release: (() => void) | undefined;
+    const viewOf = (): ToolView => {
+      if (view === undefined) ({ view, release } = this.viewFor(principal));
+      return view;
+    };
+    const server = mcp.server;
+    server.onclose = () => release?.();
+    const name = calledTool(request.message);
+    if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
+    const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
+    server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
+    server.setRequestHandler('tools/call', (call, ctx) =>
+      callModernTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx) as Promise<CallToolResult>,
+    );
+    server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
+    server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
+    server.setRequestHandler('resources/read', async (read, ctx) => ({
+      ...(await readResource(viewOf(), read.params.uri, ctx.mcpReq.signal, contextOf(ctx), INVALID_PARAMS)),
+      ...scope(),
+    }));
+    server.setRequestHandler('prompts/list', (list) => ({
+      ...pageOf('prompts', viewOf().prompts.list().map((p) => ({ ...p, arguments: [...p.arguments] })), list.params?.cursor),
+      ...scope(),
+    }));
+    server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
+    server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
+    return mcp;
+  }
+
+  /**
+   * `public` when every caller gets the same lists (no `authenticate`, no `context` factory, no
+   * `authorize` rule or scoped tool); otherwise `private`.
+   */
+  private cacheScope(view: ToolView): 'public' | 'private' {
+    const dependent = this.settings.authenticated || typeof this.settings.context === 'function' || view.listsDependOnCaller();
+    return dependent ? 'private' : 'public';
+  }
+
+  /**
+   * Registers the called tool with the SDK when the caller may see it, so the SDK checks its
+   * `x-mcp-header` parameters against the request's `Mcp-Param-*` headers before the call.
+   */
+  private async registerForHeaders(mcp: McpServer, view: ToolView, name: string, context: ToolExecutionContext | undefined): Promise<void> {
+    const visible = await view.getVisibleTools({ context });
+    if (!visible.some((tool) => tool.name === name)) return;
+    const definition = view.toProviderDefs('mcp', { context }).find((d) => d.name === name);
+    if (definition === undefined) return;
+    const inputSchema = this.sdk.fromJsonSchema(definition.inputSchema as Parameters<ServerSdk['fromJsonSchema']>[0], PASS_THROUGH);
+    mcp.registerTool(name, { description: definition.description, inputSchema }, () => ({ content: [] }));
+  }
+
+  /** The caller's view, and what ends it with the request (see the class comment). */
+  private viewFor(principal: McpPrincipal | undefined): { view: ToolView; release?: () => void } {
+    if (this.settings.sessions === false) return { view: this.toolkit };
+    const ttlMs = this.settings.sessionTtlMs;
+    if (principal !== undefined) {
+      const session = this.toolkit.session(`principal:${principal.id}`, { ttlMs });
+      if (!this.greeted.has(session)) {
+        this.greeted.add(session);
+        this.settings.onSession?.(session);
+      }
+      return { view: session };
+    }
+    const session = this.toolkit.session(`mcp-request:${randomUUID()}`, { ttlMs });
+    this.settings.onSession?.(session);
+    return { view: session, release: () => session.close() };
+  }
+}
