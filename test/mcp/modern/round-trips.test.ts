@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ApprovalManager, Toolkit, type AgentTool, type ClientRequests } from '../../../src';
+import { errorResult } from '../../../src/common/results';
 import { McpRoundTrips, replaySafeOf, type RoundOutcome } from '../../../src/mcp/server/modern/round-trips';
 import { RequestStateCodec } from '../../../src/mcp/server/modern/request-state';
 import { memoryMcpStateStore } from '../../../src/mcp/server/modern/state-store';
@@ -63,6 +64,7 @@ function caller(toolkit: Toolkit, options: { principal?: string; store?: ReturnT
     trips.run(
       { binding: { principal: options.principal, tool: name, arguments: args }, capabilities, replaySafe: replaySafeOf(toolkit.getTool(name), undefined), ...retry },
       (handler, signal) => toolkit.callTool({ id: `c${++id}`, name, arguments: args }, { signal, client: handler }),
+      (message) => errorResult(message),
     );
 }
 

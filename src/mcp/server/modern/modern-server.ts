@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type { CallToolResult as WireCallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import type { ToolkitSession } from '../../../toolkit/session';
 import type { Toolkit } from '../../../toolkit/toolkit';
@@ -12,7 +13,11 @@ import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
 import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
 import { McpToolList } from '../mcp-tool-list';
-import { callModernTool } from './modern-call';
+import { errorCallResult } from '../call-result';
+import { callModernTool, type ModernCall } from './modern-call';
+import { RequestStateCodec, RequestStateRefusal } from './request-state';
+import { McpRoundTrips, replaySafeOf } from './round-trips';
+import { memoryMcpStateStore, type McpStateStore } from './state-store';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -43,7 +48,16 @@ export interface ModernSettings extends McpServerOptions {
   readonly authenticated: boolean;
   /** How long a principal's toolkit session lives without use (the handler's `sessionIdleTimeoutMs`). */
   readonly sessionTtlMs: number;
+  /** The key that signs `requestState` (see `McpHttpOptions.stateSecret`). */
+  readonly stateSecret?: string | Uint8Array | undefined;
+  /** Where used states are remembered, fleet-wide (see `McpHttpOptions.stateStore`). */
+  readonly stateStore?: McpStateStore | undefined;
+  /** How long a `requestState` stays valid (see `McpHttpOptions.requestStateTtlMs`). */
+  readonly requestStateTtlMs?: number | undefined;
 }
+
+/** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The method and tool name of a `tools/call` message, if it is one. */
 function calledTool(message: unknown): string | undefined {
@@ -74,6 +88,7 @@ function requestInfoOf(request: Request | undefined): McpRequestInfo['requestInf
 export class ModernMcpServers {
   private readonly list: McpToolList;
   private readonly greeted = new WeakSet<ToolkitSession>();
+  private readonly trips: McpRoundTrips;
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -81,6 +96,8 @@ export class ModernMcpServers {
     private readonly settings: ModernSettings,
   ) {
     this.list = new McpToolList({ tools: settings.tools, tasks: false });
+    const store = settings.stateStore ?? memoryMcpStateStore();
+    this.trips = new McpRoundTrips(new RequestStateCodec({ secret: settings.stateSecret, store, ttlMs: settings.requestStateTtlMs }));
   }
 
   /** The server for one request (`request`: what the HTTP handler knows of it). */
@@ -114,7 +131,7 @@ export class ModernMcpServers {
     const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
     server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
     server.setRequestHandler('tools/call', (call, ctx) =>
-      callModernTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx) as Promise<CallToolResult>,
+      this.callTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx, principal),
     );
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
@@ -129,6 +146,42 @@ export class ModernMcpServers {
     server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
     server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
     return mcp;
+  }
+
+  /**
+   * A `tools/call` as Multi Round-Trip Requests: the call runs with the answers the client sent
+   * back (checked against the signed `requestState`) and ends with its result, or with the next
+   * questions (`input_required`). A refused state or answer is JSON-RPC -32602.
+   */
+  private async callTool(
+    call: ModernCall,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    principal: McpPrincipal | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const request = ctx.mcpReq;
+    const dropped = request.droppedInputResponseKeys ?? [];
+    try {
+      if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
+      const outcome = await this.trips.run<WireCallToolResult>(
+        {
+          binding: { principal: principal?.id, tool: name, arguments: args },
+          requestState: request.requestState(),
+          inputResponses: request.inputResponses,
+          capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
+          replaySafe: replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name]),
+          signal: request.signal,
+        },
+        (client, signal) => callModernTool(call, name, args, ctx, { client, signal }),
+        (message) => errorCallResult(message),
+      );
+      if (outcome.kind === 'complete') return outcome.result as CallToolResult;
+      return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
+    } catch (error) {
+      if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
   }
 
   /**
