@@ -147,6 +147,35 @@ describe('Multi Round-Trip Requests (the round driver over a real Toolkit)', () 
     expect(runs).toBe(1);
   });
 
+  test('a tool may name its question ({ key }); a repeated name gets a suffix; an invalid one is refused before anything is asked', async () => {
+    const toolkit = new Toolkit();
+    const form = { type: 'object', properties: { x: { type: 'string' } } } as const;
+    toolkit.registerTool({
+      name: 'named',
+      description: 'named',
+      parameters: { type: 'object', properties: {} },
+      behaviour: { annotations: { readOnly: true } },
+      execute: async (_args, ctx) => {
+        await Promise.all([ctx.client!.elicit({ message: 'one', requestedSchema: form }, { key: 'user_name' }), ctx.client!.elicit({ message: 'two', requestedSchema: form }, { key: 'user_name' })]);
+        return 'done';
+      },
+    });
+    toolkit.registerTool({
+      name: 'badly_named',
+      description: 'badly named',
+      parameters: { type: 'object', properties: {} },
+      behaviour: { annotations: { readOnly: true } },
+      execute: (_args, ctx) => ctx.client!.elicit({ message: 'q', requestedSchema: form }, { key: 'no spaces please' }),
+    });
+    const call = caller(toolkit);
+    const first = questions(await call('named', {}));
+    expect(Object.keys(first.inputRequests)).toEqual(['user_name', 'user_name-2']);
+    const answers = { user_name: { action: 'accept', content: { x: '1' } }, 'user_name-2': { action: 'decline' } };
+    expect(textOf(await call('named', {}, { requestState: first.requestState, inputResponses: answers }))).toBe('done');
+    const bad = await call('badly_named', {});
+    expect(textOf(bad)).toContain('sent an invalid elicitation/create request: key must be 1-64 letters, digits, _, . or -');
+  });
+
   describe('what a hostile client tries', () => {
     test('reusing a state after success: refused (-32602), the tool ran once', async () => {
       const { toolkit, effects } = askingToolkit();
