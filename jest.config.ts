@@ -30,6 +30,8 @@ const INTEGRATION: readonly string[] = [
   'mcp/sdk2-interop.test.ts',
   'mcp/modern/modern-tools.test.ts',
   'mcp/modern/modern-callers.test.ts',
+  'mcp/modern/modern-guard.test.ts',
+  'mcp/modern/modern-without-sdk2.test.ts',
   'security/attack-hidden-resources.test.ts',
   'security/attack-uri-template-traversal.test.ts',
   'security/mcp-http-auth.test.ts',

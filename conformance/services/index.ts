@@ -5,7 +5,7 @@ import { ConformanceInputRequiredService } from './input-required';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
-import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
+import { ConformanceToolsService, customHeaderTool, jsonSchema2020Tool } from './tools';
 
 /**
  * Everything the conformance server registers besides the sample services, in the group
@@ -14,6 +14,7 @@ import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceToolsService,
   jsonSchema2020Tool,
+  customHeaderTool,
   ConformanceContentService,
   ConformanceResourcesService,
   ConformancePromptsService,

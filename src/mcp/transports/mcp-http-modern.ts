@@ -23,11 +23,28 @@ function loadServerSdk(): ServerSdk | undefined {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       serverSdk = require('@modelcontextprotocol/server') as ServerSdk;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+      // only the package's own absence: a broken installation must not pass for one without it
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      if (code !== 'MODULE_NOT_FOUND' || !String(message).includes("'@modelcontextprotocol/server'")) throw error;
       serverSdk = null;
     }
   }
   return serverSdk ?? undefined;
+}
+
+/** The revisions served with sessions: a request whose `MCP-Protocol-Version` header names one of them claims no later revision. */
+const SESSION_REVISIONS: ReadonlySet<string> = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+
+/**
+ * True when a request claims a revision later than 2025-11-25: its `_meta` names one, or its
+ * `MCP-Protocol-Version` header names one that is not served with sessions. Traffic claiming
+ * nothing (an `initialize`, a malformed body) is answered as 2025-11-25 traffic always was.
+ */
+function claimsModern(req: IncomingMessage, body: unknown): boolean {
+  if (claimedRevision(body) !== undefined) return true;
+  const header = req.headers['mcp-protocol-version'];
+  const version = Array.isArray(header) ? header[0] : header;
+  return version !== undefined && !SESSION_REVISIONS.has(version);
 }
 
 /** The revision a request's `_meta` claims, when it claims one (a 2026-07-28 client's requests do). */
@@ -77,8 +94,9 @@ export class ModernHttp {
   }
 
   /**
-   * Serves `req` when it is 2026-07-28 traffic and resolves `true`; resolves `false` for
-   * 2025-era traffic (the caller serves it with a session). `body` is the parsed POST body.
+   * Serves `req` when it claims a revision after 2025-11-25 and SDK v2 does not classify it as
+   * 2025-era traffic, and resolves `true`; resolves `false` otherwise (the caller serves it with a
+   * session, as before). `body` is the parsed POST body.
    */
   async serve(req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<boolean> {
     const sdk = this.sdk;
@@ -92,6 +110,7 @@ export class ModernHttp {
       res.end(JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error }));
       return true;
     }
+    if (!claimsModern(req, body)) return false;
     const request = toWebRequest(req, abortedWhenGone(res));
     if (await sdk.isLegacyRequest(request, body)) return false;
     const scope: HttpRequestScope = { response: res, ...(principal ? { principal } : {}) };

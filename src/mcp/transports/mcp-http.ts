@@ -103,15 +103,18 @@ function replyUnauthorized(req: IncomingMessage, res: ServerResponse, refusal: M
 
 /**
  * Creates a Streamable HTTP request handler for a toolkit, to mount on an existing app.
- * A POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later requests
- * carry the id; `DELETE` ends the session. Every request passes the `Host`/`Origin` checks and
+ * MCP 2025-11-25: a POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later
+ * requests carry the id; `DELETE` ends the session. MCP 2026-07-28 (with `@modelcontextprotocol/server`
+ * installed): a request whose `_meta` claims it is answered on its own, without a session, from the
+ * caller's view (see the README's "Two revisions from one endpoint"). Every request passes the `Host`/`Origin` checks and
  * `authenticate` first (without `allowedHosts`, a request that arrived on a loopback interface
  * must name a loopback host on its port: behind a reverse proxy, set `allowedHosts`); POST bodies
  * are read within `bodyTimeoutMs`; sessions are capped (`maxSessions`, `maxSessionsPerPrincipal`)
  * and expire when idle (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback
  * interface without `authenticate` emits one process warning (code
  * `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`). Throws `INVALID_OPTIONS` for a limit that is not a whole
- * number >= 1 (or `Infinity`).
+ * number >= 1 (or `Infinity`), a `stateSecret` (or `TOOLWRIGHT_MCP_STATE_SECRET`) shorter than 32
+ * bytes, or a `stateStore` / `bus` without its methods.
  *
  * @example
  * // Express (express.json() is optional)
