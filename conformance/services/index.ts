@@ -1,6 +1,7 @@
 import type { ToolTarget } from '../../src';
 import { ConformanceClientRequestsService } from './client-requests';
 import { ConformanceContentService } from './content';
+import { ConformanceInputRequiredService } from './input-required';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
@@ -19,6 +20,7 @@ export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceResourcesService,
   ConformancePromptsService,
   ConformanceClientRequestsService,
+  ConformanceInputRequiredService,
   ConformanceSseService,
   ...TASK_FIXTURES,
 ];

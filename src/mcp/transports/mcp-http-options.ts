@@ -112,6 +112,11 @@ export interface McpHttpOptions extends McpServerOptions {
    */
   stateStore?: McpStateStore | undefined;
   /**
+   * How long the `requestState` of a 2026-07-28 round trip stays valid, in ms: the time a client
+   * (and its user) has to answer a tool's questions. Default: 10 minutes.
+   */
+  requestStateTtlMs?: number | undefined;
+  /**
    * The event bus `subscriptions/listen` streams of 2026-07-28 clients follow (the SDK's
    * `ServerEventBus`); toolkit toggles are published on it as list-changed events. A fleet passes
    * one shared over its pub/sub. Default: an in-process bus per handler.

@@ -1,5 +1,5 @@
 import { memoryMcpStateStore } from '../../../src/mcp/server/modern/state-store';
-import { RequestStateCodec, RequestStateRefusal, resolveStateSecret, type RequestStateBinding } from '../../../src/mcp/server/modern/request-state';
+import { RequestStateCodec, RequestStateRefusal, type RequestStateBinding } from '../../../src/mcp/server/modern/request-state';
 
 const SECRET = 'a-test-secret-of-at-least-32-bytes!!';
 const BINDING: RequestStateBinding = { principal: 'alice', tool: 'refund', arguments: { order: 'A-1', amount: 20 } };
@@ -93,14 +93,5 @@ describe('requestState codec (signed, bound, expiring, one use)', () => {
     const state = first.mint(BINDING, ROUND);
     await first.consume(first.verify(state, BINDING));
     await expect(second.consume(second.verify(state, BINDING))).rejects.toThrow(/used before/);
-  });
-
-  test('the secret: option, else TOOLWRIGHT_MCP_STATE_SECRET, else random per process; short keys are refused', () => {
-    expect(Buffer.from(resolveStateSecret(SECRET, {})).toString()).toBe(SECRET);
-    expect(Buffer.from(resolveStateSecret(undefined, { TOOLWRIGHT_MCP_STATE_SECRET: `${SECRET}env` })).toString()).toBe(`${SECRET}env`);
-    const a = resolveStateSecret(undefined, {});
-    expect(a.byteLength).toBe(32);
-    expect(Buffer.from(a).equals(Buffer.from(resolveStateSecret(undefined, {})))).toBe(false);
-    expect(() => resolveStateSecret('short', {})).toThrow(/at least 32 bytes \(got 5\)/);
   });
 });

@@ -15,17 +15,6 @@ import { ProgressRelay, type NotificationSender } from '../progress-relay';
 const LOG_QUEUE_LIMIT = 64;
 
 /**
- * @internal The seam where a 2026-07-28 call gets the handler of its requests to the client
- * (`ClientRequests.elicit`, `createMessage`). Under 2026-07-28 a server does not send requests to
- * the client mid-call: until such requests are served as input-required rounds, the handler
- * supports nothing, so a tool gets the usual "the client does not support" error and can fall back.
- */
-export function modernClientRequests(): ClientRequestHandler {
-  const unsupported = (): Promise<never> => Promise.reject(new Error('a 2026-07-28 request cannot carry requests to the client'));
-  return { description: 'the MCP client (protocol 2026-07-28)', supports: () => false, createMessage: unsupported, elicit: unsupported };
-}
-
-/**
  * Relays a call's log messages as `notifications/message` through the SDK's per-request `log`,
  * which sends only at or above the level the request's `_meta` names (none without one). At most
  * {@link LOG_QUEUE_LIMIT} wait; the rest are dropped, and the drop reported once.
@@ -75,14 +64,21 @@ export interface ModernCall {
   readonly context: ToolExecutionContext | undefined;
 }
 
+/** @internal What one round of a call runs with: the handler that replays the client's answers, and the signal that ends the round. */
+export interface ModernRound {
+  readonly client: ClientRequestHandler;
+  readonly signal: AbortSignal;
+}
+
 /**
- * @internal Runs one 2026-07-28 `tools/call` through the caller's view: the request's signal
- * reaches the tool, progress goes to the request's `progressToken`, log messages at the request's
- * log level, requests to the client through {@link modernClientRequests}; every fault is an
- * `isError` result (a tool that is off for the caller included), never a JSON-RPC error.
+ * @internal Runs one 2026-07-28 `tools/call` round through the caller's view: the round's signal
+ * (which the request's feeds) reaches the tool, progress goes to the request's `progressToken`,
+ * log messages at the request's log level, requests to the client through the round's handler
+ * (Multi Round-Trip Requests, see `McpRoundTrips`); every fault is an `isError` result (a tool
+ * that is off for the caller included), never a JSON-RPC error.
  */
-export async function callModernTool(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> {
-  const options: CallOptions = { signal: ctx.mcpReq.signal, client: modernClientRequests() };
+export async function callModernTool(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, round: ModernRound): Promise<CallToolResult> {
+  const options: CallOptions = { signal: round.signal, client: round.client };
   if (call.context) options.context = call.context;
   const token = ctx.mcpReq._meta?.progressToken;
   const sender: NotificationSender = { sendNotification: (notification) => ctx.mcpReq.notify(notification) };

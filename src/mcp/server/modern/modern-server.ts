@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type { CallToolResult as WireCallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import type { ToolkitSession } from '../../../toolkit/session';
 import type { Toolkit } from '../../../toolkit/toolkit';
@@ -12,10 +13,13 @@ import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
 import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
 import { McpToolList } from '../mcp-tool-list';
+import { errorCallResult } from '../call-result';
 import { FormValidators } from '../mcp-client-requests';
 import { taskSupportOf } from '../../shared/mcp-tool-options';
 import { callModernTool, type ModernCall } from './modern-call';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
+import { RequestStateCodec, RequestStateRefusal } from './request-state';
+import { McpRoundTrips, replaySafeOf } from './round-trips';
 import { resolveStateSecret } from './state-secret';
 import { memoryMcpStateStore, type McpStateStore } from './state-store';
 import { TasksExtension, type TaskRun } from './tasks-extension';
@@ -49,11 +53,16 @@ export interface ModernSettings extends McpServerOptions {
   readonly authenticated: boolean;
   /** How long a principal's toolkit session lives without use (the handler's `sessionIdleTimeoutMs`). */
   readonly sessionTtlMs: number;
-  /** The key that signs state outliving a request (the handler's `stateSecret`). */
+  /** The key that signs state outliving a request: `requestState`, task entries (see `McpHttpOptions.stateSecret`). */
   readonly stateSecret?: string | Uint8Array | undefined;
-  /** Where state outliving a request is kept (the handler's `stateStore`; default: this process's memory). */
+  /** Where state outliving a request is kept, fleet-wide: used states, tasks (see `McpHttpOptions.stateStore`). */
   readonly stateStore?: McpStateStore | undefined;
+  /** How long a `requestState` stays valid (see `McpHttpOptions.requestStateTtlMs`). */
+  readonly requestStateTtlMs?: number | undefined;
 }
+
+/** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** The method and tool name of a `tools/call` message, if it is one. */
 function calledTool(message: unknown): string | undefined {
@@ -87,6 +96,7 @@ export class ModernMcpServers {
   /** The tasks extension's tasks (absent with `tasks: false`). */
   private readonly tasks: TasksExtension | undefined;
   private readonly forms = new FormValidators();
+  private readonly trips: McpRoundTrips;
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -94,9 +104,10 @@ export class ModernMcpServers {
     private readonly settings: ModernSettings,
   ) {
     this.list = new McpToolList({ tools: settings.tools, tasks: false });
+    const store = settings.stateStore ?? memoryMcpStateStore();
+    this.trips = new McpRoundTrips(new RequestStateCodec({ secret: settings.stateSecret, store, ttlMs: settings.requestStateTtlMs }));
     const tasks = settings.tasks;
     if (tasks !== false) {
-      const store = settings.stateStore ?? memoryMcpStateStore();
       const options = { ttlMs: tasks?.ttlMs, pollIntervalMs: tasks?.pollIntervalMs, maxTasksPerPrincipal: tasks?.maxTasksPerPrincipal };
       this.tasks = new TasksExtension(sdk.ProtocolError, store, resolveStateSecret(settings.stateSecret), options);
     }
@@ -160,7 +171,7 @@ export class ModernMcpServers {
         };
         return (await tasks.create(principal?.id, run)) as unknown as CallToolResult;
       }
-      return callModernTool(modernCall, tool, args, ctx) as Promise<CallToolResult>;
+      return this.callTool(modernCall, tool, args, ctx, principal) as Promise<CallToolResult>;
     });
     if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, principal?.id);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
@@ -187,6 +198,42 @@ export class ModernMcpServers {
     const tool = (await call.view.getVisibleTools({ context: call.context })).find((t) => t.name === name);
     if (tool === undefined) return 'sync';
     return taskModeOf(this.sdk, taskSupportOf(tool, this.settings.tools?.[name]), ctx);
+  }
+
+  /**
+   * A `tools/call` as Multi Round-Trip Requests: the call runs with the answers the client sent
+   * back (checked against the signed `requestState`) and ends with its result, or with the next
+   * questions (`input_required`). A refused state or answer is JSON-RPC -32602.
+   */
+  private async callTool(
+    call: ModernCall,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    principal: McpPrincipal | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const request = ctx.mcpReq;
+    const dropped = request.droppedInputResponseKeys ?? [];
+    try {
+      if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
+      const outcome = await this.trips.run<WireCallToolResult>(
+        {
+          binding: { principal: principal?.id, tool: name, arguments: args },
+          requestState: request.requestState(),
+          inputResponses: request.inputResponses,
+          capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
+          replaySafe: replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name]),
+          signal: request.signal,
+        },
+        (client, signal) => callModernTool(call, name, args, ctx, { client, signal }),
+        (message) => errorCallResult(message),
+      );
+      if (outcome.kind === 'complete') return outcome.result as CallToolResult;
+      return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
+    } catch (error) {
+      if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
   }
 
   /**

@@ -104,9 +104,10 @@ export class ReplayingClientRequests implements ClientRequestHandler {
     const q = canonicalHash([method, request]);
     const next = this.queues.get(q)?.shift();
     if (next !== undefined) return Promise.resolve(this.replay(capability, request, next));
-    const count = (this.asked.get(q) ?? 0) + 1;
-    this.asked.set(q, count);
-    const key = `${capability}-${q.slice(0, 16)}${count > 1 ? `-${count}` : ''}`;
+    const base = options.key ?? `${capability}-${q.slice(0, 16)}`;
+    const count = (this.asked.get(base) ?? 0) + 1;
+    this.asked.set(base, count);
+    const key = count > 1 ? `${base}-${count}` : base;
     this.pending.push({ key, q, m: method, params: request });
     this.end();
     return new Promise((_resolve, reject) => {

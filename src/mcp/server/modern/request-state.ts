@@ -1,14 +1,11 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { resolveStateSecret } from './state-secret';
 import type { McpStateStore } from './state-store';
 
 /** Default of {@link RequestStateOptions.ttlMs}: 10 minutes (a person may be answering). */
 export const DEFAULT_REQUEST_STATE_TTL_MS = 10 * 60_000;
 /** Default of {@link RequestStateOptions.maxChars}: what ~100 KB of recorded answers take, signed and encoded. */
 export const DEFAULT_MAX_REQUEST_STATE_CHARS = 128 * 1024;
-/** The environment variable a fleet's processes read their shared `stateSecret` from. */
-export const STATE_SECRET_ENV = 'TOOLWRIGHT_MCP_STATE_SECRET';
-/** The fewest bytes a `stateSecret` has (HMAC-SHA256's block of security). */
-const MIN_SECRET_BYTES = 32;
 const PREFIX = 'tw1.';
 const NONCE_KEY = 'toolwright:mrtr:nonce:';
 
@@ -46,8 +43,8 @@ export interface RequestStateBinding {
 
 /** @internal Options of {@link RequestStateCodec}. */
 export interface RequestStateOptions {
-  /** The HMAC key (≥ 32 bytes); every process of a fleet needs the same one. */
-  readonly secret: string | Uint8Array;
+  /** The HMAC key (≥ 32 bytes; default: `TOOLWRIGHT_MCP_STATE_SECRET`, else random per process); every process of a fleet needs the same one. */
+  readonly secret: string | Uint8Array | undefined;
   /** Where used states' nonces are kept, so a state answers one retry fleet-wide. */
   readonly store: McpStateStore;
   /** How long a state stays valid (default 10 minutes). */
@@ -82,21 +79,6 @@ interface Payload {
   n: string;
   a: [string, unknown][];
   k: [string, string, AskedMethod][];
-}
-
-/**
- * The key that signs round-trip states: the `stateSecret` option, else the environment variable
- * `TOOLWRIGHT_MCP_STATE_SECRET`, else random bytes of this process (enough for one process).
- *
- * @throws RangeError when the key is shorter than 32 bytes.
- */
-export function resolveStateSecret(option: string | Uint8Array | undefined, env: NodeJS.ProcessEnv = process.env): Uint8Array {
-  const chosen = option ?? (env[STATE_SECRET_ENV] !== undefined && env[STATE_SECRET_ENV] !== '' ? env[STATE_SECRET_ENV] : undefined);
-  const key = chosen === undefined ? randomBytes(MIN_SECRET_BYTES) : typeof chosen === 'string' ? Buffer.from(chosen, 'utf8') : Buffer.from(chosen);
-  if (key.byteLength < MIN_SECRET_BYTES) {
-    throw new RangeError(`The MCP stateSecret must be at least ${MIN_SECRET_BYTES} bytes (got ${key.byteLength}): use e.g. 32 random bytes, base64-encoded.`);
-  }
-  return key;
 }
 
 /** @internal SHA-256 (base64url) of `value` as canonical JSON: object keys sorted at every depth. */

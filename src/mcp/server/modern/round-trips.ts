@@ -1,6 +1,7 @@
+import type { AgentTool } from '../../../common/agent-tool';
 import { quoteInput } from '../../../common/quote-input';
-import { errorResult } from '../../../common/results';
 import type { ToolResult } from '../../../common/tool-types';
+import type { McpToolOptions } from '../../shared/mcp-tool-options';
 import { elicitationShapeOf, FormValidators, samplingAnswerOf } from '../mcp-client-requests';
 import { ReplayingClientRequests, type ReplayAnswer } from './replaying-client-requests';
 import { RequestStateRefusal, type RequestStateBinding, type RequestStateCodec } from './request-state';
@@ -10,9 +11,9 @@ export interface RoundRequest {
   /** Who calls which tool with which arguments (what the state is bound to). */
   readonly binding: RequestStateBinding;
   /** `params.requestState` (absent on a first call). */
-  readonly requestState: unknown;
+  readonly requestState?: unknown;
   /** `params.inputResponses` (absent on a first call). */
-  readonly inputResponses: unknown;
+  readonly inputResponses?: unknown;
   /** The client's capabilities from the request's `_meta`. */
   readonly capabilities: unknown;
   /** True when the tool is read-only or idempotent (see {@link ReplayingClientRequests}). */
@@ -22,8 +23,8 @@ export interface RoundRequest {
 }
 
 /** @internal What a round ends with: the call's result, or the questions of the next round and its state. */
-export type RoundOutcome =
-  | { readonly kind: 'complete'; readonly result: ToolResult }
+export type RoundOutcome<T = ToolResult> =
+  | { readonly kind: 'complete'; readonly result: T }
   | {
       readonly kind: 'input_required';
       readonly inputRequests: Readonly<Record<string, { readonly method: string; readonly params: unknown }>>;
@@ -31,7 +32,19 @@ export type RoundOutcome =
     };
 
 /** @internal Runs the call with a handler that replays the recorded answers; the signal stops it when the round ends. */
-export type RoundCall = (handler: ReplayingClientRequests, signal: AbortSignal) => Promise<ToolResult>;
+export type RoundCall<T = ToolResult> = (handler: ReplayingClientRequests, signal: AbortSignal) => Promise<T>;
+
+/**
+ * @internal True when `tool`'s body may run again with the answers (the side-effect rule): it is
+ * read-only or idempotent — by the server's MCP options for it when given (the developer's),
+ * else by its own `behaviour.annotations` (an imported tool's are MCP's untrusted defaults).
+ */
+export function replaySafeOf(tool: AgentTool | undefined, override: McpToolOptions | undefined): boolean {
+  const hints = override?.annotations;
+  if (hints !== undefined) return hints.readOnlyHint === true || hints.idempotentHint === true;
+  const own = tool?.behaviour?.annotations;
+  return own?.readOnly === true || own?.idempotent === true;
+}
 
 /** The most unasked keys a refusal names. */
 const MAX_NAMED_KEYS = 5;
@@ -49,8 +62,13 @@ export class McpRoundTrips {
     private readonly forms: FormValidators = new FormValidators(),
   ) {}
 
-  /** @throws RequestStateRefusal */
-  async run(request: RoundRequest, call: RoundCall): Promise<RoundOutcome> {
+  /**
+   * One round: `call` runs the call; `errorOf` makes the error result of a call refused by the
+   * side-effect rule (or whose answers outgrew a state).
+   *
+   * @throws RequestStateRefusal
+   */
+  async run<T = ToolResult>(request: RoundRequest, call: RoundCall<T>, errorOf: (message: string) => T): Promise<RoundOutcome<T>> {
     const answers = await this.answersOf(request);
     const stop = new AbortController();
     const outer = request.signal;
@@ -67,14 +85,14 @@ export class McpRoundTrips {
       },
       answers,
     );
-    let result: ToolResult;
+    let result: T;
     try {
       result = await call(handler, stop.signal);
     } finally {
       outer?.removeEventListener('abort', onOuter);
     }
     if (handler.refusal !== undefined) throw handler.refusal;
-    if (handler.unsafe !== undefined) return { kind: 'complete', result: errorResult(handler.unsafe) };
+    if (handler.unsafe !== undefined) return { kind: 'complete', result: errorOf(handler.unsafe) };
     if (handler.pending.length === 0) return { kind: 'complete', result };
     const inputRequests: Record<string, { method: string; params: unknown }> = {};
     for (const question of handler.pending) inputRequests[question.key] = { method: question.m, params: question.params };
@@ -82,7 +100,7 @@ export class McpRoundTrips {
     if (!this.codec.fits(requestState)) {
       return {
         kind: 'complete',
-        result: errorResult(
+        result: errorOf(
           `Tool '${request.binding.tool}' asked the client more than one request state can carry: the answers recorded so far exceed the state's size limit. ` +
             'Ask fewer or smaller questions in one call.',
         ),
