@@ -41,7 +41,7 @@ describe('redisMcpStateStore', () => {
     await s.delete('never-there');
   });
 
-  it('lets exactly one of many concurrent claims across processes win a key (SET NX)', async () => {
+  it('lets exactly one of many concurrent claims win a key, whichever store makes it (SET NX)', async () => {
     const [one, two] = [store(), store()];
     const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? one : two).setIfAbsent('claim', `by-${i}`, 60_000)));
     expect(claims.filter(Boolean)).toHaveLength(1);
