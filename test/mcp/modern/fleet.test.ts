@@ -13,7 +13,8 @@ import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../../support/redi
  * the same toolkit, stateSecret, Redis state store and Redis event bus, behind a round-robin HTTP
  * proxy written here; an SDK v2 client pinned to 2026-07-28 whose consecutive requests land on
  * different processes lists, calls, and follows a task to its end — tasks/get and tasks/cancel
- * answered by the process that does not run the task.
+ * answered by the process that does not run the task — and hears on one process's
+ * subscriptions/listen stream a list change made on the other.
  */
 
 const prefix = `${uniqueQueue('fleet')}:`;
@@ -123,6 +124,27 @@ describe('a fleet of two processes behind a round-robin proxy (2026-07-28)', () 
       await eventually(async () => (await redis.get(`${prefix}report-aborted`)) !== null, 10_000);
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it('delivers a list change made on one process to a subscriptions/listen stream held open by the other (the Redis event bus)', async () => {
+    const client = new Client({ name: 'fleet-listener', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+    let changed = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changed++;
+    });
+    try {
+      const subscription = await client.listen({ toolsListChanged: true });
+      const listener = served.filter((s) => s.method === 'subscriptions/listen').at(-1)?.backend;
+      const toggled = await client.callTool({ name: 'enable_extras', arguments: {} });
+      expect(listener).toBeDefined();
+      expect(served.filter((s) => s.method === 'tools/call').at(-1)?.backend).not.toBe(listener);
+      expect((toggled.content as { text: string }[])[0].text).toMatch(/^extras on in process \d+$/);
+      await eventually(() => changed > 0, 10_000);
+      await subscription.close();
+    } finally {
+      await client.close();
     }
   });
 });
