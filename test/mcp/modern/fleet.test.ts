@@ -14,13 +14,20 @@ import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../../support/redi
  * proxy written here; an SDK v2 client pinned to 2026-07-28 whose consecutive requests land on
  * different processes lists, calls, and follows a task to its end — tasks/get and tasks/cancel
  * answered by the process that does not run the task — and hears on one process's
- * subscriptions/listen stream a list change made on the other.
+ * subscriptions/listen stream a list change made on the other. A task whose process is killed
+ * ends failed (its heartbeat stops) on the survivor.
  */
 
 const prefix = `${uniqueQueue('fleet')}:`;
 const channel = uniqueQueue('fleet-events');
 const children: ChildProcess[] = [];
 let proxy: http.Server;
+/** The child process behind each backend index of the proxy. */
+const backendChildren: ChildProcess[] = [];
+
+/** Resolves once `child` has exited (at once if it has). */
+const exited = (child: ChildProcess): Promise<unknown> =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
 let proxyUrl: URL;
 /** Which backend (0 or 1) served each request, with its `Mcp-Method`. */
 const served: { backend: number; method: string }[] = [];
@@ -43,11 +50,15 @@ function startServer(): Promise<{ child: ChildProcess; url: URL }> {
   });
 }
 
-/** A proxy that sends each request to the next backend in turn. */
+/** Backends the proxy no longer sends to (their process was killed). */
+const down = new Set<number>();
+
+/** A proxy that sends each request to the next backend in turn (skipping those that are down). */
 function roundRobin(backends: readonly URL[]): http.Server {
   let next = 0;
   return http.createServer((req, res) => {
-    const backend = next++ % backends.length;
+    let backend = next++ % backends.length;
+    while (down.has(backend)) backend = next++ % backends.length;
     served.push({ backend, method: String(req.headers['mcp-method'] ?? req.method) });
     const target = backends[backend];
     const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
@@ -62,6 +73,7 @@ function roundRobin(backends: readonly URL[]): http.Server {
 beforeAll(async () => {
   await requireRedis();
   const servers = await Promise.all([startServer(), startServer()]);
+  backendChildren.push(...servers.map((s) => s.child));
   proxy = roundRobin(servers.map((s) => s.url));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = new URL(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`);
@@ -69,7 +81,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve)))));
+  await Promise.all(children.map(exited));
   await new Promise((resolve) => proxy?.close(resolve));
   await cleanRedis(`${prefix}*`);
 });
@@ -146,5 +158,18 @@ describe('a fleet of two processes behind a round-robin proxy (2026-07-28)', () 
     } finally {
       await client.close();
     }
+  });
+
+  it('ends a task failed when the process running it is killed: the survivor answers tasks/get', async () => {
+    const created = await rawRequest(proxyUrl, 'tools/call', { name: 'slow_report', arguments: { ms: 60_000 } });
+    const taskId = created.result?.taskId ?? '';
+    const runner = served[served.length - 1].backend;
+    down.add(runner);
+    const child = backendChildren[runner];
+    child.kill('SIGKILL');
+    await exited(child);
+    let answer: Record<string, unknown> | undefined;
+    await eventually(async () => (answer = (await rawRequest(proxyUrl, 'tasks/get', { taskId })).result)?.status !== 'working', 15_000);
+    expect(answer).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The server process running the task stopped.' } });
   });
 });

@@ -199,6 +199,26 @@ describe.each([
     await until(async () => (await code(small.get('alice', slow.taskId))) !== 'resolved');
   });
 
+  it('ends a task failed once the process running it stops renewing its heartbeat (cut off from the store)', async () => {
+    let cut = false;
+    const reachable: McpStateStore = {
+      setIfAbsent: (key, value, ttl) => (cut ? Promise.reject(new Error('unreachable')) : store.setIfAbsent(key, value, ttl)),
+      set: (key, value, ttl) => (cut ? Promise.reject(new Error('unreachable')) : store.set(key, value, ttl)),
+      get: (key) => (cut ? Promise.reject(new Error('unreachable')) : store.get(key)),
+      delete: (key) => store.delete(key),
+    };
+    const lost = new TasksExtension(ProtocolError, reachable, SECRET, { pollIntervalMs: POLL });
+    hosts.push(lost);
+    const call = gatedCall();
+    const { taskId } = await lost.create('alice', call.run);
+    cut = true;
+    expect((await two.get('alice', taskId)).status).toBe('working');
+    await until(async () => (await two.get('alice', taskId)).status !== 'working');
+    expect(await two.get('alice', taskId)).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The server process running the task stopped.' } });
+    cut = false;
+    call.release();
+  });
+
   it('ends the tasks running on a process that closes as failed, and refuses new ones there', async () => {
     const closing = host();
     const call = gatedCall();

@@ -40,6 +40,7 @@ export const taskKeys = (taskId: string) =>
     progress: `task:${taskId}:state`,
     end: `task:${taskId}:end`,
     answer: (key: string) => `task:${taskId}:answer:${key}`,
+    alive: `task:${taskId}:alive`,
   }) as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -54,6 +54,9 @@ const DEFAULTS = { ttlMs: 60 * 60_000, pollIntervalMs: 500, maxTasksPerPrincipal
 const MAX_ANSWER_BYTES = 64 * 1024;
 const MAX_PENDING_INPUTS = 16;
 const TOO_MANY_TASKS = -32000;
+/** How long a running task's heartbeat lasts, in poll intervals (at least 2 s): a task whose process stops beating ends `failed`. */
+const HEARTBEAT_POLLS = 20;
+const MIN_HEARTBEAT_MS = 2_000;
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
@@ -80,7 +83,9 @@ function checked(name: keyof TaskLimits, value: number | undefined): number {
  * stores a task (ids of 192 random bits, bound to their owner) before it answers and runs the call
  * here; `get`, `update` and `cancel` answer for any task in the store, each only to its owner
  * (anyone else is told it does not exist, as for an unknown id). A cancel or an answer that lands
- * on another process reaches the running call through the store (checked every `pollIntervalMs`).
+ * on another process reaches the running call through the store (checked every `pollIntervalMs`),
+ * where the running process also renews the task's heartbeat: a task whose process stopped (no
+ * heartbeat for 20 poll intervals, at least 2 s) ends `failed` on the next `tasks/get`.
  */
 export class TasksExtension {
   private readonly entries: TaskEntries;
@@ -118,6 +123,7 @@ export class TasksExtension {
     const record: TaskRecord = { taskId, owner: ownerTag, createdAt, ttlMs, pollIntervalMs };
     const keys = taskKeys(taskId);
     await this.entries.write('progress', keys.progress, { status: 'working', lastUpdatedAt: createdAt }, ttlMs);
+    await this.beat(taskId);
     await this.entries.write('record', keys.record, record, ttlMs, true);
     const running: Running = { controller: new AbortController(), pending: new Map(), timer: undefined, expiry: undefined };
     this.running.set(taskId, running);
@@ -130,7 +136,13 @@ export class TasksExtension {
     const record = await this.recordOf(owner, taskId);
     const keys = taskKeys(record.taskId);
     const base = { resultType: 'complete' as const, taskId: record.taskId, createdAt: record.createdAt, ttlMs: record.ttlMs, pollIntervalMs: record.pollIntervalMs };
-    const end = await this.entries.read('end', keys.end);
+    let end = await this.entries.read('end', keys.end);
+    if (end === undefined && (await this.store.get(keys.alive)) === undefined) {
+      // the process running the task stopped beating: the task ends failed (unless it ended meanwhile)
+      const stopped: TaskEnd = { status: 'failed', lastUpdatedAt: now(), error: { code: INTERNAL_ERROR, message: 'The server process running the task stopped.' } };
+      await this.entries.write('end', keys.end, stopped, record.ttlMs, true);
+      end = (await this.entries.read('end', keys.end)) ?? stopped;
+    }
     if (end !== undefined) {
       return {
         ...base,
@@ -263,6 +275,7 @@ export class TasksExtension {
   /** One look at the store for the running task: a cancel (its end written elsewhere) aborts it; answers resolve its input requests. */
   private async poll(taskId: string, running: Running): Promise<void> {
     try {
+      await this.beat(taskId);
       const keys = taskKeys(taskId);
       if ((await this.entries.read('end', keys.end)) !== undefined) {
         this.finish(taskId, running, new Error('The task was cancelled.'));
@@ -280,6 +293,12 @@ export class TasksExtension {
     } catch {
       // the store did not answer: the next tick looks again
     }
+  }
+
+  /** Tells the fleet this process still runs the task (see {@link HEARTBEAT_POLLS}). */
+  private beat(taskId: string): Promise<void> {
+    const ttl = Math.max(this.options.pollIntervalMs * HEARTBEAT_POLLS, MIN_HEARTBEAT_MS);
+    return this.store.set(taskKeys(taskId).alive, '1', Math.min(ttl, this.options.ttlMs));
   }
 
   private notFound(): ProtocolError {
