@@ -73,6 +73,39 @@ describe('the door of 2026-07-28 requests', () => {
   });
 });
 
+describe('x-mcp-header parameters', () => {
+  test('an Mcp-Param header that contradicts the argument is -32020 before the tool runs, and leaves no toolkit session behind', async () => {
+    const { toolkit } = createTestToolkit();
+    const regions: string[] = [];
+    toolkit.registerTool({
+      name: 'in_region',
+      description: 'Runs in a region',
+      parameters: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+      execute: (args) => {
+        regions.push(String(args.region));
+        return `ran in ${String(args.region)}`;
+      },
+    });
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'headers', version: '1' }));
+    const call = (region: string) => JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'in_region', arguments: { region }, _meta: META } });
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'in_region' };
+    const sessions = toolkit.sessionCount;
+    const forged = await post(http.url, call('eu'), { ...headers, 'mcp-param-region': 'us' });
+    expect(forged.status).toBe(400);
+    expect(JSON.parse(forged.text)).toMatchObject({ id: 9, error: { code: -32020 } });
+    const missing = await post(http.url, call('eu'), headers);
+    expect(missing.status).toBe(400);
+    expect(regions).toEqual([]);
+    expect(toolkit.sessionCount).toBe(sessions);
+
+    const honest = await post(http.url, call('eu'), { ...headers, 'mcp-param-region': 'eu' });
+    expect(honest.status).toBe(200);
+    expect(honest.text).toContain('ran in eu');
+    expect(regions).toEqual(['eu']);
+    await eventually(() => toolkit.sessionCount === sessions);
+  });
+});
+
 describe('2026-07-28 calls: cancellation and the per-request log level', () => {
   async function modernClient(url: URL): Promise<Sdk2Client> {
     const client = closer.add(new Sdk2Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));

@@ -108,7 +108,18 @@ export class ModernMcpServers {
       return view;
     };
     const server = mcp.server;
-    server.onclose = () => release?.();
+    const end = (): void => {
+      release?.();
+      release = undefined;
+    };
+    // an exchange ends with the transport's close; a request refused before it was connected
+    // (e.g. an Mcp-Param header mismatch) only closes the server, which has no transport to close
+    server.onclose = end;
+    const closeServer = mcp.close.bind(mcp);
+    mcp.close = () => {
+      end();
+      return closeServer();
+    };
     const name = calledTool(request.message);
     if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
     const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
