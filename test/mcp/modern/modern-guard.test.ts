@@ -125,6 +125,37 @@ describe('2026-07-28 calls: cancellation and the per-request log level', () => {
     await eventually(() => probe.aborted === 1);
   });
 
+  test('maxConcurrentCalls bounds the calls a client runs at once without a session; another principal is not held up', async () => {
+    const probe = new Probe();
+    const http = closer.add(
+      await serveMcpHttp(createTestToolkit(probe).toolkit, {
+        name: 'bounded',
+        version: '1',
+        maxConcurrentCalls: 2,
+        authenticate: bearerAuth((token) => new Map([['t-a', new McpPrincipal('a')], ['t-b', new McpPrincipal('b')]]).get(token)),
+      }),
+    );
+    const clientOf = async (token: string) => {
+      const client = closer.add(new Sdk2Client({ name: token, version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
+      await client.connect(new Sdk2Transport(http.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    const a = await clientOf('t-a');
+    const b = await clientOf('t-b');
+    const controller = new AbortController();
+    const waiting = [0, 1].map(() => a.callTool({ name: 'wait_for_abort', arguments: {} }, { signal: controller.signal }).catch(() => undefined));
+    await eventually(() => probe.waiting === 2);
+    const third = await a.callTool({ name: 'wait_for_abort', arguments: {} });
+    expect(third.isError).toBe(true);
+    expect(third.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Too many tool calls at once: 2 calls of this client are still running/) }]);
+    expect(probe.waiting).toBe(2);
+    expect((await b.callTool({ name: 'echo', arguments: { text: 'free' } })).content).toEqual([{ type: 'text', text: 'echo: free' }]);
+    controller.abort();
+    await Promise.all(waiting);
+    await eventually(() => probe.aborted === 2);
+    expect((await a.callTool({ name: 'echo', arguments: { text: 'again' } })).content).toEqual([{ type: 'text', text: 'echo: again' }]);
+  });
+
   test('log messages go out only at or above the level the request names, none without one', async () => {
     @ToolService()
     class Chatty {

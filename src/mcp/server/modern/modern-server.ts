@@ -10,7 +10,10 @@ import { pageOf } from '../mcp-catalog-support';
 import { getPrompt } from '../mcp-prompts';
 import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
-import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import type { CallToolResult as TwCallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { quoteInput } from '../../../common/quote-input';
+import { errorCallResult } from '../call-result';
+import { DEFAULT_MAX_CONCURRENT_CALLS, infoContext, type McpRequestInfo } from '../mcp-tool-call';
 import { McpToolList } from '../mcp-tool-list';
 import { callModernTool } from './modern-call';
 
@@ -35,6 +38,8 @@ export interface ModernRequest {
   readonly principal: McpPrincipal | undefined;
   /** The request's parsed JSON-RPC message. */
   readonly message: unknown;
+  /** Whose calls this request's count against (`maxConcurrentCalls`): its principal, or its client's address. */
+  readonly owner: string;
 }
 
 /** @internal The settings of 2026-07-28 serving: the server options, and whether `authenticate` is set. */
@@ -74,6 +79,8 @@ function requestInfoOf(request: Request | undefined): McpRequestInfo['requestInf
 export class ModernMcpServers {
   private readonly list: McpToolList;
   private readonly greeted = new WeakSet<ToolkitSession>();
+  /** The `tools/call` requests running now, per owner. */
+  private readonly running = new Map<string, number>();
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -125,7 +132,9 @@ export class ModernMcpServers {
     const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
     server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
     server.setRequestHandler('tools/call', (call, ctx) =>
-      callModernTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx) as Promise<CallToolResult>,
+      this.counted(request.owner, call.params.name, () =>
+        callModernTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx),
+      ) as Promise<CallToolResult>,
     );
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
@@ -140,6 +149,29 @@ export class ModernMcpServers {
     server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
     server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
     return mcp;
+  }
+
+  /**
+   * Runs `call` unless `owner` already has `maxConcurrentCalls` calls running (a protocol session
+   * no longer bounds them): then an `isError` result at once, and the tool does not run.
+   */
+  private async counted(owner: string, name: string, call: () => Promise<TwCallToolResult>): Promise<TwCallToolResult> {
+    const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+    const running = this.running.get(owner) ?? 0;
+    if (running >= max) {
+      return errorCallResult(
+        `Too many tool calls at once: ${max} calls of this client are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
+          'Wait for one of them to finish, then call it again.',
+      );
+    }
+    this.running.set(owner, running + 1);
+    try {
+      return await call();
+    } finally {
+      const left = (this.running.get(owner) ?? 1) - 1;
+      if (left > 0) this.running.set(owner, left);
+      else this.running.delete(owner);
+    }
   }
 
   /**
