@@ -1,6 +1,6 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
 import { ApprovalManager, Toolkit, type AgentTool, type ClientRequests } from '../../../src';
-import { McpPrincipal, bearerAuth, serveMcpHttp, type McpHttpOptions, type McpHttpServer } from '../../../src/mcp';
+import { McpPrincipal, bearerAuth, memoryMcpStateStore, serveMcpHttp, type McpHttpOptions, type McpHttpServer } from '../../../src/mcp';
 import { Closer } from '../../support/mcp';
 
 /**
@@ -256,6 +256,19 @@ describe('2026-07-28 requestState: what a hostile client tries (raw POSTs)', () 
     const { key, state } = await firstRound(http.url, 'greet');
     const { error } = await rawCall(http.url, 't-alice', 'greet', {}, { requestState: state, inputResponses: { [key]: ACCEPT_ALICE } });
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('expired') });
+  });
+
+  test('two servers of one fleet (one stateSecret, one stateStore): a round started on one completes on the other; its replay on the first is refused', async () => {
+    const one = askingToolkit();
+    const two = askingToolkit();
+    const stateStore = memoryMcpStateStore();
+    const a = await serve(one.toolkit, { stateStore });
+    const b = await serve(two.toolkit, { stateStore });
+    const { key, state } = await firstRound(a.url, 'greet');
+    const retry = { requestState: state, inputResponses: { [key]: ACCEPT_ALICE } };
+    expect((await rawCall(b.url, 't-alice', 'greet', {}, retry)).result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Alice!' }] });
+    expect((await rawCall(a.url, 't-alice', 'greet', {}, retry)).error).toMatchObject({ code: -32602, message: expect.stringContaining('used before') });
+    expect([one.effects.greet, two.effects.greet]).toEqual([undefined, 1]);
   });
 
   test('a state signed by a server with another key is refused', async () => {
