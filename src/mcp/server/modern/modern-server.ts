@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult as WireCallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult as TwCallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import { quoteInput } from '../../../common/quote-input';
@@ -13,9 +13,9 @@ import { pageOf } from '../mcp-catalog-support';
 import { getPrompt } from '../mcp-prompts';
 import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
-import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
-import { McpToolList } from '../mcp-tool-list';
 import { errorCallResult } from '../call-result';
+import { DEFAULT_MAX_CONCURRENT_CALLS, infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import { McpToolList } from '../mcp-tool-list';
 import { callModernTool, type ModernCall } from './modern-call';
 import { RequestStateCodec, RequestStateRefusal } from './request-state';
 import { McpRoundTrips, replaySafeOf } from './round-trips';
@@ -42,6 +42,8 @@ export interface ModernRequest {
   readonly principal: McpPrincipal | undefined;
   /** The request's parsed JSON-RPC message. */
   readonly message: unknown;
+  /** Whose calls this request's count against (`maxConcurrentCalls`): its principal, or its client's address. */
+  readonly owner: string;
 }
 
 /** @internal The settings of 2026-07-28 serving: the server options, and whether `authenticate` is set. */
@@ -100,6 +102,8 @@ export class ModernMcpServers {
   private readonly list: McpToolList;
   private readonly greeted = new WeakSet<ToolkitSession>();
   private readonly trips: McpRoundTrips;
+  /** The `tools/call` requests running now, per owner. */
+  private readonly running = new Map<string, number>();
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -136,13 +140,26 @@ export class ModernMcpServers {
       return view;
     };
     const server = mcp.server;
-    server.onclose = () => release?.();
+    const end = (): void => {
+      release?.();
+      release = undefined;
+    };
+    // an exchange ends with the transport's close; a request refused before it was connected
+    // (e.g. an Mcp-Param header mismatch) only closes the server, which has no transport to close
+    server.onclose = end;
+    const closeServer = mcp.close.bind(mcp);
+    mcp.close = () => {
+      end();
+      return closeServer();
+    };
     const name = calledTool(request.message);
     if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
     const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
     server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
     server.setRequestHandler('tools/call', (call, ctx) =>
-      this.callTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx, principal),
+      this.counted(request.owner, call.params.name, () =>
+        this.callTool({ toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) }, call.params.name, call.params.arguments ?? {}, ctx, principal),
+      ) as Promise<CallToolResult | InputRequiredResult>,
     );
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
@@ -176,7 +193,7 @@ export class ModernMcpServers {
     let missing: string | undefined;
     try {
       if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
-      const outcome = await this.trips.run<WireCallToolResult>(
+      const outcome = await this.trips.run<TwCallToolResult>(
         {
           binding: { principal: principal?.id, tool: name, arguments: args },
           requestState: request.requestState(),
@@ -197,6 +214,29 @@ export class ModernMcpServers {
     } catch (error) {
       if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
       throw error;
+    }
+  }
+
+  /**
+   * Runs `call` unless `owner` already has `maxConcurrentCalls` calls running (a protocol session
+   * no longer bounds them): then an `isError` result at once, and the tool does not run.
+   */
+  private async counted<R>(owner: string, name: string, call: () => Promise<R>): Promise<R | TwCallToolResult> {
+    const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+    const running = this.running.get(owner) ?? 0;
+    if (running >= max) {
+      return errorCallResult(
+        `Too many tool calls at once: ${max} calls of this client are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
+          'Wait for one of them to finish, then call it again.',
+      );
+    }
+    this.running.set(owner, running + 1);
+    try {
+      return await call();
+    } finally {
+      const left = (this.running.get(owner) ?? 1) - 1;
+      if (left > 0) this.running.set(owner, left);
+      else this.running.delete(owner);
     }
   }
 
