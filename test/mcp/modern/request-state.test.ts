@@ -94,4 +94,10 @@ describe('requestState codec (signed, bound, expiring, one use)', () => {
     await first.consume(first.verify(state, BINDING));
     await expect(second.consume(second.verify(state, BINDING))).rejects.toThrow(/used before/);
   });
+
+  test('an invalid ttl is INVALID_OPTIONS', () => {
+    for (const ttlMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => codec({ ttlMs })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS', message: expect.stringContaining('requestStateTtlMs') }));
+    }
+  });
 });

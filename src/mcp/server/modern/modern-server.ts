@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult as WireCallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult as TwCallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import { quoteInput } from '../../../common/quote-input';
@@ -243,7 +243,7 @@ export class ModernMcpServers {
     let missing: string | undefined;
     try {
       if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
-      const outcome = await this.trips.run<WireCallToolResult>(
+      const outcome = await this.trips.run<TwCallToolResult>(
         {
           binding: { principal: principal?.id, tool: name, arguments: args },
           requestState: request.requestState(),

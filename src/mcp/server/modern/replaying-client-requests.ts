@@ -94,8 +94,7 @@ export class ReplayingClientRequests implements ClientRequestHandler {
   }
 
   async elicit(request: ElicitationRequest, options: ClientRequestOptions): Promise<ElicitationResult> {
-    const answer = await this.ask('elicitation', request, options);
-    return answer as ElicitationResult;
+    return (await this.ask('elicitation', request, options)) as ElicitationResult;
   }
 
   private ask(capability: ClientCapability, request: SamplingRequest | ElicitationRequest, options: ClientRequestOptions): Promise<unknown> {

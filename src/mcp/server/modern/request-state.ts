@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ToolkitError } from '../../../errors';
 import { resolveStateSecret } from './state-secret';
 import type { McpStateStore } from './state-store';
 
@@ -110,7 +111,9 @@ export class RequestStateCodec {
     this.ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
     this.maxChars = options.maxChars ?? DEFAULT_MAX_REQUEST_STATE_CHARS;
     this.now = options.now ?? Date.now;
-    if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError('The MCP request state ttlMs must be a finite number > 0.');
+    if (typeof this.ttlMs !== 'number' || !(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) {
+      throw new ToolkitError('INVALID_OPTIONS', `MCP option requestStateTtlMs must be a finite number of ms > 0, got ${String(options.ttlMs).slice(0, 40)}.`);
+    }
   }
 
   /** A fresh signed state for the next round of the call `binding` describes. */
