@@ -159,7 +159,8 @@ export type {
 } from './schema/lowering/provider-definitions';
 export { runToolLoop, ScriptedProvider } from './loop';
 export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';
-export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
+export { ApprovalManager, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
+export { createApprovalHook } from './pipeline/approval-hook';
 export type {
   PendingApproval,
   PendingApprovalData,
@@ -177,6 +178,8 @@ export type {
 } from './pipeline/approval-types';
 export { InMemoryApprovalDecisions } from './pipeline/approval-decisions';
 export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './pipeline/approval-decisions';
+export type { ApprovalStore, ApprovalStoreVerdict, ApprovalAuditRecord, StoredApproval } from './pipeline/approval-store';
+export type { TravellingContexts } from './common/travelling-contexts';
 export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';
 export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './pipeline/guardrail-hook';
 export { createTruncationHook } from './pipeline/truncation-hook';

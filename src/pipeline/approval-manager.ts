@@ -7,13 +7,14 @@ import { APPROVAL_HOOK } from '../executor/authorization';
 import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, claimOf, type ApprovalDecisionStore } from './approval-decisions';
 import type { ApprovalElicitation } from './approval-elicitation';
-import { PendingApprovals, approvalOf, freezeApproval, reportSafely, warnOnce } from './approval-pending';
+import { PendingApprovals, approvalOf, reportSafely, warnOnce } from './approval-pending';
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
 import { SessionEnds, type Requester } from './approval-requester';
 import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection } from './approval-results';
 import { ApprovalGrants, requesterRun } from './approval-resume';
-import { parseSnapshot } from './approval-snapshot';
+import { SharedApprovals } from './approval-shared';
+import { loadSnapshot, parseSnapshot } from './approval-snapshot';
 import { closedError } from '../toolkit/activation';
 import type {
   ApprovalDecision,
@@ -43,7 +44,8 @@ export { APPROVAL_NOT_PENDING, isPendingApprovalResult } from './approval-result
  * Everything is keyed by the requester (the session and the `principal` option's id): the same
  * call id from another requester is another call. When a toolkit session ends, its remembered
  * decisions are forgotten and its pending approvals withdrawn (recorded as rejected): a session
- * id opened again inherits nothing.
+ * id opened again inherits nothing. With a `store` (Redis, PostgreSQL), every process sharing it
+ * lists and decides the same calls, and the state outlives restarts ({@link ApprovalManagerOptions.store}).
  *
  * Bounded: at most `maxPending` calls are held at once (`maxPendingPerSession` per requester); a
  * call over the cap is answered with an `APPROVAL_LIMIT_EXCEEDED` error result.
@@ -85,10 +87,11 @@ export class ApprovalManager {
   private readonly decisionList$: Observable<ApprovalDecision>;
   private readonly asking: ApprovalElicitation | undefined;
   private readonly sessionEnds = new SessionEnds((sessionId, lifetime) => this.sessionEnded(sessionId, lifetime));
+  private readonly shared: SharedApprovals | undefined;
 
   /**
    * @throws ToolkitError `INVALID_OPTIONS` when `minRisk` is not a risk level, or `maxPending` /
-   *   `maxPendingPerSession` is not a whole number >= 1.
+   *   `maxPendingPerSession` is not a whole number >= 1, or both `store` and `decisions` are given.
    */
   constructor(options: ApprovalManagerOptions = {}) {
     this.requirement = approvalRequirement(options);
@@ -101,11 +104,14 @@ export class ApprovalManager {
     this.memory = new InMemoryApprovalDecisions(10_000, this.now);
     this.decisions = options.decisions ?? this.memory;
     const report = options.onCallbackError !== undefined ? reportSafely(options.onCallbackError) : warnOnce();
+    const publish = (d: ApprovalDecision): void => this.decisionsSubject.next(d);
+    const parts = { held: this.held, memory: this.memory, grants: this.grants, remembered: this.rememberedDecisions, now: this.now, report, publish };
+    this.shared = SharedApprovals.create(options, parts);
     this.pendingList$ = GuardedObservable.of(this.held.list$, report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     const asking = options.elicitation;
     if (asking) {
-      const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish: (d: ApprovalDecision) => this.decisionsSubject.next(d) };
+      const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish };
       // loaded for the managers that ask, not with require('toolwright')
       const { ApprovalElicitation } = require('./approval-elicitation') as typeof import('./approval-elicitation');
       this.asking = new ApprovalElicitation(asking === true ? {} : asking, host);
@@ -121,6 +127,11 @@ export class ApprovalManager {
   /** The calls waiting for a decision, oldest first; with a filter, only one session's or principal's. */
   pending(filter?: PendingFilter): PendingApproval[] {
     return this.held.filtered(filter);
+  }
+
+  /** With a `store`: reloads the pending list from it now (it also reloads by itself on every change); rejects with `APPROVAL_STORE_FAILED` when the store cannot be read. */
+  async refresh(): Promise<void> {
+    await this.shared?.refresh();
   }
 
   /** The pending approvals: the current list at once, then a new list on every change (for an operator's view of all sessions). */
@@ -163,12 +174,14 @@ export class ApprovalManager {
    *   `APPROVAL_CONTEXT_REQUIRED` for a restored call without `context` and a `toolkit` or `view`;
    *   `APPROVAL_CONTEXT_CONFLICT` when the options name another context or session than the
    *   requester's; `APPROVAL_IDENTITY_MISSING` when `remember` names an identity the call lacks;
-   *   `APPROVAL_STORE_FAILED` when the decision store failed (nothing was decided).
+   *   `APPROVAL_STORE_FAILED` when the decision store failed (nothing was decided);
+   *   `APPROVAL_CHANGED` (with a `store`) when the stored call is not the one held or shown.
    *
    * @example
    * const result = await approvals.approve('appr_1');
    */
   async approve(id: string, options: ApproveOptions = {}): Promise<ToolResult> {
+    if (this.shared) return this.shared.approve(id, options);
     const approval = this.pendingOrThrow(id);
     const origin = this.held.originOf(id);
     const run = requesterRun(approval, origin, options);
@@ -191,6 +204,7 @@ export class ApprovalManager {
    * const result = await approvals.reject('appr_1', 'payments above 1,000 EUR need a second signature');
    */
   async reject(id: string, reason = 'a person declined it', options: RejectOptions = {}): Promise<ToolResult> {
+    if (this.shared) return this.shared.reject(id, reason, options);
     const approval = this.pendingOrThrow(id);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'rejected', reason });
     const lifetime = this.held.originOf(id)?.session;
@@ -219,7 +233,7 @@ export class ApprovalManager {
    *
    * @returns the number of pending approvals added.
    * @throws ToolkitError `INVALID_SNAPSHOT` when `state` is not a serialised approval state
-   *   (checked whole before anything is loaded).
+   *   (checked whole before anything is loaded); `INVALID_OPTIONS` with a `store` (the store is the state).
    *
    * @example
    * const approvals = new ApprovalManager(policy);
@@ -227,18 +241,8 @@ export class ApprovalManager {
    * await approvals.approve(id, { toolkit, context: ToolExecutionContext.of(user) });
    */
   restore(state: string | SerializedApprovals): number {
-    const snapshot = parseSnapshot(state, this.now());
-    this.memory.load(snapshot.decided.filter((d) => !this.held.has(d.id)), snapshot.horizon);
-    for (const decision of snapshot.remembered) this.rememberedDecisions.add(decision);
-    let added = 0;
-    for (const approval of snapshot.pending) {
-      if (this.held.has(approval.id) || this.memory.isDecided(claimOf(approval, 'rejected'))) continue;
-      if (this.held.overLimit(approval) !== undefined) continue;
-      this.held.add(freezeApproval(approval));
-      added++;
-    }
-    if (added) this.held.publish();
-    return added;
+    if (this.shared) throw new ToolkitError('INVALID_OPTIONS', 'ApprovalManager.restore(): this manager keeps its state in its store; restore() is for managers without one.');
+    return loadSnapshot(parseSnapshot(state, this.now()), { held: this.held, memory: this.memory, remembered: this.rememberedDecisions });
   }
 
   private async check(ctx: HookContext): Promise<BeforeHookDecision> {
@@ -249,7 +253,7 @@ export class ApprovalManager {
     if (reason === undefined) return undefined;
     const principal = this.principal(ctx);
     const requester: Requester = { sessionId: ctx.sessionId, principal };
-    const remembered = this.rememberedDecisions.lookup(requester, lifetime, ctx.tool.name);
+    const remembered = this.rememberedDecisions.lookup(requester, lifetime, ctx.tool.name) ?? (await this.shared?.recall(requester, ctx.tool.name));
     if (remembered?.decision === 'approved') return undefined;
     if (remembered?.decision === 'rejected') return { action: 'respond', result: rememberedRejection(ctx.tool.name, remembered) };
     if (this.asking?.canAsk(ctx)) {
@@ -261,7 +265,10 @@ export class ApprovalManager {
     if (lifetime?.closed === true) return { action: 'respond', result: errorResult(closedError(ctx.sessionId).message, 'SESSION_CLOSED') };
     const full = this.held.overLimit(requester);
     if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
-    return { action: 'respond', result: this.hold(ctx, reason, principal) };
+    if (this.shared === undefined) return { action: 'respond', result: this.hold(ctx, reason, principal) };
+    const id = this.newId();
+    const failed = await this.shared.hold(ctx, approvalOf(ctx, id, reason, principal, this.now()));
+    return { action: 'respond', result: failed ?? heldResult(ctx.tool.name, reason, id) };
   }
 
   private principal(ctx: HookContext): string | undefined {
@@ -331,24 +338,12 @@ export class ApprovalManager {
    */
   private sessionEnded(sessionId: string, lifetime: SessionLifetime): void {
     this.rememberedDecisions.forgetSession(sessionId, lifetime);
-    for (const approval of this.held.withdrawSession(sessionId, lifetime)) {
+    const withdrawn = this.held.withdrawSession(sessionId, lifetime);
+    for (const approval of withdrawn) {
       const claim = claimOf(approval, 'rejected');
       this.memory.claim(claim);
       if (this.decisions !== this.memory) Promise.resolve().then(() => this.decisions.claim(claim)).catch(() => undefined);
     }
+    this.shared?.sessionEnded(sessionId, withdrawn);
   }
-}
-
-/**
- * Creates an {@link ApprovalManager} and returns its hook, with the manager at `.approvals`.
- *
- * @example
- * const approval = createApprovalHook({ tools: ['delete_file'], minRisk: 'high' });
- * toolkit.use(approval);
- * const [first] = approval.approvals.pending();
- * await approval.approvals.approve(first.id, { toolkit });
- */
-export function createApprovalHook(options: ApprovalManagerOptions = {}): ToolHook & { readonly approvals: ApprovalManager } {
-  const approvals = new ApprovalManager(options);
-  return Object.freeze({ ...approvals.hook, approvals });
 }
