@@ -151,16 +151,26 @@ class RedisApprovals implements RedisApprovalStore {
     return this.run('list the pending calls', async (r) => {
       const ids = await r.zrange(this.keys.pending, 0, 9_999);
       if (ids.length === 0) return [];
-      const [texts, digests] = await Promise.all([r.hmget(this.keys.records, ...ids), r.hmget(this.keys.digests, ...ids)]);
+      const [texts, digests] = await this.both<(string | null)[]>(r.multi().hmget(this.keys.records, ...ids).hmget(this.keys.digests, ...ids));
       return ids.map((_, i) => parseStored(texts[i], digests[i])).filter((record): record is StoredApproval => record !== undefined);
     });
   }
 
   async get(id: string): Promise<StoredApproval | undefined> {
     return this.run('read a pending call', async (r) => {
-      const [text, digest] = await Promise.all([r.hget(this.keys.records, id), r.hget(this.keys.digests, id)]);
+      // one transaction: a decision in between cannot leave a record without its digest
+      const [text, digest] = await this.both<string | null>(r.multi().hget(this.keys.records, id).hget(this.keys.digests, id));
       return text === null ? undefined : (parseStored(text, digest) ?? { approval: {} as StoredApproval['approval'], digest: '' });
     });
+  }
+
+  /** The two replies of a two-command transaction. */
+  private async both<T>(batch: ReturnType<Redis['multi']>): Promise<[T, T]> {
+    const replies = await batch.exec();
+    if (replies === null) throw new Error('the transaction was discarded');
+    const failed = replies.find(([error]) => error !== null);
+    if (failed) throw failed[0]!;
+    return [replies[0]![1] as T, replies[1]![1] as T];
   }
 
   async decisionOf(id: string): Promise<'approved' | 'rejected' | undefined> {
