@@ -26,6 +26,7 @@ export interface SharedHost {
   readonly grants: ApprovalGrants;
   readonly remembered: RememberedDecisions;
   readonly contexts: TravellingContexts | undefined;
+  readonly signingKey: string | Uint8Array | undefined;
   readonly now: () => number;
   publish(decision: ApprovalDecision): void;
   report(error: unknown, source: string): void;
@@ -64,12 +65,16 @@ export class SharedApprovals {
   /**
    * The shared part of a manager with a `store` (`undefined` without one).
    *
-   * @throws ToolkitError `INVALID_OPTIONS` when both `store` and `decisions` are given.
+   * @throws ToolkitError `INVALID_OPTIONS` when both `store` and `decisions` are given, or `signingKey` is too short.
    */
-  static create(options: ApprovalManagerOptions, parts: Omit<SharedHost, 'contexts'>): SharedApprovals | undefined {
-    if (options.store === undefined) return undefined;
+  static create(options: ApprovalManagerOptions, parts: Omit<SharedHost, 'contexts' | 'signingKey'>): SharedApprovals | undefined {
+    const { store, signingKey } = options;
+    if (store === undefined) return undefined;
     if (options.decisions !== undefined) throw new ToolkitError('INVALID_OPTIONS', 'ApprovalManager: pass store or decisions, not both (a store records the decisions itself).');
-    return new SharedApprovals(options.store, { ...parts, contexts: options.contexts });
+    if (signingKey !== undefined && !(typeof signingKey === 'string' ? signingKey.length >= 32 : signingKey instanceof Uint8Array && signingKey.length >= 32)) {
+      throw new ToolkitError('INVALID_OPTIONS', 'ApprovalManager: signingKey must be a string or Uint8Array of at least 32 characters or bytes.');
+    }
+    return new SharedApprovals(store, { ...parts, contexts: options.contexts, signingKey });
   }
 
   /** Reloads the pending list from the store (one reload at a time; a change meanwhile reloads once more). */
@@ -118,7 +123,7 @@ export class SharedApprovals {
     try {
       const [approval] = parseSnapshot({ version: 1, pending: [record.approval], remembered: [], decided: [] }, this.host.now()).pending;
       if (approval === undefined || (record.context !== undefined && !isPlainObject(record.context))) return undefined;
-      if (typeof record.digest !== 'string' || approvalDigest(approval, record.context) !== record.digest) return undefined;
+      if (typeof record.digest !== 'string' || approvalDigest(approval, record.context, this.host.signingKey) !== record.digest) return undefined;
       return freezeApproval({ ...approval, digest: record.digest });
     } catch {
       return undefined;
@@ -131,7 +136,7 @@ export class SharedApprovals {
     let record: StoredApproval;
     try {
       const context = travellingValues(ctx.context, this.host.contexts, tool);
-      const digest = approvalDigest(approval, context);
+      const digest = approvalDigest(approval, context, this.host.signingKey);
       record = { approval: freezeApproval({ ...approval, digest }), ...(context !== undefined ? { context } : {}), digest };
     } catch (error) {
       return errorResult(`Tool '${tool}' needs a person's approval, but ${describeThrown(error).slice(0, 300)} The call did not run.`, 'INVALID_CONTEXT');

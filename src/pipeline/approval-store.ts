@@ -13,7 +13,7 @@ export interface StoredApproval {
   readonly approval: PendingApproval;
   /** The requester's travelling context values, by declared name (absent when none travelled). */
   readonly context?: Readonly<Record<string, unknown>>;
-  /** `'sha256:'` and the digest of `approval` and `context` (canonical JSON): what a person is shown is bound to what runs. */
+  /** `'sha256:'` (or with a `signingKey`, `'hmac-sha256:'`) and the digest of `approval` and `context` (canonical JSON): what a person is shown is bound to what runs. */
   readonly digest: string;
 }
 
@@ -104,12 +104,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** @internal The digest of a held call and its travelling context (see {@link StoredApproval.digest}). */
-export function approvalDigest(approval: PendingApproval, context: Readonly<Record<string, unknown>> | undefined): string {
+/**
+ * @internal The digest of a held call and its travelling context (see {@link StoredApproval.digest}):
+ * SHA-256, or with `key` an HMAC-SHA256 that no one without the key can compute for a forged record.
+ */
+export function approvalDigest(approval: PendingApproval, context: Readonly<Record<string, unknown>> | undefined, key?: string | Uint8Array): string {
   const { digest: _shown, ...fields } = approval;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createHash } = require('node:crypto') as typeof import('node:crypto');
-  return `sha256:${createHash('sha256').update(canonical([fields, context ?? null])).digest('base64url')}`;
+  const crypto = require('node:crypto') as typeof import('node:crypto');
+  const text = canonical([fields, context ?? null]);
+  if (key === undefined) return `sha256:${crypto.createHash('sha256').update(text).digest('base64url')}`;
+  return `hmac-sha256:${crypto.createHmac('sha256', key).update(text).digest('base64url')}`;
 }
 
 /** @internal The largest stored record (approval and travelling context, as JSON) a store writes or reads. */

@@ -83,6 +83,12 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
    */
   contexts?: TravellingContexts | undefined;
   /**
+   * With a `store`: a secret every process sharing it knows (32+ characters or bytes). Each held
+   * call's digest is then an HMAC under it, so that whoever can write to the store but lacks the
+   * key cannot forge a held call, or change one, that any process would run. Never stored or shown.
+   */
+  signingKey?: string | Uint8Array | undefined;
+  /**
    * Most calls held at once (default 1,000). A call over the cap is answered with an
    * `APPROVAL_LIMIT_EXCEEDED` error result and does not run.
    */

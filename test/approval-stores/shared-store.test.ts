@@ -122,10 +122,10 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
   const opened: (() => Promise<void>)[] = [];
 
   /** A replica on this test's store (closed after the test). */
-  function startReplica(port?: number): ReturnType<typeof replica> & { store: ReturnType<typeof openStore>['store'] } {
+  function startReplica(port?: number, signingKey?: string): ReturnType<typeof replica> & { store: ReturnType<typeof openStore>['store'] } {
     const { store, close } = openStore(port === undefined ? spec : { ...spec, port });
     opened.push(close);
-    return { ...replica(store), store };
+    return { ...replica(store, signingKey), store };
   }
 
   beforeAll(async () => {
@@ -276,6 +276,29 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
     await b.approvals.refresh();
     expect(b.approvals.get(id)).toBeUndefined();
     await rejection(b.approvals.approve(id, { toolkit: b.toolkit }), 'APPROVAL_CHANGED');
+  });
+
+  it('with a signingKey, no record forged or changed without the key runs, however self-consistent; the key is never stored', async () => {
+    const key = 'sign-7f3a9c2e51d84b06a1e9c7d3f5b2a8e4';
+    const a = startReplica(undefined, key);
+    const b = startReplica(undefined, key);
+    const { id, callId } = await holdPayment(a.toolkit, 'ann');
+    const shown = await listed(b.approvals, id);
+    expect(shown.digest).toMatch(/^hmac-sha256:/);
+    const stored = JSON.parse((await backdoor.read(id)).text) as { approval: PendingApproval; context?: Record<string, unknown> };
+    const { digest: _d, ...fields } = stored.approval;
+    // the requester swapped for an administrator, digests recomputed without the key and with a guessed one
+    const context = { ...stored.context, 'toolwright:principal': { id: 'root', scopes: ['payments:send', 'admin'], claims: {} } };
+    for (const digest of [approvalDigest(fields, context), approvalDigest(fields, context, 'x'.repeat(32))]) {
+      await backdoor.write(id, JSON.stringify({ approval: stored.approval, context }), digest);
+      const fresh = startReplica(undefined, key);
+      await rejection(fresh.approvals.approve(id, { toolkit: fresh.toolkit }), 'APPROVAL_CHANGED');
+      await fresh.approvals.refresh();
+      expect(fresh.approvals.get(id)).toBeUndefined();
+    }
+    expect(await runsOf(callId)).toBe(0);
+    for (const part of [key, key.slice(0, 8), key.slice(-8)]) expect(await backdoor.dump()).not.toContain(part);
+    expect(() => replica(a.store, 'short')).toThrow(/signingKey must be .* at least 32/);
   });
 
   it('no preset value reaches the store, in any encoding', async () => {
