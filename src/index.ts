@@ -159,8 +159,7 @@ export type {
 } from './schema/lowering/provider-definitions';
 export { runToolLoop, ScriptedProvider } from './loop';
 export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';
-export { ApprovalManager, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
-export { createApprovalHook } from './pipeline/approval-hook';
+export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
 export type {
   PendingApproval,
   PendingApprovalData,

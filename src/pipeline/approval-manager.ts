@@ -2,7 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError } from '../errors';
 import { APPROVAL_HOOK } from '../executor/authorization';
 import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, claimOf, type ApprovalDecisionStore } from './approval-decisions';
@@ -11,9 +11,9 @@ import { PendingApprovals, approvalOf, reportSafely, warnOnce } from './approval
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
 import { SessionEnds, type Requester } from './approval-requester';
-import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection } from './approval-results';
+import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection, storeFailed, unknownOrDecided } from './approval-results';
 import { ApprovalGrants, requesterRun } from './approval-resume';
-import { SharedApprovals } from './approval-shared';
+import type { SharedApprovals } from './approval-shared';
 import { loadSnapshot, parseSnapshot } from './approval-snapshot';
 import { closedError } from '../toolkit/activation';
 import type {
@@ -106,7 +106,7 @@ export class ApprovalManager {
     const report = options.onCallbackError !== undefined ? reportSafely(options.onCallbackError) : warnOnce();
     const publish = (d: ApprovalDecision): void => this.decisionsSubject.next(d);
     const parts = { held: this.held, memory: this.memory, grants: this.grants, remembered: this.rememberedDecisions, now: this.now, report, publish };
-    this.shared = SharedApprovals.create(options, parts);
+    this.shared = options.store && (require('./approval-shared') as typeof import('./approval-shared')).SharedApprovals.create(options, parts); // loaded with a store only
     this.pendingList$ = GuardedObservable.of(this.held.list$, report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     const asking = options.elicitation;
@@ -296,18 +296,13 @@ export class ApprovalManager {
   private pendingOrThrow(id: string): PendingApproval {
     const approval = this.held.get(id);
     if (approval !== undefined) return approval;
-    const earlier = this.memory.decisionOf(id);
-    throw notPending(
-      earlier
-        ? `Approval '${id}' was already ${earlier}; a decision is taken once and the call does not run again.`
-        : `No pending approval '${id}'.`,
-    );
+    throw unknownOrDecided(id, this.memory.decisionOf(id));
   }
 
   /** Records the decision in the store (atomic); a lost claim drops the stale copy and throws. */
   private async claim(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<void> {
-    if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     // removed first, synchronously: two decisions can never both win here
+    if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     const origin = this.held.release(approval);
     let won: boolean;
     try {
@@ -316,26 +311,18 @@ export class ApprovalManager {
       // the store could not record the decision: nothing was decided, the call stays pending
       this.held.add(approval, origin);
       this.held.publish();
-      throw new ToolkitError(
-        'APPROVAL_STORE_FAILED',
-        `Approval '${approval.id}' could not be decided because the decision store failed: ${describeThrown(error)}. Nothing ran; the call stays pending.`,
-        { cause: error },
-      );
+      throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }
     if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
   }
 
-  /** Records a decision in the store (atomic) and in memory; false when it was decided already. */
+  /** Records a decision in the store (atomic) and in memory; false when decided already. */
   private async record(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
     const claim = claimOf(approval, decision);
     return this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
   }
 
-  /**
-   * A session ended: its remembered decisions are forgotten, and its pending approvals are
-   * withdrawn and recorded as rejected (here at once, in a shared store as well as it can), so
-   * that no copy of them runs in a session reopened under the same id.
-   */
+  /** A session ended: its remembered decisions are forgotten, its pending approvals withdrawn and recorded as rejected (in a store too). */
   private sessionEnded(sessionId: string, lifetime: SessionLifetime): void {
     this.rememberedDecisions.forgetSession(sessionId, lifetime);
     const withdrawn = this.held.withdrawSession(sessionId, lifetime);
@@ -346,4 +333,18 @@ export class ApprovalManager {
     }
     this.shared?.sessionEnded(sessionId, withdrawn);
   }
+}
+
+/**
+ * Creates an {@link ApprovalManager} and returns its hook, with the manager at `.approvals`.
+ *
+ * @example
+ * const approval = createApprovalHook({ tools: ['delete_file'], minRisk: 'high' });
+ * toolkit.use(approval);
+ * const [first] = approval.approvals.pending();
+ * await approval.approvals.approve(first.id, { toolkit });
+ */
+export function createApprovalHook(options: ApprovalManagerOptions = {}): ToolHook & { readonly approvals: ApprovalManager } {
+  const approvals = new ApprovalManager(options);
+  return Object.freeze({ ...approvals.hook, approvals });
 }

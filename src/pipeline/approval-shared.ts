@@ -9,7 +9,7 @@ import { claimOf, type InMemoryApprovalDecisions } from './approval-decisions';
 import { freezeApproval, type PendingApprovals } from './approval-pending';
 import { rememberKey, rememberedDecisionFor, type RememberedDecisions } from './approval-remembered';
 import type { Requester } from './approval-requester';
-import { notPending, rejectedResult } from './approval-results';
+import { notPending, rejectedResult, storeFailed, unknownOrDecided } from './approval-results';
 import { requesterRun, type ApprovalGrants } from './approval-resume';
 import { parseSnapshot } from './approval-snapshot';
 import { approvalDigest, type ApprovalAuditRecord, type ApprovalStore, type StoredApproval } from './approval-store';
@@ -30,11 +30,6 @@ export interface SharedHost {
   readonly now: () => number;
   publish(decision: ApprovalDecision): void;
   report(error: unknown, source: string): void;
-}
-
-function storeFailed(what: string, error: unknown): ToolkitError {
-  const why = describeThrown(error).slice(0, 300);
-  return new ToolkitError('APPROVAL_STORE_FAILED', `${what} because the approval store failed: ${why}.`, { cause: error });
 }
 
 function changed(id: string, why: string): ToolkitError {
@@ -163,11 +158,10 @@ export class SharedApprovals {
     try {
       record = await this.store.get(id);
     } catch (error) {
-      throw storeFailed(`Approval '${id}' could not be read, so nothing ran; the call stays pending`, error);
+      throw storeFailed(`Approval '${id}' could not be read`, error, true);
     }
     if (record === undefined) {
-      const earlier = this.host.memory.decisionOf(id) ?? (await this.store.decisionOf(id).catch(() => undefined));
-      throw notPending(earlier ? `Approval '${id}' was already ${earlier}; a decision is taken once and the call does not run again.` : `No pending approval '${id}'.`);
+      throw unknownOrDecided(id, this.host.memory.decisionOf(id) ?? (await this.store.decisionOf(id).catch(() => undefined)));
     }
     const approval = this.verified(record);
     if (approval === undefined || approval.id !== id) throw changed(id, 'its stored record does not match the digest written when the call was held (it was changed in the store)');
@@ -183,7 +177,7 @@ export class SharedApprovals {
     try {
       verdict = await this.store.decide(entry);
     } catch (error) {
-      throw storeFailed(`Approval '${approval.id}' could not be decided, so nothing ran; the call stays pending`, error);
+      throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }
     const listed = this.host.held.get(approval.id);
     if (verdict !== 'changed' && listed !== undefined) this.host.held.release(listed);

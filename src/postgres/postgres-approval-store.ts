@@ -37,6 +37,14 @@ export interface PostgresApprovalStore extends ApprovalStore {
   close(): Promise<void>;
 }
 
+/** What went wrong, bounded: its message, or for a connection failure without one its code and address. */
+function describeFailure(error: unknown): string {
+  const { code, syscall, address, port, message } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  if (typeof message === 'string' && message !== '') return message.slice(0, 200);
+  if (typeof code !== 'string') return describeThrown(error).slice(0, 200);
+  return [syscall, code, address !== undefined ? `${String(address)}${port !== undefined ? `:${String(port)}` : ''}` : undefined].filter((p) => p !== undefined).join(' ').slice(0, 200);
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 
 /**
@@ -138,7 +146,7 @@ class PostgresApprovals implements PostgresApprovalStore {
       const result = await this.pool.query<R>(sql, values as unknown[]);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
-      throw new ToolkitError('APPROVAL_STORE_FAILED', `PostgreSQL failed to ${what} (${this.calls}): ${describeThrown(error).slice(0, 200)}`, { cause: error });
+      throw new ToolkitError('APPROVAL_STORE_FAILED', `PostgreSQL failed to ${what} (${this.calls}): ${describeFailure(error)}`, { cause: error });
     }
   }
 
