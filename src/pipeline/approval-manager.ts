@@ -154,12 +154,10 @@ export class ApprovalManager {
     return this.rememberedDecisions.list();
   }
 
-  /**
-   * Forgets the decisions remembered for `sessionId`. Pending approvals stay. A toolkit session's
-   * own decisions and pending approvals end with it anyway (see {@link ApprovalManager}).
-   */
+  /** Forgets the decisions remembered for `sessionId` (in the `store` too). Pending approvals stay; a toolkit session's end forgets both anyway. */
   forgetSession(sessionId: string): void {
     this.rememberedDecisions.forgetSession(sessionId);
+    this.shared?.sessionEnded(sessionId, []);
   }
 
   /**

@@ -252,7 +252,7 @@ export class SharedApprovals {
     return found.find((decision) => decision !== undefined && (decision.decision === 'approved' || decision.decision === 'rejected'));
   }
 
-  /** A session ended: its withdrawn calls are rejected in the store and its remembered decisions forgotten there. */
+  /** A session ended (or its decisions are forgotten): its withdrawn calls are rejected in the store and its remembered decisions forgotten there. */
   sessionEnded(sessionId: string, withdrawn: readonly PendingApproval[]): void {
     for (const approval of withdrawn) {
       this.heldAt.delete(approval.id);

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
-import { filter, firstValueFrom, timeout } from 'rxjs';
+import { concatMap, filter, firstValueFrom, timeout, timer } from 'rxjs';
 import { isPendingApprovalResult, type ApprovalManager, type PendingApproval, type Toolkit } from '../../src';
 import { secretForms } from '../../src/executor/secret-forms';
 import { approvalDigest } from '../../src/pipeline/approval-store';
@@ -235,6 +235,30 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
     expect(await runsOf(callId)).toBe(1);
     const eve = await a.toolkit.session('s-eve').callTool({ id: `${callId}-eve`, name: 'send_payment', arguments: { amount: 5, to: 'bob', ref: `${callId}-eve` } }, { context: userContext('eve') });
     expect(isPendingApprovalResult(eve)).toBe(true);
+  });
+
+  it('a closed session withdraws its held calls and forgets its remembered decisions in the store: no replica runs them later', async () => {
+    const a = startReplica();
+    const b = startReplica();
+    const { id: remembered } = await holdPayment(a.toolkit, 'ann', 1, 's-closing');
+    await a.approvals.approve(remembered, { remember: 'session' });
+    const { id, callId } = await holdPayment(a.toolkit, 'ann', 2, 's-other');
+    await listed(b.approvals, id);
+    const key = JSON.stringify(['session', 's-closing', 'ann', 'send_payment']);
+    expect(await b.store.recall([key])).toEqual([{ sessionId: 's-closing', principal: 'ann', toolName: 'send_payment', decision: 'approved' }]);
+    a.toolkit.session('s-other').close();
+    a.toolkit.session('s-closing').close();
+    await unlisted(b.approvals, id);
+    await rejection(b.approvals.approve(id, { toolkit: b.toolkit }), 'APPROVAL_NOT_PENDING');
+    expect(await runsOf(callId)).toBe(0);
+    expect((await a.store.audit({ limit: 5 })).find((entry) => entry.id === id)).toMatchObject({ decision: 'rejected', reason: 'the session ended' });
+    await firstValueFrom(
+      timer(0, 50).pipe(
+        concatMap(() => b.store.recall([key])),
+        filter(([decision]) => decision === undefined),
+        timeout(10_000),
+      ),
+    );
   });
 
   it('an unreachable store: the call is not held and does not run, a decision fails clearly, and nothing is lost for the replicas that reach it', async () => {
