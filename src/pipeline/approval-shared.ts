@@ -134,7 +134,7 @@ export class SharedApprovals {
       const digest = approvalDigest(approval, context, this.host.signingKey);
       record = { approval: freezeApproval({ ...approval, digest }), ...(context !== undefined ? { context } : {}), digest };
     } catch (error) {
-      return errorResult(`Tool '${tool}' needs a person's approval, but ${describeThrown(error).slice(0, 300)} The call did not run.`, 'INVALID_CONTEXT');
+      return errorResult(`Tool '${tool}' needs a person's approval and cannot be held: ${describeThrown(error).slice(0, 300)} The call did not run.`, 'INVALID_CONTEXT');
     }
     if (JSON.stringify(record).length > MAX_RECORD_CHARS) {
       return errorResult(`Tool '${tool}' needs a person's approval, but its arguments and context are over ${MAX_RECORD_CHARS} characters as JSON. The call did not run.`, 'APPROVAL_LIMIT_EXCEEDED');
@@ -143,7 +143,9 @@ export class SharedApprovals {
     try {
       written = await this.store.hold(record);
     } catch (error) {
-      return errorResult(`Tool '${tool}' needs a person's approval, but the approval store failed (${describeThrown(error).slice(0, 300)}). The call did not run; try again later.`, 'APPROVAL_STORE_FAILED');
+      // the model learns that it failed, the operator (onCallbackError) why: no store address reaches the model
+      this.host.report(storeFailed(`A call of tool '${tool}' could not be held`, error), 'store');
+      return errorResult(`Tool '${tool}' needs a person's approval, but the approval store is unavailable. The call did not run; try again later.`, 'APPROVAL_STORE_FAILED');
     }
     if (!written) throw new ToolkitError('INVALID_OPTIONS', `ApprovalManager: the approval store already knows approval id '${approval.id}'; approval ids must be unique.`);
     this.heldAt.set(approval.id, this.generation);

@@ -125,14 +125,16 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
   function startReplica(port?: number, signingKey?: string): ReturnType<typeof replica> & { store: ReturnType<typeof openStore>['store'] } {
     const { store, close } = openStore(port === undefined ? spec : { ...spec, port });
     opened.push(close);
-    return { ...replica(store, signingKey), store };
+    return { ...replica(store, { signingKey, onCallbackError: (error) => reported.push(error) }), store };
   }
+  let reported: unknown[] = [];
 
   beforeAll(async () => {
     await (kind === 'redis' ? requireRedis() : requirePostgres());
   });
 
   beforeEach(() => {
+    reported = [];
     spec = { kind, name: kind === 'redis' ? uniqueQueue('approvals') : uniqueSchema('approvals') };
     backdoor = kind === 'redis' ? redisBackdoor(spec.name) : postgresBackdoor(spec.name);
   });
@@ -266,7 +268,9 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
     const down = startReplica(await freePort());
     const result = await down.toolkit.session('s-ann').callTool({ id: `${runsPrefix}-${kind}-down`, name: 'send_payment', arguments: { amount: 1, to: 'bob', ref: `${runsPrefix}-${kind}-down` } }, { context: userContext('ann') });
     expect(result).toMatchObject({ isError: true, error: { code: 'APPROVAL_STORE_FAILED' } });
-    expect(result.forLLM).toMatch(/approval store failed .*did not run/);
+    expect(result.forLLM).toMatch(/approval store is unavailable\. The call did not run/);
+    expect(result.forLLM).not.toContain('127.0.0.1');
+    expect(reported.map(String).join('\n')).toMatch(kind === 'redis' ? /could not be held because the store failed: Redis at 127\.0\.0\.1/ : /could not be held because the store failed: PostgreSQL failed/);
     expect(await runsOf(`${runsPrefix}-${kind}-down`)).toBe(0);
 
     const { id, callId } = await holdPayment(a.toolkit, 'ann');
@@ -323,7 +327,7 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
     }
     expect(await runsOf(callId)).toBe(0);
     for (const part of [key, key.slice(0, 8), key.slice(-8)]) expect(await backdoor.dump()).not.toContain(part);
-    expect(() => replica(a.store, 'short')).toThrow(/signingKey must be .* at least 32/);
+    expect(() => replica(a.store, { signingKey: 'short' })).toThrow(/signingKey must be .* at least 32/);
   });
 
   it('no preset value reaches the store, in any encoding', async () => {
