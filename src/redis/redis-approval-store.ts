@@ -83,7 +83,7 @@ function isClient(connection: RedisConnection): connection is Redis {
  * cause): a call is then not held, and a decision not taken; nothing runs.
  *
  * @throws ToolkitError `INVALID_OPTIONS` when `connection` is neither ioredis options nor a client,
- *   or `prefix` is empty.
+ *   or `prefix` is empty or holds a brace.
  *
  * @example
  * const store = redisApprovalStore({ connection: { host: '127.0.0.1', port: 6379 } });
@@ -97,7 +97,7 @@ export function redisApprovalStore(options: RedisApprovalStoreOptions): RedisApp
     throw new ToolkitError('INVALID_OPTIONS', 'redisApprovalStore: connection must be ioredis options ({ host, port, … }) or an ioredis client.');
   }
   const prefix = options.prefix ?? 'toolwright:approvals';
-  if (typeof prefix !== 'string' || prefix === '') throw new ToolkitError('INVALID_OPTIONS', 'redisApprovalStore: prefix must be a non-empty string.');
+  if (typeof prefix !== 'string' || prefix === '' || /[{}]/.test(prefix)) throw new ToolkitError('INVALID_OPTIONS', 'redisApprovalStore: prefix must be a non-empty string without { or } (the store wraps it in braces).');
   return new RedisApprovals(connection, prefix, options.commandTimeoutMs ?? 5_000);
 }
 

@@ -1,7 +1,9 @@
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { concatMap, filter, firstValueFrom, timeout, timer } from 'rxjs';
-import { isPendingApprovalResult, type ApprovalManager, type PendingApproval, type Toolkit } from '../../src';
+import { ApprovalManager, isPendingApprovalResult, type PendingApproval, type Toolkit } from '../../src';
+import { postgresApprovalStore } from '../../src/postgres';
+import { redisApprovalStore } from '../../src/redis';
 import { secretForms } from '../../src/executor/secret-forms';
 import { approvalDigest } from '../../src/pipeline/approval-store';
 import { freePort } from '../bullmq/fixtures/processes';
@@ -338,5 +340,25 @@ describe.each(['redis', 'postgres'] as const)('approvals shared through %s', (ki
     expect(bytes).toContain('send_payment');
     for (const form of secretForms(SECRET)) expect(bytes).not.toContain(form);
     expect(bytes).not.toContain(SECRET.slice(0, 8));
+  });
+});
+
+describe('approval store options', () => {
+  it('refuse what cannot work, naming the fix, before anything connects', async () => {
+    const pool = new Pool({ ...POSTGRES, max: 1 });
+    const schema = uniqueSchema('options');
+    expect(() => redisApprovalStore({ connection: null as never })).toThrow(/connection must be ioredis options/);
+    expect(() => redisApprovalStore({ connection: REDIS, prefix: 'a{b}' })).toThrow(/without \{ or \}/);
+    expect(() => postgresApprovalStore({ pool: {} as never })).toThrow(/pool must be a pg Pool/);
+    expect(() => postgresApprovalStore({ pool, schema: 'x"; DROP TABLE y; --' })).toThrow(/schema must be a plain SQL identifier/);
+    expect(() => postgresApprovalStore({ pool, table: 'a'.repeat(49) })).toThrow(/table must be a plain SQL identifier/);
+    const store = postgresApprovalStore({ pool, schema });
+    expect(store.schemaSql).toContain(`CREATE TABLE IF NOT EXISTS "${schema}"."toolwright_approvals"`);
+    expect(() => new ApprovalManager({ store, decisions: { claim: () => true } })).toThrow(/store or decisions, not both/);
+    const approvals = new ApprovalManager({ store });
+    expect(() => approvals.restore('{"version":1,"pending":[]}')).toThrow(/keeps its state in its store/);
+    await store.close();
+    await pool.end();
+    await dropSchema(schema);
   });
 });
