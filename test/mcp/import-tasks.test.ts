@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AgentTool, CallProgress } from '../../src';
-import { importMcpTools, serveMcpHttp, withMcpOptions, type McpImportClient, type McpServerOptions } from '../../src/mcp';
+import { importMcpTools, serveMcpHttp, withMcpOptions, type McpImportSdk1Client, type McpServerOptions } from '../../src/mcp';
 import { Closer, eventually } from '../support/mcp';
 import { freshToolkit } from '../support/toolkit';
 
@@ -62,7 +62,7 @@ describe('importMcpTools: tools a server runs only as MCP tasks', () => {
 
   test('a client without the SDK task API skips the tool, saying why', async () => {
     const { client } = await taskServer();
-    const bare: McpImportClient = {
+    const bare: McpImportSdk1Client = {
       request: (...args) => client.request(...args),
       callTool: (...args) => client.callTool(...args),
       setNotificationHandler: (...args) => client.setNotificationHandler(...args),
