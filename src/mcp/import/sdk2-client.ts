@@ -92,7 +92,7 @@ export interface McpImportSdk2Client {
     options?: McpImportSdk2RequestOptions,
   ): Promise<unknown>;
   /** Installs the handler of a notification. */
-  setNotificationHandler(method: 'notifications/tools/list_changed' | 'notifications/tasks/status', handler: (notification: unknown) => void | Promise<void>): void;
+  setNotificationHandler(method: 'notifications/tools/list_changed' | 'notifications/progress', handler: (notification: unknown) => void | Promise<void>): void;
   /** Removes the handler of a notification. */
   removeNotificationHandler(method: string): void;
   /** Opens a `subscriptions/listen` stream (protocol 2026-07-28). */

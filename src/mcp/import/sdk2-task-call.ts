@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallContext } from '../../common/agent-tool';
 import { boundInput } from '../../common/quote-input';
@@ -8,6 +9,8 @@ const MAX_STATUS_CHARS = 300;
 /** The server's poll interval is held between these, in ms: it cannot make the import spin or stall. */
 const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 5_000;
+/** How long the `tools/call` that creates a task may take when the import sets no request timeout. */
+const MAX_CREATE_MS = 60_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -47,6 +50,36 @@ export function sdk2TaskProblem(client: McpImportSdk2Client): string | undefined
   return "requires MCP tasks (execution.taskSupport 'required') but the server does not declare the tasks capability for tools/call";
 }
 
+type Relay = (progress: { progress: number; total?: number; message?: string }) => void;
+/** The progress relays of the task calls in flight, by client and progress token. */
+const relays = new WeakMap<object, Map<string, Relay>>();
+
+/**
+ * The progress relays of `client`'s task calls. The SDK 2 forgets a request's progress handler
+ * once its response came, and a task's `tools/call` answers at once: its progress notifications
+ * carry a token of toolwright's own, taken here before they reach the SDK's handler.
+ */
+function taskRelays(client: McpImportSdk2Client): Map<string, Relay> {
+  const known = relays.get(client);
+  if (known !== undefined) return known;
+  const own = new Map<string, Relay>();
+  relays.set(client, own);
+  const handlers = (client as unknown as { _notificationHandlers?: unknown })._notificationHandlers;
+  const previous = handlers instanceof Map ? (handlers.get('notifications/progress') as ((...args: unknown[]) => unknown) | undefined) : undefined;
+  client.setNotificationHandler('notifications/progress', (...args: unknown[]) => {
+    const params = (args[0] as { params?: { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } } | undefined)?.params;
+    const relay = typeof params?.progressToken === 'string' ? own.get(params.progressToken) : undefined;
+    if (relay === undefined) return previous?.(...args) as Promise<void> | void;
+    if (typeof params?.progress !== 'number') return;
+    relay({
+      progress: params.progress,
+      ...(typeof params.total === 'number' ? { total: params.total } : {}),
+      ...(typeof params.message === 'string' ? { message: boundInput(params.message, MAX_STATUS_CHARS) } : {}),
+    });
+  });
+  return own;
+}
+
 /** Waits `ms`, or rejects with the signal's reason when it fires first. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -79,12 +112,24 @@ export async function callAsSdk2Task(
   timeout: number | undefined,
 ): Promise<CallToolResult> {
   const options: McpImportSdk2RequestOptions = { signal: ctx.signal, ...(timeout !== undefined ? { timeout } : {}) };
-  const created = (await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, CREATED, options)) as Record<string, unknown>;
-  if (!isTask(created.task)) return created as unknown as CallToolResult;
-  const { taskId } = created.task;
-  const cancel = (): void => void client.request({ method: 'tasks/cancel', params: { taskId } }, ANY, { timeout: MAX_POLL_MS }).catch(() => undefined);
+  const progressToken = `toolwright-task-${randomUUID()}`;
+  const progress = taskRelays(client);
+  progress.set(progressToken, (p) => ctx.emit(p));
+  let taskId: string | undefined;
+  const cancel = (): void => {
+    if (taskId !== undefined) client.request({ method: 'tasks/cancel', params: { taskId } }, ANY, { timeout: MAX_POLL_MS }).catch(() => undefined);
+  };
   ctx.signal.addEventListener('abort', cancel, { once: true });
   try {
+    const params = { name, arguments: args, task: {}, _meta: { progressToken } };
+    // not aborted with the call: a task created meanwhile is learnt of, and cancelled
+    const created = (await client.request({ method: 'tools/call', params }, CREATED, { timeout: timeout ?? MAX_CREATE_MS })) as Record<string, unknown>;
+    if (!isTask(created.task)) return created as unknown as CallToolResult;
+    taskId = created.task.taskId;
+    if (ctx.signal.aborted) {
+      cancel();
+      throw ctx.signal.reason;
+    }
     let task: RemoteTask = created.task;
     let said: string | undefined;
     for (;;) {
@@ -102,5 +147,6 @@ export async function callAsSdk2Task(
     return (await client.request({ method: 'tasks/result', params: { taskId } }, RESULT, options)) as unknown as CallToolResult;
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
+    progress.delete(progressToken);
   }
 }
