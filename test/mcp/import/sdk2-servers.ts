@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, Server, type CallToolResult, type ListToolsResult, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { Closer } from '../../support/mcp';
 import { listen } from '../../support/mcp-http';
 
@@ -30,4 +30,24 @@ export async function connectSdk2(closer: Closer, url: URL, mode: Negotiation, o
   const client = closer.add(new Sdk2Client({ name: 'toolwright-importer', version: '1.0.0' }, { ...options, ...negotiation(mode) }));
   await client.connect(new Sdk2HttpTransport(url));
   return client;
+}
+
+/** How a hostile server answers `tools/list` for a cursor (raw JSON, as it likes). */
+export type HostileLister = (cursor: string | undefined) => unknown;
+
+/** How a hostile server answers `tools/call` (with the retry's `inputResponses`, under 2026-07-28). */
+export type HostileCaller = (name: string, inputResponses: Readonly<Record<string, unknown>> | undefined) => unknown;
+
+/**
+ * A hostile MCP server on the SDK 2's low-level `Server`, served by `createMcpHandler` (both
+ * revisions) on 127.0.0.1: it lists and answers whatever the test says; every call answers
+ * 'remote ran' unless `call` says otherwise.
+ */
+export async function hostileSdk2Server(closer: Closer, list: HostileLister, call?: HostileCaller): Promise<URL> {
+  return serveSdk2(closer, () => {
+    const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', (request) => list(request.params?.cursor) as ListToolsResult);
+    server.setRequestHandler('tools/call', (request, ctx) => (call?.(request.params.name, ctx.mcpReq.inputResponses) ?? { content: [{ type: 'text', text: 'remote ran' }] }) as CallToolResult);
+    return server;
+  });
 }
