@@ -1,8 +1,8 @@
-import { acceptedContent, inputRequired, McpServer as Sdk2McpServer } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, McpServer as Sdk2McpServer, type InMemoryServerEventBus, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { Toolkit, type CallProgress, type ClientRequestHandler, type ElicitationRequest } from '../../../src';
 import { importMcpTools } from '../../../src/mcp';
-import { Closer } from '../../support/mcp';
+import { Closer, eventually } from '../../support/mcp';
 import { connectSdk2, NEGOTIATIONS, REVISION, serveSdk2, type Negotiation } from './sdk2-servers';
 
 const closer = new Closer();
@@ -131,5 +131,38 @@ describe('what a server asks of the user during an imported call', () => {
     const result = await toolkit.callTool({ id: 'd2', name: 's2_deploy', arguments: { env: 'prod' } });
     expect(result).toMatchObject({ isError: true, forLLM: expect.stringMatching(/client capabilities do not declare the required capability/) });
     expect(seen.deployed).toEqual([]);
+  });
+});
+
+describe.each(['auto', 'pinned'] as const)('list_changed under 2026-07-28 (%s)', (mode) => {
+  test('arrives on the subscriptions/listen stream the import opens, and the import follows; close() ends the subscription', async () => {
+    let extra = false;
+    let mcp: McpHttpHandler | undefined;
+    const url = await serveSdk2(
+      closer,
+      () => {
+        const server = new Sdk2McpServer({ name: 'changing', version: '1' });
+        server.registerTool('base', { description: 'Always there' }, () => ({ content: [{ type: 'text', text: 'base' }] }));
+        if (extra) server.registerTool('extra', { description: 'Added later' }, () => ({ content: [{ type: 'text', text: 'extra' }] }));
+        return server;
+      },
+      (handler) => (mcp = handler),
+    );
+    const client = await connectSdk2(closer, url, mode);
+    const toolkit = new Toolkit();
+    const imported = await importMcpTools(client, toolkit, { prefix: 'c' });
+    expect(imported.tools.map((t) => t.name)).toEqual(['c_base']);
+    extra = true;
+    // the stream may still be opening: publish until the import has followed
+    await eventually(() => {
+      mcp!.notify.toolsChanged();
+      return toolkit.getTool('c_extra') !== undefined;
+    });
+    expect(await toolkit.callTool({ id: 'x', name: 'c_extra', arguments: {} })).toMatchObject({ forLLM: 'extra', isError: false });
+    const bus = mcp!.bus as InMemoryServerEventBus;
+    expect(bus.listenerCount).toBe(1);
+    await imported.close();
+    expect(toolkit.getAllTools()).toEqual([]);
+    await eventually(() => bus.listenerCount === 0);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, Server, type CallToolResult, type ListToolsResult, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, Server, type CallToolResult, type ListToolsResult, type McpHttpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { Closer } from '../../support/mcp';
 import { listen } from '../../support/mcp-http';
 
@@ -20,9 +20,13 @@ export function negotiation(mode: Negotiation): Pick<ClientOptions, 'versionNego
 }
 
 /** An SDK 2 server the way its docs serve it: `createMcpHandler` (both revisions) on node:http at 127.0.0.1, port 0. */
-export async function serveSdk2(closer: Closer, factory: McpServerFactory): Promise<URL> {
-  const handler = toNodeHandler(createMcpHandler(factory));
-  return listen(createServer((req, res) => void handler(req, res)), closer);
+export async function serveSdk2(closer: Closer, factory: McpServerFactory, onHandler?: (handler: McpHttpHandler) => void): Promise<URL> {
+  const mcp = createMcpHandler(factory);
+  onHandler?.(mcp);
+  const handler = toNodeHandler(mcp);
+  const url = await listen(createServer((req, res) => void handler(req, res)), closer);
+  closer.add(mcp);
+  return url;
 }
 
 /** A connected SDK 2 client (`@modelcontextprotocol/client`) of the negotiation `mode`, closed by `closer`. */
