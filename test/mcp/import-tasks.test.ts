@@ -42,6 +42,8 @@ describe('importMcpTools: tools a server runs only as MCP tasks', () => {
     const toolkit = freshToolkit();
     const handle = closer.add(await importMcpTools(client, toolkit, { prefix: 'r' }));
     expect(handle.report.skipped).toEqual([]);
+    // an SDK 1.x client over Streamable HTTP: its transport tells the revision
+    expect(handle.report.protocolVersion).toBe('2025-11-25');
     expect(handle.report.imported[0].changes).toContain('called as an MCP task (execution.taskSupport required): tools/call with task, then tasks/get and tasks/result');
     const progress: CallProgress[] = [];
     const call = toolkit.callTool({ id: 'c1', name: 'r_research', arguments: { topic: 'tides' } }, { onProgress: (p) => progress.push(p) });

@@ -4,7 +4,12 @@
  * that has only the SDK 1.x installed type-checks as before.
  */
 
-/** A progress notification's values, as an SDK 2 client hands them to `onprogress`. */
+/**
+ * A progress notification's values, as an SDK 2 client hands them to `onprogress`.
+ *
+ * @example
+ * const onprogress = (p: McpImportSdk2Progress) => console.log(`${p.progress}/${p.total ?? '?'}`);
+ */
 export interface McpImportSdk2Progress {
   /** How far the call is. */
   readonly progress: number;
@@ -52,7 +57,13 @@ export interface McpImportSdk2ResultSchema {
   };
 }
 
-/** An open `subscriptions/listen` stream of an SDK 2 client (protocol 2026-07-28). */
+/**
+ * An open `subscriptions/listen` stream of an SDK 2 client (protocol 2026-07-28).
+ *
+ * @example
+ * const subscription: McpImportSdk2Subscription = await client.listen({ toolsListChanged: true });
+ * await subscription.close();
+ */
 export interface McpImportSdk2Subscription {
   /** Ends the subscription. */
   close(): Promise<void>;

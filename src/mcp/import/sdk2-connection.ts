@@ -83,10 +83,13 @@ export class Sdk2Connection implements RemoteConnection {
   follow(onChange: () => void): () => Promise<void> {
     const stop = chainListChanged(this.client, (handler) => this.client.setNotificationHandler('notifications/tools/list_changed', handler), onChange);
     const capabilities = this.client.getServerCapabilities() as { tools?: { listChanged?: unknown } } | undefined;
-    // under 2026-07-28 notifications come only on a subscriptions/listen stream
-    const subscription = this.modern && capabilities?.tools?.listChanged === true ? this.client.listen({ toolsListChanged: true }).catch(() => undefined) : undefined;
+    // under 2026-07-28 notifications come only on a subscriptions/listen stream; aborting its signal ends it, opened or not
+    const listening = new AbortController();
+    const subscription =
+      this.modern && capabilities?.tools?.listChanged === true ? this.client.listen({ toolsListChanged: true }, { signal: listening.signal }).catch(() => undefined) : undefined;
     return async () => {
       stop();
+      listening.abort();
       await (await subscription)?.close().catch(() => undefined);
     };
   }
