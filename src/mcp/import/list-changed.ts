@@ -14,10 +14,17 @@ export function chainListChanged(
   const handlers = (client as unknown as { _notificationHandlers?: unknown })._notificationHandlers;
   const map = handlers instanceof Map ? (handlers as Map<string, NotificationHandler>) : undefined;
   const previous = map?.get(LIST_CHANGED);
-  install(async (...args: unknown[]) => {
-    if (previous) await Promise.resolve(previous(...args)).catch(() => undefined);
+  const chained = async (...args: unknown[]): Promise<void> => {
+    try {
+      await previous?.(...args);
+    } catch {
+      // the other handler's failure is its own
+    }
     onChange();
-  });
+  };
+  // beside another handler, ours goes in as the SDK stores handlers, so that one gets what the SDK dispatches
+  if (map !== undefined && previous !== undefined) map.set(LIST_CHANGED, chained);
+  else install(chained);
   const ours = map?.get(LIST_CHANGED);
   return () => {
     if (map === undefined || ours === undefined || map.get(LIST_CHANGED) !== ours) return;

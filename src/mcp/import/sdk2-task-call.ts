@@ -50,6 +50,7 @@ export function sdk2TaskProblem(client: McpImportSdk2Client): string | undefined
   return "requires MCP tasks (execution.taskSupport 'required') but the server does not declare the tasks capability for tools/call";
 }
 
+const PROGRESS = 'notifications/progress';
 type Relay = (progress: { progress: number; total?: number; message?: string }) => void;
 /** The progress relays of the task calls in flight, by client and progress token. */
 const relays = new WeakMap<object, Map<string, Relay>>();
@@ -65,18 +66,23 @@ function taskRelays(client: McpImportSdk2Client): Map<string, Relay> {
   const own = new Map<string, Relay>();
   relays.set(client, own);
   const handlers = (client as unknown as { _notificationHandlers?: unknown })._notificationHandlers;
-  const previous = handlers instanceof Map ? (handlers.get('notifications/progress') as ((...args: unknown[]) => unknown) | undefined) : undefined;
-  client.setNotificationHandler('notifications/progress', (...args: unknown[]) => {
+  const map = handlers instanceof Map ? (handlers as Map<string, (...args: unknown[]) => unknown>) : undefined;
+  const previous = map?.get(PROGRESS);
+  const handler = (...args: unknown[]): unknown => {
     const params = (args[0] as { params?: { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } } | undefined)?.params;
     const relay = typeof params?.progressToken === 'string' ? own.get(params.progressToken) : undefined;
-    if (relay === undefined) return previous?.(...args) as Promise<void> | void;
-    if (typeof params?.progress !== 'number') return;
+    if (relay === undefined) return previous?.(...args);
+    if (typeof params?.progress !== 'number') return undefined;
     relay({
       progress: params.progress,
       ...(typeof params.total === 'number' ? { total: params.total } : {}),
       ...(typeof params.message === 'string' ? { message: boundInput(params.message, MAX_STATUS_CHARS) } : {}),
     });
-  });
+    return undefined;
+  };
+  // stored as the SDK stores handlers: its own progress handler gets every other notification as the SDK dispatches it
+  if (map !== undefined && previous !== undefined) map.set(PROGRESS, handler);
+  else client.setNotificationHandler(PROGRESS, (notification) => void handler(notification));
   return own;
 }
 

@@ -59,8 +59,11 @@ describe.each(['legacy', 'auto'] as const)('importMcpTools through an MCP SDK 2 
   test('imports on 2025-11-25, calls with progress and cancellation, and follows list_changed', async () => {
     const { url, probe } = await serveToolwright();
     const client = await connectSdk2(closer, url, mode);
+    // the application's own handler keeps being called beside the import's, and is put back by close()
+    let own = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void own++);
     const b = new Toolkit();
-    const imported = closer.add(await importMcpTools(client, b, { group: 'remote', prefix: 'a' }));
+    const imported = await importMcpTools(client, b, { group: 'remote', prefix: 'a' });
     expect(imported.report).toMatchObject({ server: 'toolwright-test', protocolVersion: '2025-11-25', skipped: [] });
     expect(imported.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['a_echo', 'a_count', 'a_research', 'a_ask']));
     expect(await b.callTool({ id: 'e', name: 'a_echo', arguments: { text: 'via SDK 2' } })).toMatchObject({ forLLM: 'echo: via SDK 2', isError: false });
@@ -79,7 +82,11 @@ describe.each(['legacy', 'auto'] as const)('importMcpTools through an MCP SDK 2 
 
     // the remote turns its admin group on: the import follows
     await b.callTool({ id: 'g', name: 'a_set_group', arguments: { group: 'admin', active: true } });
-    await eventually(() => b.getTool('a_reset_all') !== undefined);
+    await eventually(() => b.getTool('a_reset_all') !== undefined && own === 1);
+    await imported.close();
+    await client.callTool({ name: 'set_group', arguments: { group: 'admin', active: false } });
+    await eventually(() => own === 2);
+    expect(b.getAllTools()).toEqual([]);
   });
 
   test('a tool the server runs only as a task is called through the 2025 task methods; the call’s abort cancels the task', async () => {
@@ -101,6 +108,12 @@ describe.each(['legacy', 'auto'] as const)('importMcpTools through an MCP SDK 2 
     controller.abort();
     expect(await aborted).toMatchObject({ isError: true, error: { code: 'ABORTED' } });
     await eventually(() => state.aborted === 1);
+
+    // the progress of a plain call still reaches its caller through the SDK's own handler
+    closer.add(await importMcpTools(client, b, { prefix: 'p', filter: ['count'] }));
+    const progress: CallProgress[] = [];
+    await b.callTool({ id: 'c', name: 'p_count', arguments: { to: 2 } }, { onProgress: (p) => progress.push(p) });
+    expect(progress.map((p) => p.progress)).toEqual([1, 2]);
   });
 });
 
