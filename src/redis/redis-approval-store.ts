@@ -114,8 +114,7 @@ class RedisApprovals implements RedisApprovalStore {
     private readonly prefix: string,
     private readonly commandTimeoutMs: number,
   ) {
-    const base = isClient(connection) ? connection.options : connection;
-    this.address = typeof base.path === 'string' ? base.path : `${base.host ?? '127.0.0.1'}:${base.port ?? 6379}`;
+    this.address = redisAddressOf(isRedisClient(connection) ? connection.options : connection);
     const k = (name: string): string => `{${prefix}}:${name}`;
     this.keys = { pending: k('pending'), records: k('records'), digests: k('digests'), decided: k('decided'), audit: k('audit'), remembered: k('remembered'), channel: k('changed') };
     this.redis = this.client();

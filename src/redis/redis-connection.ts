@@ -16,7 +16,8 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 /** How long ioredis waits for a closing socket before destroying it. */
 const DISCONNECT_TIMEOUT_MS = 200;
 
-function isClient(connection: RedisConnection): connection is Redis {
+/** @internal Whether `connection` is an ioredis client (else: options). */
+export function isRedisClient(connection: RedisConnection): connection is Redis {
   return typeof (connection as Redis).duplicate === 'function' && typeof (connection as Redis).disconnect === 'function';
 }
 
