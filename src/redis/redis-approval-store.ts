@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
 import { ToolkitError, describeThrown } from '../errors';
 import {
   MAX_STORED_CHARS,
@@ -12,14 +12,7 @@ import {
   type StoredApproval,
 } from '../pipeline/approval-store';
 import type { RememberedDecision } from '../pipeline/approval-types';
-
-/**
- * Where Redis is: ioredis options (`{ host, port, password, db, tls… }`), or an ioredis client,
- * which the store duplicates (your client stays yours: `close()` leaves it open).
- *
- * @example const connection: RedisConnection = { host: '127.0.0.1', port: 6379 };
- */
-export type RedisConnection = RedisOptions | Redis;
+import { isRedisClient, redisAddressOf, type RedisConnection } from './redis-connection';
 
 /**
  * Options of {@link redisApprovalStore}.
@@ -68,10 +61,6 @@ local keys = redis.call('SMEMBERS', KEYS[2])
 for i = 1, #keys do redis.call('HDEL', KEYS[1], keys[i]) end
 redis.call('DEL', KEYS[2])
 return #keys`;
-
-function isClient(connection: RedisConnection): connection is Redis {
-  return typeof (connection as Redis).duplicate === 'function' && typeof (connection as Redis).disconnect === 'function';
-}
 
 /**
  * A shared {@link ApprovalStore} in Redis, for `new ApprovalManager({ store })`. Held calls,
@@ -123,7 +112,7 @@ class RedisApprovals implements RedisApprovalStore {
   /** A client of the store's own: a failed command fails fast instead of waiting for Redis to come back. */
   private client(): Redis {
     const overrides = { maxRetriesPerRequest: 1, commandTimeout: this.commandTimeoutMs, disconnectTimeout: 200 };
-    const client = isClient(this.connection) ? this.connection.duplicate(overrides) : new Redis({ ...this.connection, ...overrides });
+    const client = isRedisClient(this.connection) ? this.connection.duplicate(overrides) : new Redis({ ...this.connection, ...overrides });
     client.on('error', () => undefined); // each operation reports its own failure
     return client;
   }
