@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ContextKey } from '../common/execution-context';
-import { ToolExecutionContext } from '../common/execution-context';
+import type { ContextKey, ToolExecutionContext } from '../common/execution-context';
 import { isPlainObject } from '../common/plain-object';
 import { Principal } from '../common/principal';
-import type { TravellingContexts } from '../common/travelling-contexts';
+import { describeContextKey, principalPlain, PRINCIPAL_NAME, rebuildContext, travelPlain, type TravellingContexts } from '../common/travelling-contexts';
 import { ToolkitError } from '../errors';
 
 export type { TravellingContexts } from '../common/travelling-contexts';
@@ -49,17 +48,6 @@ export function isToolJobId(id: string): boolean {
   return id.length === 35 && /^tw-[\w-]{32}$/.test(id);
 }
 
-type ClassTransformer = typeof import('class-transformer');
-let transformer: ClassTransformer | undefined;
-
-function classTransformer(): ClassTransformer {
-  return (transformer ??= require('class-transformer') as ClassTransformer);
-}
-
-function describeKey(key: ContextKey): string {
-  return typeof key === 'function' ? key.name || '(anonymous class)' : String(key);
-}
-
 /** @internal The declared name of each travelling context key (what {@link encodeContext} looks keys up in). */
 export function travelNames(declared: TravellingContexts): ReadonlyMap<ContextKey, string> {
   return new Map(Object.entries(declared).map(([name, key]) => [key, name]));
@@ -84,56 +72,26 @@ export function encodeContext(
     const name = names.get(key);
     if (name === undefined) continue;
     const value = context.get(key);
-    let plain: unknown;
-    try {
-      plain = typeof key === 'function' ? classTransformer().instanceToPlain(value) : value;
-      JSON.stringify(plain);
-    } catch (error) {
-      throw new ToolkitError('INVALID_CONTEXT', `The ${describeKey(key)} context of the call cannot travel to the workers of tool '${tool}': ${String((error as Error)?.message ?? error).slice(0, 200)}.`, {
-        tool,
-        cause: error,
-      });
-    }
-    (out ??= {})[name] = plain;
+    (out ??= {})[name] = travelPlain(
+      key,
+      value,
+      (reason, cause) => new ToolkitError('INVALID_CONTEXT', `The ${describeContextKey(key)} context of the call cannot travel to the workers of tool '${tool}': ${reason}.`, { tool, cause }),
+    );
   }
   const principal = context.get(Principal);
-  if (principal instanceof Principal && !names.has(Principal)) (out ??= {})[PRINCIPAL_NAME] = principalPlain(principal, tool);
+  if (principal instanceof Principal && !names.has(Principal)) (out ??= {})[PRINCIPAL_NAME] = principalPlainOf(principal, tool);
   return out;
 }
 
-/**
- * @internal The name the caller's {@link Principal} travels under unless the app declares it: the
- * worker checks the tool's scopes and the `authorize` rule again. Only `id`, `scopes` and
- * `claims` travel (never an `McpPrincipal`'s `authInfo`, which holds the token).
- */
-export const PRINCIPAL_NAME = 'toolwright:principal';
-
-function principalPlain(principal: Principal, tool: string): Record<string, unknown> {
-  const plain = { id: principal.id, scopes: [...principal.scopes], claims: principal.claims };
-  try {
-    JSON.stringify(plain);
-  } catch (error) {
-    throw new ToolkitError('INVALID_CONTEXT', `The claims of the caller's principal cannot travel to the workers of tool '${tool}': they are not JSON.`, { tool, cause: error });
-  }
+function principalPlainOf(principal: Principal, tool: string): Record<string, unknown> {
+  const plain = principalPlain(principal);
+  if (plain === undefined) throw new ToolkitError('INVALID_CONTEXT', `The claims of the caller's principal cannot travel to the workers of tool '${tool}': they are not JSON.`, { tool });
   return plain;
-}
-
-/** The principal of a job, checked: a job written by something else may carry anything. */
-function principalOf(plain: unknown, tool: string): Principal {
-  const { id, scopes, claims } = (isPlainObject(plain) ? plain : {}) as Record<string, unknown>;
-  if (typeof id !== 'string' || !Array.isArray(scopes) || (claims !== undefined && !isPlainObject(claims))) {
-    throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a principal that is not { id, scopes, claims }.`, { tool });
-  }
-  try {
-    return new Principal(id, { scopes: scopes as string[], claims: claims as Record<string, unknown> | undefined });
-  } catch {
-    throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a principal with an empty id or a scope that is not a non-empty string.`, { tool });
-  }
 }
 
 /** The error of a context key the tool injects that no travelling declaration names. */
 export function untravelled(key: ContextKey, tool: string): ToolkitError {
-  const name = describeKey(key);
+  const name = describeContextKey(key);
   const suggested = /^[A-Za-z]\w*$/.test(name) ? `${name[0].toLowerCase()}${name.slice(1)}: ${name}` : `name: ${name}`;
   return new ToolkitError(
     'INVALID_CONTEXT',
@@ -144,21 +102,7 @@ export function untravelled(key: ContextKey, tool: string): ToolkitError {
 
 /** @internal The worker's context of a job: each travelled value rebuilt by its declaration. */
 export function decodeContext(values: Record<string, unknown> | undefined, declared: TravellingContexts, tool: string): ToolExecutionContext {
-  if (values === undefined) return ToolExecutionContext.EMPTY;
-  const builder = ToolExecutionContext.builder();
-  for (const [name, plain] of Object.entries(values)) {
-    // own keys only: a name such as 'constructor' or '__proto__' is not Object or its prototype
-    const key = Object.hasOwn(declared, name) ? declared[name] : undefined;
-    if (key === undefined && name === PRINCIPAL_NAME) {
-      builder.register(Principal, principalOf(plain, tool));
-      continue;
-    }
-    if (key === undefined) {
-      throw new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' brought a context named '${name.slice(0, 60)}' that this worker does not declare: add it to createToolWorker's contexts.`, { tool });
-    }
-    builder.register(key, typeof key === 'function' ? classTransformer().plainToInstance(key as new () => object, plain) : plain);
-  }
-  return builder.build();
+  return rebuildContext(values, declared, "this worker does not declare: add it to createToolWorker's contexts", (why) => new ToolkitError('INVALID_CONTEXT', `A call of tool '${tool}' ${why}.`, { tool }));
 }
 
 /** @internal The job's data, checked: a job written by something else than `queueTools` is refused, not run. */

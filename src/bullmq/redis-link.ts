@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { ToolkitError } from '../errors';
+import { endClient } from '../common/client-end';
 
 /**
  * Where the queue's Redis is: ioredis options (`{ host, port, password, db, tls… }`), or an
@@ -167,7 +168,7 @@ export class RedisLink {
       for (const part of parts) part.close(true).catch(() => undefined);
     }
     // resolve once the sockets are closed: nothing of ours outlives close()
-    await Promise.all(this.clients.map(ended));
+    await Promise.all(this.clients.map(endClient));
   }
 }
 
@@ -176,22 +177,3 @@ export class RedisLink {
  * the process open after a connection that failed: that socket never reports its close again).
  */
 const DISCONNECT_TIMEOUT_MS = 200;
-
-/** Ends `client` now (no reconnect) and resolves when its connection is gone. */
-function ended(client: Redis): Promise<void> {
-  const { status } = client;
-  if (status === 'end') return Promise.resolve();
-  if (status !== 'ready' && status !== 'connect') {
-    // never connected, or between attempts: no socket to wait for
-    client.disconnect();
-    return Promise.resolve();
-  }
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 1_000).unref();
-    client.once('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    client.disconnect();
-  });
-}

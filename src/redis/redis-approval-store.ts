@@ -13,6 +13,7 @@ import {
 } from '../pipeline/approval-store';
 import type { RememberedDecision } from '../pipeline/approval-types';
 import { isRedisClient, redisAddressOf, type RedisConnection } from './redis-connection';
+import { endClient } from '../common/client-end';
 
 /**
  * Options of {@link redisApprovalStore}.
@@ -228,23 +229,6 @@ class RedisApprovals implements RedisApprovalStore {
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
-    await Promise.all([this.redis, this.subscriber].filter((c): c is Redis => c !== undefined).map(ended));
+    await Promise.all([this.redis, this.subscriber].filter((c): c is Redis => c !== undefined).map(endClient));
   }
-}
-
-/** Ends `client` now (no reconnect) and resolves when its connection is gone. */
-function ended(client: Redis): Promise<void> {
-  if (client.status === 'end') return Promise.resolve();
-  if (client.status !== 'ready' && client.status !== 'connect') {
-    client.disconnect();
-    return Promise.resolve();
-  }
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 1_000).unref();
-    client.once('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    client.disconnect();
-  });
 }

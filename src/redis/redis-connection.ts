@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { ToolkitError } from '../errors';
+import { endClient } from '../common/client-end';
 
 /**
  * Where a Redis-backed store is: ioredis options (`{ host, port, password, db, tls… }`), or an
@@ -95,7 +96,7 @@ export class RedisConnectionHandle {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.owned.map(ended));
+    await Promise.all(this.owned.map(endClient));
   }
 
   private own(client: Redis): Redis {
@@ -109,22 +110,4 @@ export class RedisConnectionHandle {
   private assertOpen(): void {
     if (this.closed) throw new ToolkitError('INVALID_OPTIONS', `${this.what} is closed.`);
   }
-}
-
-/** Ends `client` now (no reconnect) and resolves when its connection is gone. */
-function ended(client: Redis): Promise<void> {
-  const { status } = client;
-  if (status === 'end') return Promise.resolve();
-  if (status !== 'ready' && status !== 'connect') {
-    client.disconnect();
-    return Promise.resolve();
-  }
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 1_000).unref();
-    client.once('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    client.disconnect();
-  });
 }

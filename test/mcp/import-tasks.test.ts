@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AgentTool, CallProgress } from '../../src';
-import { importMcpTools, serveMcpHttp, withMcpOptions, type McpImportSdk1Client, type McpServerOptions } from '../../src/mcp';
+import type { CallProgress } from '../../src';
+import { importMcpTools, serveMcpHttp, type McpImportSdk1Client, type McpServerOptions } from '../../src/mcp';
 import { Closer, eventually } from '../support/mcp';
 import { freshToolkit } from '../support/toolkit';
+import { researchTool } from './fixtures/research-tool';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
@@ -11,24 +12,8 @@ afterEach(() => closer.closeAll());
 /** A toolwright server over Streamable HTTP with a tool it runs only as an MCP task; a client connected to it. */
 async function taskServer(options: Partial<McpServerOptions> = {}) {
   const state = { started: 0, aborted: 0, release: undefined as (() => void) | undefined };
-  const research: AgentTool = {
-    name: 'research',
-    description: 'Researches a topic (long-running)',
-    parameters: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
-    execute: (args, ctx) => {
-      state.started++;
-      ctx.emit({ progress: 1, total: 2, message: `reading about ${String(args.topic)}` });
-      return new Promise<string>((resolve) => {
-        state.release = () => resolve(`findings on ${String(args.topic)}`);
-        ctx.signal.addEventListener('abort', () => {
-          state.aborted++;
-          resolve('aborted');
-        });
-      });
-    },
-  };
   const remote = freshToolkit();
-  remote.registerTool(withMcpOptions(research, { taskSupport: 'required' }));
+  remote.registerTool(researchTool(state));
   const http = closer.add(await serveMcpHttp(remote, { name: 'researcher', version: '1', ...options }));
   const client = closer.add(new Client({ name: 'importer', version: '1' }));
   await client.connect(new StreamableHTTPClientTransport(http.url));

@@ -10,6 +10,7 @@ import { importMcpTools, serveMcpHttp, type McpHttpServer } from '../../src/mcp'
 import { createTestToolkit, type Probe } from './fixtures/test-toolkit';
 import { Closer, eventually } from '../support/mcp';
 import { listen } from '../support/mcp-http';
+import { registerPlainTools } from './import/sdk2-servers';
 
 /**
  * toolwright serves 2025-11-25 sessions with `@modelcontextprotocol/sdk` 1.x and 2026-07-28 requests
@@ -110,15 +111,7 @@ describe('an MCP SDK 2 client (@modelcontextprotocol/client) against serveMcpHtt
 async function serveSdk2(): Promise<URL> {
   const factory = () => {
     const server = new Sdk2McpServer({ name: 'sdk2-server', version: '2.0.0' });
-    server.registerTool(
-      'shout',
-      { description: 'Upper-cases the text', inputSchema: z.object({ text: z.string().describe('What to shout') }), annotations: { readOnlyHint: true } },
-      ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
-    );
-    server.registerTool('refuse', { description: 'Always answers with an error result' }, () => ({ content: [{ type: 'text', text: 'refused: not today' }], isError: true }));
-    server.registerTool('crash', { description: 'Throws' }, () => {
-      throw new Error('crashed inside the SDK 2 handler');
-    });
+    registerPlainTools(server);
     server.registerTool(
       'steps',
       { description: 'Reports progress, then answers', inputSchema: z.object({ n: z.number().int().min(1).max(10) }) },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Toolkit, type CallProgress, type ClientRequestHandler, type ElicitationRequest } from '../../../src';
 import { importMcpTools } from '../../../src/mcp';
 import { Closer, eventually } from '../../support/mcp';
-import { connectSdk2, NEGOTIATIONS, REVISION, serveSdk2, type Negotiation } from './sdk2-servers';
+import { connectSdk2, NEGOTIATIONS, REVISION, registerPlainTools, serveSdk2, type Negotiation } from './sdk2-servers';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
@@ -17,15 +17,7 @@ interface Seen {
 function sdk2Factory(seen: Seen) {
   return () => {
     const server = new Sdk2McpServer({ name: 'sdk2-server', version: '2.4.0' });
-    server.registerTool(
-      'shout',
-      { description: 'Upper-cases the text', inputSchema: z.object({ text: z.string().describe('What to shout') }), annotations: { readOnlyHint: true } },
-      ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
-    );
-    server.registerTool('refuse', { description: 'Always answers with an error result' }, () => ({ content: [{ type: 'text', text: 'refused: not today' }], isError: true }));
-    server.registerTool('crash', { description: 'Throws' }, () => {
-      throw new Error('crashed inside the SDK 2 handler');
-    });
+    registerPlainTools(server);
     server.registerTool(
       'steps',
       { description: 'Reports progress, then answers', inputSchema: z.object({ n: z.number().int().min(1).max(10) }), outputSchema: z.object({ steps: z.number() }) },

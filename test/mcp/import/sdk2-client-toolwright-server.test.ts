@@ -1,8 +1,9 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTransport } from '@modelcontextprotocol/client';
 import { Toolkit, type AgentTool, type CallProgress } from '../../../src';
-import { importMcpTools, serveMcpHttp, withMcpOptions } from '../../../src/mcp';
+import { importMcpTools, serveMcpHttp } from '../../../src/mcp';
 import { createTestToolkit } from '../fixtures/test-toolkit';
 import { Closer, eventually } from '../../support/mcp';
+import { researchTool } from '../fixtures/research-tool';
 import { connectSdk2, negotiation, type Negotiation } from './sdk2-servers';
 
 /**
@@ -11,29 +12,6 @@ import { connectSdk2, negotiation, type Negotiation } from './sdk2-servers';
  */
 const closer = new Closer();
 afterEach(() => closer.closeAll());
-
-/** A long tool the server runs only as a task, released by the test. */
-function researchTool(state: { started: number; aborted: number; release?: () => void }): AgentTool {
-  return withMcpOptions(
-    {
-      name: 'research',
-      description: 'Researches a topic (long-running)',
-      parameters: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
-      execute: (args, ctx) => {
-        state.started++;
-        ctx.emit({ progress: 1, total: 2, message: `reading about ${String(args.topic)}` });
-        return new Promise<string>((resolve) => {
-          state.release = () => resolve(`findings on ${String(args.topic)}`);
-          ctx.signal.addEventListener('abort', () => {
-            state.aborted++;
-            resolve('aborted');
-          });
-        });
-      },
-    },
-    { taskSupport: 'required' },
-  );
-}
 
 /** A tool that asks its caller's user before it answers. */
 const askTool: AgentTool = {

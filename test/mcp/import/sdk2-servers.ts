@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, Server, type CallToolResult, type ListToolsResult, type McpHttpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, Server, type CallToolResult, type ListToolsResult, type McpHttpHandler, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { Closer } from '../../support/mcp';
 import { listen } from '../../support/mcp-http';
 
@@ -53,5 +54,18 @@ export async function hostileSdk2Server(closer: Closer, list: HostileLister, cal
     server.setRequestHandler('tools/list', (request) => list(request.params?.cursor) as ListToolsResult);
     server.setRequestHandler('tools/call', (request, ctx) => (call?.(request.params.name, ctx.mcpReq.inputResponses) ?? { content: [{ type: 'text', text: 'remote ran' }] }) as CallToolResult);
     return server;
+  });
+}
+
+/** Registers the plain tools every SDK 2 test server has: `shout` (read-only), `refuse` (an error result), `crash` (throws). */
+export function registerPlainTools(server: McpServer): void {
+  server.registerTool(
+    'shout',
+    { description: 'Upper-cases the text', inputSchema: z.object({ text: z.string().describe('What to shout') }), annotations: { readOnlyHint: true } },
+    ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+  );
+  server.registerTool('refuse', { description: 'Always answers with an error result' }, () => ({ content: [{ type: 'text', text: 'refused: not today' }], isError: true }));
+  server.registerTool('crash', { description: 'Throws' }, () => {
+    throw new Error('crashed inside the SDK 2 handler');
   });
 }

@@ -77,16 +77,7 @@ export class ReplayingClientRequests implements ClientRequestHandler {
   }
 
   supports(capability: ClientCapability): boolean {
-    const declared = this.settings.capabilities;
-    if (typeof declared !== 'object' || declared === null) return false;
-    const entry = (declared as Record<string, unknown>)[capability];
-    if (typeof entry !== 'object' || entry === null) return false;
-    // elicitation: form mode (an empty object means form mode)
-    if (capability === 'elicitation') {
-      const modes = entry as { form?: unknown; url?: unknown };
-      return modes.form !== undefined || modes.url === undefined;
-    }
-    return true;
+    return declaresCapability(this.settings.capabilities, capability);
   }
 
   async createMessage(request: SamplingRequest, options: ClientRequestOptions): Promise<SamplingResult> {
@@ -149,4 +140,19 @@ export class ReplayingClientRequests implements ClientRequestHandler {
     this.ending = true;
     setImmediate(this.settings.endRound);
   }
+}
+
+/**
+ * @internal Whether a 2026-07-28 request's declared client capabilities (its `_meta`) include
+ * `capability`; for elicitation, form mode (an empty object means form mode).
+ */
+export function declaresCapability(declared: unknown, capability: ClientCapability): boolean {
+  if (typeof declared !== 'object' || declared === null) return false;
+  const entry = (declared as Record<string, unknown>)[capability];
+  if (typeof entry !== 'object' || entry === null) return false;
+  if (capability === 'elicitation') {
+    const modes = entry as { form?: unknown; url?: unknown };
+    return modes.form !== undefined || modes.url === undefined;
+  }
+  return true;
 }

@@ -1,6 +1,7 @@
 import type { ElicitationRequest, ElicitationResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
 import { elicitationAnswerOf, elicitationShapeOf, samplingAnswerOf, type FormValidators } from '../mcp-client-requests';
+import { declaresCapability } from './replaying-client-requests';
 import type { TaskRun } from './tasks-extension';
 
 /**
@@ -23,15 +24,7 @@ export class TaskClientRequests implements ClientRequestHandler {
   }
 
   supports(capability: ClientCapability): boolean {
-    const declared = this.capabilities;
-    if (typeof declared !== 'object' || declared === null) return false;
-    const entry = (declared as Record<string, unknown>)[capability];
-    if (typeof entry !== 'object' || entry === null) return false;
-    if (capability === 'elicitation') {
-      const modes = entry as { form?: unknown; url?: unknown };
-      return modes.form !== undefined || modes.url === undefined;
-    }
-    return true;
+    return declaresCapability(this.capabilities, capability);
   }
 
   async createMessage(request: SamplingRequest, options: ClientRequestOptions): Promise<SamplingResult> {
