@@ -12,6 +12,7 @@ const benches = [
   ['sessions and skills', 'sessions-bench.js'],
   ['preset redaction', 'secrets-bench.js'],
   ['MCP round trip', 'mcp-bench.js'],
+  ['MCP over HTTP: 2026-07-28 vs the SDK v2 McpServer vs 2025-11-25; calls/s with 1 and 2 processes', 'mcp-http-bench.js'],
   ['LangChain adapter (per-call overhead)', 'langchain-bench.js'],
   ['OpenAI Agents SDK adapter (per-call overhead)', 'openai-agents-bench.js'],
   ['AI SDK adapter (per-call overhead over the SDK plain tool path + view.callTool)', 'ai-sdk-bench.js'],

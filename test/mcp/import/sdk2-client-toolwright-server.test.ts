@@ -1,14 +1,14 @@
-import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTransport } from '@modelcontextprotocol/client';
 import { Toolkit, type AgentTool, type CallProgress } from '../../../src';
 import { importMcpTools, serveMcpHttp } from '../../../src/mcp';
 import { createTestToolkit } from '../fixtures/test-toolkit';
 import { Closer, eventually } from '../../support/mcp';
 import { researchTool } from '../fixtures/research-tool';
-import { connectSdk2, negotiation, type Negotiation } from './sdk2-servers';
+import { connectSdk2, type Negotiation } from './sdk2-servers';
 
 /**
- * toolwright's own server speaks 2025-11-25: an MCP SDK 2 client reaches it with the 2025
- * handshake, by default or after an `'auto'` probe, and imports from it as an SDK 1.x client does.
+ * toolwright's own server serves both revisions: an MCP SDK 2 client reaches 2025-11-25 with the
+ * 2025 handshake (its default) and imports from it as an SDK 1.x client does; with an `'auto'` probe
+ * or a pin it reaches 2026-07-28.
  */
 const closer = new Closer();
 afterEach(() => closer.closeAll());
@@ -33,7 +33,7 @@ async function serveToolwright() {
   return { url: http.url, probe, state };
 }
 
-describe.each(['legacy', 'auto'] as const)('importMcpTools through an MCP SDK 2 client (%s negotiation) from toolwright’s own server', (mode: Negotiation) => {
+describe.each(['legacy'] as const)('importMcpTools through an MCP SDK 2 client (%s negotiation) from toolwright’s own server', (mode: Negotiation) => {
   test('imports on 2025-11-25, calls with progress and cancellation, and follows list_changed', async () => {
     const { url, probe } = await serveToolwright();
     const client = await connectSdk2(closer, url, mode);
@@ -104,8 +104,19 @@ test('on 2025-11-25 a server’s elicitation/create reaches the handler the appl
   expect(await b.callTool({ id: 'q', name: 'a_ask', arguments: {} })).toMatchObject({ isError: false, forLLM: 'colour: teal' });
 });
 
-test('a client pinned to 2026-07-28 cannot connect to a 2025-11-25 server, so there is nothing to import from', async () => {
-  const { url } = await serveToolwright();
-  const pinned = closer.add(new Sdk2Client({ name: 'modern-only', version: '1' }, negotiation('pinned')));
-  await expect(pinned.connect(new Sdk2HttpTransport(url))).rejects.toThrow(/did not offer pinned protocol version 2026-07-28/);
+test.each(['auto', 'pinned'] as const)('an SDK 2 client (%s negotiation) imports from toolwright on 2026-07-28: calls, progress; a task-only tool refused without the tasks extension', async (mode: Negotiation) => {
+  const { url, state } = await serveToolwright();
+  const client = await connectSdk2(closer, url, mode);
+  const b = new Toolkit();
+  closer.add(await importMcpTools(client, b, { prefix: 'a' }));
+  expect((await importMcpTools(client, new Toolkit(), { filter: ['echo'] })).report).toMatchObject({ server: 'toolwright-test', protocolVersion: '2026-07-28', skipped: [] });
+  expect(await b.callTool({ id: 'e', name: 'a_echo', arguments: { text: 'via 2026-07-28' } })).toMatchObject({ forLLM: 'echo: via 2026-07-28', isError: false });
+  const progress: CallProgress[] = [];
+  await b.callTool({ id: 'c', name: 'a_count', arguments: { to: 2 } }, { onProgress: (p) => progress.push(p) });
+  expect(progress.map((p) => p.progress)).toEqual([1, 2]);
+  // a tool the server runs only as a task, called without the tasks extension (the SDK 2.4 client has none): refused, naming it
+  const research = await b.callTool({ id: 't', name: 'a_research', arguments: { topic: 'tides' } });
+  expect(research).toMatchObject({ isError: true });
+  expect(research.forLLM).toContain('io.modelcontextprotocol/tasks');
+  expect(state.started).toBe(0);
 });

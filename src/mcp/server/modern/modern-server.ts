@@ -197,7 +197,7 @@ export class ModernMcpServers {
         };
         return (await tasks.create(principal?.id, run)) as unknown as CallToolResult;
       }
-      return this.counted(request.owner, tool, () => this.callTool(modernCall, tool, args, ctx, principal) as Promise<WireCallToolResult>) as Promise<CallToolResult>;
+      return this.counted(request.owner, tool, () => this.callTool(modernCall, tool, args, ctx, principal) as Promise<TwCallToolResult>) as Promise<CallToolResult>;
     });
     if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, principal?.id);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
@@ -271,7 +271,7 @@ export class ModernMcpServers {
    * Runs `call` unless `owner` already has `maxConcurrentCalls` calls running (a protocol session
    * no longer bounds them): then an `isError` result at once, and the tool does not run.
    */
-  private async counted(owner: string, name: string, call: () => Promise<WireCallToolResult>): Promise<WireCallToolResult> {
+  private async counted(owner: string, name: string, call: () => Promise<TwCallToolResult>): Promise<TwCallToolResult> {
     const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
     const running = this.running.get(owner) ?? 0;
     if (running >= max) {
