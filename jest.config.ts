@@ -22,12 +22,19 @@ const INTEGRATION: readonly string[] = [
   'mcp/mcp-stdio.test.ts',
   'mcp/sample-server.test.ts',
   'security/attack-throwing-error-handler.test.ts',
+  'mcp/modern/fleet.test.ts',
   'security/mcp-call-concurrency.test.ts',
   'security/user-callbacks.test.ts',
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
   'mcp/sdk2-interop.test.ts',
+  'mcp/modern/modern-tools.test.ts',
+  'mcp/modern/modern-callers.test.ts',
+  'mcp/modern/modern-guard.test.ts',
+  'mcp/modern/modern-without-sdk2.test.ts',
+  'mcp/modern/tasks-wire.test.ts',
+  'mcp/modern/tasks-http.test.ts',
   'security/attack-hidden-resources.test.ts',
   'security/attack-uri-template-traversal.test.ts',
   'security/mcp-http-auth.test.ts',
@@ -98,15 +105,15 @@ const MCP_SDK_LOWEST: Project = {
 };
 
 /**
- * The `ioredis-6` project: the toolwright/bullmq suites again (but the sample, which runs in a child
- * process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
+ * The `ioredis-6` project: the toolwright/bullmq and toolwright/redis suites again (but the sample,
+ * which runs in a child process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
  * which package.json installs under the alias `ioredis-v6`; the project's own ioredis is 5, the
  * lowest major of the peer range.
  */
 const IOREDIS_6: Project = {
   ...shared,
   displayName: 'ioredis-6',
-  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts', '<rootDir>/test/redis/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
   moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
   globals: { IOREDIS_MAJOR: 6 },

@@ -56,7 +56,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));

@@ -42,7 +42,7 @@ export type {
 export { LOG_LEVELS, ToolEmitter } from './common/tool-emitter';
 export type { LogLevel, ToolLogEntry } from './common/tool-emitter';
 export { ClientRequests } from './common/client-requests';
-export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestScope } from './common/client-requests';
+export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestPhase, ClientRequestScope } from './common/client-requests';
 export type {
   SamplingRequest,
   SamplingResult,

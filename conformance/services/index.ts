@@ -1,10 +1,12 @@
 import type { ToolTarget } from '../../src';
 import { ConformanceClientRequestsService } from './client-requests';
 import { ConformanceContentService } from './content';
+import { ConformanceInputRequiredService } from './input-required';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
-import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
+import { TASK_FIXTURES } from './tasks';
+import { ConformanceToolsService, customHeaderTool, jsonSchema2020Tool } from './tools';
 
 /**
  * Everything the conformance server registers besides the sample services, in the group
@@ -13,9 +15,12 @@ import { ConformanceToolsService, jsonSchema2020Tool } from './tools';
 export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceToolsService,
   jsonSchema2020Tool,
+  customHeaderTool,
   ConformanceContentService,
   ConformanceResourcesService,
   ConformancePromptsService,
   ConformanceClientRequestsService,
+  ConformanceInputRequiredService,
   ConformanceSseService,
+  ...TASK_FIXTURES,
 ];

@@ -62,3 +62,21 @@ export const jsonSchema2020Tool: AgentTool = {
   },
   execute: (args) => `Received: ${JSON.stringify(args)}`,
 };
+
+/**
+ * `http-custom-header-server-validation`: a parameter that a 2026-07-28 client mirrors into the
+ * `Mcp-Param-Region` header (`x-mcp-header`); the server refuses a header that does not match the
+ * argument before the tool runs.
+ */
+export const customHeaderTool: AgentTool = {
+  name: 'test_custom_header',
+  description: 'Echoes the region it was called for (mirrored into the Mcp-Param-Region header)',
+  behaviour: { group: 'conformance' },
+  parameters: {
+    type: 'object',
+    properties: { region: { type: 'string', description: 'A region name', 'x-mcp-header': 'Region' } },
+    required: ['region'],
+    additionalProperties: false,
+  },
+  execute: (args) => `region: ${String(args.region)}`,
+};

@@ -11,7 +11,18 @@ export interface ClientRequestOptions {
   readonly signal: AbortSignal;
   /** How long to wait for the answer, when the tool said (else the handler's default). */
   readonly timeoutMs?: number | undefined;
+  /** The tool's name for the question ({@link ClientCallOptions.key}), when it gave one. */
+  readonly key?: string | undefined;
+  /**
+   * When in the call the question is asked: `'before'` the tool's body runs (a before-hook, such as
+   * the approval pipeline's question), by the tool's body (`'tool'`), or `'after'` it (an
+   * after-hook). A handler that answers by running the call again (MCP 2026-07-28) reads it.
+   */
+  readonly phase?: ClientRequestPhase | undefined;
 }
+
+/** When in a call a request to the client is made (see {@link ClientRequestOptions.phase}). */
+export type ClientRequestPhase = 'before' | 'tool' | 'after';
 
 /**
  * Who answers a tool's requests to "the client": `createMcpServer` gives every call one that
@@ -50,7 +61,16 @@ export interface ClientCallOptions {
   readonly signal?: AbortSignal | undefined;
   /** How long to wait for the answer (default: the handler's; over MCP the server's `clientRequestTimeoutMs`). */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Names the question for a 2026-07-28 MCP client: its key in the `inputRequests` the server
+   * answers with (1-64 letters, digits, `_`, `.` or `-`; default: derived from the question).
+   * Answers are still matched to questions by their content.
+   */
+  readonly key?: string | undefined;
 }
+
+/** What a {@link ClientCallOptions.key} may be. */
+const QUESTION_KEY = /^[\w.-]{1,64}$/;
 
 /**
  * What the toolkit tells the {@link ClientRequests} of one call: the tool, the call's signal and
@@ -63,6 +83,8 @@ export interface ClientRequestScope {
   readonly signal?: AbortSignal | undefined;
   /** Redacts a request before it leaves (the toolkit removes the tool's preset values). */
   readonly redact?: ((request: unknown) => unknown) | undefined;
+  /** When in the call the requests are made (read at each request). */
+  readonly phase?: ClientRequestPhase | undefined;
 }
 
 const METHODS: Readonly<Record<ClientCapability, string>> = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create' };
@@ -178,13 +200,15 @@ export class ClientRequests {
         toolOption(tool),
       );
     }
-    const problem = problemOf();
+    const key = options.key;
+    const problem = key !== undefined && !(typeof key === 'string' && QUESTION_KEY.test(key)) ? 'key must be 1-64 letters, digits, _, . or -' : problemOf();
     if (problem !== undefined) throw new ToolkitError('INVALID_OPTIONS', `${asker} sent an invalid ${method} request: ${problem}.`, toolOption(tool));
     const link = linkSignals(this.scope.signal, options.signal);
     try {
       link.signal.throwIfAborted();
       const outgoing = (this.scope.redact ? this.scope.redact(request) : request) as typeof request;
-      const settings = { signal: link.signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+      const phase = this.scope.phase;
+      const settings = { signal: link.signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(phase !== undefined ? { phase } : {}), ...(key !== undefined ? { key } : {}) };
       const answer = capability === 'sampling' ? handler.createMessage(outgoing as SamplingRequest, settings) : handler.elicit(outgoing as ElicitationRequest, settings);
       return (await answer) as C extends 'sampling' ? SamplingResult : ElicitationResult;
     } catch (error) {

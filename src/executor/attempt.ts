@@ -96,6 +96,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
           return attempt.signal;
         },
         redact: (request) => call.outgoing(request),
+        phase: 'tool',
       });
     }
     return this.#client;

@@ -120,7 +120,14 @@ export function resolverOf(run: CallState): ChainResolver {
 export function hookClientOf(run: CallState): ClientRequests {
   if (run.hookClient === undefined) {
     const abort = (run.hookAbort = new AbortController());
-    run.hookClient = new ClientRequests(run.clientHandler(), { toolName: toolName(run), signal: abort.signal, redact: (request) => run.outgoing(request) });
+    run.hookClient = new ClientRequests(run.clientHandler(), {
+      toolName: toolName(run),
+      signal: abort.signal,
+      redact: (request) => run.outgoing(request),
+      get phase() {
+        return run.attempts > 0 ? 'after' : 'before';
+      },
+    });
   }
   return run.hookClient;
 }

@@ -1,6 +1,7 @@
 /**
  * `toolwright/mcp`: serve a toolkit to any MCP client, and import any MCP server's tools into a
- * toolkit. Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.x).
+ * toolkit. Needs the optional peer dependency `@modelcontextprotocol/sdk` (1.x); the HTTP handler
+ * serves MCP 2026-07-28 too when `@modelcontextprotocol/server` (2.x) is installed.
  */
 import './shared/require-sdk';
 export { createMcpServer } from './server/mcp-server';
@@ -12,6 +13,8 @@ export type { McpStdioOptions } from './transports/mcp-stdio';
 export { createMcpHttpHandler, serveMcpHttp } from './transports/mcp-http';
 export type { McpHttpHandler, McpHttpServeOptions, McpHttpServer } from './transports/mcp-http';
 export type { McpHttpOptions } from './transports/mcp-http-options';
+export { memoryMcpStateStore } from './server/modern/state-store';
+export type { McpStateStore } from './server/modern/state-store';
 export type { McpResumabilityOptions } from './transports/mcp-http-resumability';
 export type { McpEventStoreLimits } from './transports/mcp-event-store';
 export { McpPrincipal, bearerAuth } from './shared/mcp-principal';

@@ -14,7 +14,7 @@ import {
 } from '../schema/lowering';
 import type { ActivationState } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
-import { masked, visibleMask, visibleMaskAsync } from './visible-tools';
+import { callerDependent, masked, visibleMask, visibleMaskAsync } from './visible-tools';
 import type { GroupRecord, ToolAvailability } from './availability';
 import type { PromptView, ResourceView } from '../resources/catalog-views';
 
@@ -127,6 +127,11 @@ export abstract class ToolView {
   getActiveTools(options?: ToolListOptions): readonly AgentTool[] {
     const tools = this.state.activeTools();
     return masked(tools, visibleMask(this.core, tools, options?.context));
+  }
+
+  /** @internal True when what this view lists may depend on the caller: an `authorize` rule is set, or an enabled tool has scopes. */
+  listsDependOnCaller(): boolean {
+    return callerDependent(this.core, this.state.activeTools());
   }
 
   /**

@@ -13,7 +13,7 @@ export interface ListingCore {
 const scopedLists = new WeakMap<readonly AgentTool[], boolean>();
 
 /** @internal True when a list may depend on its caller: a rule is set, or a listed tool has scopes. */
-function callerDependent(core: ListingCore, tools: readonly AgentTool[]): boolean {
+export function callerDependent(core: ListingCore, tools: readonly AgentTool[]): boolean {
   if (core.authorize !== undefined) return true;
   let scoped = scopedLists.get(tools);
   if (scoped === undefined) {

@@ -17,6 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['resources'],
   ['toolkit'],
   ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs', 'bullmq'],
+  ['redis'],
 ];
 
 const src = path.resolve(__dirname, '../../src');

@@ -75,3 +75,8 @@ export function toCallToolResult(result: ToolResult, shape: OutputShape | undefi
 export function errorCallResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
+
+/** @internal The answer to a call that threw inside toolwright's MCP glue (the toolkit call itself never rejects). */
+export function failedCallResult(name: string, error: unknown): CallToolResult {
+  return errorCallResult(`Tool '${name}' failed: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -5,11 +5,13 @@ import {
   CreateMessageResultSchema,
   ElicitResultSchema,
   type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitRequestFormParams,
+  type ElicitResult,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, SamplingContent, SamplingRequest, SamplingResult } from '../../common/client-request-types';
+import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, SamplingRequest, SamplingResult } from '../../common/client-request-types';
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../common/client-requests';
 import type { JsonSchema } from '../../common/json-schema';
 import { boundInput, quoteInput } from '../../common/quote-input';
@@ -23,17 +25,13 @@ export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 const MAX_ISSUES = 5;
 
 /**
- * @internal What the requests of one connection share: the server (the client's capabilities),
- * the default timeout, and the validators of elicitation forms (each form compiled once).
+ * @internal The validators of elicitation forms, each form compiled once: what checks a user's
+ * answer, whichever way it arrived (a 2025-11-25 `elicitation/create` response, or a 2026-07-28
+ * `inputResponses` entry).
  */
-export class McpClientLink {
+export class FormValidators {
   private validators: SchemaValidators | undefined;
   private readonly compiled = new WeakMap<object, ValidateFunction>();
-
-  constructor(
-    readonly server: Server,
-    readonly timeoutMs: number,
-  ) {}
 
   /** The validation function of a form. */
   validatorOf(schema: ElicitationSchema): ValidateFunction {
@@ -44,6 +42,57 @@ export class McpClientLink {
     }
     return validate;
   }
+}
+
+/**
+ * @internal What the requests of one connection share: the server (the client's capabilities),
+ * the default timeout, and the validators of elicitation forms.
+ */
+export class McpClientLink extends FormValidators {
+  constructor(
+    readonly server: Server,
+    readonly timeoutMs: number,
+  ) {
+    super();
+  }
+}
+
+/**
+ * @internal The shape of an untrusted sampling answer, checked with the SDK's schema: only the
+ * fields MCP defines. Throws an Error that says what is wrong (size-bounded).
+ */
+export function samplingAnswerOf(raw: unknown): SamplingResult {
+  const parsed = CreateMessageResultSchema.safeParse(raw);
+  if (!parsed.success) throw invalidAnswer('sampling result', parsed.error) as Error;
+  return samplingResultOf(parsed.data);
+}
+
+/** @internal The shape of an untrusted elicitation answer, checked with the SDK's schema (not yet against its form). */
+export function elicitationShapeOf(raw: unknown): ElicitResult {
+  const parsed = ElicitResultSchema.safeParse(raw);
+  if (!parsed.success) throw invalidAnswer('elicitation result', parsed.error) as Error;
+  return parsed.data;
+}
+
+/**
+ * @internal What the tool sees of a well-shaped elicitation answer: accepted content checked
+ * against the requested form, holding only its fields. Throws an Error listing the problems.
+ */
+export function elicitationAnswerOf(forms: FormValidators, request: ElicitationRequest, answer: ElicitResult): ElicitationResult {
+  if (answer.action !== 'accept') return { action: answer.action };
+  const content = answer.content ?? {};
+  const validate = forms.validatorOf(request.requestedSchema);
+  if (!validate(content)) {
+    const problems = new ProblemList();
+    describeAjvErrors(validate.errors ?? [], content, problems);
+    throw new Error(`the user's answer does not match the requested form:\n${problems.toText()}`);
+  }
+  // only the fields the tool asked for
+  const fields: Record<string, ElicitationValue> = {};
+  for (const name of Object.keys(request.requestedSchema.properties)) {
+    if (Object.prototype.hasOwnProperty.call(content, name)) fields[name] = content[name] as ElicitationValue;
+  }
+  return { action: 'accept', content: fields };
 }
 
 /**
@@ -77,9 +126,7 @@ export class McpClientRequests implements ClientRequestHandler {
     const answer = await this.extra
       .sendRequest({ method: 'sampling/createMessage', params }, CreateMessageResultSchema, this.settings(options))
       .catch((error: unknown) => Promise.reject(invalidAnswer('sampling result', error)));
-    const result: { -readonly [K in keyof SamplingResult]: SamplingResult[K] } = { role: answer.role, content: contentOf(answer.content), model: answer.model };
-    if (answer.stopReason !== undefined) result.stopReason = answer.stopReason;
-    return result;
+    return samplingResultOf(answer);
   }
 
   async elicit(request: ElicitationRequest, options: ClientRequestOptions): Promise<ElicitationResult> {
@@ -87,20 +134,7 @@ export class McpClientRequests implements ClientRequestHandler {
     const answer = await this.extra
       .sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, this.settings(options))
       .catch((error: unknown) => Promise.reject(invalidAnswer('elicitation result', error)));
-    if (answer.action !== 'accept') return { action: answer.action };
-    const content = answer.content ?? {};
-    const validate = this.link.validatorOf(request.requestedSchema);
-    if (!validate(content)) {
-      const problems = new ProblemList();
-      describeAjvErrors(validate.errors ?? [], content, problems);
-      throw new Error(`the user's answer does not match the requested form:\n${problems.toText()}`);
-    }
-    // only the fields the tool asked for
-    const fields: Record<string, ElicitationValue> = {};
-    for (const name of Object.keys(request.requestedSchema.properties)) {
-      if (Object.prototype.hasOwnProperty.call(content, name)) fields[name] = content[name];
-    }
-    return { action: 'accept', content: fields };
+    return elicitationAnswerOf(this.link, request, answer);
   }
 
   /** Closes the call's SSE stream when the transport offers it (Streamable HTTP with an event store, a 2025-11-25 client). */
@@ -116,9 +150,16 @@ export class McpClientRequests implements ClientRequestHandler {
   }
 }
 
-/** The content of a valid sampling answer, with only the fields MCP defines. */
-function contentOf(content: SamplingContent): SamplingContent {
-  return content.type === 'text' ? { type: 'text', text: content.text } : { type: content.type, data: content.data, mimeType: content.mimeType };
+/** A valid sampling answer with only the fields MCP defines. */
+function samplingResultOf(answer: CreateMessageResult): SamplingResult {
+  const content = answer.content;
+  const result: { -readonly [K in keyof SamplingResult]: SamplingResult[K] } = {
+    role: answer.role,
+    content: content.type === 'text' ? { type: 'text', text: content.text } : { type: content.type, data: content.data, mimeType: content.mimeType },
+    model: answer.model,
+  };
+  if (answer.stopReason !== undefined) result.stopReason = answer.stopReason;
+  return result;
 }
 
 /** A rejected request as an Error that says why: a schema mismatch lists its first issues. */

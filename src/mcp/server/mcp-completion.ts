@@ -1,6 +1,7 @@
 import { ErrorCode, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolExecutionContext } from '../../common/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { mcpErrorOf } from './mcp-catalog-support';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';
@@ -13,19 +14,27 @@ import { requestContext, type McpCallSettings } from './mcp-tool-call';
  * template the view cannot reach is -32602.
  */
 export function serveCompletion(server: Server, settings: McpCallSettings, viewFor: (sessionId: string | undefined) => ToolView): void {
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra): Promise<CompleteResult> => {
-    const { ref, argument } = request.params;
-    const context = requestContext(settings, extra);
-    const options = { signal: extra.signal, arguments: request.params.context?.arguments ?? {}, ...(context ? { context } : {}) };
-    const view = viewFor(extra.sessionId);
-    try {
-      const completion =
-        ref.type === 'ref/prompt'
-          ? await view.prompts.complete(ref.name, argument.name, argument.value, options)
-          : await view.resources.complete(ref.uri, argument.name, argument.value, options);
-      return { completion: { ...completion, values: [...completion.values] } };
-    } catch (error) {
-      throw mcpErrorOf(error, ErrorCode.InvalidParams);
-    }
-  });
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => complete(viewFor(extra.sessionId), request.params, extra.signal, requestContext(settings, extra)));
+}
+
+/** @internal What `completion/complete` reads of its params. */
+export interface CompletionParams {
+  readonly ref: { readonly type: 'ref/prompt'; readonly name: string } | { readonly type: 'ref/resource'; readonly uri: string };
+  readonly argument: { readonly name: string; readonly value: string };
+  readonly context?: { readonly arguments?: Readonly<Record<string, string>> | undefined } | undefined;
+}
+
+/** @internal `completion/complete` through `view`: the suggestions, or the MCP error (-32602) for a prompt or template it cannot reach. */
+export async function complete(view: ToolView, params: CompletionParams, signal: AbortSignal, context: ToolExecutionContext | undefined): Promise<CompleteResult> {
+  const { ref, argument } = params;
+  const options = { signal, arguments: params.context?.arguments ?? {}, ...(context ? { context } : {}) };
+  try {
+    const completion =
+      ref.type === 'ref/prompt'
+        ? await view.prompts.complete(ref.name, argument.name, argument.value, options)
+        : await view.resources.complete(ref.uri, argument.name, argument.value, options);
+    return { completion: { ...completion, values: [...completion.values] } };
+  } catch (error) {
+    throw mcpErrorOf(error, ErrorCode.InvalidParams);
+  }
 }

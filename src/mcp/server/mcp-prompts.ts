@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
+import type { ToolExecutionContext } from '../../common/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { mcpErrorOf, pageOf } from './mcp-catalog-support';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';
@@ -14,15 +15,24 @@ export function servePrompts(server: Server, settings: McpCallSettings, viewFor:
   server.setRequestHandler(ListPromptsRequestSchema, (request, extra) =>
     pageOf('prompts', viewFor(extra.sessionId).prompts.list().map((p) => ({ ...p, arguments: [...p.arguments] })), request.params?.cursor),
   );
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    const context = requestContext(settings, extra);
-    try {
-      const result = await viewFor(extra.sessionId).prompts.get(request.params.name, request.params.arguments ?? {}, { signal: extra.signal, ...(context ? { context } : {}) });
-      return result as GetPromptResult;
-    } catch (error) {
-      throw mcpErrorOf(error);
-    }
-  });
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+    getPrompt(viewFor(extra.sessionId), request.params.name, request.params.arguments ?? {}, extra.signal, requestContext(settings, extra)),
+  );
+}
+
+/** @internal `prompts/get` through `view`: the rendered prompt, or the MCP error for it. */
+export async function getPrompt(
+  view: ToolView,
+  name: string,
+  args: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+  context: ToolExecutionContext | undefined,
+): Promise<GetPromptResult> {
+  try {
+    return (await view.prompts.get(name, args, { signal, ...(context ? { context } : {}) })) as GetPromptResult;
+  } catch (error) {
+    throw mcpErrorOf(error);
+  }
 }
 
 /** @internal `notifications/prompts/list_changed` each time what `view` lists of prompts changes. */

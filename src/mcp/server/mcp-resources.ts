@@ -12,11 +12,25 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
+import type { ToolExecutionContext } from '../../common/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { McpRequestError, mcpErrorOf, pageOf, RESOURCE_NOT_FOUND } from './mcp-catalog-support';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * @internal `resources/read` of `uri` through `view`: its contents, or the MCP error for it (a
+ * resource the view cannot reach is `notFound`, with the URI as `data.uri`).
+ */
+export async function readResource(view: ToolView, uri: string, signal: AbortSignal, context: ToolExecutionContext | undefined, notFound: number): Promise<ReadResourceResult> {
+  try {
+    return (await view.resources.read(uri, { signal, ...(context ? { context } : {}) })) as ReadResourceResult;
+  } catch (error) {
+    const failure = mcpErrorOf(error, notFound);
+    throw failure.code === notFound ? new McpRequestError(notFound, failure.message, { uri }) : failure;
+  }
+}
 
 /** The most resources one MCP connection may subscribe to at once. */
 export const MAX_RESOURCE_SUBSCRIPTIONS = 1_000;
@@ -41,15 +55,9 @@ export class McpResources {
     server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
       pageOf('resourceTemplates', viewFor(extra.sessionId).resources.templates(), request.params?.cursor),
     );
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra: Extra) => {
-      const context = requestContext(settings, extra);
-      try {
-        const result = await viewFor(extra.sessionId).resources.read(request.params.uri, { signal: extra.signal, ...(context ? { context } : {}) });
-        return result as ReadResourceResult;
-      } catch (error) {
-        throw mcpErrorOf(error);
-      }
-    });
+    server.setRequestHandler(ReadResourceRequestSchema, (request, extra: Extra) =>
+      readResource(viewFor(extra.sessionId), request.params.uri, extra.signal, requestContext(settings, extra), RESOURCE_NOT_FOUND),
+    );
     server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
       const { uri } = request.params;
       if (!viewFor(extra.sessionId).resources.has(uri)) throw new McpRequestError(RESOURCE_NOT_FOUND, `Resource '${uri.slice(0, 200)}' not found.`);

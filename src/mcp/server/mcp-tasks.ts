@@ -42,12 +42,19 @@ export interface McpTaskOptions {
   ttlMs?: number | undefined;
   /** The `pollInterval` (ms) suggested to clients that poll `tasks/get` (default 500). */
   pollIntervalMs?: number | undefined;
+  /**
+   * 2026-07-28 clients (the `io.modelcontextprotocol/tasks` extension, which has no sessions): the
+   * most tasks one principal has within their `ttlMs`, running or ended, across every process that
+   * shares the `stateStore` (default 100; all anonymous callers together count as one principal).
+   * A `tools/call` beyond it gets JSON-RPC error -32000.
+   */
+  maxTasksPerPrincipal?: number | undefined;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Defaults of {@link McpTaskOptions}. */
-const DEFAULTS = { maxTasks: 100, ttlMs: 60 * 60_000, pollIntervalMs: 500 } as const;
+const DEFAULTS = { maxTasks: 100, ttlMs: 60 * 60_000, pollIntervalMs: 500, maxTasksPerPrincipal: 100 } as const;
 /** The JSON-RPC error of a `tools/call` refused because the session's tasks are all running. */
 const TOO_MANY_TASKS = -32000;
 
@@ -89,6 +96,7 @@ export function checkTaskOptions(options: McpTaskOptions): Required<{ [K in keyo
     maxTasks: checkedOption('maxTasks', options.maxTasks),
     ttlMs: checkedOption('ttlMs', options.ttlMs),
     pollIntervalMs: checkedOption('pollIntervalMs', options.pollIntervalMs),
+    maxTasksPerPrincipal: checkedOption('maxTasksPerPrincipal', options.maxTasksPerPrincipal),
   };
 }
 

@@ -17,7 +17,7 @@ import type { ToolResult } from '../../common/tool-types';
 import type { CallOptions } from '../../executor/call-executor';
 import type { Toolkit } from '../../toolkit/toolkit';
 import type { ToolView } from '../../toolkit/tool-view';
-import { errorCallResult, toCallToolResult } from './call-result';
+import { errorCallResult, failedCallResult, toCallToolResult } from './call-result';
 import { httpRequestScope } from '../shared/http-request-scope';
 import type { McpCallChannel, McpCallChannels } from './mcp-call-channel';
 import { principalContext, type McpPrincipal } from '../shared/mcp-principal';
@@ -50,10 +50,6 @@ export interface McpRequestInfo {
 /** The longest status message a task gets from an async result's text. */
 const MAX_STATUS_CHARS = 500;
 
-/** The answer to a call that threw inside toolwright's MCP glue (the toolkit call itself never rejects). */
-function failed(name: string, e: unknown): CallToolResult {
-  return errorCallResult(`Tool '${name}' failed: ${e instanceof Error ? e.message : String(e)}`);
-}
 
 /** Resolves when `signal` fires (a task cancelled while its async tool had not completed). */
 function whenAborted(signal: AbortSignal): Promise<ToolResult> {
@@ -87,17 +83,22 @@ export function requestContext(
   extra: Extra,
   principal: McpPrincipal | undefined = httpRequestScope.getStore()?.principal,
 ): ToolExecutionContext | undefined {
+  return infoContext(settings, () => ({
+    ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+    ...(extra.authInfo !== undefined ? { authInfo: extra.authInfo } : {}),
+    ...(extra.requestInfo !== undefined ? { requestInfo: extra.requestInfo } : {}),
+    ...(extra._meta !== undefined ? { meta: extra._meta } : {}),
+    ...(principal !== undefined ? { principal } : {}),
+  }), principal);
+}
+
+/**
+ * @internal The context of an MCP request of any revision: the `context` option's objects (its
+ * factory called with what `info` gives), with the principal's context over them.
+ */
+export function infoContext(settings: McpCallSettings, info: () => McpRequestInfo, principal: McpPrincipal | undefined): ToolExecutionContext | undefined {
   const { context } = settings;
-  const own =
-    typeof context !== 'function'
-      ? context
-      : context({
-          ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
-          ...(extra.authInfo !== undefined ? { authInfo: extra.authInfo } : {}),
-          ...(extra.requestInfo !== undefined ? { requestInfo: extra.requestInfo } : {}),
-          ...(extra._meta !== undefined ? { meta: extra._meta } : {}),
-          ...(principal !== undefined ? { principal } : {}),
-        });
+  const own = typeof context !== 'function' ? context : context(info());
   return principal ? ToolExecutionContext.merge(own, principalContext(principal)) : own;
 }
 
@@ -191,11 +192,11 @@ export class McpToolCalls {
       // progress and log messages must reach the client before the response, which drops late progress
       return call.then(
         (result) => (channel.idle ? this.toResult(name, result) : channel.flush(this.barrier).then(() => this.toResult(name, result))),
-        (e: unknown) => failed(name, e),
+        (e: unknown) => failedCallResult(name, e),
       );
     } catch (e) {
       if (e instanceof McpError) return Promise.reject(e);
-      return Promise.resolve(failed(name, e));
+      return Promise.resolve(failedCallResult(name, e));
     }
   }
 
@@ -242,7 +243,7 @@ export class McpToolCalls {
       await channel.flush(false);
       return this.toResult(name, result);
     } catch (e) {
-      return failed(name, e);
+      return failedCallResult(name, e);
     } finally {
       this.taskCalls--;
       this.lastEnded = Date.now();

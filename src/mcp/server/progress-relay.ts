@@ -4,6 +4,8 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { CallProgress } from '../../executor/call-executor';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** @internal What a relay needs of its request: a way to send notifications related to it. */
+export type NotificationSender = Pick<Extra, 'sendNotification'>;
 
 interface ProgressParams {
   progressToken: string | number;
@@ -29,7 +31,7 @@ export abstract class NotificationPump<P> {
   private pump: Promise<void> | undefined;
 
   constructor(
-    protected readonly extra: Extra,
+    protected readonly extra: NotificationSender,
     private readonly response?: ServerResponse,
   ) {}
 
@@ -73,7 +75,7 @@ export class ProgressRelay extends NotificationPump<ProgressParams> {
 
   constructor(
     private readonly token: string | number,
-    extra: Extra,
+    extra: NotificationSender,
     response?: ServerResponse,
   ) {
     super(extra, response);

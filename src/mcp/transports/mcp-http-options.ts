@@ -1,6 +1,9 @@
 import type { StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
+import type { McpStateStore } from '../server/modern/state-store';
 import { checkedResumability, type McpResumabilityOptions } from './mcp-http-resumability';
 import { checkLimit } from '../shared/mcp-limits';
+import { checkModernOptions } from '../server/modern/state-secret';
 import type { McpAuthenticate } from '../shared/mcp-principal';
 import type { McpServerOptions } from '../server/mcp-server';
 import { checkTaskOptions } from '../server/mcp-tasks';
@@ -96,6 +99,29 @@ export interface McpHttpOptions extends McpServerOptions {
    * Further options of the SDK's `StreamableHTTPServerTransport` (its deprecated Host/Origin
    * options are replaced by the ones above, `eventStore`/`retryInterval` by `resumability`).
    */
+  /**
+   * The key that signs state a 2026-07-28 client carries from one request to the next (at least
+   * 32 bytes; a string counts its UTF-8 bytes). Every process serving one endpoint needs the same
+   * key. Default: the environment variable `TOOLWRIGHT_MCP_STATE_SECRET`, else a random key per
+   * process (enough for one process). Never sent to clients.
+   */
+  stateSecret?: string | Uint8Array | undefined;
+  /**
+   * Where 2026-07-28 serving keeps what outlives one HTTP request; processes of one fleet share
+   * one store. Default: {@link memoryMcpStateStore} (this process only).
+   */
+  stateStore?: McpStateStore | undefined;
+  /**
+   * How long the `requestState` of a 2026-07-28 round trip stays valid, in ms: the time a client
+   * (and its user) has to answer a tool's questions. Default: 10 minutes.
+   */
+  requestStateTtlMs?: number | undefined;
+  /**
+   * The event bus `subscriptions/listen` streams of 2026-07-28 clients follow (the SDK's
+   * `ServerEventBus`); toolkit toggles are published on it as list-changed events. A fleet passes
+   * one shared over its pub/sub. Default: an in-process bus per handler.
+   */
+  bus?: ServerEventBus | undefined;
   transportOptions?: Omit<
     StreamableHTTPServerTransportOptions,
     | 'sessionIdGenerator'
@@ -109,12 +135,16 @@ export interface McpHttpOptions extends McpServerOptions {
   > | undefined;
 }
 
-/** @internal The limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones (the `tasks` and `resumability` ones too). */
+/** @internal The limits of `options`, defaults applied; throws `INVALID_OPTIONS` for invalid ones (the `tasks`, `resumability`, `stateSecret`, `stateStore` and `bus` ones too). */
 export function checkedLimits(
-  options: Pick<McpHttpOptions, 'maxSessions' | 'maxSessionsPerPrincipal' | 'sessionIdleTimeoutMs' | 'bodyTimeoutMs' | 'resumability' | 'tasks' | 'maxConcurrentCalls' | 'transportOptions'>,
+  options: Pick<
+    McpHttpOptions,
+    'maxSessions' | 'maxSessionsPerPrincipal' | 'sessionIdleTimeoutMs' | 'bodyTimeoutMs' | 'resumability' | 'tasks' | 'maxConcurrentCalls' | 'transportOptions' | 'stateSecret' | 'stateStore' | 'bus'
+  >,
 ): { maxSessions: number; maxSessionsPerPrincipal: number; sessionIdleTimeoutMs: number; bodyTimeoutMs: number; maxBodyBytes: number } {
   if (options.tasks) checkTaskOptions(options.tasks);
   if (options.resumability) checkedResumability(options.resumability);
+  checkModernOptions(options);
   if (options.maxConcurrentCalls !== undefined) checkLimit('maxConcurrentCalls', options.maxConcurrentCalls);
   const maxSessions = checkLimit('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   return {

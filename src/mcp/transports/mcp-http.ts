@@ -8,6 +8,7 @@ import { httpRequestScope } from '../shared/http-request-scope';
 import { isInitializeRequest, readJsonBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
+import { ModernHttp } from './mcp-http-modern';
 import { McpHttpResumability } from './mcp-http-resumability';
 import { McpHttpSessions, ownerOf, type McpHttpSession } from './mcp-http-sessions';
 import { ambiguousPrincipal, ambiguousPrincipalWarning, McpAuthRefusal, type McpAuthenticate, type McpPrincipal } from '../shared/mcp-principal';
@@ -102,15 +103,18 @@ function replyUnauthorized(req: IncomingMessage, res: ServerResponse, refusal: M
 
 /**
  * Creates a Streamable HTTP request handler for a toolkit, to mount on an existing app.
- * A POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later requests
- * carry the id; `DELETE` ends the session. Every request passes the `Host`/`Origin` checks and
+ * MCP 2025-11-25: a POST without `Mcp-Session-Id` starts a session (it must be `initialize`); later
+ * requests carry the id; `DELETE` ends the session. MCP 2026-07-28 (with `@modelcontextprotocol/server`
+ * installed): a request whose `_meta` claims it is answered on its own, without a session, from the
+ * caller's view (see the README's "Two revisions from one endpoint"). Every request passes the `Host`/`Origin` checks and
  * `authenticate` first (without `allowedHosts`, a request that arrived on a loopback interface
  * must name a loopback host on its port: behind a reverse proxy, set `allowedHosts`); POST bodies
  * are read within `bodyTimeoutMs`; sessions are capped (`maxSessions`, `maxSessionsPerPrincipal`)
  * and expire when idle (`sessionIdleTimeoutMs`). Serving a request that arrived on a non-loopback
  * interface without `authenticate` emits one process warning (code
  * `TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED`). Throws `INVALID_OPTIONS` for a limit that is not a whole
- * number >= 1 (or `Infinity`).
+ * number >= 1 (or `Infinity`), a `stateSecret` (or `TOOLWRIGHT_MCP_STATE_SECRET`) shorter than 32
+ * bytes, or a `stateStore` / `bus` without its methods.
  *
  * @example
  * // Express (express.json() is optional)
@@ -131,9 +135,25 @@ export function createMcpHttpHandler(toolkit: Toolkit, options: McpHttpOptions):
  * and gives the exposure warning itself, the handler does not look at each request's.
  */
 function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: boolean): McpHttpHandler {
-  const { enableJsonResponse, allowedHosts, allowedOrigins, authenticate, maxSessions, maxSessionsPerPrincipal, sessionIdleTimeoutMs, bodyTimeoutMs, resumability, transportOptions, ...serverOptions } =
-    options;
+  const {
+    enableJsonResponse,
+    allowedHosts,
+    allowedOrigins,
+    authenticate,
+    maxSessions,
+    maxSessionsPerPrincipal,
+    sessionIdleTimeoutMs,
+    bodyTimeoutMs,
+    resumability,
+    transportOptions,
+    stateSecret,
+    stateStore,
+    requestStateTtlMs,
+    bus,
+    ...serverOptions
+  } = options;
   const limits = checkedLimits(options);
+  const modern = new ModernHttp(toolkit, { ...serverOptions, authenticated: authenticate !== undefined, sessionTtlMs: limits.sessionIdleTimeoutMs, bus, stateSecret, stateStore, requestStateTtlMs });
   const resumable = resumability ? new McpHttpResumability(resumability) : undefined;
   const sessions = new McpHttpSessions(limits.maxSessions, limits.maxSessionsPerPrincipal, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
@@ -207,6 +227,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
       if (req.method !== 'POST') return replyError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
       const read = await bodyOf(req, parsed);
       if ('refusal' in read) return replyBodyRefusal(res, read.refusal);
+      if (await modern.serve(req, res, read.body, principal)) return;
       return httpRequestScope.run(scope, () => startSession(req, res, read.body, principal));
     }
     const session = sessions.get(sessionId);
@@ -236,7 +257,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
   Object.defineProperty(handler, 'storedEvents', { get: () => resumable?.stats ?? { events: 0, bytes: 0 } });
   handler.close = async () => {
-    await Promise.all(sessions.drain().map((s) => s.mcp.close().catch(() => undefined)));
+    await Promise.all([modern.close(), ...sessions.drain().map((s) => s.mcp.close().catch(() => undefined))]);
   };
   return handler;
 }

@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentTool, ElicitationSchema, ToolCallContext } from '../../src';
+import { withMcpOptions, type McpTaskSupport } from '../../src/mcp';
+
+/**
+ * The fixtures of the suite's `tasks-*` scenarios (the `io.modelcontextprotocol/tasks` extension):
+ * `greet` runs synchronously; the others support tasks, so a 2026-07-28 client that declares the
+ * extension gets a task for them.
+ */
+
+const noArgs = { type: 'object', properties: {} } as const;
+
+function fixture(support: McpTaskSupport, tool: AgentTool): AgentTool {
+  return withMcpOptions(tool, { taskSupport: support });
+}
+
+/** Asks the client through the call's `ClientRequests` (parked on the task under the extension). */
+function ask(ctx: ToolCallContext, message: string, requestedSchema: ElicitationSchema) {
+  if (ctx.client === undefined) throw new Error('this call cannot ask the client');
+  return ctx.client.elicit({ message, requestedSchema });
+}
+
+const CONFIRM: ElicitationSchema = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] };
+
+/** The tools of the tasks scenarios. */
+export const TASK_FIXTURES: readonly AgentTool[] = [
+  fixture('forbidden', {
+    name: 'greet',
+    description: 'Greets by name, synchronously',
+    parameters: { type: 'object', properties: { name: { type: 'string' } } },
+    execute: (args) => `Hello, ${String(args.name ?? 'World')}!`,
+  }),
+  fixture('optional', {
+    name: 'slow_compute',
+    description: 'Sleeps `seconds` seconds, then answers',
+    parameters: { type: 'object', properties: { seconds: { type: 'number' }, label: { type: 'string' } } },
+    execute: async (args, ctx) => {
+      await sleep(Number(args.seconds ?? 0) * 1000, undefined, { signal: ctx.signal });
+      return `computed ${String(args.label ?? '')} after ${Number(args.seconds ?? 0)} s`;
+    },
+  }),
+  fixture('required', {
+    name: 'failing_job',
+    description: 'Fails after about a second (a tool error)',
+    parameters: noArgs,
+    execute: async (_args, ctx) => {
+      await sleep(1000, undefined, { signal: ctx.signal });
+      throw new Error('the job failed on purpose');
+    },
+  }),
+  // toolwright reports what a tool throws as an error result (`completed` with `isError`): a tool
+  // has no way to end its task `failed`, which is kept for the server's own faults
+  fixture('optional', {
+    name: 'protocol_error_job',
+    description: 'Throws (toolwright reports it as an error result)',
+    parameters: noArgs,
+    execute: () => {
+      throw new Error('the job panicked');
+    },
+  }),
+  fixture('optional', {
+    name: 'confirm_delete',
+    description: 'Asks for a confirmation, then deletes (pretends to)',
+    parameters: { type: 'object', properties: { filename: { type: 'string' } } },
+    execute: async (args, ctx) => {
+      const answer = await ask(ctx, `Delete ${String(args.filename ?? 'the file')}?`, CONFIRM);
+      return answer.action === 'accept' && answer.content?.confirm === true ? `deleted ${String(args.filename ?? '')}` : 'kept';
+    },
+  }),
+  fixture('optional', {
+    name: 'multi_input',
+    description: 'Asks two questions at once',
+    parameters: noArgs,
+    execute: async (_args, ctx) => {
+      const [first, second] = await Promise.all([ask(ctx, 'First?', CONFIRM), ask(ctx, 'Second?', CONFIRM)]);
+      return `answers: ${first.action}, ${second.action}`;
+    },
+  }),
+];

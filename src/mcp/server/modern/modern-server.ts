@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult as WireCallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
+import type { ToolExecutionContext } from '../../../common/execution-context';
+import type { ToolkitSession } from '../../../toolkit/session';
+import type { Toolkit } from '../../../toolkit/toolkit';
+import type { ToolView } from '../../../toolkit/tool-view';
+import type { McpPrincipal } from '../../shared/mcp-principal';
+import { complete, type CompletionParams } from '../mcp-completion';
+import { pageOf } from '../mcp-catalog-support';
+import { getPrompt } from '../mcp-prompts';
+import { readResource } from '../mcp-resources';
+import type { McpServerOptions } from '../mcp-server';
+import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import { McpToolList } from '../mcp-tool-list';
+import { errorCallResult } from '../call-result';
+import { FormValidators } from '../mcp-client-requests';
+import { taskSupportOf } from '../../shared/mcp-tool-options';
+import { callModernTool, type ModernCall } from './modern-call';
+import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
+import { RequestStateCodec, RequestStateRefusal } from './request-state';
+import { McpRoundTrips, replaySafeOf } from './round-trips';
+import { resolveStateSecret } from './state-secret';
+import { memoryMcpStateStore, type McpStateStore } from './state-store';
+import { TasksExtension, type TaskRun } from './tasks-extension';
+
+type ServerSdk = typeof import('@modelcontextprotocol/server');
+
+/** JSON-RPC's invalid-params code: a 2026-07-28 server answers an unknown resource with it. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * Accepts every value as it is: the SDK's `fromJsonSchema` wants a validator, but arguments are
+ * validated by the toolkit (in linear time, with its field-by-field messages), once.
+ */
+const PASS_THROUGH: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/** @internal What the server built for one 2026-07-28 request knows about it besides the SDK's context. */
+export interface ModernRequest {
+  /** Who is calling, when the handler's `authenticate` established it. */
+  readonly principal: McpPrincipal | undefined;
+  /** The request's parsed JSON-RPC message. */
+  readonly message: unknown;
+}
+
+/** @internal The settings of 2026-07-28 serving: the server options, and whether `authenticate` is set. */
+export interface ModernSettings extends McpServerOptions {
+  /** True when requests are authenticated: lists then depend on the caller. */
+  readonly authenticated: boolean;
+  /** How long a principal's toolkit session lives without use (the handler's `sessionIdleTimeoutMs`). */
+  readonly sessionTtlMs: number;
+  /** The key that signs state outliving a request: `requestState`, task entries (see `McpHttpOptions.stateSecret`). */
+  readonly stateSecret?: string | Uint8Array | undefined;
+  /** Where state outliving a request is kept, fleet-wide: used states, tasks (see `McpHttpOptions.stateStore`). */
+  readonly stateStore?: McpStateStore | undefined;
+  /** How long a `requestState` stays valid (see `McpHttpOptions.requestStateTtlMs`). */
+  readonly requestStateTtlMs?: number | undefined;
+}
+
+/** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/** The method and tool name of a `tools/call` message, if it is one. */
+function calledTool(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+}
+
+/** The headers of a web request as `McpRequestInfo.requestInfo` carries them. */
+function requestInfoOf(request: Request | undefined): McpRequestInfo['requestInfo'] {
+  if (request === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { headers, url: new URL(request.url) };
+}
+
+/**
+ * @internal Builds the SDK v2 `McpServer` that answers one 2026-07-28 request, from the caller's
+ * view of the toolkit. Views without protocol sessions: with `sessions: false`, the toolkit's own;
+ * for an authenticated caller, the toolkit session `principal:<id>` (its toggles are that
+ * principal's, across requests, until it is unused for `sessionTtlMs`); for an anonymous caller, a
+ * fresh session per request (the toolkit's defaults; its toggles end with the request). Tools are
+ * listed and called through that view, so a tool that is off for the caller is refused on every
+ * door; resources, prompts and completion likewise.
+ */
+export class ModernMcpServers {
+  private readonly list: McpToolList;
+  private readonly greeted = new WeakSet<ToolkitSession>();
+  /** The tasks extension's tasks (absent with `tasks: false`). */
+  private readonly tasks: TasksExtension | undefined;
+  private readonly forms = new FormValidators();
+  private readonly trips: McpRoundTrips;
+
+  constructor(
+    private readonly sdk: ServerSdk,
+    private readonly toolkit: Toolkit,
+    private readonly settings: ModernSettings,
+  ) {
+    this.list = new McpToolList({ tools: settings.tools, tasks: false });
+    const store = settings.stateStore ?? memoryMcpStateStore();
+    this.trips = new McpRoundTrips(new RequestStateCodec({ secret: settings.stateSecret, store, ttlMs: settings.requestStateTtlMs }));
+    const tasks = settings.tasks;
+    if (tasks !== false) {
+      const options = { ttlMs: tasks?.ttlMs, pollIntervalMs: tasks?.pollIntervalMs, maxTasksPerPrincipal: tasks?.maxTasksPerPrincipal };
+      this.tasks = new TasksExtension(sdk.ProtocolError, store, resolveStateSecret(settings.stateSecret), options);
+    }
+  }
+
+  /** Ends the tasks running on this process (they end `failed`) and refuses new ones. */
+  async close(): Promise<void> {
+    await this.tasks?.close();
+  }
+
+  /** The server for one request (`request`: what the HTTP handler knows of it). */
+  async build(context: McpRequestContext, request: ModernRequest): Promise<McpServer> {
+    const { settings } = this;
+    const mcp = new this.sdk.McpServer(
+      { name: settings.name, version: settings.version, ...(settings.title !== undefined ? { title: settings.title } : {}) },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+          prompts: { listChanged: true },
+          completions: {},
+          logging: {},
+          ...(this.tasks !== undefined ? TASKS_CAPABILITY : {}),
+        },
+        ...(settings.instructions !== undefined ? { instructions: settings.instructions } : {}),
+      },
+    );
+    const { principal } = request;
+    const base: McpRequestInfo = {
+      ...(principal?.authInfo !== undefined ? { authInfo: principal.authInfo } : {}),
+      ...(context.requestInfo !== undefined ? { requestInfo: requestInfoOf(context.requestInfo) } : {}),
+      ...(principal !== undefined ? { principal } : {}),
+    };
+    const contextOf = (ctx?: ServerContext): ToolExecutionContext | undefined =>
+      infoContext(settings, () => (ctx?.mcpReq._meta !== undefined ? { ...base, meta: ctx.mcpReq._meta } : base), principal);
+    let view: ToolView | undefined;
+    let release: (() => void) | undefined;
+    const viewOf = (): ToolView => {
+      if (view === undefined) ({ view, release } = this.viewFor(principal));
+      return view;
+    };
+    const server = mcp.server;
+    server.onclose = () => release?.();
+    const name = calledTool(request.message);
+    if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
+    const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
+    server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
+    const tasks = this.tasks;
+    server.setRequestHandler('tools/call', async (call, ctx) => {
+      const modernCall: ModernCall = { toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) };
+      const { name: tool, arguments: args = {} } = call.params;
+      if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
+        const run = async (task: TaskRun) => {
+          // the task outlives this request: an anonymous caller's view (its defaults) is made anew for it
+          const { view: taskView, release: end } = this.viewFor(principal);
+          try {
+            return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms)(task);
+          } finally {
+            end?.();
+          }
+        };
+        return (await tasks.create(principal?.id, run)) as unknown as CallToolResult;
+      }
+      return this.callTool(modernCall, tool, args, ctx, principal) as Promise<CallToolResult>;
+    });
+    if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, principal?.id);
+    server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
+    server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
+    server.setRequestHandler('resources/read', async (read, ctx) => ({
+      ...(await readResource(viewOf(), read.params.uri, ctx.mcpReq.signal, contextOf(ctx), INVALID_PARAMS)),
+      ...scope(),
+    }));
+    server.setRequestHandler('prompts/list', (list) => ({
+      ...pageOf('prompts', viewOf().prompts.list().map((p) => ({ ...p, arguments: [...p.arguments] })), list.params?.cursor),
+      ...scope(),
+    }));
+    server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
+    server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
+    return mcp;
+  }
+
+  /**
+   * How the call of `name` runs: as a task when the caller may call the tool, the tool supports
+   * tasks and the request declared the extension (see {@link taskModeOf}); otherwise as usual (a
+   * tool the caller may not call is refused the usual way: its task support is not revealed).
+   */
+  private async taskModeOf(call: ModernCall, name: string, ctx: ServerContext): Promise<'task' | 'sync'> {
+    const tool = (await call.view.getVisibleTools({ context: call.context })).find((t) => t.name === name);
+    if (tool === undefined) return 'sync';
+    return taskModeOf(this.sdk, taskSupportOf(tool, this.settings.tools?.[name]), ctx);
+  }
+
+  /**
+   * A `tools/call` as Multi Round-Trip Requests: the call runs with the answers the client sent
+   * back (checked against the signed `requestState`) and ends with its result, or with the next
+   * questions (`input_required`). A refused state or answer is JSON-RPC -32602.
+   */
+  private async callTool(
+    call: ModernCall,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    principal: McpPrincipal | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const request = ctx.mcpReq;
+    const dropped = request.droppedInputResponseKeys ?? [];
+    try {
+      if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
+      const outcome = await this.trips.run<WireCallToolResult>(
+        {
+          binding: { principal: principal?.id, tool: name, arguments: args },
+          requestState: request.requestState(),
+          inputResponses: request.inputResponses,
+          capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
+          replaySafe: replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name]),
+          signal: request.signal,
+        },
+        (client, signal) => callModernTool(call, name, args, ctx, { client, signal }),
+        (message) => errorCallResult(message),
+      );
+      if (outcome.kind === 'complete') return outcome.result as CallToolResult;
+      return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
+    } catch (error) {
+      if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * `public` when every caller gets the same lists (no `authenticate`, no `context` factory, no
+   * `authorize` rule or scoped tool); otherwise `private`.
+   */
+  private cacheScope(view: ToolView): 'public' | 'private' {
+    const dependent = this.settings.authenticated || typeof this.settings.context === 'function' || view.listsDependOnCaller();
+    return dependent ? 'private' : 'public';
+  }
+
+  /**
+   * Registers the called tool with the SDK when the caller may see it, so the SDK checks its
+   * `x-mcp-header` parameters against the request's `Mcp-Param-*` headers before the call.
+   */
+  private async registerForHeaders(mcp: McpServer, view: ToolView, name: string, context: ToolExecutionContext | undefined): Promise<void> {
+    const visible = await view.getVisibleTools({ context });
+    if (!visible.some((tool) => tool.name === name)) return;
+    const definition = view.toProviderDefs('mcp', { context }).find((d) => d.name === name);
+    if (definition === undefined) return;
+    const inputSchema = this.sdk.fromJsonSchema(definition.inputSchema as Parameters<ServerSdk['fromJsonSchema']>[0], PASS_THROUGH);
+    mcp.registerTool(name, { description: definition.description, inputSchema }, () => ({ content: [] }));
+  }
+
+  /** The caller's view, and what ends it with the request (see the class comment). */
+  private viewFor(principal: McpPrincipal | undefined): { view: ToolView; release?: () => void } {
+    if (this.settings.sessions === false) return { view: this.toolkit };
+    const ttlMs = this.settings.sessionTtlMs;
+    if (principal !== undefined) {
+      const session = this.toolkit.session(`principal:${principal.id}`, { ttlMs });
+      if (!this.greeted.has(session)) {
+        this.greeted.add(session);
+        this.settings.onSession?.(session);
+      }
+      return { view: session };
+    }
+    const session = this.toolkit.session(`mcp-request:${randomUUID()}`, { ttlMs });
+    this.settings.onSession?.(session);
+    return { view: session, release: () => session.close() };
+  }
+}

@@ -1,0 +1,138 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo, McpHttpHandler as SdkHttpHandler, ServerEventBus } from '@modelcontextprotocol/server';
+import { Subscription } from 'rxjs';
+import { skip } from 'rxjs/operators';
+import type { Toolkit } from '../../toolkit/toolkit';
+import { ModernMcpServers, type ModernRequest, type ModernSettings } from '../server/modern/modern-server';
+import { httpRequestScope, type HttpRequestScope } from '../shared/http-request-scope';
+import type { McpPrincipal } from '../shared/mcp-principal';
+import { abortedWhenGone, sendWebResponse, toWebRequest } from './web-exchange';
+
+type ServerSdk = typeof import('@modelcontextprotocol/server');
+
+/** The `_meta` key a 2026-07-28 request names its protocol revision with. */
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** JSON-RPC error code of an unsupported protocol revision (2026-07-28). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** `@modelcontextprotocol/server` (SDK v2), loaded on first use; `null` when it is not installed. */
+let serverSdk: ServerSdk | null | undefined;
+function loadServerSdk(): ServerSdk | undefined {
+  if (serverSdk === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      serverSdk = require('@modelcontextprotocol/server') as ServerSdk;
+    } catch (error) {
+      // only the package's own absence: a broken installation must not pass for one without it
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      if (code !== 'MODULE_NOT_FOUND' || !String(message).includes("'@modelcontextprotocol/server'")) throw error;
+      serverSdk = null;
+    }
+  }
+  return serverSdk ?? undefined;
+}
+
+/** The revisions served with sessions: a request whose `MCP-Protocol-Version` header names one of them claims no later revision. */
+const SESSION_REVISIONS: ReadonlySet<string> = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+
+/**
+ * True when a request claims a revision later than 2025-11-25: its `_meta` names one, or its
+ * `MCP-Protocol-Version` header names one that is not served with sessions. Traffic claiming
+ * nothing (an `initialize`, a malformed body) is answered as 2025-11-25 traffic always was.
+ */
+function claimsModern(req: IncomingMessage, body: unknown): boolean {
+  if (claimedRevision(body) !== undefined) return true;
+  const header = req.headers['mcp-protocol-version'];
+  const version = Array.isArray(header) ? header[0] : header;
+  return version !== undefined && !SESSION_REVISIONS.has(version);
+}
+
+/** The revision a request's `_meta` claims, when it claims one (a 2026-07-28 client's requests do). */
+function claimedRevision(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  const claim = typeof meta === 'object' && meta !== null ? meta[PROTOCOL_VERSION_KEY] : undefined;
+  return typeof claim === 'string' ? claim : undefined;
+}
+
+/** @internal What the HTTP handler gives its 2026-07-28 side. */
+export interface ModernHttpSettings extends ModernSettings {
+  readonly bus?: ServerEventBus | undefined;
+}
+
+/**
+ * @internal The 2026-07-28 side of the HTTP handler: after toolwright's own guard (Host, Origin,
+ * `authenticate`, the bounded body), a request that SDK v2 does not classify as 2025-era traffic
+ * is answered by an SDK v2 handler (`createMcpHandler`, modern-only) whose factory builds a server
+ * from the caller's view per request. Toolkit toggles (tools, resources, prompts) are published on
+ * the handler's event bus for `subscriptions/listen` streams. Without `@modelcontextprotocol/server`
+ * installed, a request claiming a 2026-07-28 revision gets the unsupported-version error naming
+ * 2025-11-25, and a client that negotiates falls back to it.
+ */
+export class ModernHttp {
+  private readonly sdk: ServerSdk | undefined;
+  private readonly handler: SdkHttpHandler | undefined;
+  private readonly servers: ModernMcpServers | undefined;
+  private readonly subscription = new Subscription();
+  /** What each HTTP request being served is, for the factory (it runs inside the request's scope). */
+  private readonly requests = new WeakMap<HttpRequestScope, ModernRequest>();
+
+  constructor(toolkit: Toolkit, settings: ModernHttpSettings) {
+    const sdk = loadServerSdk();
+    this.sdk = sdk;
+    if (sdk === undefined) return;
+    const servers = new ModernMcpServers(sdk, toolkit, settings);
+    this.servers = servers;
+    this.handler = sdk.createMcpHandler((context) => servers.build(context, this.current()), {
+      legacy: 'reject',
+      ...(settings.bus !== undefined ? { bus: settings.bus } : {}),
+      onerror: () => undefined,
+    });
+    const notify = this.handler.notify;
+    this.subscription.add(toolkit.activeTools$.pipe(skip(1)).subscribe(() => notify.toolsChanged()));
+    this.subscription.add(toolkit.resources.listChanged$.subscribe(() => notify.resourcesChanged()));
+    this.subscription.add(toolkit.prompts.listChanged$.subscribe(() => notify.promptsChanged()));
+    this.subscription.add(toolkit.resources.updated$.subscribe((uri) => toolkit.resources.has(uri) && notify.resourceUpdated(uri)));
+  }
+
+  /**
+   * Serves `req` when it claims a revision after 2025-11-25 and SDK v2 does not classify it as
+   * 2025-era traffic, and resolves `true`; resolves `false` otherwise (the caller serves it with a
+   * session, as before). `body` is the parsed POST body.
+   */
+  async serve(req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<boolean> {
+    const sdk = this.sdk;
+    const handler = this.handler;
+    if (sdk === undefined || handler === undefined) {
+      const requested = claimedRevision(body);
+      if (requested === undefined) return false;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      const id = (body as { id?: unknown }).id;
+      const error = { code: UNSUPPORTED_PROTOCOL_VERSION, message: `Unsupported protocol version: ${requested.slice(0, 40)}`, data: { supported: ['2025-11-25'], requested: requested.slice(0, 40) } };
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error }));
+      return true;
+    }
+    if (!claimsModern(req, body)) return false;
+    const request = toWebRequest(req, abortedWhenGone(res));
+    if (await sdk.isLegacyRequest(request, body)) return false;
+    const scope: HttpRequestScope = { response: res, ...(principal ? { principal } : {}) };
+    this.requests.set(scope, { principal, message: body });
+    const authInfo = principal?.authInfo as AuthInfo | undefined;
+    const response = await httpRequestScope.run(scope, () => handler.fetch(request, { parsedBody: body, ...(authInfo !== undefined ? { authInfo } : {}) }));
+    await sendWebResponse(res, response);
+    return true;
+  }
+
+  /** Ends open `subscriptions/listen` streams and stops following the toolkit. */
+  async close(): Promise<void> {
+    this.subscription.unsubscribe();
+    await Promise.all([this.handler?.close(), this.servers?.close()]);
+  }
+
+  /** What the factory's request is: read from the HTTP request scope it runs in. */
+  private current(): ModernRequest {
+    const scope = httpRequestScope.getStore();
+    const request = scope === undefined ? undefined : this.requests.get(scope);
+    return request ?? { principal: undefined, message: undefined };
+  }
+}

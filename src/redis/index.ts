@@ -1,0 +1,17 @@
+/**
+ * `toolwright/redis`: the Redis-backed parts a fleet of processes shares (needs the optional peer
+ * dependency `ioredis`).
+ *
+ * @example
+ * import { redisMcpEventBus, redisMcpStateStore } from 'toolwright/redis';
+ * const connection = { host: '127.0.0.1', port: 6379 };
+ * await serveMcpHttp(toolkit, { name: 'app', version: '1.0.0', stateSecret, stateStore: redisMcpStateStore({ connection }), bus: redisMcpEventBus({ connection }) });
+ *
+ * @packageDocumentation
+ */
+import './require-redis';
+
+export type { McpStateStore } from '../mcp/server/modern/state-store';
+export type { RedisConnection } from './redis-connection';
+export { redisMcpStateStore, type RedisMcpStateStore, type RedisMcpStateStoreOptions } from './redis-mcp-state-store';
+export { redisMcpEventBus, type McpServerEvent, type RedisMcpEventBus, type RedisMcpEventBusOptions } from './redis-mcp-event-bus';
