@@ -65,4 +65,11 @@ export class ConformanceInputRequiredService {
     const reply = await client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 50 }, { key: 'greeting' });
     return reply.content.type === 'text' ? reply.content.text : `[${reply.content.type} content]`;
   }
+
+  /** `server-stateless` (SEP-2575): asks the client's model whether or not the request declared `sampling`; undeclared, the server answers -32021 (HTTP 400). */
+  @Tool({ name: 'test_missing_capability', description: 'Asks the client’s model without checking it can be asked', annotations: READ_ONLY })
+  async missingCapability(client: ClientRequests): Promise<string> {
+    const reply = await client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 }, { key: 'hello' });
+    return reply.content.type === 'text' ? reply.content.text : `[${reply.content.type} content]`;
+  }
 }

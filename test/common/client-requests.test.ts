@@ -147,3 +147,36 @@ describe('injection of ClientRequests', () => {
     expect((await toolkit.callTool({ id: 'p', name: 'probe', arguments: {} })).forLLM).toBe('can sample');
   });
 });
+
+describe('ClientRequestOptions.phase and key: what a handler learns of a question', () => {
+  test('before-hooks ask "before", the body "tool", after-hooks "after"; a key given by the tool reaches the handler', async () => {
+    const seen: [string | undefined, string | undefined, string][] = [];
+    const handler: ClientRequestHandler = {
+      supports: () => true,
+      createMessage: () => Promise.reject(new Error('no')),
+      elicit: async (request, options) => {
+        seen.push([options.phase, options.key, request.message]);
+        return { action: 'accept', content: {} };
+      },
+    };
+    const toolkit = new Toolkit({ clientRequests: handler });
+    const form = { type: 'object', properties: {} } as const;
+    toolkit.registerTool({
+      name: 'asker',
+      description: 'asks',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, ctx) => (await ctx.client!.elicit({ message: 'body', requestedSchema: form }, { key: 'q.1' })).action,
+    });
+    toolkit.use({
+      name: 'asking-hooks',
+      before: async (ctx) => void (await ctx.client!.elicit({ message: 'before', requestedSchema: form })),
+      after: async (ctx) => void (await ctx.client!.elicit({ message: 'after', requestedSchema: form })),
+    });
+    expect((await toolkit.callTool({ id: 'ph', name: 'asker', arguments: {} })).forLLM).toBe('accept');
+    expect(seen).toEqual([
+      ['before', undefined, 'before'],
+      ['tool', 'q.1', 'body'],
+      ['after', undefined, 'after'],
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
 import { ApprovalManager, Toolkit, type AgentTool, type ClientRequests } from '../../../src';
-import { McpPrincipal, bearerAuth, serveMcpHttp, type McpHttpOptions, type McpHttpServer } from '../../../src/mcp';
+import { McpPrincipal, bearerAuth, memoryMcpStateStore, serveMcpHttp, type McpHttpOptions, type McpHttpServer } from '../../../src/mcp';
 import { Closer } from '../../support/mcp';
 
 /**
@@ -189,6 +189,35 @@ describe('2026-07-28 Multi Round-Trip Requests with SDK v2 clients', () => {
   });
 });
 
+describe('2026-07-28: a tool asking a capability the request did not declare', () => {
+  test('a tool that asks anyway: JSON-RPC -32021 with HTTP 400, naming the capability; one that checks supports() falls back', async () => {
+    const toolkit = new Toolkit();
+    const form = { type: 'object', properties: {} } as const;
+    toolkit.registerTool({ name: 'asks', description: 'asks', parameters: { type: 'object', properties: {} }, behaviour: { annotations: { readOnly: true } }, execute: async (_a, ctx) => (await ctx.client!.elicit({ message: 'q', requestedSchema: form })).action });
+    toolkit.registerTool({
+      name: 'checks',
+      description: 'checks',
+      parameters: { type: 'object', properties: {} },
+      behaviour: { annotations: { readOnly: true } },
+      execute: async (_a, ctx) => (ctx.client!.supports('elicitation') ? (await ctx.client!.elicit({ message: 'q', requestedSchema: form })).action : 'fallback'),
+    });
+    const http = await serve(toolkit);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const post = (name: string) =>
+      fetch(http.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer t-alice', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: {}, _meta: meta } }),
+      });
+    const refused = await post('asks');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ id: 7, error: { code: -32021, message: expect.stringContaining("needs the client's 'elicitation' capability"), data: { requiredCapabilities: { elicitation: {} } } } });
+    const fallback = await post('checks');
+    expect(fallback.status).toBe(200);
+    expect(await fallback.text()).toContain('fallback');
+  });
+});
+
 describe('2026-07-28 requestState: what a hostile client tries (raw POSTs)', () => {
   test('one byte flipped: -32602, the tool did not run', async () => {
     const { toolkit, effects } = askingToolkit();
@@ -256,6 +285,19 @@ describe('2026-07-28 requestState: what a hostile client tries (raw POSTs)', () 
     const { key, state } = await firstRound(http.url, 'greet');
     const { error } = await rawCall(http.url, 't-alice', 'greet', {}, { requestState: state, inputResponses: { [key]: ACCEPT_ALICE } });
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('expired') });
+  });
+
+  test('two servers of one fleet (one stateSecret, one stateStore): a round started on one completes on the other; its replay on the first is refused', async () => {
+    const one = askingToolkit();
+    const two = askingToolkit();
+    const stateStore = memoryMcpStateStore();
+    const a = await serve(one.toolkit, { stateStore });
+    const b = await serve(two.toolkit, { stateStore });
+    const { key, state } = await firstRound(a.url, 'greet');
+    const retry = { requestState: state, inputResponses: { [key]: ACCEPT_ALICE } };
+    expect((await rawCall(b.url, 't-alice', 'greet', {}, retry)).result).toMatchObject({ content: [{ type: 'text', text: 'Hello, Alice!' }] });
+    expect((await rawCall(a.url, 't-alice', 'greet', {}, retry)).error).toMatchObject({ code: -32602, message: expect.stringContaining('used before') });
+    expect([one.effects.greet, two.effects.greet]).toEqual([undefined, 1]);
   });
 
   test('a state signed by a server with another key is refused', async () => {

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import type { ClientRequestHandler } from '../../../common/client-requests';
+import type { ToolResult } from '../../../common/tool-types';
 import type { LogLevel } from '../../../common/tool-emitter';
 import type { CallLog, CallOptions } from '../../../executor/call-executor';
 import type { Toolkit } from '../../../toolkit/toolkit';
@@ -68,6 +69,8 @@ export interface ModernCall {
 export interface ModernRound {
   readonly client: ClientRequestHandler;
   readonly signal: AbortSignal;
+  /** Sees the toolkit's result before it becomes an MCP result. */
+  readonly onResult?: ((result: ToolResult) => void) | undefined;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function callModernTool(call: ModernCall, name: string, args: Recor
   options.onLog = logs.report;
   try {
     const result = await call.view.callTool({ id: `mcp_${randomUUID()}`, name, arguments: args }, options);
+    round.onResult?.(result);
     await Promise.all([progress?.flush(), logs.flush()]);
     const tool = result.isError ? undefined : call.toolkit.getTool(name);
     return toCallToolResult(result, tool ? call.list.shapeOf(tool) : undefined, name);

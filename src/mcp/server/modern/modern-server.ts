@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult as WireCallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
+import { quoteInput } from '../../../common/quote-input';
+import type { ToolResult } from '../../../common/tool-types';
 import type { ToolkitSession } from '../../../toolkit/session';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
@@ -63,6 +65,15 @@ export interface ModernSettings extends McpServerOptions {
 
 /** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/**
+ * The capability a call failed for want of (`CLIENT_CAPABILITY_MISSING`: the tool asked anyway):
+ * a 2026-07-28 server answers that with -32021, as the specification requires.
+ */
+function missingCapability(result: ToolResult): string | undefined {
+  if (result.error?.code !== 'CLIENT_CAPABILITY_MISSING') return undefined;
+  return /did not declare the '(sampling|elicitation)' capability/.exec(result.error.message)?.[1];
+}
 
 /** The method and tool name of a `tools/call` message, if it is one. */
 function calledTool(message: unknown): string | undefined {
@@ -214,6 +225,7 @@ export class ModernMcpServers {
   ): Promise<CallToolResult | InputRequiredResult> {
     const request = ctx.mcpReq;
     const dropped = request.droppedInputResponseKeys ?? [];
+    let missing: string | undefined;
     try {
       if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
       const outcome = await this.trips.run<WireCallToolResult>(
@@ -225,9 +237,13 @@ export class ModernMcpServers {
           replaySafe: replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name]),
           signal: request.signal,
         },
-        (client, signal) => callModernTool(call, name, args, ctx, { client, signal }),
+        (client, signal) => callModernTool(call, name, args, ctx, { client, signal, onResult: (result) => (missing = missingCapability(result)) }),
         (message) => errorCallResult(message),
       );
+      if (missing !== undefined) {
+        const message = `Tool ${quoteInput(name)} needs the client's '${missing}' capability, which this request's _meta did not declare.`;
+        throw new this.sdk.MissingRequiredClientCapabilityError({ requiredCapabilities: { [missing]: {} } }, message);
+      }
       if (outcome.kind === 'complete') return outcome.result as CallToolResult;
       return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
     } catch (error) {
