@@ -60,8 +60,8 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
   });
 }
 
-/** Default of `McpServerOptions.maxConcurrentCalls`. */
-const DEFAULT_MAX_CONCURRENT_CALLS = 32;
+/** @internal Default of `McpServerOptions.maxConcurrentCalls`. */
+export const DEFAULT_MAX_CONCURRENT_CALLS = 32;
 
 /** @internal What {@link McpToolCalls} reads of the server's options. */
 export interface McpCallSettings {

@@ -6,6 +6,7 @@ import type { Toolkit } from '../../toolkit/toolkit';
 import { ModernMcpServers, type ModernRequest, type ModernSettings } from '../server/modern/modern-server';
 import { httpRequestScope, type HttpRequestScope } from '../shared/http-request-scope';
 import type { McpPrincipal } from '../shared/mcp-principal';
+import { ownerOf } from './mcp-http-sessions';
 import { abortedWhenGone, sendWebResponse, toWebRequest } from './web-exchange';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
@@ -116,7 +117,7 @@ export class ModernHttp {
     const request = toWebRequest(req, abortedWhenGone(res));
     if (await sdk.isLegacyRequest(request, body)) return false;
     const scope: HttpRequestScope = { response: res, ...(principal ? { principal } : {}) };
-    this.requests.set(scope, { principal, message: body });
+    this.requests.set(scope, { principal, message: body, owner: ownerOf(principal?.id, req.socket.remoteAddress) });
     const authInfo = principal?.authInfo as AuthInfo | undefined;
     const response = await httpRequestScope.run(scope, () => handler.fetch(request, { parsedBody: body, ...(authInfo !== undefined ? { authInfo } : {}) }));
     await sendWebResponse(res, response);
@@ -133,6 +134,6 @@ export class ModernHttp {
   private current(): ModernRequest {
     const scope = httpRequestScope.getStore();
     const request = scope === undefined ? undefined : this.requests.get(scope);
-    return request ?? { principal: undefined, message: undefined };
+    return request ?? { principal: undefined, message: undefined, owner: 'unknown' };
   }
 }

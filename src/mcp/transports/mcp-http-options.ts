@@ -96,10 +96,6 @@ export interface McpHttpOptions extends McpServerOptions {
    */
   resumability?: boolean | McpResumabilityOptions | undefined;
   /**
-   * Further options of the SDK's `StreamableHTTPServerTransport` (its deprecated Host/Origin
-   * options are replaced by the ones above, `eventStore`/`retryInterval` by `resumability`).
-   */
-  /**
    * The key that signs state a 2026-07-28 client carries from one request to the next (at least
    * 32 bytes; a string counts its UTF-8 bytes). Every process serving one endpoint needs the same
    * key. Default: the environment variable `TOOLWRIGHT_MCP_STATE_SECRET`, else a random key per
@@ -108,7 +104,7 @@ export interface McpHttpOptions extends McpServerOptions {
   stateSecret?: string | Uint8Array | undefined;
   /**
    * Where 2026-07-28 serving keeps what outlives one HTTP request; processes of one fleet share
-   * one store. Default: {@link memoryMcpStateStore} (this process only).
+   * one store. Default: `memoryMcpStateStore()` (this process only).
    */
   stateStore?: McpStateStore | undefined;
   /**
@@ -122,6 +118,10 @@ export interface McpHttpOptions extends McpServerOptions {
    * one shared over its pub/sub. Default: an in-process bus per handler.
    */
   bus?: ServerEventBus | undefined;
+  /**
+   * Further options of the SDK's `StreamableHTTPServerTransport` (its deprecated Host/Origin
+   * options are replaced by the ones above, `eventStore`/`retryInterval` by `resumability`).
+   */
   transportOptions?: Omit<
     StreamableHTTPServerTransportOptions,
     | 'sessionIdGenerator'

@@ -1,5 +1,5 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
-import { Toolkit } from '../../../src';
+import { defineSkill, Toolkit } from '../../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, type McpHttpServer } from '../../../src/mcp';
 import { createCatalogToolkit, CALLER_CONTEXT } from '../catalog-conformance';
 import { createTestToolkit } from '../fixtures/test-toolkit';
@@ -111,6 +111,37 @@ describe('2026-07-28: per-caller lists and the gate', () => {
       expect((await client.callTool({ name: 'reset_all', arguments: {} })).isError).toBe(true);
     }
     await eventually(() => toolkit.sessionCount === sessionsBefore);
+  });
+});
+
+describe('2026-07-28: the meta tools are doors too', () => {
+  test("equip_tool_groups equips the caller alone; a skill naming an off tool does not reach it; an anonymous equip ends with its request", async () => {
+    const { toolkit } = createTestToolkit();
+    toolkit.enableEquipToolGroups();
+    toolkit.registerSkill(defineSkill({ name: 'wipe', description: 'Reset everything', tools: ['reset_all'], steps: [{ tool: 'reset_all' }] }));
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'meta', version: '1', authenticate }));
+    const alice = await modernClient(http.url, 't-alice');
+    const bob = await modernClient(http.url, 't-bob');
+
+    const viaSkill = await bob.callTool({ name: 'invoke_skill', arguments: { name: 'wipe' } });
+    expect(textOf(viaSkill)).not.toMatch(/reset done/);
+    expect(textOf(viaSkill)).toMatch(/reset_all/);
+    expect(viaSkill.isError).toBe(true);
+    await alice.callTool({ name: 'equip_tool_groups', arguments: { add: ['admin'] } });
+    expect((await alice.listTools()).tools.map((t) => t.name)).toContain('reset_all');
+    expect(textOf(await alice.callTool({ name: 'reset_all', arguments: {} }))).toBe('reset done');
+    expect((await bob.listTools()).tools.map((t) => t.name)).not.toContain('reset_all');
+    const refused = await bob.callTool({ name: 'reset_all', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/'reset_all' is disabled/);
+    expect(textOf(await bob.callTool({ name: 'invoke_skill', arguments: { name: 'wipe' } }))).not.toMatch(/reset done/);
+
+    const open = closer.add(await serveMcpHttp(toolkit, { name: 'meta-anonymous', version: '1' }));
+    const anonymous = await modernClient(open.url);
+    await anonymous.callTool({ name: 'equip_tool_groups', arguments: { add: ['admin'] } });
+    const later = await anonymous.callTool({ name: 'reset_all', arguments: {} });
+    expect(later.isError).toBe(true);
+    expect(textOf(later)).toMatch(/'reset_all' is disabled/);
   });
 });
 

@@ -73,6 +73,39 @@ describe('the door of 2026-07-28 requests', () => {
   });
 });
 
+describe('x-mcp-header parameters', () => {
+  test('an Mcp-Param header that contradicts the argument is -32020 before the tool runs, and leaves no toolkit session behind', async () => {
+    const { toolkit } = createTestToolkit();
+    const regions: string[] = [];
+    toolkit.registerTool({
+      name: 'in_region',
+      description: 'Runs in a region',
+      parameters: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+      execute: (args) => {
+        regions.push(String(args.region));
+        return `ran in ${String(args.region)}`;
+      },
+    });
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'headers', version: '1' }));
+    const call = (region: string) => JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'in_region', arguments: { region }, _meta: META } });
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'in_region' };
+    const sessions = toolkit.sessionCount;
+    const forged = await post(http.url, call('eu'), { ...headers, 'mcp-param-region': 'us' });
+    expect(forged.status).toBe(400);
+    expect(JSON.parse(forged.text)).toMatchObject({ id: 9, error: { code: -32020 } });
+    const missing = await post(http.url, call('eu'), headers);
+    expect(missing.status).toBe(400);
+    expect(regions).toEqual([]);
+    expect(toolkit.sessionCount).toBe(sessions);
+
+    const honest = await post(http.url, call('eu'), { ...headers, 'mcp-param-region': 'eu' });
+    expect(honest.status).toBe(200);
+    expect(honest.text).toContain('ran in eu');
+    expect(regions).toEqual(['eu']);
+    await eventually(() => toolkit.sessionCount === sessions);
+  });
+});
+
 describe('2026-07-28 calls: cancellation and the per-request log level', () => {
   async function modernClient(url: URL): Promise<Sdk2Client> {
     const client = closer.add(new Sdk2Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
@@ -90,6 +123,37 @@ describe('2026-07-28 calls: cancellation and the per-request log level', () => {
     controller.abort();
     await expect(call).rejects.toThrow();
     await eventually(() => probe.aborted === 1);
+  });
+
+  test('maxConcurrentCalls bounds the calls a client runs at once without a session; another principal is not held up', async () => {
+    const probe = new Probe();
+    const http = closer.add(
+      await serveMcpHttp(createTestToolkit(probe).toolkit, {
+        name: 'bounded',
+        version: '1',
+        maxConcurrentCalls: 2,
+        authenticate: bearerAuth((token) => new Map([['t-a', new McpPrincipal('a')], ['t-b', new McpPrincipal('b')]]).get(token)),
+      }),
+    );
+    const clientOf = async (token: string) => {
+      const client = closer.add(new Sdk2Client({ name: token, version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
+      await client.connect(new Sdk2Transport(http.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    const a = await clientOf('t-a');
+    const b = await clientOf('t-b');
+    const controller = new AbortController();
+    const waiting = [0, 1].map(() => a.callTool({ name: 'wait_for_abort', arguments: {} }, { signal: controller.signal }).catch(() => undefined));
+    await eventually(() => probe.waiting === 2);
+    const third = await a.callTool({ name: 'wait_for_abort', arguments: {} });
+    expect(third.isError).toBe(true);
+    expect(third.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Too many tool calls at once: 2 calls of this client are still running/) }]);
+    expect(probe.waiting).toBe(2);
+    expect((await b.callTool({ name: 'echo', arguments: { text: 'free' } })).content).toEqual([{ type: 'text', text: 'echo: free' }]);
+    controller.abort();
+    await Promise.all(waiting);
+    await eventually(() => probe.aborted === 2);
+    expect((await a.callTool({ name: 'echo', arguments: { text: 'again' } })).content).toEqual([{ type: 'text', text: 'echo: again' }]);
   });
 
   test('log messages go out only at or above the level the request names, none without one', async () => {

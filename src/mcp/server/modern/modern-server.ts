@@ -13,7 +13,7 @@ import { pageOf } from '../mcp-catalog-support';
 import { getPrompt } from '../mcp-prompts';
 import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
-import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import { DEFAULT_MAX_CONCURRENT_CALLS, infoContext, type McpRequestInfo } from '../mcp-tool-call';
 import { McpToolList } from '../mcp-tool-list';
 import { errorCallResult } from '../call-result';
 import { FormValidators } from '../mcp-client-requests';
@@ -47,6 +47,8 @@ export interface ModernRequest {
   readonly principal: McpPrincipal | undefined;
   /** The request's parsed JSON-RPC message. */
   readonly message: unknown;
+  /** Whose calls this request's count against (`maxConcurrentCalls`): its principal, or its client's address. */
+  readonly owner: string;
 }
 
 /** @internal The settings of 2026-07-28 serving: the server options, and whether `authenticate` is set. */
@@ -108,6 +110,8 @@ export class ModernMcpServers {
   private readonly tasks: TasksExtension | undefined;
   private readonly forms = new FormValidators();
   private readonly trips: McpRoundTrips;
+  /** The `tools/call` requests running now, per owner. */
+  private readonly running = new Map<string, number>();
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -161,7 +165,18 @@ export class ModernMcpServers {
       return view;
     };
     const server = mcp.server;
-    server.onclose = () => release?.();
+    const end = (): void => {
+      release?.();
+      release = undefined;
+    };
+    // an exchange ends with the transport's close; a request refused before it was connected
+    // (e.g. an Mcp-Param header mismatch) only closes the server, which has no transport to close
+    server.onclose = end;
+    const closeServer = mcp.close.bind(mcp);
+    mcp.close = () => {
+      end();
+      return closeServer();
+    };
     const name = calledTool(request.message);
     if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
     const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
@@ -182,7 +197,7 @@ export class ModernMcpServers {
         };
         return (await tasks.create(principal?.id, run)) as unknown as CallToolResult;
       }
-      return this.callTool(modernCall, tool, args, ctx, principal) as Promise<CallToolResult>;
+      return this.counted(request.owner, tool, () => this.callTool(modernCall, tool, args, ctx, principal)) as Promise<CallToolResult>;
     });
     if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, principal?.id);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
@@ -198,6 +213,29 @@ export class ModernMcpServers {
     server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
     server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
     return mcp;
+  }
+
+  /**
+   * Runs `call` unless `owner` already has `maxConcurrentCalls` calls running (a protocol session
+   * no longer bounds them): then an `isError` result at once, and the tool does not run.
+   */
+  private async counted<T>(owner: string, name: string, call: () => Promise<T>): Promise<T | WireCallToolResult> {
+    const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+    const running = this.running.get(owner) ?? 0;
+    if (running >= max) {
+      return errorCallResult(
+        `Too many tool calls at once: ${max} calls of this client are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
+          'Wait for one of them to finish, then call it again.',
+      );
+    }
+    this.running.set(owner, running + 1);
+    try {
+      return await call();
+    } finally {
+      const left = (this.running.get(owner) ?? 1) - 1;
+      if (left > 0) this.running.set(owner, left);
+      else this.running.delete(owner);
+    }
   }
 
   /**
