@@ -16,6 +16,7 @@ type Project = Exclude<NonNullable<Config['projects']>[number], string>;
  */
 const INTEGRATION: readonly string[] = [
   // real child processes
+  'approval-stores/faults.test.ts',
   'architecture/light-install.test.ts',
   'executor/timeouts-soak.test.ts',
   'loop/npm-start.test.ts',

@@ -18,6 +18,7 @@ const benches = [
   ['NestJS module (start-up: discovery and registration)', 'nestjs-bench.js'],
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],
   ['BullMQ worker fleet (toolwright/bullmq vs bare BullMQ, 1/2/4 worker processes; needs Redis)', 'bullmq-bench.js'],
+  ['human approval with each store (ms per hold and per decision, approvals/s; needs Redis and PostgreSQL)', 'approval-stores-bench.js'],
   ['hostile input bounds', 'security-bench.js'],
   ['MCP import of a large catalogue (time, longest block, heap, first call, refresh)', 'mcp-import-bench.js'],
   ['validation time per 100 KB of hostile input (string formats, uniqueItems)', 'format-bench.js'],

@@ -56,7 +56,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis', 'toolwright/postgres']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
@@ -249,7 +249,7 @@ for (const dir of [ts, esmTs]) {
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
 run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
-// without the optional peers of toolwright/build, /langchain, /nestjs, /ai-sdk and /bullmq: the core works; toolwright/build, its bin, toLangChainTools, ToolwrightModule.forRoot, toAiSdkTools and toolwright/bullmq name the install command
+// without the optional peers of toolwright/build, /langchain, /nestjs, /ai-sdk, /bullmq, /redis and /postgres: the core works; toolwright/build, its bin, toLangChainTools, ToolwrightModule.forRoot, toAiSdkTools, toolwright/bullmq, /redis and /postgres name the install command
 const install = "run 'npm i -D typescript typescript-json-schema'";
 const light = project(
   'consumer-light',
@@ -268,10 +268,14 @@ try { require('toolwright/ai-sdk').toAiSdkTools(new Toolkit()); } catch (e) { ai
 if (!aiMissing) throw new Error('toolwright/ai-sdk did not report its missing peer');
 let queueMissing = false;
 try { require('toolwright/bullmq'); } catch (e) { queueMissing = e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm install bullmq ioredis'"); }
-if (!queueMissing) throw new Error('toolwright/bullmq did not report its missing peers');`,
+if (!queueMissing) throw new Error('toolwright/bullmq did not report its missing peers');
+let storesMissing = 0;
+try { require('toolwright/redis'); } catch (e) { storesMissing += e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm install ioredis'") ? 1 : 0; }
+try { require('toolwright/postgres'); } catch (e) { storesMissing += e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm install pg'") ? 1 : 0; }
+if (storesMissing !== 2) throw new Error('toolwright/redis or toolwright/postgres did not report its missing peer');`,
     'service.ts': 'export class Service {}\n',
   },
-  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', 'ai-v7', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis'],
+  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', 'ai-v7', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis', 'pg'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
 const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });

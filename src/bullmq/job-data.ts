@@ -1,21 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { ContextKey, ContextType } from '../common/execution-context';
+import type { ContextKey } from '../common/execution-context';
 import { ToolExecutionContext } from '../common/execution-context';
 import { isPlainObject } from '../common/plain-object';
 import { Principal } from '../common/principal';
+import type { TravellingContexts } from '../common/travelling-contexts';
 import { ToolkitError } from '../errors';
 
-/**
- * The context objects that travel with a queued call, by the name they travel under: a class
- * (its instances are sent as plain JSON with class-transformer's `instanceToPlain`, and rebuilt
- * with `plainToInstance` on the worker) or a token (its value is sent as JSON). Declare it once,
- * in a module both the caller and the workers import, and pass it to `queueTools` and
- * `createToolWorker`.
- *
- * @example
- * export const travelling: TravellingContexts = { user: UserContext, tenant: TENANT_ID };
- */
-export type TravellingContexts = Readonly<Record<string, ContextType | symbol | string>>;
+export type { TravellingContexts } from '../common/travelling-contexts';
 
 /** @internal What a job carries: never a preset value (those are bound on the worker). */
 export interface ToolJobData {

@@ -60,6 +60,7 @@ export type ToolkitErrorCode =
   | 'APPROVAL_IDENTITY_MISSING'
   | 'APPROVAL_LIMIT_EXCEEDED'
   | 'APPROVAL_STORE_FAILED'
+  | 'APPROVAL_CHANGED'
   | 'RESULT_WITHHELD'
   // a content part a tool returned (or a content helper was given) is malformed
   | 'INVALID_CONTENT'

@@ -2,18 +2,19 @@ import { Subject, type Observable } from 'rxjs';
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError } from '../errors';
 import { APPROVAL_HOOK } from '../executor/authorization';
 import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, claimOf, type ApprovalDecisionStore } from './approval-decisions';
 import type { ApprovalElicitation } from './approval-elicitation';
-import { PendingApprovals, approvalOf, freezeApproval, reportSafely, warnOnce } from './approval-pending';
+import { PendingApprovals, approvalOf, reportSafely, warnOnce } from './approval-pending';
 import { approvalRequirement, type ApprovalRequirementCheck } from './approval-policy';
 import { RememberedDecisions, rememberedDecisionFor } from './approval-remembered';
 import { SessionEnds, type Requester } from './approval-requester';
-import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection } from './approval-results';
+import { heldResult, limitResult, notPending, rejectedResult, rememberedRejection, storeFailed, unknownOrDecided } from './approval-results';
 import { ApprovalGrants, requesterRun } from './approval-resume';
-import { parseSnapshot } from './approval-snapshot';
+import type { SharedApprovals } from './approval-shared';
+import { loadSnapshot, parseSnapshot } from './approval-snapshot';
 import { closedError } from '../toolkit/activation';
 import type {
   ApprovalDecision,
@@ -43,7 +44,8 @@ export { APPROVAL_NOT_PENDING, isPendingApprovalResult } from './approval-result
  * Everything is keyed by the requester (the session and the `principal` option's id): the same
  * call id from another requester is another call. When a toolkit session ends, its remembered
  * decisions are forgotten and its pending approvals withdrawn (recorded as rejected): a session
- * id opened again inherits nothing.
+ * id opened again inherits nothing. With a `store` (Redis, PostgreSQL), every process sharing it
+ * lists and decides the same calls, and the state outlives restarts ({@link ApprovalManagerOptions.store}).
  *
  * Bounded: at most `maxPending` calls are held at once (`maxPendingPerSession` per requester); a
  * call over the cap is answered with an `APPROVAL_LIMIT_EXCEEDED` error result.
@@ -85,10 +87,11 @@ export class ApprovalManager {
   private readonly decisionList$: Observable<ApprovalDecision>;
   private readonly asking: ApprovalElicitation | undefined;
   private readonly sessionEnds = new SessionEnds((sessionId, lifetime) => this.sessionEnded(sessionId, lifetime));
+  private readonly shared: SharedApprovals | undefined;
 
   /**
    * @throws ToolkitError `INVALID_OPTIONS` when `minRisk` is not a risk level, or `maxPending` /
-   *   `maxPendingPerSession` is not a whole number >= 1.
+   *   `maxPendingPerSession` is not a whole number >= 1, or both `store` and `decisions` are given.
    */
   constructor(options: ApprovalManagerOptions = {}) {
     this.requirement = approvalRequirement(options);
@@ -101,11 +104,14 @@ export class ApprovalManager {
     this.memory = new InMemoryApprovalDecisions(10_000, this.now);
     this.decisions = options.decisions ?? this.memory;
     const report = options.onCallbackError !== undefined ? reportSafely(options.onCallbackError) : warnOnce();
+    const publish = (d: ApprovalDecision): void => this.decisionsSubject.next(d);
+    const parts = { held: this.held, memory: this.memory, grants: this.grants, remembered: this.rememberedDecisions, now: this.now, report, publish };
+    this.shared = options.store && (require('./approval-shared') as typeof import('./approval-shared')).SharedApprovals.create(options, parts); // loaded with a store only
     this.pendingList$ = GuardedObservable.of(this.held.list$, report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
     const asking = options.elicitation;
     if (asking) {
-      const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish: (d: ApprovalDecision) => this.decisionsSubject.next(d) };
+      const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish };
       // loaded for the managers that ask, not with require('toolwright')
       const { ApprovalElicitation } = require('./approval-elicitation') as typeof import('./approval-elicitation');
       this.asking = new ApprovalElicitation(asking === true ? {} : asking, host);
@@ -121,6 +127,11 @@ export class ApprovalManager {
   /** The calls waiting for a decision, oldest first; with a filter, only one session's or principal's. */
   pending(filter?: PendingFilter): PendingApproval[] {
     return this.held.filtered(filter);
+  }
+
+  /** With a `store`: reloads the pending list from it now (it also reloads by itself on every change); rejects with `APPROVAL_STORE_FAILED` when the store cannot be read. */
+  async refresh(): Promise<void> {
+    await this.shared?.refresh();
   }
 
   /** The pending approvals: the current list at once, then a new list on every change (for an operator's view of all sessions). */
@@ -143,12 +154,10 @@ export class ApprovalManager {
     return this.rememberedDecisions.list();
   }
 
-  /**
-   * Forgets the decisions remembered for `sessionId`. Pending approvals stay. A toolkit session's
-   * own decisions and pending approvals end with it anyway (see {@link ApprovalManager}).
-   */
+  /** Forgets the decisions remembered for `sessionId` (in the `store` too). Pending approvals stay; a toolkit session's end forgets both anyway. */
   forgetSession(sessionId: string): void {
     this.rememberedDecisions.forgetSession(sessionId);
+    this.shared?.sessionEnded(sessionId, []);
   }
 
   /**
@@ -163,12 +172,14 @@ export class ApprovalManager {
    *   `APPROVAL_CONTEXT_REQUIRED` for a restored call without `context` and a `toolkit` or `view`;
    *   `APPROVAL_CONTEXT_CONFLICT` when the options name another context or session than the
    *   requester's; `APPROVAL_IDENTITY_MISSING` when `remember` names an identity the call lacks;
-   *   `APPROVAL_STORE_FAILED` when the decision store failed (nothing was decided).
+   *   `APPROVAL_STORE_FAILED` when the decision store failed (nothing was decided);
+   *   `APPROVAL_CHANGED` (with a `store`) when the stored call is not the one held or shown.
    *
    * @example
    * const result = await approvals.approve('appr_1');
    */
   async approve(id: string, options: ApproveOptions = {}): Promise<ToolResult> {
+    if (this.shared) return this.shared.approve(id, options);
     const approval = this.pendingOrThrow(id);
     const origin = this.held.originOf(id);
     const run = requesterRun(approval, origin, options);
@@ -191,6 +202,7 @@ export class ApprovalManager {
    * const result = await approvals.reject('appr_1', 'payments above 1,000 EUR need a second signature');
    */
   async reject(id: string, reason = 'a person declined it', options: RejectOptions = {}): Promise<ToolResult> {
+    if (this.shared) return this.shared.reject(id, reason, options);
     const approval = this.pendingOrThrow(id);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'rejected', reason });
     const lifetime = this.held.originOf(id)?.session;
@@ -219,7 +231,7 @@ export class ApprovalManager {
    *
    * @returns the number of pending approvals added.
    * @throws ToolkitError `INVALID_SNAPSHOT` when `state` is not a serialised approval state
-   *   (checked whole before anything is loaded).
+   *   (checked whole before anything is loaded); `INVALID_OPTIONS` with a `store` (the store is the state).
    *
    * @example
    * const approvals = new ApprovalManager(policy);
@@ -227,18 +239,8 @@ export class ApprovalManager {
    * await approvals.approve(id, { toolkit, context: ToolExecutionContext.of(user) });
    */
   restore(state: string | SerializedApprovals): number {
-    const snapshot = parseSnapshot(state, this.now());
-    this.memory.load(snapshot.decided.filter((d) => !this.held.has(d.id)), snapshot.horizon);
-    for (const decision of snapshot.remembered) this.rememberedDecisions.add(decision);
-    let added = 0;
-    for (const approval of snapshot.pending) {
-      if (this.held.has(approval.id) || this.memory.isDecided(claimOf(approval, 'rejected'))) continue;
-      if (this.held.overLimit(approval) !== undefined) continue;
-      this.held.add(freezeApproval(approval));
-      added++;
-    }
-    if (added) this.held.publish();
-    return added;
+    if (this.shared) throw new ToolkitError('INVALID_OPTIONS', 'ApprovalManager.restore(): this manager keeps its state in its store; restore() is for managers without one.');
+    return loadSnapshot(parseSnapshot(state, this.now()), { held: this.held, memory: this.memory, remembered: this.rememberedDecisions });
   }
 
   private async check(ctx: HookContext): Promise<BeforeHookDecision> {
@@ -249,7 +251,7 @@ export class ApprovalManager {
     if (reason === undefined) return undefined;
     const principal = this.principal(ctx);
     const requester: Requester = { sessionId: ctx.sessionId, principal };
-    const remembered = this.rememberedDecisions.lookup(requester, lifetime, ctx.tool.name);
+    const remembered = this.rememberedDecisions.lookup(requester, lifetime, ctx.tool.name) ?? (await this.shared?.recall(requester, ctx.tool.name));
     if (remembered?.decision === 'approved') return undefined;
     if (remembered?.decision === 'rejected') return { action: 'respond', result: rememberedRejection(ctx.tool.name, remembered) };
     if (this.asking?.canAsk(ctx)) {
@@ -261,7 +263,10 @@ export class ApprovalManager {
     if (lifetime?.closed === true) return { action: 'respond', result: errorResult(closedError(ctx.sessionId).message, 'SESSION_CLOSED') };
     const full = this.held.overLimit(requester);
     if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
-    return { action: 'respond', result: this.hold(ctx, reason, principal) };
+    if (this.shared === undefined) return { action: 'respond', result: this.hold(ctx, reason, principal) };
+    const id = this.newId();
+    const failed = await this.shared.hold(ctx, approvalOf(ctx, id, reason, principal, this.now()));
+    return { action: 'respond', result: failed ?? heldResult(ctx.tool.name, reason, id) };
   }
 
   private principal(ctx: HookContext): string | undefined {
@@ -289,18 +294,13 @@ export class ApprovalManager {
   private pendingOrThrow(id: string): PendingApproval {
     const approval = this.held.get(id);
     if (approval !== undefined) return approval;
-    const earlier = this.memory.decisionOf(id);
-    throw notPending(
-      earlier
-        ? `Approval '${id}' was already ${earlier}; a decision is taken once and the call does not run again.`
-        : `No pending approval '${id}'.`,
-    );
+    throw unknownOrDecided(id, this.memory.decisionOf(id));
   }
 
   /** Records the decision in the store (atomic); a lost claim drops the stale copy and throws. */
   private async claim(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<void> {
-    if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     // removed first, synchronously: two decisions can never both win here
+    if (this.held.get(approval.id) !== approval) throw notPending(`Approval '${approval.id}' is being decided already.`);
     const origin = this.held.release(approval);
     let won: boolean;
     try {
@@ -309,33 +309,27 @@ export class ApprovalManager {
       // the store could not record the decision: nothing was decided, the call stays pending
       this.held.add(approval, origin);
       this.held.publish();
-      throw new ToolkitError(
-        'APPROVAL_STORE_FAILED',
-        `Approval '${approval.id}' could not be decided because the decision store failed: ${describeThrown(error)}. Nothing ran; the call stays pending.`,
-        { cause: error },
-      );
+      throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }
     if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
   }
 
-  /** Records a decision in the store (atomic) and in memory; false when it was decided already. */
+  /** Records a decision in the store (atomic) and in memory; false when decided already. */
   private async record(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
     const claim = claimOf(approval, decision);
     return this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
   }
 
-  /**
-   * A session ended: its remembered decisions are forgotten, and its pending approvals are
-   * withdrawn and recorded as rejected (here at once, in a shared store as well as it can), so
-   * that no copy of them runs in a session reopened under the same id.
-   */
+  /** A session ended: its remembered decisions are forgotten, its pending approvals withdrawn and recorded as rejected (in a store too). */
   private sessionEnded(sessionId: string, lifetime: SessionLifetime): void {
     this.rememberedDecisions.forgetSession(sessionId, lifetime);
-    for (const approval of this.held.withdrawSession(sessionId, lifetime)) {
+    const withdrawn = this.held.withdrawSession(sessionId, lifetime);
+    for (const approval of withdrawn) {
       const claim = claimOf(approval, 'rejected');
       this.memory.claim(claim);
       if (this.decisions !== this.memory) Promise.resolve().then(() => this.decisions.claim(claim)).catch(() => undefined);
     }
+    this.shared?.sessionEnded(sessionId, withdrawn);
   }
 }
 

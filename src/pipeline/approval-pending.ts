@@ -142,7 +142,8 @@ export function warnOnce(): (error: unknown, source: string) => void {
   return (error, source) => {
     if (warned) return;
     warned = true;
-    process.emitWarning(`A subscriber of ApprovalManager.${source} threw (${describeThrown(error)}); pass onCallbackError to handle it.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
+    const what = source === 'store' ? `ApprovalManager's store failed (${describeThrown(error)})` : `A subscriber of ApprovalManager.${source} threw (${describeThrown(error)})`;
+    process.emitWarning(`${what}; pass onCallbackError to handle it.`, { code: 'TOOLWRIGHT_CALLBACK_FAILED' });
   };
 }
 

@@ -3,8 +3,8 @@ import { ToolkitError } from '../errors';
 import type { Requester } from './approval-requester';
 import type { PendingApproval, RememberedDecision, RememberScope } from './approval-types';
 
-/** The key of a decision: a session's (narrowed to its principal when known) or a principal's, for one tool. */
-function rememberKey(identity: Requester, toolName: string): string | undefined {
+/** @internal The key of a decision: a session's (narrowed to its principal when known) or a principal's, for one tool. */
+export function rememberKey(identity: Requester, toolName: string): string | undefined {
   if (identity.sessionId !== undefined) return JSON.stringify(['session', identity.sessionId, identity.principal ?? null, toolName]);
   if (identity.principal !== undefined) return JSON.stringify(['principal', identity.principal, toolName]);
   return undefined;

@@ -1,6 +1,6 @@
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
-import { ToolkitError, type ToolkitErrorCode } from '../errors';
+import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
 import type { PendingApproval, PendingApprovalData, RememberedDecision } from './approval-types';
 
 /**
@@ -16,6 +16,20 @@ export const APPROVAL_NOT_PENDING = 'APPROVAL_NOT_PENDING' satisfies ToolkitErro
 /** @internal An `APPROVAL_NOT_PENDING` error. */
 export function notPending(message: string): ToolkitError {
   return new ToolkitError(APPROVAL_NOT_PENDING, message);
+}
+
+/** @internal The `APPROVAL_NOT_PENDING` error of an id that is not pending: unknown, or decided (`earlier`). */
+export function unknownOrDecided(id: string, earlier: 'approved' | 'rejected' | undefined): ToolkitError {
+  return notPending(earlier ? `Approval '${id}' was already ${earlier}; a decision is taken once and the call does not run again.` : `No pending approval '${id}'.`);
+}
+
+/**
+ * @internal The `APPROVAL_STORE_FAILED` error of `what` (what did not happen), with the store's
+ * error (bounded) and, when an approval was being decided, that nothing ran.
+ */
+export function storeFailed(what: string, error: unknown, deciding = false): ToolkitError {
+  const after = deciding ? ' Nothing ran; the call stays pending.' : '';
+  return new ToolkitError('APPROVAL_STORE_FAILED', `${what} because the store failed: ${describeThrown(error).slice(0, 300).replace(/\.+$/, '')}.${after}`, { cause: error });
 }
 
 /**

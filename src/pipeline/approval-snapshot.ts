@@ -1,6 +1,8 @@
 import { isPlainObject } from '../common/plain-object';
 import { ToolkitError, describeThrown } from '../errors';
-import type { DecidedRecord } from './approval-decisions';
+import { claimOf, type DecidedRecord, type InMemoryApprovalDecisions } from './approval-decisions';
+import { freezeApproval, type PendingApprovals } from './approval-pending';
+import type { RememberedDecisions } from './approval-remembered';
 import type { PendingApproval, RememberedDecision, SerializedApprovals } from './approval-types';
 
 /** How far ahead of this process's clock a restored approval's `createdAt` may be (other processes' clocks drift). */
@@ -102,4 +104,25 @@ function checkSnapshot(value: unknown, now: number): SerializedApprovals {
   });
   if (value.horizon !== undefined && !isTime(value.horizon)) fail('horizon must be a number');
   return { version: 1, pending, remembered, decided, ...(value.horizon !== undefined ? { horizon: value.horizon as number } : {}) };
+}
+
+/**
+ * @internal Loads a checked snapshot into a manager's parts: decisions and remembered decisions,
+ * then the pending approvals not pending or decided already, within the limits.
+ *
+ * @returns the number of pending approvals added.
+ */
+export function loadSnapshot(snapshot: SerializedApprovals, parts: { held: PendingApprovals; memory: InMemoryApprovalDecisions; remembered: RememberedDecisions }): number {
+  const { held, memory } = parts;
+  memory.load(snapshot.decided.filter((d) => !held.has(d.id)), snapshot.horizon);
+  for (const decision of snapshot.remembered) parts.remembered.add(decision);
+  let added = 0;
+  for (const approval of snapshot.pending) {
+    if (held.has(approval.id) || memory.isDecided(claimOf(approval, 'rejected'))) continue;
+    if (held.overLimit(approval) !== undefined) continue;
+    held.add(freezeApproval(approval));
+    added++;
+  }
+  if (added) held.publish();
+  return added;
 }

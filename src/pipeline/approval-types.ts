@@ -1,37 +1,15 @@
 import type { ToolExecutionContext } from '../common/execution-context';
-import type { ToolCall, ToolResult, ToolRisk } from '../common/tool-types';
+import type { ToolResult, ToolRisk } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import type { HookContext } from '../executor/hooks';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';
+import type { TravellingContexts } from '../common/travelling-contexts';
 import type { ApprovalDecisionStore, DecidedRecord } from './approval-decisions';
+import type { PendingApproval, RememberedDecision } from './approval-records';
+import type { ApprovalStore } from './approval-store';
 
-/**
- * A call waiting for a person's decision. Plain JSON (no functions, no class instances beyond
- * what the arguments hold): it survives `serialize()` / `restore()` across a process restart.
- * It never holds preset values: the arguments are the model's, as validated.
- *
- * @example
- * for (const p of approvals.pending({ sessionId })) ui.ask(`${p.toolName}(${JSON.stringify(p.arguments)}): ${p.reason}`, p.id);
- */
-export interface PendingApproval {
-  /** The approval's id (`approve(id)`, `reject(id)`); the model is told it too. */
-  readonly id: string;
-  /** The call as the model made it (its `id` is the call id the eventual result answers). */
-  readonly call: Readonly<ToolCall>;
-  /** The tool that would run. */
-  readonly toolName: string;
-  /** The validated arguments the tool will get when approved (after earlier hooks' rewrites). */
-  readonly arguments: Readonly<Record<string, unknown>>;
-  /** The session the call belongs to, if any; an approved call runs in that session. */
-  readonly sessionId?: string;
-  /** Who asked, as the manager's `principal` option named them (e.g. a user id). */
-  readonly principal?: string;
-  /** Why the call needs approval, for the person deciding. */
-  readonly reason: string;
-  /** When the call was held (ms since the epoch). */
-  readonly createdAt: number;
-}
+export type { PendingApproval, RememberedDecision } from './approval-records';
 
 /**
  * What the `when` predicate of an {@link ApprovalPolicy} returns: `true` or a reason to hold the
@@ -82,8 +60,34 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
    * new ApprovalManager({ tools: ['pay'], principal: (ctx) => ctx.context.get(UserContext)?.id });
    */
   principal?: ((ctx: HookContext) => string | undefined) | undefined;
-  /** Where decisions are recorded so that a decided call never runs again (default: in memory, the last 10,000). */
+  /** Where decisions are recorded so that a decided call never runs again (default: in memory, the last 10,000). Not with `store`. */
   decisions?: ApprovalDecisionStore | undefined;
+  /**
+   * Where the whole approval state lives when several processes share it (or one must survive a
+   * restart): held calls, tombstones of decided ones, remembered decisions and the audit trail
+   * (`redisApprovalStore` from `toolwright/redis`, `postgresApprovalStore` from
+   * `toolwright/postgres`). Every manager with the same store lists the same calls
+   * (`pending()`, `pending$`, refreshed when the store changes; `refresh()` reloads now) and may
+   * decide any of them: the call runs exactly once, on the process that approved it, as its
+   * requester. Default: in this process's memory only.
+   *
+   * @example
+   * new ApprovalManager({ tools: ['send_payment'], store: redisApprovalStore({ connection }), contexts: { user: UserContext } });
+   */
+  store?: ApprovalStore | undefined;
+  /**
+   * The context objects stored with each held call (with `store`), by name: a call held in another
+   * process, or before a restart, then runs with them rebuilt (`approve(id, { toolkit })`); the
+   * requester's `Principal` is stored too. Declare the same in every process. Context that is
+   * not declared must be re-supplied (`approve(id, { toolkit, context })`).
+   */
+  contexts?: TravellingContexts | undefined;
+  /**
+   * With a `store`: a secret every process sharing it knows (32+ characters or bytes). Each held
+   * call's digest is then an HMAC under it, so that whoever can write to the store but lacks the
+   * key cannot forge a held call, or change one, that any process would run. Never stored or shown.
+   */
+  signingKey?: string | Uint8Array | undefined;
   /**
    * Most calls held at once (default 1,000). A call over the cap is answered with an
    * `APPROVAL_LIMIT_EXCEEDED` error result and does not run.
@@ -105,8 +109,9 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
    */
   elicitation?: boolean | ApprovalElicitationOptions | undefined;
   /**
-   * Receives what a subscriber of `pending$` or `decisions$` threw (default: one process
-   * warning). A throwing subscriber never crashes the process nor fails a decision.
+   * Receives what a subscriber of `pending$` or `decisions$` threw, and (source `'store'`) a
+   * failure of the `store` that no call answers (default: one process warning). A throwing
+   * subscriber never crashes the process nor fails a decision.
    */
   onCallbackError?: ((error: unknown, source: string) => void) | undefined;
 }
@@ -166,6 +171,10 @@ export interface ApproveOptions {
   signal?: AbortSignal | undefined;
   /** Receives the run's progress. */
   onProgress?: CallOptions['onProgress'] | undefined;
+  /** With a `store`: the digest of the call as shown ({@link PendingApproval.digest}); another call in the store is refused (`APPROVAL_CHANGED`). */
+  digest?: string | undefined;
+  /** With a `store`: who decides, for the audit trail (a user id, never a secret). */
+  decidedBy?: string | undefined;
 }
 
 /**
@@ -191,25 +200,10 @@ export interface PendingFilter {
 export interface RejectOptions {
   /** Reject later calls of the same tool by the same session or principal without asking. */
   remember?: RememberScope | undefined;
-}
-
-/**
- * A decision remembered for a session or a principal (`approve(id, { remember })`).
- *
- * @example
- * approvals.remembered(); // [{ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }]
- */
-export interface RememberedDecision {
-  /** The session it applies to, until the session ends (absent for a principal's decision). */
-  readonly sessionId?: string;
-  /** The principal it applies to (with `sessionId`: that principal in that session only). */
-  readonly principal?: string;
-  /** The tool it applies to. */
-  readonly toolName: string;
-  /** What was decided. */
-  readonly decision: 'approved' | 'rejected';
-  /** The rejection's reason. */
-  readonly reason?: string;
+  /** With a `store`: the digest of the call as shown (see {@link ApproveOptions.digest}). */
+  digest?: string | undefined;
+  /** With a `store`: who decides, for the audit trail. */
+  decidedBy?: string | undefined;
 }
 
 /**

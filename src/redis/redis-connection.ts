@@ -16,12 +16,13 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 /** How long ioredis waits for a closing socket before destroying it. */
 const DISCONNECT_TIMEOUT_MS = 200;
 
-function isClient(connection: RedisConnection): connection is Redis {
+/** @internal Whether `connection` is an ioredis client (else: options). */
+export function isRedisRedisClient(connection: RedisConnection): connection is Redis {
   return typeof (connection as Redis).duplicate === 'function' && typeof (connection as Redis).disconnect === 'function';
 }
 
-/** `host:port` (or the socket path) of the options, for messages (never the password). */
-function addressOf(options: RedisOptions): string {
+/** @internal `host:port` (or the socket path) of the options, for messages (never the password). */
+export function redisAddressOf(options: RedisOptions): string {
   if (typeof options.path === 'string') return options.path;
   return `${options.host ?? '127.0.0.1'}:${options.port ?? 6379}`;
 }
@@ -52,14 +53,14 @@ export class RedisConnectionHandle {
       throw new ToolkitError('INVALID_OPTIONS', `${what}: commandTimeoutMs must be a whole number >= 1, got ${String(timeoutMs)}.`);
     }
     this.base = connection;
-    this.address = addressOf(isClient(connection) ? connection.options : connection);
+    this.address = redisAddressOf(isRedisClient(connection) ? connection.options : connection);
   }
 
   /** The client for ordinary commands: the user's own, or one made from the options. */
   client(): Redis {
     this.assertOpen();
     if (this.shared !== undefined) return this.shared;
-    this.shared = isClient(this.base) ? this.base : this.own(new Redis({ ...this.base, disconnectTimeout: DISCONNECT_TIMEOUT_MS }));
+    this.shared = isRedisClient(this.base) ? this.base : this.own(new Redis({ ...this.base, disconnectTimeout: DISCONNECT_TIMEOUT_MS }));
     return this.shared;
   }
 
@@ -67,7 +68,7 @@ export class RedisConnectionHandle {
   dedicated(): Redis {
     this.assertOpen();
     const base = this.base;
-    return this.own(isClient(base) ? base.duplicate({ disconnectTimeout: DISCONNECT_TIMEOUT_MS }) : new Redis({ ...base, disconnectTimeout: DISCONNECT_TIMEOUT_MS }));
+    return this.own(isRedisClient(base) ? base.duplicate({ disconnectTimeout: DISCONNECT_TIMEOUT_MS }) : new Redis({ ...base, disconnectTimeout: DISCONNECT_TIMEOUT_MS }));
   }
 
   /**

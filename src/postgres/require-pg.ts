@@ -1,0 +1,9 @@
+import { assertPeers } from '../common/peer-dependency';
+
+/**
+ * `toolwright/postgres` needs the optional peer dependency `pg`: say so, with the fix, instead of
+ * a bare "Cannot find module" from deep inside the entry point.
+ */
+assertPeers({ feature: 'toolwright/postgres', modules: ['pg'], install: 'npm install pg', optional: true });
+
+export {};
