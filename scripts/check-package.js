@@ -182,14 +182,47 @@ main().catch((e) => {
 });
 `;
 
+// The same through the MCP SDK 2 (@modelcontextprotocol/client and /server): importMcpTools takes
+// its Client, of the CommonJS or the ES module build.
+const mcp2RoundTrip = `
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { Toolkit } from 'toolwright';
+import { importMcpTools } from 'toolwright/mcp';
+
+async function main(): Promise<void> {
+  const server = new McpServer({ name: 'sdk2', version: '1.0.0' });
+  server.registerTool('shout', { description: 'Upper-cases', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'consumer', version: '1.0.0' });
+  await client.connect(clientSide);
+  const toolkit = new Toolkit();
+  const imported = await importMcpTools(client, toolkit, { prefix: 'remote' });
+  const result = await toolkit.callTool({ id: '1', name: 'remote_shout', arguments: { text: 'hi' } });
+  if (result.forLLM !== 'HI' || imported.report.protocolVersion === undefined) throw new Error('remote_shout: ' + JSON.stringify([result, imported.report]));
+  await imported.close();
+  await client.close();
+  await server.close();
+  process.stdout.write('ok\\n');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
+`;
+
 /** TypeScript options of a strict nodenext project that checks the libraries' types too. */
 const tsOptions = (extra) => ({
   target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, ...extra,
 });
 
 const ts = project('consumer-ts', 'commonjs', {
-  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: [], outDir: 'out' }), include: ['index.ts', 'mcp.ts'] }),
+  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: [], outDir: 'out' }), include: ['index.ts', 'mcp.ts', 'mcp2.ts'] }),
   'mcp.ts': mcpRoundTrip,
+  'mcp2.ts': mcp2RoundTrip,
   'index.ts': `
 import { Tool, ToolParam, ToolService, Toolkit, ToolExecutionContext, runToolLoop, ScriptedProvider, type ToolResult, type AgentTool } from 'toolwright';
 import { OpenAIProvider } from 'toolwright/openai';
@@ -238,13 +271,16 @@ void [routing, worker];
 `,
 });
 const esmTs = project('consumer-ts-esm', 'module', {
-  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: ['node'], outDir: 'out' }), include: ['mcp.ts'] }),
+  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: ['node'], outDir: 'out' }), include: ['mcp.ts', 'mcp2.ts'] }),
   'mcp.ts': mcpRoundTrip,
+  'mcp2.ts': mcp2RoundTrip,
 });
 for (const dir of [ts, esmTs]) {
   run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
-  const out = run(process.execPath, ['out/mcp.js'], dir).trim();
-  if (out !== 'ok') throw new Error(`${dir}: ${out}`);
+  for (const file of ['out/mcp.js', 'out/mcp2.js']) {
+    const out = run(process.execPath, [file], dir).trim();
+    if (out !== 'ok') throw new Error(`${dir}/${file}: ${out}`);
+  }
 }
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves

@@ -21,7 +21,14 @@ export { McpPrincipal, bearerAuth } from './shared/mcp-principal';
 export type { BearerAuthOptions, McpAuthenticate, McpTokenVerdict } from './shared/mcp-principal';
 export { importMcpTools } from './import/import-mcp-tools';
 export { MCP_IMPORT_LIMITS } from './import/mcp-import-options';
-export type { McpImportClient, McpImportHandle, McpImportOptions, McpImportTaskApi, McpTaskStreamMessage } from './import/mcp-import-options';
+export type { McpImportClient, McpImportHandle, McpImportOptions, McpImportSdk1Client, McpImportTaskApi, McpTaskStreamMessage } from './import/mcp-import-options';
+export type {
+  McpImportSdk2Client,
+  McpImportSdk2Progress,
+  McpImportSdk2RequestOptions,
+  McpImportSdk2ResultSchema,
+  McpImportSdk2Subscription,
+} from './import/sdk2-client';
 export type { McpImportReport, McpImportedTool, McpImportSkipped, McpImportSkipCode } from './import/mcp-import-report';
 export { MCP_TOOL_OPTIONS, withMcpOptions } from './shared/mcp-tool-options';
 export type { McpToolOptions, McpToolHints, McpAgentTool, McpTaskSupport, OutputShape } from './shared/mcp-tool-options';

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AgentTool, CallProgress } from '../../src';
-import { importMcpTools, serveMcpHttp, withMcpOptions, type McpImportClient, type McpServerOptions } from '../../src/mcp';
+import { importMcpTools, serveMcpHttp, withMcpOptions, type McpImportSdk1Client, type McpServerOptions } from '../../src/mcp';
 import { Closer, eventually } from '../support/mcp';
 import { freshToolkit } from '../support/toolkit';
 
@@ -42,6 +42,8 @@ describe('importMcpTools: tools a server runs only as MCP tasks', () => {
     const toolkit = freshToolkit();
     const handle = closer.add(await importMcpTools(client, toolkit, { prefix: 'r' }));
     expect(handle.report.skipped).toEqual([]);
+    // an SDK 1.x client over Streamable HTTP: its transport tells the revision
+    expect(handle.report.protocolVersion).toBe('2025-11-25');
     expect(handle.report.imported[0].changes).toContain('called as an MCP task (execution.taskSupport required): tools/call with task, then tasks/get and tasks/result');
     const progress: CallProgress[] = [];
     const call = toolkit.callTool({ id: 'c1', name: 'r_research', arguments: { topic: 'tides' } }, { onProgress: (p) => progress.push(p) });
@@ -62,7 +64,7 @@ describe('importMcpTools: tools a server runs only as MCP tasks', () => {
 
   test('a client without the SDK task API skips the tool, saying why', async () => {
     const { client } = await taskServer();
-    const bare: McpImportClient = {
+    const bare: McpImportSdk1Client = {
       request: (...args) => client.request(...args),
       callTool: (...args) => client.callTool(...args),
       setNotificationHandler: (...args) => client.setNotificationHandler(...args),

@@ -1,4 +1,4 @@
-import { ToolListChangedNotificationSchema, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../../common/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../../toolkit/meta-tool-names';
 import type { Toolkit } from '../../toolkit/toolkit';
@@ -8,16 +8,13 @@ import { listRemoteTools } from './list-remote-tools';
 import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';
 import type { McpImportedTool, McpImportReport, McpImportSkipped } from './mcp-import-report';
 import { Slices } from './import-slices';
-import { MAX_REMOTE_NAME, assertSdk1Client, measure, remoteNameRefusal, remoteToolRefusal, type Measured } from './remote-tool-checks';
-import { taskCallProblem } from './remote-task-call';
+import { remoteConnection, type RemoteConnection } from './remote-connection';
+import { MAX_REMOTE_NAME, measure, remoteNameRefusal, remoteToolRefusal, type Measured } from './remote-tool-checks';
 import { prepareInput, remoteAgentTool, type PreparedInput } from './remote-tool';
 import { foldedName, joinedName, portableToolName, renameNote } from '../shared/tool-names';
 
 /** The longest registration error a `skipped` reason quotes (it may quote the remote schema). */
 const MAX_SKIP_REASON_CHARS = 300;
-
-type NotificationHandler = (notification: unknown) => Promise<void>;
-const LIST_CHANGED = 'notifications/tools/list_changed';
 
 interface Imported extends Measured {
   readonly local: string;
@@ -47,12 +44,10 @@ class McpImport implements McpImportHandle {
   private running?: Promise<void>;
   private again = false;
   private closed = false;
-  private handlers?: Map<string, NotificationHandler>;
-  private previous?: NotificationHandler;
-  private ours?: NotificationHandler;
+  private unfollow?: () => Promise<void>;
 
   constructor(
-    private readonly client: McpImportClient,
+    private readonly remote: RemoteConnection,
     private readonly toolkit: Toolkit,
     private readonly options: McpImportOptions,
   ) {}
@@ -74,17 +69,9 @@ class McpImport implements McpImportHandle {
   }
 
   follow(): void {
-    // chain any handler already installed (the Client's own `listChanged` option, another import)
-    const handlers = (this.client as unknown as { _notificationHandlers?: unknown })._notificationHandlers;
-    if (handlers instanceof Map) {
-      this.handlers = handlers as Map<string, NotificationHandler>;
-      this.previous = this.handlers.get(LIST_CHANGED);
-    }
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => {
-      if (this.previous) await this.previous(notification).catch(() => undefined);
+    this.unfollow = this.remote.follow(() => {
       if (!this.closed) this.refresh().catch(() => undefined);
     });
-    this.ours = this.handlers?.get(LIST_CHANGED);
   }
 
   refresh(): Promise<void> {
@@ -112,14 +99,11 @@ class McpImport implements McpImportHandle {
     this.closed = true;
     for (const { local } of this.imported.values()) this.toolkit.unregisterTool(local);
     this.imported.clear();
-    if (this.handlers && this.ours && this.handlers.get(LIST_CHANGED) === this.ours) {
-      if (this.previous) this.handlers.set(LIST_CHANGED, this.previous);
-      else this.client.removeNotificationHandler(LIST_CHANGED);
-    }
+    await this.unfollow?.();
   }
 
   private async sync(): Promise<void> {
-    const remote = await listRemoteTools(this.client, this.options, this.serverName());
+    const remote = await listRemoteTools(this.remote, this.options, this.serverName());
     if (this.closed) return;
     const { options } = this;
     const slices = new Slices();
@@ -160,7 +144,7 @@ class McpImport implements McpImportHandle {
       return true;
     };
     const source = {
-      client: this.client,
+      remote: this.remote,
       serverName: this.serverName(),
       requestTimeoutMs: options.requestTimeoutMs,
       contentLimits: { maxParts: importLimit(options, 'maxContentParts'), maxBytes: importLimit(options, 'maxContentBytes') },
@@ -175,7 +159,7 @@ class McpImport implements McpImportHandle {
       return true;
     };
     const listed = new Set<string>();
-    const taskProblem = taskCallProblem(this.client);
+    const taskProblem = this.remote.taskProblem();
     for (const tool of remote) {
       if (listed.has(tool.name)) {
         skip(tool, 'duplicate-name', 'the server listed another tool of the same name before it');
@@ -271,25 +255,36 @@ class McpImport implements McpImportHandle {
       seen.add(name);
       if (entry !== undefined) imported.push(Object.freeze({ remote: name, local: entry.local, changes: Object.freeze([...entry.changes]) }));
     }
-    this.lastReport = Object.freeze({ server: this.serverName(), imported: Object.freeze(imported), skipped: Object.freeze([...this.skippedList]) });
+    const { protocolVersion } = this.remote;
+    this.lastReport = Object.freeze({
+      server: this.serverName(),
+      ...(protocolVersion !== undefined ? { protocolVersion } : {}),
+      imported: Object.freeze(imported),
+      skipped: Object.freeze([...this.skippedList]),
+    });
     if (this.options.onReport !== undefined) deliverReport(this.options.onReport, this.lastReport);
   }
 
   /** The remote's own name for itself (bounded: it ends up in descriptions and errors). */
   private serverName(): string {
-    return boundInput(this.client.getServerVersion()?.name ?? 'server');
+    return boundInput(this.remote.serverName());
   }
 }
 
 /**
- * Registers the tools of a connected MCP server (an SDK `Client`, of its CommonJS or its ES module build: see {@link McpImportClient}) into a toolkit: each remote
+ * Registers the tools of a connected MCP server into a toolkit, through a `Client` of the MCP SDK
+ * 1.x or of the MCP SDK 2 (`@modelcontextprotocol/client`) on the protocol revision it negotiated,
+ * 2025-11-25 or 2026-07-28 (see {@link McpImportClient}; `report.protocolVersion` names it). Each remote
  * tool becomes an `AgentTool` with a name every provider accepts (`prefix_name`, invalid
  * characters as `_`, shortened with a hash when too long or taken), its remote JSON Schema, title,
  * output schema and annotations. Calls go to the remote with the toolkit's `AbortSignal`
  * (cancellation) and its progress (`ToolEmitter`-style `ctx.emit`); results keep their content
  * blocks as content parts with their annotations (`forLLM` holds only the text meant for the
  * model: content for the user only never reaches it), `structuredContent` → `data`, `isError` →
- * an error result. The import follows the remote's `list_changed`.
+ * an error result. The import follows the remote's `list_changed` (under 2026-07-28 on a
+ * `subscriptions/listen` stream). Under 2026-07-28 a server's `input_required` answer (it asks
+ * for an elicitation or sampling before it goes on) is answered through the importing call's own
+ * `ClientRequests` (`ctx.client`), and the call retried, at most 10 rounds of at most 8 requests.
  *
  * The remote is untrusted: a listing follows at most `maxPages` pages and holds at most
  * `maxTools` tools within `timeoutMs` ({@link MCP_IMPORT_LIMITS}); a tool larger than
@@ -303,7 +298,9 @@ class McpImport implements McpImportHandle {
  * imported under which name, what the import changed, and what it skipped and why.
  *
  * @example
- * const client = new Client({ name: 'my-agent', version: '1.0.0' });
+ * import { Client } from '@modelcontextprotocol/client';
+ * import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+ * const client = new Client({ name: 'my-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
  * await client.connect(new StdioClientTransport({ command: 'npx', args: ['-y', 'some-mcp-server'] }));
  * const github = await importMcpTools(client, toolkit, { group: 'github', prefix: 'gh', risk: 'high' });
  * for (const s of github.report.skipped) console.warn(`${s.name} not imported: ${s.reason}`);
@@ -311,12 +308,10 @@ class McpImport implements McpImportHandle {
  * @throws ToolkitError `IMPORT_LIMIT_EXCEEDED` when the listing passes `maxPages`, `maxTools` or
  * `timeoutMs` (the message names the option; nothing is imported, and a `refresh()` that hits a
  * bound leaves the tools imported before); whatever the `tools/list` request throws (not connected,
- * protocol errors); `INVALID_OPTIONS` for a `Client` of the MCP SDK 2 (`@modelcontextprotocol/client`):
- * import through a `@modelcontextprotocol/sdk` 1.x `Client`, which talks to SDK 2 servers.
+ * protocol errors).
  */
 export async function importMcpTools(client: McpImportClient, toolkit: Toolkit, options: McpImportOptions = {}): Promise<McpImportHandle> {
-  assertSdk1Client(client);
-  const handle = new McpImport(client, toolkit, options);
+  const handle = new McpImport(remoteConnection(client), toolkit, options);
   if (options.followListChanged !== false) handle.follow();
   try {
     await handle.refresh();

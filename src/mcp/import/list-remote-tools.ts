@@ -1,8 +1,9 @@
-import { ListToolsResultSchema, type ListToolsResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../../common/quote-input';
 import { ToolkitError } from '../../errors';
 import { Slices } from './import-slices';
-import { importLimit, type MCP_IMPORT_LIMITS, type McpImportClient, type McpImportOptions } from './mcp-import-options';
+import { importLimit, type MCP_IMPORT_LIMITS, type McpImportOptions } from './mcp-import-options';
+import type { RemoteConnection, RemotePage } from './remote-connection';
 
 function limitExceeded(options: McpImportOptions, serverName: string, what: string, option: keyof typeof MCP_IMPORT_LIMITS, cause?: unknown): ToolkitError {
   return new ToolkitError(
@@ -21,9 +22,9 @@ function limitExceeded(options: McpImportOptions, serverName: string, what: stri
  *   the `tools/list` request throws otherwise.
  *
  * @example
- * const remote = await listRemoteTools(client, { maxTools: 50 }, 'github');
+ * const tools = await listRemoteTools(remoteConnection(client), { maxTools: 50 }, 'github');
  */
-export async function listRemoteTools(client: McpImportClient, options: McpImportOptions, serverName: string): Promise<McpTool[]> {
+export async function listRemoteTools(remote: RemoteConnection, options: McpImportOptions, serverName: string): Promise<McpTool[]> {
   const maxPages = importLimit(options, 'maxPages');
   const maxTools = importLimit(options, 'maxTools');
   const timeoutMs = importLimit(options, 'timeoutMs');
@@ -46,10 +47,9 @@ export async function listRemoteTools(client: McpImportClient, options: McpImpor
       const left = deadline - Date.now();
       if (left <= 0) throw exceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs');
       page = new AbortController();
-      let listed: ListToolsResult;
+      let listed: RemotePage;
       try {
-        // a plain request: the SDK's listTools() would compile every output schema of the page up front
-        listed = await client.request({ method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) }, ListToolsResultSchema, { signal: page.signal, timeout: left });
+        listed = await remote.listPage(cursor, { signal: page.signal, timeout: left });
       } catch (error) {
         if (timedOut || Date.now() >= deadline) throw exceeded(`took longer than ${timeoutMs} ms to list its tools`, 'timeoutMs', error);
         throw error;

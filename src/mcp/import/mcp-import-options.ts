@@ -4,25 +4,38 @@ import type { CallToolRequest, Tool as McpTool } from '@modelcontextprotocol/sdk
 import type { AgentTool } from '../../common/agent-tool';
 import type { ToolRisk } from '../../common/tool-types';
 import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
+import type { McpImportSdk2Client } from './sdk2-client';
 
 /**
- * What {@link importMcpTools} uses of an MCP SDK `Client`: its public methods, so any connected
- * `Client` fits, whichever build of the SDK made it. Tools are listed with `request` (`tools/list`),
- * not `listTools`, which would compile every output schema a server lists before anything is checked. The SDK ships a CommonJS and an ES module
+ * What {@link importMcpTools} uses of a `Client` of the MCP SDK 1.x (`@modelcontextprotocol/sdk`):
+ * its public methods, so any connected `Client` fits, whichever build of the SDK made it. Tools
+ * are listed with `request` (`tools/list`), not `listTools`, which would compile every output
+ * schema a server lists before anything is checked. The SDK ships a CommonJS and an ES module
  * build whose `Client` classes have private members, which makes them different types to the
  * compiler; toolwright's types name the CommonJS one, and an ES module's `Client` (from
  * `@modelcontextprotocol/sdk/client/index.js` under `"type": "module"`) matches this shape too.
  *
  * @example
  * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
- * const client: McpImportClient = new Client({ name: 'my-agent', version: '1.0.0' });
+ * const client: McpImportSdk1Client = new Client({ name: 'my-agent', version: '1.0.0' });
  */
-export type McpImportClient = Pick<Client, 'request' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
+export type McpImportSdk1Client = Pick<Client, 'request' | 'callTool' | 'setNotificationHandler' | 'removeNotificationHandler' | 'getServerVersion'> & {
   /** The server's capabilities (whether it runs tools as MCP tasks). */
   getServerCapabilities?: Client['getServerCapabilities'] | undefined;
   /** The SDK's task API (SDK 1.23 and later): tools the server runs only as tasks are called through it. */
   readonly experimental?: { readonly tasks?: McpImportTaskApi | undefined } | undefined;
 };
+
+/**
+ * What {@link importMcpTools} accepts: a connected `Client` of the MCP SDK 1.x
+ * ({@link McpImportSdk1Client}) or of the MCP SDK 2 (`@modelcontextprotocol/client`,
+ * {@link McpImportSdk2Client}), whichever protocol revision it negotiated.
+ *
+ * @example
+ * import { Client } from '@modelcontextprotocol/client';
+ * const client: McpImportClient = new Client({ name: 'my-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+ */
+export type McpImportClient = McpImportSdk1Client | McpImportSdk2Client;
 
 /**
  * One message of an SDK client's `callToolStream`: the task was created, its status changed, its

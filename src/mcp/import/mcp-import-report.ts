@@ -72,6 +72,11 @@ export interface McpImportedTool {
 export interface McpImportReport {
   /** The remote server's name for itself (at most 80 characters of it). */
   readonly server: string;
+  /**
+   * The protocol revision the client negotiated with the server (`'2025-11-25'`, `'2026-07-28'`):
+   * always known for an SDK 2 client; for an SDK 1.x client when its transport tells (Streamable HTTP).
+   */
+  readonly protocolVersion?: string | undefined;
   /** The tools registered in the toolkit, in listing order. */
   readonly imported: readonly McpImportedTool[];
   /** The tools not registered, in listing order. */

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallContext } from '../../common/agent-tool';
 import { boundInput } from '../../common/quote-input';
-import type { McpImportClient } from './mcp-import-options';
+import type { McpImportSdk1Client } from './mcp-import-options';
 
 /** The longest remote status message relayed as progress. */
 const MAX_STATUS_CHARS = 300;
@@ -11,7 +11,7 @@ const MAX_STATUS_CHARS = 300;
  * `undefined` when it can: the client must have the SDK's task API and the server must declare
  * the tasks capability for `tools/call`.
  */
-export function taskCallProblem(client: McpImportClient): string | undefined {
+export function taskCallProblem(client: McpImportSdk1Client): string | undefined {
   if (typeof client.experimental?.tasks?.callToolStream !== 'function') {
     return "requires MCP tasks (execution.taskSupport 'required') and this MCP SDK client has no task API (client.experimental.tasks): update @modelcontextprotocol/sdk";
   }
@@ -31,7 +31,7 @@ export function taskCallProblem(client: McpImportClient): string | undefined {
  * const result = await callAsTask(client, 'simulate-research-query', { topic: 'tides' }, ctx, undefined);
  */
 export async function callAsTask(
-  client: McpImportClient,
+  client: McpImportSdk1Client,
   name: string,
   args: Record<string, unknown>,
   ctx: ToolCallContext,

@@ -1,27 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { boundInput, quoteInput } from '../../common/quote-input';
-import { ToolkitError } from '../../errors';
 import { linearPatternProblem } from '../../executor/linear-regexp';
 import { importLimit, type McpImportOptions } from './mcp-import-options';
 import type { McpImportSkipCode } from './mcp-import-report';
-
-/**
- * @internal Refuses a `Client` of the MCP TypeScript SDK 2 (`@modelcontextprotocol/client`, told
- * by its `getProtocolEra`): its notification handlers and call options take other arguments than
- * 1.x's, so an import through it would fail with a bare TypeError or lose progress and timeouts.
- *
- * @example
- * assertSdk1Client(client); // before the first listing
- */
-export function assertSdk1Client(client: object): void {
-  if (typeof (client as { getProtocolEra?: unknown }).getProtocolEra !== 'function') return;
-  throw new ToolkitError(
-    'INVALID_OPTIONS',
-    'importMcpTools needs a Client of @modelcontextprotocol/sdk 1.x, and this one is from the MCP SDK 2 (@modelcontextprotocol/client). ' +
-      'Connect a 1.x Client (npm install @modelcontextprotocol/sdk@1) to the same server: it imports from SDK 2 servers too.',
-  );
-}
 
 /** @internal The longest remote name a tool may have (the MCP specification's limit). */
 export const MAX_REMOTE_NAME = 128;

@@ -5,10 +5,9 @@ import { deepFreeze } from '../../schema/lowering/schema-utils';
 import { schemaProblems } from '../../schema/schema-problems';
 import type { ToolAnnotations, ToolRisk } from '../../common/tool-types';
 import type { ContentLimits } from './import-content';
-import type { McpImportClient } from './mcp-import-options';
 import { MCP_TOOL_OPTIONS, type McpToolHints, type McpToolOptions } from '../shared/mcp-tool-options';
+import type { RemoteConnection } from './remote-connection';
 import { fromCallToolResult } from './remote-result';
-import { callAsTask } from './remote-task-call';
 
 /**
  * What a tool of unknown behaviour is taken to do, per the MCP specification's defaults for
@@ -99,8 +98,8 @@ function descriptionOf(remote: McpTool, serverName: string, changes: string[]): 
 
 /** @internal Where a {@link remoteAgentTool} comes from and how its calls are sent. */
 export interface RemoteToolSource {
-  /** The connected client its calls go through. */
-  readonly client: McpImportClient;
+  /** The connection its calls go through. */
+  readonly remote: RemoteConnection;
   /** The remote's name for itself, bounded (for a description the remote did not give). */
   readonly serverName: string;
   /** The per-call request timeout in ms (the SDK's default when `undefined`). */
@@ -122,7 +121,7 @@ export interface RemoteToolSource {
  * a `ToolResult`.
  *
  * @example
- * const { tool } = remoteAgentTool(remote, 'gh_search', { client, serverName: 'github', requestTimeoutMs: undefined,
+ * const { tool } = remoteAgentTool(remote, 'gh_search', { remote: remoteConnection(client), serverName: 'github', requestTimeoutMs: undefined,
  *   contentLimits: { maxParts: 100, maxBytes: 1e7 }, trustAnnotations: false, risk: 'high' }, prepareInput(remote, nodes));
  */
 export function remoteAgentTool(
@@ -131,7 +130,7 @@ export function remoteAgentTool(
   source: RemoteToolSource,
   input: PreparedInput,
 ): { readonly tool: AgentTool; readonly changes: readonly string[] } {
-  const { client, requestTimeoutMs: timeout } = source;
+  const { remote: connection, requestTimeoutMs: timeout } = source;
   const changes: string[] = [];
   const taskSupport = remote.execution?.taskSupport;
   if (taskSupport === 'required') changes.push('called as an MCP task (execution.taskSupport required): tools/call with task, then tasks/get and tasks/result');
@@ -154,17 +153,7 @@ export function remoteAgentTool(
     description: descriptionOf(remote, source.serverName, changes),
     parameters: input.parameters,
     behaviour,
-    execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => {
-      if (taskSupport === 'required') return fromCallToolResult(await callAsTask(client, remote.name, args, ctx, timeout), source.contentLimits);
-      const result = await client.callTool({ name: remote.name, arguments: args }, undefined, {
-        signal: ctx.signal,
-        onprogress: (p) =>
-          ctx.emit({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
-        resetTimeoutOnProgress: true,
-        ...(timeout !== undefined ? { timeout } : {}),
-      });
-      return fromCallToolResult(result, source.contentLimits);
-    },
+    execute: async (args: Record<string, unknown>, ctx: ToolCallContext) => fromCallToolResult(await connection.call(remote, args, ctx, timeout), source.contentLimits),
   };
   Object.defineProperty(tool, MCP_TOOL_OPTIONS, { value: mcpOptions, enumerable: false });
   return { tool, changes: [...changes, ...input.changes] };
