@@ -104,7 +104,7 @@ class RedisApprovals implements RedisApprovalStore {
     private readonly prefix: string,
     private readonly commandTimeoutMs: number,
   ) {
-    this.address = redisAddressOf(isRedisRedisClient(connection) ? connection.options : connection);
+    this.address = redisAddressOf(isRedisClient(connection) ? connection.options : connection);
     const k = (name: string): string => `{${prefix}}:${name}`;
     this.keys = { pending: k('pending'), records: k('records'), digests: k('digests'), decided: k('decided'), audit: k('audit'), remembered: k('remembered'), channel: k('changed') };
     this.redis = this.client();

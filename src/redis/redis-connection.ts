@@ -17,7 +17,7 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 const DISCONNECT_TIMEOUT_MS = 200;
 
 /** @internal Whether `connection` is an ioredis client (else: options). */
-export function isRedisRedisClient(connection: RedisConnection): connection is Redis {
+export function isRedisClient(connection: RedisConnection): connection is Redis {
   return typeof (connection as Redis).duplicate === 'function' && typeof (connection as Redis).disconnect === 'function';
 }
 
