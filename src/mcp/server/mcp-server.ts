@@ -86,8 +86,9 @@ export interface McpServerOptions {
   tasks?: McpTaskOptions | false | undefined;
   /**
    * The most `tools/call` requests that run at once on one MCP connection (a Streamable HTTP
-   * session, a stdio connection). One more gets an `isError` result saying so, and its tool does
-   * not run; tasks are bounded by `tasks.maxTasks` instead. Default 32; `Infinity`: no cap.
+   * session, a stdio connection; for 2026-07-28 requests over HTTP, which have no connection, per
+   * principal or anonymous client address). One more gets an `isError` result saying so, and its
+   * tool does not run; tasks are bounded by `tasks.maxTasks` instead. Default 32; `Infinity`: no cap.
    */
   maxConcurrentCalls?: number | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */

@@ -63,8 +63,8 @@ export interface ModernHttpSettings extends ModernSettings {
 
 /**
  * @internal The 2026-07-28 side of the HTTP handler: after toolwright's own guard (Host, Origin,
- * `authenticate`, the bounded body), a request that SDK v2 does not classify as 2025-era traffic
- * is answered by an SDK v2 handler (`createMcpHandler`, modern-only) whose factory builds a server
+ * `authenticate`, the bounded body), a request that claims a revision after 2025-11-25 (and that
+ * SDK v2 does not classify as 2025-era traffic) is answered by an SDK v2 handler (`createMcpHandler`, modern-only) whose factory builds a server
  * from the caller's view per request. Toolkit toggles (tools, resources, prompts) are published on
  * the handler's event bus for `subscriptions/listen` streams. Without `@modelcontextprotocol/server`
  * installed, a request claiming a 2026-07-28 revision gets the unsupported-version error naming
@@ -93,7 +93,11 @@ export class ModernHttp {
     this.subscription.add(toolkit.activeTools$.pipe(skip(1)).subscribe(() => notify.toolsChanged()));
     this.subscription.add(toolkit.resources.listChanged$.subscribe(() => notify.resourcesChanged()));
     this.subscription.add(toolkit.prompts.listChanged$.subscribe(() => notify.promptsChanged()));
-    this.subscription.add(toolkit.resources.updated$.subscribe((uri) => toolkit.resources.has(uri) && notify.resourceUpdated(uri)));
+    this.subscription.add(
+      toolkit.resources.updated$.subscribe((uri) => {
+        if (toolkit.resources.has(uri)) notify.resourceUpdated(uri);
+      }),
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
-import { defineSkill, Toolkit } from '../../../src';
+import { ApprovalManager, defineSkill, Tool, ToolParam, ToolService, Toolkit } from '../../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, type McpHttpServer } from '../../../src/mcp';
 import { createCatalogToolkit, CALLER_CONTEXT } from '../catalog-conformance';
 import { createTestToolkit } from '../fixtures/test-toolkit';
@@ -142,6 +142,49 @@ describe('2026-07-28: the meta tools are doors too', () => {
     const later = await anonymous.callTool({ name: 'reset_all', arguments: {} });
     expect(later.isError).toBe(true);
     expect(textOf(later)).toMatch(/'reset_all' is disabled/);
+  });
+});
+
+describe('2026-07-28: approvals decided later', () => {
+  @ToolService({ group: 'payments' })
+  class Payments {
+    readonly runs: string[] = [];
+
+    @Tool({ name: 'pay', description: 'Pay an amount', risk: 'high' })
+    pay(@ToolParam({ name: 'amount' }) amount: number, who: McpPrincipal): string {
+      this.runs.push(`${who.id}:${amount}`);
+      return `paid ${amount} as ${who.id}`;
+    }
+  }
+
+  test("an approved call runs as its requester, in its view: after the requester's group went off it is refused", async () => {
+    const { toolkit } = createTestToolkit();
+    toolkit.createToolGroup('payments', 'Payments', false);
+    const payments = new Payments();
+    toolkit.registerTool(payments);
+    toolkit.enableEquipToolGroups();
+    const approvals = new ApprovalManager({ minRisk: 'high' });
+    toolkit.use(approvals.hook);
+    const http = closer.add(await serveMcpHttp(toolkit, { name: 'pay', version: '1', authenticate }));
+    const alice = await modernClient(http.url, 't-alice');
+    const bob = await modernClient(http.url, 't-bob');
+
+    await alice.callTool({ name: 'equip_tool_groups', arguments: { add: ['payments'] } });
+    await alice.callTool({ name: 'pay', arguments: { amount: 5 } });
+    expect(approvals.pending()).toHaveLength(1);
+    expect(approvals.pending()[0]).toMatchObject({ sessionId: 'principal:alice' });
+    expect((await approvals.approve(approvals.pending()[0].id)).forLLM).toBe('paid 5 as alice');
+
+    const bobs = await bob.callTool({ name: 'pay', arguments: { amount: 7 } });
+    expect(bobs.isError).toBe(true);
+    expect(approvals.pending()).toHaveLength(0);
+
+    await alice.callTool({ name: 'pay', arguments: { amount: 6 } });
+    await alice.callTool({ name: 'equip_tool_groups', arguments: { remove: ['payments'] } });
+    const late = await approvals.approve(approvals.pending()[0].id);
+    expect(late.isError).toBe(true);
+    expect(late.error?.code).toBe('TOOL_DISABLED');
+    expect(payments.runs).toEqual(['alice:5']);
   });
 });
 
