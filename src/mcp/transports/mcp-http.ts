@@ -153,7 +153,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     ...serverOptions
   } = options;
   const limits = checkedLimits(options);
-  const modern = new ModernHttp(toolkit, { ...serverOptions, authenticated: authenticate !== undefined, sessionTtlMs: limits.sessionIdleTimeoutMs, bus, stateSecret, stateStore, requestStateTtlMs });
+  const modern = new ModernHttp(toolkit, { ...serverOptions, authenticated: authenticate !== undefined, sessionTtlMs: limits.sessionIdleTimeoutMs, maxStreams: limits.maxSessions, maxStreamsPerOwner: limits.maxSessionsPerPrincipal, bus, stateSecret, stateStore, requestStateTtlMs });
   const resumable = resumability ? new McpHttpResumability(resumability) : undefined;
   const sessions = new McpHttpSessions(limits.maxSessions, limits.maxSessionsPerPrincipal, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
