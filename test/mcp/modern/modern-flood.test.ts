@@ -5,7 +5,8 @@ import { Closer } from '../../support/mcp';
 
 /**
  * What a hostile 2026-07-28 client grows on the server without a protocol session to bound it:
- * `subscriptions/listen` streams held open.
+ * `subscriptions/listen` streams held open; and protocol objects of many keys (`_meta`,
+ * `inputResponses`) that cost the SDK's validation seconds of the event loop per request.
  */
 
 const closer = new Closer();
@@ -57,5 +58,34 @@ describe('2026-07-28 subscriptions/listen under a flood', () => {
     let again = await listen(http.url, 't-mallory', 6);
     for (let i = 0; i < 50 && again.status !== 200; i++) again = await listen(http.url, 't-mallory', 7 + i);
     expect(again.text).toContain('notifications/subscriptions/acknowledged');
+  });
+});
+
+/** A raw 2026-07-28 `tools/call` POST of `echo` with `params` added; resolves with the status and the JSON-RPC answer. */
+async function rawCall(url: URL, params: Record<string, unknown>): Promise<{ status: number; body: { result?: unknown; error?: { code: number; message: string } } }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer t-mallory', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: META, ...params } }),
+  });
+  return { status: response.status, body: JSON.parse(await response.text()) as { error?: { code: number; message: string } } };
+}
+
+describe('protocol objects of many keys', () => {
+  const manyKeys = (n: number): Record<string, unknown> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, {}]));
+
+  test('a _meta or inputResponses of 100,000 keys is refused (400, -32602) before the SDK validates it; the tool does not run; a normal call still works', async () => {
+    const toolkit = new Toolkit();
+    let runs = 0;
+    toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'object', properties: {} }, execute: () => `ran ${++runs}` });
+    const http = await serve(toolkit);
+    const meta = await rawCall(http.url, { _meta: { ...META, ...manyKeys(100_000) } });
+    expect(meta.status).toBe(400);
+    expect(meta.body.error).toEqual({ code: -32602, message: expect.stringMatching(/_meta has 100003 keys; at most 256/) });
+    const answers = await rawCall(http.url, { requestState: 'tw1.x.y', inputResponses: manyKeys(100_000) });
+    expect(answers.status).toBe(400);
+    expect(answers.body.error?.message).toMatch(/inputResponses has 100000 keys; at most 256/);
+    expect(runs).toBe(0);
+    expect((await rawCall(http.url, {})).body.result).toMatchObject({ content: [{ type: 'text', text: 'ran 1' }] });
   });
 });
