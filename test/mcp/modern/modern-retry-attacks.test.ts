@@ -6,9 +6,10 @@ import { rawRequest } from '../../support/mcp-modern-raw';
 import { freshToolkit } from '../../support/toolkit';
 
 /**
- * A tool with a preset secret that asks the client (Multi Round-Trip Requests) with the secret in
- * its question: no form of the secret reaches the `input_required` answer, its `requestState`
- * (signed base64url JSON, readable by the client), the final result, or the state store.
+ * What a hostile client tries with Multi Round-Trip Requests beyond the state's own checks: a tool
+ * with a preset secret asks with the secret in its question (no form of it reaches the
+ * `input_required` answer, its `requestState` — signed base64url JSON the client can read —, the
+ * result or the state store); a state kept for a retry after the caller's group went off.
  */
 
 const SECRET = 'sk live/Ünï+%&=?key-0123456789';
@@ -57,4 +58,37 @@ test('a preset secret in a question reaches neither input_required, its requestS
   const seen = [readable(first), readable(second), readable(written)].join('\n');
   expect(seen).toContain('Use the key');
   for (const form of [...secretForms(SECRET), SECRET.slice(0, 8), Buffer.from(SECRET).toString('base64url').slice(0, 12)]) expect(seen).not.toContain(form);
+});
+
+test("a round started while the tool was on is refused on its retry once the principal's group went off (TOOL_DISABLED): the state is no pass", async () => {
+  const toolkit = freshToolkit();
+  let peeks = 0;
+  toolkit.createToolGroup('vault', 'Vault', false);
+  toolkit.registerTool(
+    {
+      name: 'peek',
+      description: 'Peeks after asking',
+      parameters: { type: 'object', properties: {} },
+      behaviour: { annotations: { readOnly: true } },
+      execute: async (_args, ctx) => {
+        await ctx.client!.elicit({ message: 'Peek?', requestedSchema: { type: 'object', properties: {} } });
+        return `peeked ${++peeks}`;
+      },
+    },
+    { group: 'vault' },
+  );
+  const http = closer.add(
+    await serveMcpHttp(toolkit, { name: 'vault', version: '1', stateSecret: 'a-shared-key-of-at-least-32-bytes!', authenticate: bearerAuth((t) => (t === 't-alice' ? new McpPrincipal('alice') : undefined)) }),
+  );
+  const options = { tasks: false, capabilities: { elicitation: {} }, headers: { authorization: 'Bearer t-alice' } };
+  const aliceView = toolkit.session('principal:alice');
+  aliceView.updateToolGroups(['vault'], true);
+  const first = await rawRequest(http.url, 'tools/call', { name: 'peek', arguments: {} }, options);
+  expect(first.result).toMatchObject({ resultType: 'input_required' });
+  const [key] = Object.keys(first.result!.inputRequests as object);
+  aliceView.updateToolGroups(['vault'], false);
+  const retry = await rawRequest(http.url, 'tools/call', { name: 'peek', arguments: {}, requestState: first.result!.requestState, inputResponses: { [key]: { action: 'accept', content: {} } } }, options);
+  expect(retry.result).toMatchObject({ isError: true });
+  expect(JSON.stringify(retry.result)).toMatch(/disabled|TOOL_DISABLED/);
+  expect(peeks).toBe(0);
 });
