@@ -11,7 +11,9 @@ import { Closer } from '../../support/mcp';
 
 const closer = new Closer();
 const aborts: AbortController[] = [];
+const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
 afterEach(async () => {
+  await Promise.all(readers.splice(0).map((reader) => reader.cancel().catch(() => undefined)));
   for (const abort of aborts.splice(0)) abort.abort();
   await closer.closeAll();
 });
@@ -38,7 +40,9 @@ async function listen(url: URL, token: string, id: number): Promise<{ status: nu
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: META } }),
   });
   if (response.body === null) return { status: response.status, text: '' };
-  const { value } = await response.body.getReader().read();
+  const reader = response.body.getReader();
+  readers.push(reader);
+  const { value } = await reader.read();
   return { status: response.status, text: new TextDecoder().decode(value) };
 }
 
