@@ -85,6 +85,16 @@ export function protocolKeysRefusal(body: unknown): BodyRefusal | undefined {
 }
 
 /**
+ * @internal The POST body of `req`: `parsed` when the app already parsed it, else read with
+ * {@link readJsonBody}; either way refused when {@link protocolKeysRefusal} says so.
+ */
+export async function requestBody(req: IncomingMessage, parsed: unknown, maxBytes: number, timeoutMs: number): Promise<BodyOutcome> {
+  const read = parsed !== undefined ? { body: parsed } : await readJsonBody(req, maxBytes, timeoutMs);
+  const refusal = 'body' in read ? protocolKeysRefusal(read.body) : undefined;
+  return refusal !== undefined ? { refusal } : read;
+}
+
+/**
  * @internal True when `body` is an MCP `initialize` request: one JSON-RPC request (alone, or the
  * only one of a batch) with method `initialize`, an id and params.
  */

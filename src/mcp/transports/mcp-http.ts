@@ -5,7 +5,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { boundInput, quoteInput } from '../../common/quote-input';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { httpRequestScope } from '../shared/http-request-scope';
-import { isInitializeRequest, protocolKeysRefusal, readJsonBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
+import { isInitializeRequest, requestBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
 import { ModernHttp } from './mcp-http-modern';
@@ -164,11 +164,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   const warnAmbiguous = ambiguousPrincipalWarning();
 
   /** The POST body: the one parsed before the handler, or read here within the deadline and size bound. */
-  const bodyOf = async (req: IncomingMessage, parsed: unknown): Promise<BodyOutcome> => {
-    const read = parsed !== undefined ? { body: parsed } : await readJsonBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs);
-    const refusal = 'body' in read ? protocolKeysRefusal(read.body) : undefined;
-    return refusal !== undefined ? { refusal } : read;
-  };
+  const bodyOf = (req: IncomingMessage, parsed: unknown): Promise<BodyOutcome> => requestBody(req, parsed, limits.maxBodyBytes, limits.bodyTimeoutMs);
 
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<void> => {
     if (!isInitializeRequest(body)) {
