@@ -52,6 +52,48 @@ function parse(bytes: Buffer): BodyOutcome {
   }
 }
 
+/** The most keys a request's `params._meta` or `params.inputResponses` may have. */
+export const MAX_PROTOCOL_KEYS = 256;
+
+/** The number of own enumerable keys of `value` when it is a plain object, counting no further than `limit + 1`. */
+function keyCount(value: unknown, limit: number): number {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 0;
+  let count = 0;
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key) && ++count > limit) return Object.keys(value).length;
+  }
+  return count;
+}
+
+/**
+ * @internal Why a parsed body must be refused before the SDK validates it: a message whose
+ * `params._meta` or `params.inputResponses` has more than {@link MAX_PROTOCOL_KEYS} keys (the
+ * SDK's validation takes seconds of the event loop for a few hundred thousand). `undefined` when
+ * it passes.
+ */
+export function protocolKeysRefusal(body: unknown): BodyRefusal | undefined {
+  const messages: readonly unknown[] = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
+    if (typeof params !== 'object' || params === null) continue;
+    for (const name of ['_meta', 'inputResponses'] as const) {
+      const count = keyCount((params as Record<string, unknown>)[name], MAX_PROTOCOL_KEYS);
+      if (count > MAX_PROTOCOL_KEYS) return { status: 400, code: -32602, message: `Invalid params: ${name} has ${count} keys; at most ${MAX_PROTOCOL_KEYS} are accepted.` };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * @internal The POST body of `req`: `parsed` when the app already parsed it, else read with
+ * {@link readJsonBody}; either way refused when {@link protocolKeysRefusal} says so.
+ */
+export async function requestBody(req: IncomingMessage, parsed: unknown, maxBytes: number, timeoutMs: number): Promise<BodyOutcome> {
+  const read = parsed !== undefined ? { body: parsed } : await readJsonBody(req, maxBytes, timeoutMs);
+  const refusal = 'body' in read ? protocolKeysRefusal(read.body) : undefined;
+  return refusal !== undefined ? { refusal } : read;
+}
+
 /**
  * @internal True when `body` is an MCP `initialize` request: one JSON-RPC request (alone, or the
  * only one of a batch) with method `initialize`, an id and params.

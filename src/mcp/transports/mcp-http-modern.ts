@@ -59,6 +59,18 @@ function claimedRevision(body: unknown): string | undefined {
 /** @internal What the HTTP handler gives its 2026-07-28 side. */
 export interface ModernHttpSettings extends ModernSettings {
   readonly bus?: ServerEventBus | undefined;
+  /** The most `subscriptions/listen` streams open at once (the handler's `maxSessions`). */
+  readonly maxStreams: number;
+  /** The most `subscriptions/listen` streams one principal (or client address) holds open (`maxSessionsPerPrincipal`). */
+  readonly maxStreamsPerOwner: number;
+}
+
+/** The `Retry-After` (seconds) sent with a refused `subscriptions/listen`. */
+const RETRY_AFTER_S = 30;
+
+/** True when `body` is a `subscriptions/listen` request. */
+function isListen(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'subscriptions/listen';
 }
 
 /**
@@ -77,15 +89,23 @@ export class ModernHttp {
   private readonly subscription = new Subscription();
   /** What each HTTP request being served is, for the factory (it runs inside the request's scope). */
   private readonly requests = new WeakMap<HttpRequestScope, ModernRequest>();
+  /** The open `subscriptions/listen` streams, per owner (a principal, or a client address). */
+  private readonly streams = new Map<string, number>();
+  private streamCount = 0;
+  private readonly maxStreams: number;
+  private readonly maxStreamsPerOwner: number;
 
   constructor(toolkit: Toolkit, settings: ModernHttpSettings) {
     const sdk = loadServerSdk();
     this.sdk = sdk;
+    this.maxStreams = settings.maxStreams;
+    this.maxStreamsPerOwner = settings.maxStreamsPerOwner;
     if (sdk === undefined) return;
     const servers = new ModernMcpServers(sdk, toolkit, settings);
     this.servers = servers;
     this.handler = sdk.createMcpHandler((context) => servers.build(context, this.current()), {
       legacy: 'reject',
+      maxSubscriptions: settings.maxStreams,
       ...(settings.bus !== undefined ? { bus: settings.bus } : {}),
       onerror: () => undefined,
     });
@@ -120,12 +140,48 @@ export class ModernHttp {
     if (!claimsModern(req, body)) return false;
     const request = toWebRequest(req, abortedWhenGone(res));
     if (await sdk.isLegacyRequest(request, body)) return false;
-    const scope: HttpRequestScope = { response: res, ...(principal ? { principal } : {}) };
-    this.requests.set(scope, { principal, message: body, owner: ownerOf(principal?.id, req.socket.remoteAddress) });
-    const authInfo = principal?.authInfo as AuthInfo | undefined;
-    const response = await httpRequestScope.run(scope, () => handler.fetch(request, { parsedBody: body, ...(authInfo !== undefined ? { authInfo } : {}) }));
-    await sendWebResponse(res, response);
+    const owner = ownerOf(principal?.id, req.socket.remoteAddress);
+    const stream = isListen(body);
+    if (stream && !this.openStream(res, owner)) return true;
+    try {
+      const scope: HttpRequestScope = { response: res, ...(principal ? { principal } : {}) };
+      this.requests.set(scope, { principal, message: body, owner });
+      const authInfo = principal?.authInfo as AuthInfo | undefined;
+      const response = await httpRequestScope.run(scope, () => handler.fetch(request, { parsedBody: body, ...(authInfo !== undefined ? { authInfo } : {}) }));
+      await sendWebResponse(res, response);
+    } finally {
+      if (stream) this.closeStream(owner);
+    }
     return true;
+  }
+
+  /**
+   * Counts a `subscriptions/listen` stream of `owner`, or answers 429 (the owner holds
+   * `maxSessionsPerPrincipal`) or 503 (the server holds `maxSessions`) and returns `false`.
+   */
+  private openStream(res: ServerResponse, owner: string): boolean {
+    const held = this.streams.get(owner) ?? 0;
+    const refusal =
+      held >= this.maxStreamsPerOwner
+        ? { status: 429, message: `Too many streams: this client already holds ${this.maxStreamsPerOwner} subscriptions/listen streams (the server's maxSessionsPerPrincipal). Close one, or retry later.` }
+        : this.streamCount >= this.maxStreams
+          ? { status: 503, message: `Server busy: the limit of ${this.maxStreams} subscriptions/listen streams is reached (the server's maxSessions). Retry later.` }
+          : undefined;
+    if (refusal !== undefined) {
+      res.writeHead(refusal.status, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_S) });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } }));
+      return false;
+    }
+    this.streams.set(owner, held + 1);
+    this.streamCount++;
+    return true;
+  }
+
+  private closeStream(owner: string): void {
+    this.streamCount--;
+    const left = (this.streams.get(owner) ?? 1) - 1;
+    if (left > 0) this.streams.set(owner, left);
+    else this.streams.delete(owner);
   }
 
   /** Ends open `subscriptions/listen` streams and stops following the toolkit. */

@@ -59,7 +59,8 @@ export interface McpHttpOptions extends McpServerOptions {
    * then the new session replaces its own principal's least recently used session that has nothing
    * in flight and no GET stream open, if it has one (a client that lost its sessions without
    * ending them gets back in); otherwise it is refused with HTTP 503 (`Retry-After`) and a
-   * JSON-RPC error. Other principals' sessions are never evicted. `Infinity`: no cap.
+   * JSON-RPC error. Other principals' sessions are never evicted. `Infinity`: no cap. The same cap
+   * bounds the 2026-07-28 `subscriptions/listen` streams open at once (beyond it: HTTP 503).
    */
   maxSessions?: number | undefined;
   /**
@@ -68,7 +69,8 @@ export interface McpHttpOptions extends McpServerOptions {
    * one proxy or NAT share a quota). Beyond it, the principal's least recently used session with
    * nothing in flight and no GET stream open is closed to make room; without one, the new
    * session is refused with HTTP 429 (`Retry-After`). Default: a tenth of `maxSessions` (100 at
-   * the default 1,000), at least 1; `Infinity`: no per-principal cap.
+   * the default 1,000), at least 1; `Infinity`: no per-principal cap. The same cap bounds the
+   * 2026-07-28 `subscriptions/listen` streams one principal (or address) holds open (beyond it: HTTP 429).
    */
   maxSessionsPerPrincipal?: number | undefined;
   /**

@@ -5,7 +5,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { boundInput, quoteInput } from '../../common/quote-input';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { httpRequestScope } from '../shared/http-request-scope';
-import { isInitializeRequest, readJsonBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
+import { isInitializeRequest, requestBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
 import { ModernHttp } from './mcp-http-modern';
@@ -69,7 +69,7 @@ function replyError(res: ServerResponse, status: number, code: number, message: 
 
 /** Answers a POST whose body could not be read; a body not read to its end closes the connection. */
 function replyBodyRefusal(res: ServerResponse, refusal: BodyRefusal): void {
-  replyError(res, refusal.status, refusal.code, refusal.message, refusal.status === 400 && refusal.code === -32700 ? {} : { connection: 'close' });
+  replyError(res, refusal.status, refusal.code, refusal.message, refusal.status === 400 && (refusal.code === -32700 || refusal.code === -32602) ? {} : { connection: 'close' });
 }
 
 /** What `authenticate` made of a request: its principal (none when authentication is off), or why it is refused. */
@@ -153,7 +153,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
     ...serverOptions
   } = options;
   const limits = checkedLimits(options);
-  const modern = new ModernHttp(toolkit, { ...serverOptions, authenticated: authenticate !== undefined, sessionTtlMs: limits.sessionIdleTimeoutMs, bus, stateSecret, stateStore, requestStateTtlMs });
+  const modern = new ModernHttp(toolkit, { ...serverOptions, authenticated: authenticate !== undefined, sessionTtlMs: limits.sessionIdleTimeoutMs, maxStreams: limits.maxSessions, maxStreamsPerOwner: limits.maxSessionsPerPrincipal, bus, stateSecret, stateStore, requestStateTtlMs });
   const resumable = resumability ? new McpHttpResumability(resumability) : undefined;
   const sessions = new McpHttpSessions(limits.maxSessions, limits.maxSessionsPerPrincipal, limits.sessionIdleTimeoutMs);
   const guard = new McpHttpGuard(allowedHosts, allowedOrigins);
@@ -164,8 +164,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   const warnAmbiguous = ambiguousPrincipalWarning();
 
   /** The POST body: the one parsed before the handler, or read here within the deadline and size bound. */
-  const bodyOf = (req: IncomingMessage, parsed: unknown): Promise<BodyOutcome> =>
-    parsed !== undefined ? Promise.resolve({ body: parsed }) : readJsonBody(req, limits.maxBodyBytes, limits.bodyTimeoutMs);
+  const bodyOf = (req: IncomingMessage, parsed: unknown): Promise<BodyOutcome> => requestBody(req, parsed, limits.maxBodyBytes, limits.bodyTimeoutMs);
 
   const startSession = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: McpPrincipal | undefined): Promise<void> => {
     if (!isInitializeRequest(body)) {

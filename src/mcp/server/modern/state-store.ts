@@ -21,12 +21,16 @@ export interface McpStateStore {
 const DEFAULT_MAX_ENTRIES = 100_000;
 
 /**
- * An {@link McpStateStore} in this process's memory: enough for one process. At `maxEntries`
- * (default 100,000) expired entries go first, then the oldest.
+ * An {@link McpStateStore} in this process's memory: enough for one process. It holds at most
+ * `maxEntries` (default 100,000) live entries: when full, expired entries are dropped, and if none
+ * has expired a new key is refused (`setIfAbsent` answers `false`, `set` rejects) rather than a live
+ * one forgotten: a consumed round-trip state or a task's claim is never evicted by a flood.
  */
 export function memoryMcpStateStore(options: { readonly maxEntries?: number } = {}): McpStateStore {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const entries = new Map<string, { value: string; expires: number }>();
+  /** No entry expires before this time: a full store is not scanned again until then. */
+  let nextExpiry = 0;
   const live = (key: string): { value: string; expires: number } | undefined => {
     const entry = entries.get(key);
     if (entry === undefined) return undefined;
@@ -34,22 +38,33 @@ export function memoryMcpStateStore(options: { readonly maxEntries?: number } = 
     entries.delete(key);
     return undefined;
   };
-  const put = (key: string, value: string, ttlMs: number): void => {
-    entries.delete(key);
-    if (entries.size >= maxEntries) {
-      const now = Date.now();
-      for (const [k, e] of entries) if (e.expires <= now) entries.delete(k);
-      while (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+  /** True when `key` may be stored: it is there already, or there is room (after dropping expired entries). */
+  const room = (key: string): boolean => {
+    if (entries.has(key) || entries.size < maxEntries) return true;
+    const now = Date.now();
+    if (now < nextExpiry) return false;
+    let earliest = Infinity;
+    for (const [k, e] of entries) {
+      if (e.expires <= now) entries.delete(k);
+      else earliest = Math.min(earliest, e.expires);
     }
-    entries.set(key, { value, expires: Date.now() + ttlMs });
+    nextExpiry = earliest;
+    return entries.size < maxEntries;
+  };
+  const put = (key: string, value: string, ttlMs: number): void => {
+    const expires = Date.now() + ttlMs;
+    entries.delete(key);
+    entries.set(key, { value, expires });
+    nextExpiry = Math.min(nextExpiry, expires);
   };
   return {
     setIfAbsent: (key, value, ttlMs) => {
-      if (live(key) !== undefined) return Promise.resolve(false);
+      if (live(key) !== undefined || !room(key)) return Promise.resolve(false);
       put(key, value, ttlMs);
       return Promise.resolve(true);
     },
     set: (key, value, ttlMs) => {
+      if (!room(key)) return Promise.reject(new Error(`The in-memory MCP state store is full (maxEntries ${maxEntries}): nothing expired yet to make room.`));
       put(key, value, ttlMs);
       return Promise.resolve();
     },

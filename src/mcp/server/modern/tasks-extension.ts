@@ -65,6 +65,8 @@ interface Running {
   readonly pending: Map<string, { readonly request: Readonly<Record<string, unknown>>; readonly resolve: (answer: unknown) => void }>;
   timer: ReturnType<typeof setInterval> | undefined;
   expiry: ReturnType<typeof setTimeout> | undefined;
+  /** True once the call ended here and its end is being written: an end read back is its own, not a cancel. */
+  ending: boolean;
 }
 
 /** @internal The SDK v2 error class the extension's JSON-RPC errors are made of (`@modelcontextprotocol/server` is loaded on first use). */
@@ -125,7 +127,7 @@ export class TasksExtension {
     await this.entries.write('progress', keys.progress, { status: 'working', lastUpdatedAt: createdAt }, ttlMs);
     await this.beat(taskId);
     await this.entries.write('record', keys.record, record, ttlMs, true);
-    const running: Running = { controller: new AbortController(), pending: new Map(), timer: undefined, expiry: undefined };
+    const running: Running = { controller: new AbortController(), pending: new Map(), timer: undefined, expiry: undefined, ending: false };
     this.running.set(taskId, running);
     setImmediate(() => this.start(taskId, running, run));
     return { resultType: 'task', taskId, status: 'working', createdAt, lastUpdatedAt: createdAt, ttlMs, pollIntervalMs };
@@ -241,7 +243,10 @@ export class TasksExtension {
     }
     void outcome
       .catch((error: unknown) => this.failed(error))
-      .then((end) => this.entries.write('end', taskKeys(taskId).end, end, ttlMs, true))
+      .then((end) => {
+        running.ending = true;
+        return this.entries.write('end', taskKeys(taskId).end, end, ttlMs, true);
+      })
       .catch(() => false)
       .then(() => this.finish(taskId, running));
   }
@@ -278,7 +283,7 @@ export class TasksExtension {
       await this.beat(taskId);
       const keys = taskKeys(taskId);
       if ((await this.entries.read('end', keys.end)) !== undefined) {
-        this.finish(taskId, running, new Error('The task was cancelled.'));
+        if (!running.ending) this.finish(taskId, running, new Error('The task was cancelled.'));
         return;
       }
       let answered = false;
