@@ -128,6 +128,22 @@ test('a forged or foreign requestState is refused over stdio as over HTTP, and t
   expect(await child.end()).toBe(0);
 }, 30_000);
 
+test('2026-07-28 over stdio: notifications only with a log level or progress token, cancellation reaches the tool', async () => {
+  const child = raw();
+  const abortCount = async (id: number): Promise<unknown> => {
+    child.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'abort_count', arguments: {}, _meta: META } });
+    return (await child.next()).result?.content;
+  };
+  child.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {}, _meta: { ...META, 'io.modelcontextprotocol/logLevel': 'debug', progressToken: 'p1' } } });
+  expect(await child.next()).toMatchObject({ method: expect.stringMatching(/^notifications\/(message|progress)$/) });
+  child.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'stop', _meta: META } });
+  expect(await abortCount(2)).toEqual([{ type: 'text', text: '1' }]);
+  // quiet without a log level or progress token: the next line is the call's answer
+  child.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'count', arguments: { to: 2, mode: 'none' }, _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 3, result: { content: [{ type: 'text', text: 'counted to 2' }] } });
+  expect(await child.end()).toBe(0);
+}, 30_000);
+
 test('without SDK v2, a 2026-07-28 first request gets the unsupported-version error naming 2025-11-25, and the handshake still works', async () => {
   const child = raw({ WITHOUT_SDK2: '1' });
   child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
