@@ -107,6 +107,15 @@ test('an initialize after 2026-07-28 requests is refused with the unsupported-ve
   expect(await child.end()).toBe(0);
 }, 30_000);
 
+test('a server/discover probe commits the connection to 2026-07-28: a fallback initialize after it is refused, naming 2026-07-28', async () => {
+  const child = raw();
+  child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+  child.send({ ...INITIALIZE, id: 2 });
+  expect(await child.next()).toMatchObject({ id: 2, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
+  expect(await child.end()).toBe(0);
+}, 30_000);
+
 test('a forged or foreign requestState is refused over stdio as over HTTP, and the tool does not complete', async () => {
   const child = raw();
   child.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {}, _meta: META } });
