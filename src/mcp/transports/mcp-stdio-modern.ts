@@ -2,7 +2,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { McpServer, Transport } from '@modelcontextprotocol/server';
 import { Subscription } from 'rxjs';
 import { skip } from 'rxjs/operators';
+import type { ToolkitSession } from '../../toolkit/session';
 import type { Toolkit } from '../../toolkit/toolkit';
+import type { ToolView } from '../../toolkit/tool-view';
 import type { McpServerOptions } from '../server/mcp-server';
 import { ModernMcpServers } from '../server/modern/modern-server';
 
@@ -49,20 +51,32 @@ export interface ModernStdioSettings extends McpServerOptions {
  * toolkit's own with `sessions: false`, else a toolkit session of the connection (the stdio client
  * has no principal: nothing authenticates it).
  * Multi Round-Trip Requests, per-request log level, progress, cancellation, `subscriptions/listen`
- * and the tasks extension work as over HTTP; toolkit toggles reach the listening subscriptions.
+ * and the tasks extension work as over HTTP; toggles of the toolkit and of the connection's session
+ * (`equip_tool_groups`, a skill) reach the listening subscriptions.
  */
 export function serveModernStdio(sdk: ServerSdk, toolkit: Toolkit, settings: ModernStdioSettings, input: Readable, output: Writable): { close(): Promise<void> } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const stdio = require('@modelcontextprotocol/server/stdio') as StdioSdk;
-  const servers = new ModernMcpServers(sdk, toolkit, { ...settings, authenticated: false, sessionTtlMs: Infinity });
   const subscription = new Subscription();
   let current: McpServer | undefined;
   const notify = (send: (server: McpServer) => void): void => {
     if (current?.isConnected()) send(current);
   };
-  subscription.add(toolkit.activeTools$.pipe(skip(1)).subscribe(() => notify((s) => s.sendToolListChanged())));
-  subscription.add(toolkit.resources.listChanged$.subscribe(() => notify((s) => s.sendResourceListChanged())));
-  subscription.add(toolkit.prompts.listChanged$.subscribe(() => notify((s) => s.sendPromptListChanged())));
+  /** Tells the connection's listening subscriptions about changes of `view` (the toolkit's, or the connection's session). */
+  const follow = (view: ToolView): void => {
+    const own = new Subscription();
+    // a session's subscriptions end with it (its activeTools$ completes when it closes)
+    own.add(view.activeTools$.pipe(skip(1)).subscribe({ next: () => notify((s) => s.sendToolListChanged()), complete: () => subscription.remove(own) }));
+    own.add(view.resources.listChanged$.subscribe(() => notify((s) => s.sendResourceListChanged())));
+    own.add(view.prompts.listChanged$.subscribe(() => notify((s) => s.sendPromptListChanged())));
+    subscription.add(own);
+  };
+  follow(toolkit);
+  const onSession = (session: ToolkitSession): void => {
+    settings.onSession?.(session);
+    follow(session);
+  };
+  const servers = new ModernMcpServers(sdk, toolkit, { ...settings, onSession, authenticated: false, sessionTtlMs: Infinity });
   const handle = stdio.serveStdio(
     async (context) => {
       const server = await servers.build(context, { principal: undefined, message: undefined, owner: 'stdio' });

@@ -3,7 +3,7 @@ import { Client as Sdk2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as Sdk2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Closer } from '../../support/mcp';
+import { Closer, eventually } from '../../support/mcp';
 
 /**
  * serveMcpStdio in a real child process against official clients of both revisions: SDK v2 in its
@@ -99,6 +99,21 @@ test('a client pinned to 2026-07-28 answers an elicitation as Multi Round-Trip R
   // a second round trip on the same connection: the state of the first does not leak into it
   expect(textOf(await client.callTool('greet', {}))).toBe('Hello, Ada!');
   expect(client.asked).toHaveLength(2);
+}, 30_000);
+
+test('a 2026-07-28 client listening over stdio hears a group toggle of its connection, and the list follows it', async () => {
+  const client = closer.add(new Sdk2Client({ name: 'listener', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
+  await client.connect(new Sdk2StdioTransport(params()));
+  let changed = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    changed++;
+  });
+  const subscription = await client.listen({ toolsListChanged: true });
+  expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('reset_all');
+  expect(textOf(await client.callTool({ name: 'set_group', arguments: { group: 'admin', active: true } }))).toBe('group admin is on');
+  await eventually(() => changed > 0);
+  expect((await client.listTools()).tools.map((t) => t.name)).toContain('reset_all');
+  await subscription.close();
 }, 30_000);
 
 test('without SDK v2 installed, stdio serves 2025-11-25: an auto client falls back, a pinned client is refused', async () => {
