@@ -62,7 +62,9 @@ function claimOf(message: unknown): string {
  * after it reach the era's transport unchanged through the returned input.
  */
 export function readStdioOpening(source: Readable, output: Writable, options: StdioOpeningOptions): { opened: Promise<StdioOpened | undefined>; stop(): void } {
-  let buffered: Buffer = Buffer.alloc(0);
+  /** The start of the line being read (chunks without a newline yet), and its length. */
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let skipping = false;
   let settle!: (opened: StdioOpened | undefined) => void;
   const opened = new Promise<StdioOpened | undefined>((resolve) => (settle = resolve));
@@ -83,7 +85,7 @@ export function readStdioOpening(source: Readable, output: Writable, options: St
     settle({ era, input });
   };
   /** Handles one complete line; true when it decided the era (then `rest`, from this line on, goes to the era). */
-  const onLine = (line: Buffer, rest: Buffer): boolean => {
+  const onLine = (line: Buffer, rest: () => Buffer): boolean => {
     const text = line.toString('utf8').trim();
     if (text === '') return false;
     let message: unknown;
@@ -104,27 +106,34 @@ export function readStdioOpening(source: Readable, output: Writable, options: St
       if (id !== null) answer(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, { supported: ['2025-11-25'], requested });
       return false;
     }
-    decide(era, rest);
+    decide(era, rest());
     return true;
   };
   const onData = (chunk: Buffer): void => {
-    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-    for (;;) {
-      const end = buffered.indexOf(NEWLINE);
-      if (end === -1) break;
-      const line = buffered.subarray(0, end);
-      const rest = buffered;
-      buffered = buffered.subarray(end + 1);
+    let from = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, from)) {
+      const before = pending;
+      const start = from;
+      pending = [];
+      pendingBytes = 0;
+      from = end + 1;
       if (skipping) {
         skipping = false;
         continue;
       }
-      if (onLine(line, rest)) return;
+      const piece = chunk.subarray(start, end);
+      const line = before.length === 0 ? piece : Buffer.concat([...before, piece]);
+      if (onLine(line, () => Buffer.concat([...before, chunk.subarray(start)]))) return;
     }
-    if (buffered.length > options.maxLineBytes) {
-      if (!skipping) answer(null, PARSE_ERROR, `Parse error: a message is longer than ${options.maxLineBytes} bytes; it is skipped up to its newline.`);
+    if (skipping) return; // the oversized line goes on: dropped as it arrives
+    const tail = chunk.subarray(from);
+    pending.push(tail);
+    pendingBytes += tail.length;
+    if (pendingBytes > options.maxLineBytes) {
+      answer(null, PARSE_ERROR, `Parse error: a message is longer than ${options.maxLineBytes} bytes; it is skipped up to its newline.`);
       skipping = true;
-      buffered = Buffer.alloc(0);
+      pending = [];
+      pendingBytes = 0;
     }
   };
   const onEnd = (): void => {
