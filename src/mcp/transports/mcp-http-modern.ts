@@ -18,7 +18,8 @@ const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /** `@modelcontextprotocol/server` (SDK v2), loaded on first use; `null` when it is not installed. */
 let serverSdk: ServerSdk | null | undefined;
-function loadServerSdk(): ServerSdk | undefined {
+/** @internal `@modelcontextprotocol/server` (SDK v2), or `undefined` when it is not installed. */
+export function loadServerSdk(): ServerSdk | undefined {
   if (serverSdk === undefined) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,8 +1,15 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from '../server/mcp-server';
+import { resolveStateSecret } from '../server/modern/state-secret';
+import { loadServerSdk } from './mcp-http-modern';
+import { serveModernStdio } from './mcp-stdio-modern';
+import { readStdioOpening } from './stdio-opening';
 
 type StdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+
+/** The longest line read before a connection's era is decided: SDK v2's `STDIO_DEFAULT_MAX_BUFFER_SIZE` (10 MB). */
+const MAX_OPENING_LINE_BYTES = 10 * 1024 * 1024;
 
 /**
  * Options of {@link serveMcpStdio}.
@@ -15,11 +22,24 @@ export interface McpStdioOptions extends McpServerOptions {
   stdin?: Readable | undefined;
   /** Where responses go (default `process.stdout`: nothing else may write to it). */
   stdout?: Writable | undefined;
+  /**
+   * The key that signs state a 2026-07-28 client carries between requests (`requestState` of Multi
+   * Round-Trip Requests, task entries), at least 32 bytes. Default: the environment variable
+   * `TOOLWRIGHT_MCP_STATE_SECRET`, else a random key per process.
+   *
+   * @throws ToolkitError `INVALID_OPTIONS` (from `serveMcpStdio`) for a key shorter than 32 bytes.
+   */
+  stateSecret?: string | Uint8Array | undefined;
 }
 
 /**
- * Serves a toolkit over stdio (what MCP clients spawn from their config). stdout carries the
- * protocol: log to stderr only. The server closes when stdin ends.
+ * Serves a toolkit over stdio (what MCP clients spawn from their config) to clients of both
+ * revisions: the first message decides. An `initialize` opens a 2025-11-25 connection, served as
+ * ever (SDK v1, one MCP session); a `server/discover` or a request carrying a 2026-07-28 `_meta`
+ * envelope opens a 2026-07-28 connection, served through SDK v2 (`@modelcontextprotocol/server`,
+ * an optional peer) with the server the HTTP handler builds. Without SDK v2 installed, a 2026-07-28
+ * request gets the unsupported-version error naming 2025-11-25, and a negotiating client falls back
+ * to `initialize`. stdout carries the protocol: log to stderr only. The server closes when stdin ends.
  *
  * @example
  * // server.ts, started by the MCP client
@@ -27,13 +47,40 @@ export interface McpStdioOptions extends McpServerOptions {
  * process.on('SIGTERM', () => void mcp.close());
  */
 export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions): Promise<McpServerHandle> {
-  const { stdin, stdout, ...serverOptions } = options;
+  const { stdin, stdout, stateSecret, ...serverOptions } = options;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as StdioModule;
-  const input = stdin ?? process.stdin;
+  const source = stdin ?? process.stdin;
+  const output = stdout ?? process.stdout;
+  const sdk = loadServerSdk();
+  // a bad key is refused now, not when a 2026-07-28 client first connects
+  if (stateSecret !== undefined) resolveStateSecret(stateSecret);
   const mcp = createMcpServer(toolkit, serverOptions);
-  await mcp.connect(new StdioServerTransport(input, stdout ?? process.stdout));
-  // the client closing our stdin ends the session
-  input.once('end', () => void mcp.close().catch(() => undefined));
-  return mcp;
+  const opening = readStdioOpening(source, output, { modern: sdk !== undefined, maxLineBytes: MAX_OPENING_LINE_BYTES });
+  let closeModern: (() => Promise<void>) | undefined;
+  const served = opening.opened.then(async (opened) => {
+    if (opened === undefined) return mcp.close();
+    if (opened.era === 'modern' && sdk !== undefined) {
+      closeModern = serveModernStdio(sdk, toolkit, { ...serverOptions, stateSecret }, opened.input, output).close;
+      return;
+    }
+    await mcp.connect(new StdioServerTransport(opened.input, output));
+    // the client closing our stdin ends the session
+    opened.input.once('end', () => void mcp.close().catch(() => undefined));
+  });
+  source.once('end', () => void served.then(() => closeModern?.()).catch(() => undefined));
+  return {
+    get server() {
+      return mcp.server;
+    },
+    get view() {
+      return mcp.view;
+    },
+    connect: (transport) => mcp.connect(transport),
+    close: async () => {
+      opening.stop();
+      await served.catch(() => undefined);
+      await Promise.all([mcp.close(), closeModern?.()]);
+    },
+  };
 }
