@@ -14,13 +14,13 @@ const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { CallToolRequestSchema, ListToolsRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { z } = require('zod');
+const { answer, weatherTool } = require('./weather-tool');
 
 const BAR = 0.9;
 const WARMUP = 5_000;
 const CALLS = 1_000;
 const ROUNDS = 25;
 const ARGS = { city: 'Paris', days: 3 };
-const answer = (city, days) => `Sunny in ${city} for ${days ?? 1} day(s)`;
 
 /** A decorated service, decorated by hand as tsc would (this file is plain JS). */
 class WeatherService {
@@ -60,17 +60,7 @@ async function toolwrightSdkValidation() {
 
 async function toolwrightAgentTool() {
   const toolkit = new Toolkit();
-  toolkit.registerTool({
-    name: 'get_weather',
-    description: 'Get the weather',
-    parameters: {
-      type: 'object',
-      properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer', minimum: 1, maximum: 14 } },
-      required: ['city'],
-      additionalProperties: false,
-    },
-    execute: (args) => answer(args.city, args.days),
-  });
+  toolkit.registerTool(weatherTool);
   return connect(createMcpServer(toolkit, { name: 'toolwright', version: '1.0.0' }));
 }
 

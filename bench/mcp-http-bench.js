@@ -15,6 +15,7 @@ const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol
 const { McpServer, createMcpHandler } = require('@modelcontextprotocol/server');
 const { toNodeHandler } = require('@modelcontextprotocol/node');
 const { z } = require('zod');
+const { answer, weatherTool } = require('./weather-tool');
 
 const BAR = 0.9;
 const WARMUP = 300;
@@ -24,21 +25,10 @@ const THROUGHPUT_MS = 3_000;
 const CONCURRENCY = 8;
 const ARGS = { city: 'Paris', days: 3 };
 const PIN = { mode: { pin: '2026-07-28' } };
-const answer = (city, days) => `Sunny in ${city} for ${days ?? 1} day(s)`;
 
 function weatherToolkit() {
   const toolkit = new Toolkit();
-  toolkit.registerTool({
-    name: 'get_weather',
-    description: 'Get the weather',
-    parameters: {
-      type: 'object',
-      properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer', minimum: 1, maximum: 14 } },
-      required: ['city'],
-      additionalProperties: false,
-    },
-    execute: (args) => answer(args.city, args.days),
-  });
+  toolkit.registerTool(weatherTool);
   return toolkit;
 }
 

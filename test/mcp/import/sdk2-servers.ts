@@ -3,6 +3,7 @@ import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTranspor
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, Server, type CallToolResult, type ListToolsResult, type McpHttpHandler, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { Toolkit } from '../../../src';
 import type { Closer } from '../../support/mcp';
 import { listen } from '../../support/mcp-http';
 
@@ -68,4 +69,19 @@ export function registerPlainTools(server: McpServer): void {
   server.registerTool('crash', { description: 'Throws' }, () => {
     throw new Error('crashed inside the SDK 2 handler');
   });
+}
+
+/** Checks the imported plain tools (prefix `s2`): `s2_shout`'s schema came across, and its call, `s2_refuse`'s error result and `s2_crash`'s throw reach the caller. */
+export async function expectPlainToolsImported(toolkit: Toolkit): Promise<void> {
+  expect(toolkit.getToolSchemas().find((s) => s.name === 's2_shout')?.parameters).toMatchObject({
+    type: 'object',
+    properties: { text: { type: 'string', description: 'What to shout' } },
+    required: ['text'],
+  });
+  const call = (name: string) => toolkit.callTool({ id: `c-${name}`, name, arguments: name === 's2_shout' ? { text: 'hello' } : {} });
+  expect(await call('s2_shout')).toMatchObject({ forLLM: 'HELLO', isError: false });
+  const refused = await call('s2_refuse');
+  expect([refused.isError, refused.forLLM]).toEqual([true, expect.stringMatching(/refused: not today/)]);
+  const crashed = await call('s2_crash');
+  expect([crashed.isError, crashed.forLLM]).toEqual([true, expect.stringMatching(/crashed inside the SDK 2 handler/)]);
 }

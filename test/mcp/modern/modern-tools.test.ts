@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { serveMcpHttp, type McpHttpServer } from '../../../src/mcp';
 import { createTestToolkit } from '../fixtures/test-toolkit';
 import { Closer } from '../../support/mcp';
+import { versionNegotiationOf, type AnyClient, type CallResult, type Mode } from './any-client';
 
 /**
  * One toolwright endpoint, four clients: SDK v2 with each version negotiation mode (the default
@@ -13,15 +14,6 @@ import { Closer } from '../../support/mcp';
 
 const closer = new Closer();
 afterEach(() => closer.closeAll());
-
-type Mode = 'legacy' | 'auto' | 'pin';
-type CallResult = { content?: readonly { type: string; text?: string }[]; isError?: boolean; structuredContent?: unknown };
-
-interface AnyClient {
-  readonly era: string;
-  listTools(): Promise<{ tools: readonly { name: string; inputSchema: unknown }[] } & Record<string, unknown>>;
-  callTool(name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; total?: number }) => void): Promise<CallResult>;
-}
 
 async function connect(url: URL, kind: Mode | 'v1'): Promise<AnyClient> {
   if (kind === 'v1') {
@@ -33,8 +25,7 @@ async function connect(url: URL, kind: Mode | 'v1'): Promise<AnyClient> {
       callTool: (name, args, onprogress) => client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {}) as Promise<CallResult>,
     };
   }
-  const versionNegotiation = kind === 'legacy' ? undefined : kind === 'auto' ? { mode: 'auto' as const } : { mode: { pin: '2026-07-28' } };
-  const client = closer.add(new Sdk2Client({ name: 'v2', version: '2' }, versionNegotiation ? { versionNegotiation } : {}));
+  const client = closer.add(new Sdk2Client({ name: 'v2', version: '2' }, versionNegotiationOf(kind)));
   await client.connect(new Sdk2Transport(url));
   return {
     era: client.getProtocolEra() ?? 'unknown',

@@ -4,6 +4,7 @@ import { StdioClientTransport as Sdk2StdioTransport } from '@modelcontextprotoco
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Closer, eventually } from '../../support/mcp';
+import { versionNegotiationOf, type AnyClient, type CallResult, type Mode } from './any-client';
 
 /**
  * serveMcpStdio in a real child process against official clients of both revisions: SDK v2 in its
@@ -17,19 +18,13 @@ const ROOT = join(__dirname, '..', '..', '..');
 const closer = new Closer();
 afterEach(() => closer.closeAll());
 
-type Mode = 'legacy' | 'auto' | 'pin';
-type CallResult = { content?: readonly { type: string; text?: string }[]; isError?: boolean; structuredContent?: unknown };
-
-interface AnyClient {
-  readonly era: string;
-  listTools(): Promise<{ tools: readonly { name: string }[] } & Record<string, unknown>>;
-  callTool(name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; total?: number }) => void): Promise<CallResult>;
+interface AskingClient extends AnyClient {
   readonly asked: string[];
 }
 
 const params = (env?: Record<string, string>) => ({ command: process.execPath, args: [SERVER], cwd: ROOT, stderr: 'pipe' as const, ...(env ? { env: { ...process.env, ...env } as Record<string, string> } : {}) });
 
-async function connect(kind: Mode | 'v1', env?: Record<string, string>): Promise<AnyClient> {
+async function connect(kind: Mode | 'v1', env?: Record<string, string>): Promise<AskingClient> {
   if (kind === 'v1') {
     const client = closer.add(new Client({ name: 'v1', version: '1' }));
     await client.connect(new StdioClientTransport(params(env)));
@@ -40,8 +35,7 @@ async function connect(kind: Mode | 'v1', env?: Record<string, string>): Promise
       callTool: (name, args, onprogress) => client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {}) as Promise<CallResult>,
     };
   }
-  const versionNegotiation = kind === 'legacy' ? undefined : kind === 'auto' ? { mode: 'auto' as const } : { mode: { pin: '2026-07-28' } };
-  const client = closer.add(new Sdk2Client({ name: 'v2', version: '2' }, { capabilities: { elicitation: {} }, ...(versionNegotiation ? { versionNegotiation } : {}) }));
+  const client = closer.add(new Sdk2Client({ name: 'v2', version: '2' }, { capabilities: { elicitation: {} }, ...versionNegotiationOf(kind) }));
   const asked: string[] = [];
   client.setRequestHandler('elicitation/create', (request) => {
     asked.push((request.params as { message: string }).message);
