@@ -14,13 +14,12 @@ const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { CallToolRequestSchema, ListToolsRequestSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { z } = require('zod');
-const { answer, weatherTool } = require('./weather-tool');
+const { answer, interleaved, weatherTool } = require('./weather-tool');
 
 const BAR = 0.9;
 const WARMUP = 5_000;
 const CALLS = 1_000;
 const ROUNDS = 25;
-const ARGS = { city: 'Paris', days: 3 };
 
 /** A decorated service, decorated by hand as tsc would (this file is plain JS). */
 class WeatherService {
@@ -82,22 +81,6 @@ async function bareServer() {
   return connect(server);
 }
 
-/** µs per call: wall clock, and CPU time of this process (steadier on a busy machine). */
-async function perCall(client, calls) {
-  const params = { name: 'get_weather', arguments: ARGS };
-  const cpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < calls; i++) await client.callTool(params);
-  const wall = Number(process.hrtime.bigint() - start) / 1000 / calls;
-  const used = process.cpuUsage(cpu);
-  return { wall, cpu: (used.user + used.system) / calls };
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-
 async function main() {
   const contenders = [
     ['toolwright (decorated)', await toolwrightDecorated()],
@@ -106,22 +89,7 @@ async function main() {
     ['SDK McpServer + zod', await sdkMcpServer()],
     ['SDK bare Server (floor)', await bareServer()],
   ];
-  for (const [name, { client }] of contenders) {
-    const check = await client.callTool({ name: 'get_weather', arguments: ARGS });
-    if (check.isError || check.content[0].text !== answer('Paris', 3)) throw new Error(`${name} answered ${JSON.stringify(check)}`);
-    await perCall(client, WARMUP);
-  }
-  const samples = new Map(contenders.map(([name]) => [name, { wall: [], cpu: [] }]));
-  for (let round = 0; round < ROUNDS; round++) {
-    // short interleaved rounds, rotating the order: drift (GC, CPU frequency, neighbours) hits every contender alike
-    for (let k = 0; k < contenders.length; k++) {
-      const [name, { client }] = contenders[(round + k) % contenders.length];
-      const { wall, cpu } = await perCall(client, CALLS);
-      samples.get(name).wall.push(wall);
-      samples.get(name).cpu.push(cpu);
-    }
-  }
-  const result = new Map([...samples].map(([name, s]) => [name, { wall: median(s.wall), cpu: median(s.cpu) }]));
+  const result = await interleaved(contenders.map(([name, { client }]) => [name, client]), { warmup: WARMUP, rounds: ROUNDS, calls: CALLS });
   const reference = result.get('SDK McpServer + zod');
   process.stdout.write(`MCP tools/call round trip, InMemoryTransport, official Client (median of ${ROUNDS} rounds x ${CALLS} calls)\n`);
   process.stdout.write(`  ${''.padEnd(28)} ${'wall µs'.padStart(8)} ${'ratio'.padStart(6)}   ${'cpu µs'.padStart(8)} ${'ratio'.padStart(6)}\n`);

@@ -15,7 +15,7 @@ const { Client, StreamableHTTPClientTransport } = require('@modelcontextprotocol
 const { McpServer, createMcpHandler } = require('@modelcontextprotocol/server');
 const { toNodeHandler } = require('@modelcontextprotocol/node');
 const { z } = require('zod');
-const { answer, weatherTool } = require('./weather-tool');
+const { ARGS, answer, interleaved, weatherTool } = require('./weather-tool');
 
 const BAR = 0.9;
 const WARMUP = 300;
@@ -23,7 +23,6 @@ const CALLS = 200;
 const ROUNDS = 9;
 const THROUGHPUT_MS = 3_000;
 const CONCURRENCY = 8;
-const ARGS = { city: 'Paris', days: 3 };
 const PIN = { mode: { pin: '2026-07-28' } };
 
 function weatherToolkit() {
@@ -68,19 +67,6 @@ async function connect(url, versionNegotiation) {
   return client;
 }
 
-/** µs per call: wall clock, and CPU time of this process and the server's (the same process here). */
-async function perCall(client, calls) {
-  const params = { name: 'get_weather', arguments: ARGS };
-  const cpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < calls; i++) await client.callTool(params);
-  const wall = Number(process.hrtime.bigint() - start) / 1000 / calls;
-  const used = process.cpuUsage(cpu);
-  return { wall, cpu: (used.user + used.system) / calls };
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function roundTrips() {
   const tw = await toolwrightServer();
   const sdk = await sdkServer();
@@ -89,24 +75,11 @@ async function roundTrips() {
     ['SDK McpServer 2026-07-28', await connect(sdk.url, PIN)],
     ['toolwright 2025-11-25', await connect(tw.url)],
   ];
-  for (const [name, client] of contenders) {
-    const check = await client.callTool({ name: 'get_weather', arguments: ARGS });
-    if (check.isError || check.content[0].text !== answer('Paris', 3)) throw new Error(`${name} answered ${JSON.stringify(check)}`);
-    await perCall(client, WARMUP);
-  }
-  const samples = new Map(contenders.map(([name]) => [name, { wall: [], cpu: [] }]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const [name, client] = contenders[(round + k) % contenders.length];
-      const { wall, cpu } = await perCall(client, CALLS);
-      samples.get(name).wall.push(wall);
-      samples.get(name).cpu.push(cpu);
-    }
-  }
+  const result = await interleaved(contenders, { warmup: WARMUP, rounds: ROUNDS, calls: CALLS });
   for (const [, client] of contenders) await client.close();
   await tw.close();
   await sdk.close();
-  return new Map([...samples].map(([name, s]) => [name, { wall: median(s.wall), cpu: median(s.cpu) }]));
+  return result;
 }
 
 /** A toolwright server in a child process (this file with `serve` as argument); resolves with its URL. */
