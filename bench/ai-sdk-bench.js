@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * toolwright/ai-sdk bench (issue 13, item 9): the adapter's per-call overhead.
+ * toolwright/ai-sdk bench: the adapter's per-call overhead.
  *
  * Baseline: the glue a user writes by hand — the SDK's own `tool({ inputSchema: jsonSchema(schema),
  * execute })` whose `execute` calls `view.callTool` with the SDK's toolCallId and abortSignal —

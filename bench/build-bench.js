@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Cold generation bench for toolwright-schema (issue 4 bar: 100 tools across 10 files <= 3 s).
+ * Cold generation bench for toolwright-schema (bar: 100 tools across 10 files <= 3 s).
  *
  * Writes 10 service files x 10 @Tool methods (objects, nested interfaces, literal unions,
  * enums, arrays, Date, Record, nullable and optional parameters, injected parameters) into a

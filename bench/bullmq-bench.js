@@ -1,5 +1,5 @@
 'use strict';
-// toolwright/bullmq against bare BullMQ, in the same run on this machine's Redis (issue 15):
+// toolwright/bullmq against bare BullMQ, in the same run on this machine's Redis:
 // - latency: one call at a time, a 10 ms I/O-bound tool, 1 worker: queueTools + callTool vs
 //   queue.add → Worker → QueueEvents 'completed' (the bare BullMQ round trip);
 // - throughput: calls/s with 1, 2 and 4 worker processes (concurrency 50 each, then 5 each, which

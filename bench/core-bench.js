@@ -1,5 +1,5 @@
 'use strict';
-// Core benchmarks of issue 2: heap per registered tool, provider definitions cold and cached,
+// Core benchmarks: heap per registered tool, provider definitions cold and cached,
 // and activeTools$ emission after toggling a group of 10,000 tools. Run through `npm run bench`
 // (which builds dist/ first), with --expose-gc for the heap figures.
 const { Toolkit, Tool, ToolParam } = require('../dist/index.js');

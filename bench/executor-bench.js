@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Executor bench (issue 3 bars).
+ * Executor bench.
  *
  *  (a) 10,000 calls of a 1 ms async tool through `callTools` at maxConcurrency 100, against the
  *      ideal schedule measured in the same run: 100 waves of 100 bare `setTimeout(1)` timers

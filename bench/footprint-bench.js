@@ -1,5 +1,5 @@
 'use strict';
-// Footprint benchmarks of issue 12 (a light install), run through `npm run bench` after the build:
+// Footprint benchmarks of a light install, run through `npm run bench` after the build:
 //  (a) what a user installs: the packed tarball in a fresh project with `npm install`, which also
 //      installs the required (non-optional) peers; node_modules size and package count.
 //  (b) the cold-start cost: the time `require('toolwright')` adds over `reflect-metadata`,
@@ -17,7 +17,7 @@ const root = path.resolve(__dirname, '..');
 const RUNS = 15;
 const GOAL_MB = 50;
 const GOAL_MS = 40;
-/** Packages the core must not load at `require` time (issue 12). */
+/** Packages the core must not load at `require` time. */
 const LAZY = ['typescript', 'typescript-json-schema', 'class-validator', 'class-transformer', 'ajv-formats', 'ajv', 're2js', 'tinyglobby'];
 
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * LangChain adapter bench (issue 13 item 9): the per-call cost of `toLangChainTools`'
+ * LangChain adapter bench: the per-call cost of `toLangChainTools`'
  * `invoke(ToolCall)` → `ToolMessage`, against what it replaces: LangChain's own tool path
  * (`tool(fn, { schema })`'s `invoke(ToolCall)`, JSON-Schema validation and callbacks included)
  * plus toolwright's own (`view.callTool`). Both measured in the same process, interleaved run by

@@ -5,7 +5,7 @@
 //   - bare Server: the SDK's low-level Server whose handler does nothing (the protocol floor)
 //   - toolwright (sdkValidation): tools/call registered with setRequestHandler(CallToolRequestSchema),
 //     so the SDK's zod passes run as for the other two (shown for comparison, not held to the bar)
-// Bar (issue 7): toolwright <= 0.9 x McpServer. Run through `npm run bench` (builds dist/ first).
+// Bar: toolwright <= 0.9 x McpServer. Run through `npm run bench` (builds dist/ first).
 const { Toolkit, Tool, ToolParam } = require('../dist/index.js');
 const { createMcpServer } = require('../dist/mcp/index.js');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');

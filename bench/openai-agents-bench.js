@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * OpenAI Agents SDK adapter bench (issue 13, item 9).
+ * OpenAI Agents SDK adapter bench.
  *
  * Per-call cost, from the model's raw JSON `{"city":"Paris","days":3}` to the text the model gets,
  * of three paths measured in the same process, interleaved run by run after a JIT warm-up:

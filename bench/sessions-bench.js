@@ -1,5 +1,5 @@
 'use strict';
-// Session and skill benchmarks of issue 6: heap per session for 10,000 sessions (idle, toggled,
+// Session and skill benchmarks: heap per session for 10,000 sessions (idle, toggled,
 // under a skill), toggles, shared provider definitions, and a call through a session against the
 // same call through the toolkit. Run with --expose-gc for the heap figures (npm run bench does);
 // TOOLWRIGHT_DIST points it at another build (default ../dist).

@@ -18,7 +18,7 @@ let runtime: typeof import('./runtime') | undefined;
 
 /**
  * The toolkit's working parts (executor, registry, groups, skills, sessions), loaded by the first
- * `new Toolkit()`: `require('toolwright')` does not pay for them (issue 12, a light cold start).
+ * `new Toolkit()`: `require('toolwright')` does not pay for them (a light cold start).
  */
 function loadRuntime(): typeof import('./runtime') {
   return (runtime ??= require('./runtime') as typeof import('./runtime'));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { compileSources, makeProject, runNode as node } from '../support/compiled-project';
 
 /**
- * Issue 12, "a light install", checked on the compiled entry points in real `node` processes:
+ * A light install, checked on the compiled entry points in real `node` processes:
  * `require('toolwright')` loads none of the packages only some users need, and `toolwright/build`
  * without its optional peers fails with the install command (a project where they are really
  * absent, not a mock).
@@ -14,7 +14,7 @@ import { compileSources, makeProject, runNode as node } from '../support/compile
 const LAZY = ['typescript', 'typescript-json-schema', 'class-validator', 'class-transformer', 'ajv-formats'];
 const BUILD_PEERS = ['typescript', 'typescript-json-schema'];
 /**
- * What `require('toolwright')` does not load either (issue 12, the cold require): the agent frameworks
+ * What `require('toolwright')` does not load either (the cold require): the agent frameworks
  * (`@openai/agents`, `@langchain/core`, `ai`, `@nestjs/*`, `bullmq`: their subpaths only), Ajv and re2js
  * (the first schema and the first pattern load them), tinyglobby (`toolwright/build` only),
  * `node:crypto` and the stream modules it brings (approval ids come from Web Crypto), and the
@@ -129,7 +129,7 @@ tw.ToolService()(Weather);
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
-describe('a light install (issue 12)', () => {
+describe('a light install', () => {
   let work: string;
   let full: string;
   let light: string;

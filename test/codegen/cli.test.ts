@@ -210,7 +210,7 @@ describe('generating and checking', () => {
     expect((JSON.parse(fs.readFileSync(path.join(dir, 'bad.json'), 'utf8')) as ToolManifest).classes).toEqual({});
   });
 
-  // issue 12: one bad file failed the whole run, and the glob expansion broke on {a,b/c}
+  // one bad file failed the whole run, and the glob expansion broke on {a,b/c}
   it('the real bin reports every problem per file, describes the other files and exits 1 at the end', () => {
     const project = path.join(dir, 'keep-going');
     const write = (file: string, text: string): void => {

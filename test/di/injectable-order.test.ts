@@ -6,7 +6,7 @@ import { call, freshToolkit } from '../support/toolkit';
 const GREETING = Symbol('greeting');
 
 /**
- * Regression (issue 12): `@injectable()` written above `@ToolService()` crashed at import with
+ * Regression: `@injectable()` written above `@ToolService()` crashed at import with
  * Inversify's "Cannot apply @injectable decorator multiple times", which never named toolwright.
  */
 describe('@injectable() together with @ToolService()', () => {

@@ -59,7 +59,7 @@ function setup() {
 const problemLines = (forLLM: string): string[] => forLLM.split('\n').slice(1, -1);
 const valid = { url: 'example.com', on: '2026-11-22', clicks: 1, slug: 'AbC' };
 
-describe('issue 12: one validation round, schema and class-validator problems in one answer', () => {
+describe('one validation round, schema and class-validator problems in one answer', () => {
   it('lists the schema’s problems and the class-validator-only ones together, each path once', async () => {
     const toolkit = setup();
     const result = await call(toolkit, 'save_link', { link: { url: 'not a url', on: 'soon', clicks: 0, slug: 'a-b' }, count: 1.5 });

@@ -20,7 +20,7 @@ async function imported(tools: McpTool[]) {
   return { toolkit, handle };
 }
 
-describe('issue 12: importMcpTools validates by the dialect the remote declares (2020-12 by default)', () => {
+describe('importMcpTools validates by the dialect the remote declares (2020-12 by default)', () => {
   it('accepts a valid prefixItems + items: false argument the remote accepts, with or without $schema', async () => {
     const { toolkit, handle } = await imported([
       remote('declared', { $schema: D2020, type: 'object', properties: { pair }, required: ['pair'] }),
@@ -58,7 +58,7 @@ describe('issue 12: importMcpTools validates by the dialect the remote declares 
   });
 });
 
-describe('issue 12 adversarial: hostile 2020-12 references stay refused or bounded', () => {
+describe('adversarial: hostile 2020-12 references stay refused or bounded', () => {
   it('refuses a remote $dynamicRef and a remote $ref inside $defs', async () => {
     const { handle } = await imported([
       remote('dyn', { $schema: D2020, type: 'object', properties: { a: { $dynamicRef: 'https://evil.example/meta#node' } } }),

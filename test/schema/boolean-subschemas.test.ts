@@ -10,7 +10,7 @@ import { call, freshToolkit, recordingTool } from '../support/toolkit';
 import { checkGemini, checkOpenAIStrict } from './lowering/provider-rule-checks';
 
 /**
- * Issue 12: JSON Schema allows a boolean wherever a subschema goes (`true`: any value, `false`:
+ * JSON Schema allows a boolean wherever a subschema goes (`true`: any value, `false`:
  * none), and zod 4's `z.toJSONSchema` writes `items: false` after `prefixItems` for every tuple.
  * The `JsonSchema` type spells them (this file compiles without casts), and every reader of
  * subschemas takes them: validation, the null rule, each provider's lowering, MCP.

@@ -44,7 +44,7 @@ describe('schemaDialect', () => {
   });
 });
 
-describe('issue 12: AgentTools declaring draft 2020-12 register and validate by 2020-12 rules', () => {
+describe('AgentTools declaring draft 2020-12 register and validate by 2020-12 rules', () => {
   it('registers (no raw Ajv error) and checks prefixItems with items: false', async () => {
     const seen: unknown[] = [];
     const toolkit = freshToolkit();

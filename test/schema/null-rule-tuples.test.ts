@@ -7,7 +7,7 @@ import { deepFreeze } from '../support/schemas';
 import { call, freshToolkit, recordingTool } from '../support/toolkit';
 
 /**
- * Issue 12: the null rule ("a null for an optional property that does not accept null means
+ * The null rule ("a null for an optional property that does not accept null means
  * absent") in tuples. An item is a value, never an absent property: a `null` at a tuple position
  * stays there (positions never shift); an object at a position follows the rule with that
  * position's schema, and the items past the tuple with the schema of the rest.

@@ -32,7 +32,7 @@ function orderTool(name: string, parameters: ObjectJsonSchema, seen: unknown[]):
   };
 }
 
-describe('issue 12: schemas made by zod 4 toJSONSchema', () => {
+describe('schemas made by zod 4 toJSONSchema', () => {
   it('are what the test means: 2020-12 with prefixItems, or draft-07 with items: [...]', () => {
     expect(draft2020.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(draft2020.properties.at).toMatchObject({ prefixItems: [{ type: 'number' }, { type: 'number' }], items: false });

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 
-/** The machine's Redis (issue 15): every queue test uses it for real. */
+/** The machine's Redis: every queue test uses it for real. */
 export const REDIS = { host: '127.0.0.1', port: 6379 } as const;
 
 /**

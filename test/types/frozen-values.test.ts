@@ -6,7 +6,7 @@ import { freshToolkit } from '../support/toolkit';
 import { handOver, MUTATIONS } from './fixtures/frozen-values';
 
 /**
- * Issue 12: what the toolkit hands out deep-frozen is typed readonly (exact-optional.test.ts
+ * What the toolkit hands out deep-frozen is typed readonly (exact-optional.test.ts
  * type-checks fixtures/frozen-values.ts: each change there fails to compile). Here the same
  * changes run, and each throws; and the frozen definitions go through the real SDK clients as
  * they are.
