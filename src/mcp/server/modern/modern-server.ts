@@ -221,6 +221,9 @@ export class ModernMcpServers {
    * tool the caller may not call is refused the usual way: its task support is not revealed).
    */
   private async taskModeOf(call: ModernCall, name: string, ctx: ServerContext): Promise<'task' | 'sync'> {
+    // most tools never run as tasks: no walk over the caller's visible tools for them
+    const registered = this.toolkit.getTool(name);
+    if (registered === undefined || taskSupportOf(registered, this.settings.tools?.[name]) === 'forbidden') return 'sync';
     const tool = (await call.view.getVisibleTools({ context: call.context })).find((t) => t.name === name);
     if (tool === undefined) return 'sync';
     return taskModeOf(this.sdk, taskSupportOf(tool, this.settings.tools?.[name]), ctx);
