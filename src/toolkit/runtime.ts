@@ -139,6 +139,10 @@ export class ToolkitRuntime implements ToolkitCore {
     return this.skills.deactivate(view, state);
   }
 
+  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean {
+    return this.skills.restore(state, name, groups);
+  }
+
   resourceView(state: ActivationState): ResourceView {
     return new ResourceView(this, gateOf(state));
   }

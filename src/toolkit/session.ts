@@ -100,6 +100,22 @@ export class ToolkitSession extends ToolView {
     this.core.closeSession(this, this.state);
   }
 
+  /**
+   * @internal Puts the session in a state it had before (a conversation restored from a
+   * server-signed handle): `groups` as its base groups, then `skill` with the groups switched on
+   * during it. No skill hook runs. Returns `false` when the skill could not be restored (the
+   * groups are).
+   */
+  restore(groups: readonly string[], skill: { readonly name: string; readonly groups: readonly string[] } | undefined): boolean {
+    const state = this.state;
+    if (state.closed) throw closedError(state.sessionId);
+    const wanted = new Set(groups);
+    const off = [...state.baseGroups].filter((g) => !wanted.has(g));
+    const removed = state.setGroups(off, false);
+    if (state.setGroups(groups, true) || removed) this.core.viewChanged(state);
+    return skill === undefined || this.core.restoreSkill(state, skill.name, new Set(skill.groups));
+  }
+
   /** Runs one tool call in this session's view, as {@link ToolView.callTool} does; answers `SESSION_CLOSED` once the session is closed. */
   override callTool(call: ToolCall, options: CallOptions = NO_OPTIONS): Promise<ToolResult> {
     this.use();

@@ -125,6 +125,20 @@ export class SkillRegistry {
     });
   }
 
+  /**
+   * Puts back a skill layer a view had before (a conversation restored from a server-signed
+   * handle): the skill and the groups switched on during it, without running `onActivate` (it ran
+   * when the skill was activated). `false`, and nothing changed, when the skill is gone or cannot
+   * be activated any more (a required tool was unregistered).
+   */
+  restore(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean {
+    const record = this.records.get(name);
+    if (record === undefined || state.closed || (record.skill.requiredTools ?? []).some((t) => !this.core.registry.has(t))) return false;
+    state.skill = { name, scope: record.scope, grants: record.grants, groups, activation: ++this.activations };
+    this.core.skillChanged(state, undefined);
+    return true;
+  }
+
   /** Deactivates the view's skill: its layer (groups switched on during it included) is dropped. */
   deactivate(view: ToolView, state: ActivationState): Promise<void> {
     if (state.closed) return Promise.reject(closedError(state.sessionId));

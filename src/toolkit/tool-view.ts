@@ -4,14 +4,7 @@ import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
 import { NO_OPTIONS, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/executor-core';
 import type { Registry } from './registry';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
-import {
-  lowerToolSchemas,
-  warnOmission,
-  type LoweringOptions,
-  type LoweringResult,
-  type ProviderName,
-  type ProviderToolDefinitionMap,
-} from '../schema/lowering';
+import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
 import type { ActivationState } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
 import { callerDependent, masked, visibleMask, visibleMaskAsync } from './visible-tools';
@@ -51,6 +44,8 @@ export interface ToolkitCore extends ExecutorCore {
   runBatch(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]>;
   activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
   deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
+  /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
+  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
   /** The resources a view reaches (made once per view). */
   resourceView(state: ActivationState): ResourceView;

@@ -3,9 +3,12 @@ import type { AuthInfo, McpHttpHandler as SdkHttpHandler, ServerEventBus } from 
 import { Subscription } from 'rxjs';
 import { skip } from 'rxjs/operators';
 import type { Toolkit } from '../../toolkit/toolkit';
+import { conversationClaimOf } from '../server/modern/caller-views';
+import { ConversationRefusal } from '../server/modern/conversation-handle';
 import { ModernMcpServers, type ModernRequest, type ModernSettings } from '../server/modern/modern-server';
 import { httpRequestScope, type HttpRequestScope } from '../shared/http-request-scope';
 import type { McpPrincipal } from '../shared/mcp-principal';
+import { audienceBus, audienceEvent } from './mcp-http-audience';
 import { ownerOf } from './mcp-http-sessions';
 import { abortedWhenGone, sendWebResponse, toWebRequest } from './web-exchange';
 
@@ -90,6 +93,8 @@ export class ModernHttp {
   private readonly subscription = new Subscription();
   /** What each HTTP request being served is, for the factory (it runs inside the request's scope). */
   private readonly requests = new WeakMap<HttpRequestScope, ModernRequest>();
+  /** The audience tags of each `subscriptions/listen` request being served (see {@link audienceBus}). */
+  private readonly audiences = new WeakMap<HttpRequestScope, ReadonlySet<string>>();
   /** The open `subscriptions/listen` streams, per owner (a principal, or a client address). */
   private readonly streams = new Map<string, number>();
   private streamCount = 0;
@@ -102,12 +107,13 @@ export class ModernHttp {
     this.maxStreams = settings.maxStreams;
     this.maxStreamsPerOwner = settings.maxStreamsPerOwner;
     if (sdk === undefined) return;
-    const servers = new ModernMcpServers(sdk, toolkit, settings);
+    const bus = settings.bus ?? new sdk.InMemoryServerEventBus();
+    const servers = new ModernMcpServers(sdk, toolkit, settings, (audience, change) => bus.publish(audienceEvent(change, audience)));
     this.servers = servers;
     this.handler = sdk.createMcpHandler((context) => servers.build(context, this.current()), {
       legacy: 'reject',
       maxSubscriptions: settings.maxStreams,
-      ...(settings.bus !== undefined ? { bus: settings.bus } : {}),
+      bus: audienceBus(bus, () => this.audienceOfCurrent()),
       onerror: () => undefined,
     });
     const notify = this.handler.notify;
@@ -143,10 +149,23 @@ export class ModernHttp {
     if (await sdk.isLegacyRequest(request, body)) return false;
     const owner = ownerOf(principal?.id, req.socket.remoteAddress);
     const stream = isListen(body);
-    if (stream && !this.openStream(res, owner)) return true;
+    let audience: ReadonlySet<string> | undefined;
+    if (stream) {
+      try {
+        audience = this.servers!.views.audienceOf(principal, conversationClaimOf(body));
+      } catch (error) {
+        if (!(error instanceof ConversationRefusal)) throw error;
+        const id = (body as { id?: unknown }).id;
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: error.code, message: error.message } }));
+        return true;
+      }
+      if (!this.openStream(res, owner)) return true;
+    }
     try {
       const scope: HttpRequestScope = { response: res, ...(principal ? { principal } : {}) };
       this.requests.set(scope, { principal, message: body, owner });
+      if (audience !== undefined) this.audiences.set(scope, audience);
       const authInfo = principal?.authInfo as AuthInfo | undefined;
       const response = await httpRequestScope.run(scope, () => handler.fetch(request, { parsedBody: body, ...(authInfo !== undefined ? { authInfo } : {}) }));
       await sendWebResponse(res, response);
@@ -189,6 +208,12 @@ export class ModernHttp {
   async close(): Promise<void> {
     this.subscription.unsubscribe();
     await Promise.all([this.handler?.close(), this.servers?.close()]);
+  }
+
+  /** The audience tags of the `subscriptions/listen` request being served (none outside one). */
+  private audienceOfCurrent(): ReadonlySet<string> {
+    const scope = httpRequestScope.getStore();
+    return (scope === undefined ? undefined : this.audiences.get(scope)) ?? new Set();
   }
 
   /** What the factory's request is: read from the HTTP request scope it runs in. */

@@ -76,7 +76,7 @@ export function serveModernStdio(sdk: ServerSdk, toolkit: Toolkit, settings: Mod
     settings.onSession?.(session);
     follow(session);
   };
-  const servers = new ModernMcpServers(sdk, toolkit, { ...settings, onSession, authenticated: false, sessionTtlMs: Infinity });
+  const servers = new ModernMcpServers(sdk, toolkit, { ...settings, onSession, authenticated: false, sessionTtlMs: Infinity, conversationHandles: false });
   const handle = stdio.serveStdio(
     async (context) => {
       const server = await servers.build(context, { principal: undefined, message: undefined, owner: 'stdio' });

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { CallToolResult as TwCallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import { quoteInput } from '../../../common/quote-input';
 import type { ToolResult } from '../../../common/tool-types';
-import type { ToolkitSession } from '../../../toolkit/session';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import type { McpPrincipal } from '../../shared/mcp-principal';
@@ -18,6 +16,8 @@ import { DEFAULT_MAX_CONCURRENT_CALLS, infoContext, type McpRequestInfo } from '
 import { McpToolList } from '../mcp-tool-list';
 import { FormValidators } from '../mcp-client-requests';
 import { taskSupportOf } from '../../shared/mcp-tool-options';
+import { CallerViews, conversationClaimOf, type CallerView, type CallerViewSettings, type ViewChange } from './caller-views';
+import { CONVERSATION_META_KEY, ConversationHandles, ConversationRefusal } from './conversation-handle';
 import { callModernTool, type ModernCall } from './modern-call';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
 import { RequestStateCodec, RequestStateRefusal } from './request-state';
@@ -52,7 +52,7 @@ export interface ModernRequest {
 }
 
 /** @internal The settings of 2026-07-28 serving: the server options, and whether `authenticate` is set. */
-export interface ModernSettings extends McpServerOptions {
+export interface ModernSettings extends McpServerOptions, Pick<CallerViewSettings, 'conversationHandles'> {
   /** True when requests are authenticated: lists then depend on the caller. */
   readonly authenticated: boolean;
   /** How long a principal's toolkit session lives without use (the handler's `sessionIdleTimeoutMs`). */
@@ -64,6 +64,9 @@ export interface ModernSettings extends McpServerOptions {
   /** How long a `requestState` stays valid (see `McpHttpOptions.requestStateTtlMs`). */
   readonly requestStateTtlMs?: number | undefined;
 }
+
+/** The longest a conversation handle is valid (when sessions never expire). */
+const MAX_HANDLE_TTL_MS = 7 * 24 * 3_600_000;
 
 /** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -96,16 +99,14 @@ function requestInfoOf(request: Request | undefined): McpRequestInfo['requestInf
 
 /**
  * @internal Builds the SDK v2 `McpServer` that answers one 2026-07-28 request, from the caller's
- * view of the toolkit. Views without protocol sessions: with `sessions: false`, the toolkit's own;
- * for an authenticated caller, the toolkit session `principal:<id>` (its toggles are that
- * principal's, across requests, until it is unused for `sessionTtlMs`); for an anonymous caller, a
- * fresh session per request (the toolkit's defaults; its toggles end with the request). Tools are
- * listed and called through that view, so a tool that is off for the caller is refused on every
- * door; resources, prompts and completion likewise.
+ * view of the toolkit ({@link CallerViews}: the toolkit, a principal's session, or a conversation
+ * restored from a signed handle). Tools are listed and called through that view, so a tool that is
+ * off for the caller is refused on every door; resources, prompts and completion likewise.
  */
 export class ModernMcpServers {
   private readonly list: McpToolList;
-  private readonly greeted = new WeakSet<ToolkitSession>();
+  /** The callers' views; `views.handles` signs conversation handles. */
+  readonly views: CallerViews;
   /** The tasks extension's tasks (absent with `tasks: false`). */
   private readonly tasks: TasksExtension | undefined;
   private readonly forms = new FormValidators();
@@ -117,8 +118,12 @@ export class ModernMcpServers {
     private readonly sdk: ServerSdk,
     private readonly toolkit: Toolkit,
     private readonly settings: ModernSettings,
+    /** Tells the listen streams of one audience about a list change (the HTTP side; stdio follows its sessions itself). */
+    publish: (audience: string, change: ViewChange) => void = () => undefined,
   ) {
     this.list = new McpToolList({ tools: settings.tools, tasks: false });
+    const handles = new ConversationHandles(resolveStateSecret(settings.stateSecret), Math.min(settings.sessionTtlMs, MAX_HANDLE_TTL_MS));
+    this.views = new CallerViews(toolkit, settings, handles, publish);
     const store = settings.stateStore ?? memoryMcpStateStore();
     this.trips = new McpRoundTrips(new RequestStateCodec({ secret: settings.stateSecret, store, ttlMs: settings.requestStateTtlMs }));
     const tasks = settings.tasks;
@@ -130,6 +135,7 @@ export class ModernMcpServers {
 
   /** Ends the tasks running on this process (they end `failed`) and refuses new ones. */
   async close(): Promise<void> {
+    this.views.close();
     await this.tasks?.close();
   }
 
@@ -158,17 +164,13 @@ export class ModernMcpServers {
     };
     const contextOf = (ctx?: ServerContext): ToolExecutionContext | undefined =>
       infoContext(settings, () => (ctx?.mcpReq._meta !== undefined ? { ...base, meta: ctx.mcpReq._meta } : base), principal);
-    let view: ToolView | undefined;
-    let release: (() => void) | undefined;
-    const viewOf = (): ToolView => {
-      if (view === undefined) ({ view, release } = this.viewFor(principal));
-      return view;
-    };
+    const claim = conversationClaimOf(request.message);
+    const owner = this.views.ownerOf(principal, claim);
+    let caller: CallerView | undefined;
+    const callerOf = (): CallerView => (caller ??= this.openView(principal, claim));
+    const viewOf = (): ToolView => callerOf().view;
     const server = mcp.server;
-    const end = (): void => {
-      release?.();
-      release = undefined;
-    };
+    const end = (): void => caller?.release?.();
     // an exchange ends with the transport's close; a request refused before it was connected
     // (e.g. an Mcp-Param header mismatch) only closes the server, which has no transport to close
     server.onclose = end;
@@ -178,8 +180,8 @@ export class ModernMcpServers {
       return closeServer();
     };
     const name = calledTool(request.message);
-    if (name !== undefined) await this.registerForHeaders(mcp, viewOf(), name, contextOf());
-    const scope = () => ({ ttlMs: 0, cacheScope: this.cacheScope(viewOf()) });
+    if (name !== undefined) await this.registerForHeaders(mcp, () => viewOf(), name, contextOf());
+    const scope = () => ({ ttlMs: 0, cacheScope: claim !== undefined ? ('private' as const) : this.cacheScope(viewOf()) });
     server.setRequestHandler('tools/list', async (_request, ctx) => ({ ...((await this.list.list(viewOf(), contextOf(ctx))) as ListToolsResult), ...scope() }));
     const tasks = this.tasks;
     server.setRequestHandler('tools/call', async (call, ctx) => {
@@ -187,19 +189,21 @@ export class ModernMcpServers {
       const { name: tool, arguments: args = {} } = call.params;
       if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
         const run = async (task: TaskRun) => {
-          // the task outlives this request: an anonymous caller's view (its defaults) is made anew for it
-          const { view: taskView, release: end } = this.viewFor(principal);
+          // the task outlives this request: the caller's view (its conversation's state) is held anew for it
+          const { view: taskView, release: end } = this.views.hold(callerOf());
           try {
             return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms)(task);
           } finally {
             end?.();
           }
         };
-        return (await tasks.create(principal?.id, run)) as unknown as CallToolResult;
+        return (await tasks.create(owner, run)) as unknown as CallToolResult;
       }
-      return this.counted(request.owner, tool, () => this.callTool(modernCall, tool, args, ctx, principal) as Promise<TwCallToolResult>) as Promise<CallToolResult>;
+      const result = await this.counted(request.owner, tool, () => this.callTool(modernCall, tool, args, ctx, owner) as Promise<TwCallToolResult>);
+      const handle = this.views.handleAfter(principal, callerOf());
+      return (handle === undefined ? result : { ...result, _meta: { ...result._meta, [CONVERSATION_META_KEY]: handle } }) as CallToolResult;
     });
-    if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, principal?.id);
+    if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, owner);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/read', async (read, ctx) => ({
@@ -239,7 +243,7 @@ export class ModernMcpServers {
     name: string,
     args: Record<string, unknown>,
     ctx: ServerContext,
-    principal: McpPrincipal | undefined,
+    owner: string | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
     const request = ctx.mcpReq;
     const dropped = request.droppedInputResponseKeys ?? [];
@@ -248,7 +252,7 @@ export class ModernMcpServers {
       if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
       const outcome = await this.trips.run<TwCallToolResult>(
         {
-          binding: { principal: principal?.id, tool: name, arguments: args },
+          binding: { principal: owner, tool: name, arguments: args },
           requestState: request.requestState(),
           inputResponses: request.inputResponses,
           capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
@@ -306,7 +310,13 @@ export class ModernMcpServers {
    * Registers the called tool with the SDK when the caller may see it, so the SDK checks its
    * `x-mcp-header` parameters against the request's `Mcp-Param-*` headers before the call.
    */
-  private async registerForHeaders(mcp: McpServer, view: ToolView, name: string, context: ToolExecutionContext | undefined): Promise<void> {
+  private async registerForHeaders(mcp: McpServer, viewOf: () => ToolView, name: string, context: ToolExecutionContext | undefined): Promise<void> {
+    let view: ToolView;
+    try {
+      view = viewOf();
+    } catch {
+      return; // a refused conversation handle: the call itself answers -32602
+    }
     const visible = await view.getVisibleTools({ context });
     if (!visible.some((tool) => tool.name === name)) return;
     const definition = view.toProviderDefs('mcp', { context }).find((d) => d.name === name);
@@ -315,20 +325,13 @@ export class ModernMcpServers {
     mcp.registerTool(name, { description: definition.description, inputSchema }, () => ({ content: [] }));
   }
 
-  /** The caller's view, and what ends it with the request (see the class comment). */
-  private viewFor(principal: McpPrincipal | undefined): { view: ToolView; release?: () => void } {
-    if (this.settings.sessions === false) return { view: this.toolkit };
-    const ttlMs = this.settings.sessionTtlMs;
-    if (principal !== undefined) {
-      const session = this.toolkit.session(`principal:${principal.id}`, { ttlMs });
-      if (!this.greeted.has(session)) {
-        this.greeted.add(session);
-        this.settings.onSession?.(session);
-      }
-      return { view: session };
+  /** The caller's view (see {@link CallerViews}); a refused conversation handle is JSON-RPC -32602. */
+  private openView(principal: McpPrincipal | undefined, claim: unknown): CallerView {
+    try {
+      return this.views.open(principal, claim);
+    } catch (error) {
+      if (error instanceof ConversationRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
     }
-    const session = this.toolkit.session(`mcp-request:${randomUUID()}`, { ttlMs });
-    this.settings.onSession?.(session);
-    return { view: session, release: () => session.close() };
   }
 }

@@ -1,0 +1,159 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ToolkitSession } from '../../../toolkit/session';
+
+/**
+ * The `_meta` key a 2026-07-28 client sends a conversation handle back with (on any request), and
+ * the key of a `tools/call` result that carries a new one. The value `'new'` asks for a new
+ * conversation, started from the toolkit's defaults.
+ */
+export const CONVERSATION_META_KEY = 'io.toolwright/conversation';
+/** The `_meta` value that asks for a new conversation. */
+export const NEW_CONVERSATION = 'new';
+/** The longest handle accepted, in characters (checked before any crypto or JSON work). */
+export const MAX_HANDLE_CHARS = 8192;
+const PREFIX = 'twc1.';
+/** The most groups a handle carries (base groups and a skill's together). */
+const MAX_GROUPS = 256;
+
+/** @internal What a conversation holds: the groups equipped, and the active skill with the groups switched on during it. */
+export interface ConversationState {
+  readonly groups: readonly string[];
+  readonly skill?: { readonly name: string; readonly groups: readonly string[] } | undefined;
+}
+
+/** @internal A handle that passed every check. */
+export interface VerifiedConversation {
+  /** The conversation's id: 128 random bits, base64url. */
+  readonly id: string;
+  readonly state: ConversationState;
+}
+
+/**
+ * @internal A refused conversation handle: answered as JSON-RPC `-32602` with this short message
+ * (it never quotes the handle).
+ */
+export class ConversationRefusal extends Error {
+  /** JSON-RPC "Invalid params". */
+  readonly code = -32602;
+}
+
+interface Payload {
+  v: 1;
+  c: string;
+  p: string;
+  x: number;
+  g: string[];
+  s?: [string, string[]];
+}
+
+/**
+ * @internal Mints and checks conversation handles: HMAC-SHA256, with a key derived from the
+ * server's state secret (never the secret itself), over the conversation's id, the principal (as a
+ * keyed tag: its id is not readable; anonymous callers share one tag), an expiry and the
+ * conversation's state (group and skill names). Signed, not encrypted: the client can read the
+ * names of the groups and skill it equipped, nothing else. The state travels in the handle, so any
+ * process of a fleet that shares the secret answers it, and nothing is stored.
+ */
+export class ConversationHandles {
+  private readonly key: Buffer;
+
+  constructor(
+    secret: Uint8Array,
+    /** How long a handle stays valid after it was minted. */
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.key = createHmac('sha256', secret).update('toolwright/mcp conversations v1').digest();
+  }
+
+  /** A fresh conversation id (128 random bits). */
+  newId(): string {
+    return randomBytes(16).toString('base64url');
+  }
+
+  /** A handle for conversation `id` of `principal` (`undefined`: anonymous) in `state`, valid for `ttlMs`. */
+  mint(principal: string | undefined, id: string, state: ConversationState): string {
+    const payload: Payload = { v: 1, c: id, p: this.tag('principal', principal), x: this.now() + this.ttlMs, g: [...state.groups] };
+    if (state.skill !== undefined) payload.s = [state.skill.name, [...state.skill.groups]];
+    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+    return `${PREFIX}${body}.${this.mac(body)}`;
+  }
+
+  /**
+   * Checks `handle` for a request of `principal`: size first, then the signature, the shape, the
+   * expiry and the principal.
+   *
+   * @throws ConversationRefusal naming what is wrong.
+   */
+  verify(handle: unknown, principal: string | undefined): VerifiedConversation {
+    if (typeof handle !== 'string') throw refusal('it must be a string');
+    if (handle.length > MAX_HANDLE_CHARS) throw refusal(`it is too large (${handle.length} characters; the most is ${MAX_HANDLE_CHARS})`);
+    const dot = handle.lastIndexOf('.');
+    if (!handle.startsWith(PREFIX) || dot <= PREFIX.length) throw refusal('it is not a handle this server issued');
+    const body = handle.slice(PREFIX.length, dot);
+    const given = Buffer.from(handle.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(this.mac(body), 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw refusal('its signature does not match: it was altered, or signed with another key');
+    }
+    const payload = parsePayload(body);
+    if (payload.x <= this.now()) throw refusal(`it has expired: send '${NEW_CONVERSATION}' to start a new conversation`);
+    if (payload.p !== this.tag('principal', principal)) throw refusal('it was issued to another caller');
+    const skill = payload.s === undefined ? undefined : { name: payload.s[0], groups: payload.s[1] };
+    return { id: payload.c, state: { groups: payload.g, ...(skill !== undefined ? { skill } : {}) } };
+  }
+
+  /**
+   * The audience tag of a principal's (`kind: 'principal'`) or a conversation's event on a shared
+   * event bus: keyed, so neither a principal's id nor a conversation id travels in clear.
+   */
+  tag(kind: 'principal' | 'conversation', value: string | undefined): string {
+    const label = value === undefined ? 'anonymous' : `${kind}:${value}`;
+    return createHmac('sha256', this.key).update(`tag\0${label}`).digest('base64url').slice(0, 22);
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.key).update(`${PREFIX}${body}`).digest('base64url');
+  }
+}
+
+/** The state of `session` as a handle carries it. */
+export function conversationStateOf(session: ToolkitSession): ConversationState {
+  const state = session.sessionState;
+  const skill = state.skill;
+  return {
+    groups: [...state.baseGroups].sort(),
+    ...(skill !== undefined ? { skill: { name: skill.name, groups: [...skill.groups].sort() } } : {}),
+  };
+}
+
+/** True when two states hold the same groups and skill. */
+export function sameConversationState(a: ConversationState, b: ConversationState): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function refusal(why: string): ConversationRefusal {
+  return new ConversationRefusal(`Invalid conversation handle (_meta '${CONVERSATION_META_KEY}'): ${why}.`);
+}
+
+const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.length <= MAX_GROUPS && value.every((v) => typeof v === 'string');
+
+/** The payload of a correctly signed body (signed by this key, so a bad shape means a key shared with something else). */
+function parsePayload(body: string): Payload {
+  let payload: Partial<Payload>;
+  try {
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
+  } catch {
+    throw refusal('it is not a handle this server issued');
+  }
+  const skill = payload?.s;
+  const ok =
+    payload?.v === 1 &&
+    typeof payload.c === 'string' &&
+    typeof payload.p === 'string' &&
+    typeof payload.x === 'number' &&
+    isNames(payload.g) &&
+    (skill === undefined || (Array.isArray(skill) && typeof skill[0] === 'string' && isNames(skill[1])));
+  if (!ok) throw refusal('it is not a handle this server issued');
+  return payload as Payload;
+}
