@@ -18,6 +18,8 @@ export interface RawOptions {
   readonly mcpName?: string;
   /** Further client capabilities to declare (e.g. `{ elicitation: {} }`). */
   readonly capabilities?: Readonly<Record<string, unknown>>;
+  /** Further `_meta` keys of the request (e.g. a conversation handle). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 let nextId = 1;
@@ -38,7 +40,10 @@ export async function rawRequest(url: URL, method: string, params: Record<string
     method,
     params: {
       ...params,
-      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } },
+      _meta: {
+        ...options.meta,
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      },
     },
   };
   const name = options.mcpName ?? (typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined);
