@@ -32,6 +32,8 @@ const INTEGRATION: readonly string[] = [
   'mcp/sdk2-interop.test.ts',
   'mcp/modern/modern-tools.test.ts',
   'mcp/modern/modern-callers.test.ts',
+  'mcp/modern/conversation-handles.test.ts',
+  'mcp/modern/conversation-listen.test.ts',
   'mcp/modern/modern-guard.test.ts',
   'mcp/modern/modern-without-sdk2.test.ts',
   'mcp/modern/tasks-wire.test.ts',
