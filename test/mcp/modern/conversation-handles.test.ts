@@ -198,3 +198,42 @@ describe('2026-07-28 conversation handles: an attacker with raw requests', () =>
     expect((JSON.parse(decoded) as { c: string }).c).toMatch(/^[A-Za-z0-9_-]{22}$/); // 128 random bits
   });
 });
+
+describe('2026-07-28 conversation handles: what an anonymous conversation leaves behind is its own', () => {
+  test("a round trip started under one anonymous conversation's handle is refused on a retry without it or with another's, and answered with it", async () => {
+    const { toolkit } = createTestToolkit();
+    toolkit.enableEquipToolGroups();
+    let peeks = 0;
+    toolkit.registerTool(
+      {
+        name: 'peek',
+        description: 'Peeks after asking',
+        parameters: { type: 'object', properties: {} },
+        behaviour: { annotations: { readOnly: true } },
+        execute: async (_args, ctx) => {
+          await ctx.client!.elicit({ message: 'Peek?', requestedSchema: { type: 'object', properties: {} } });
+          return `peeked ${++peeks}`;
+        },
+      },
+      { group: 'admin' },
+    );
+    const http = await serve(toolkit);
+    const equip = { name: 'equip_tool_groups', arguments: { add: ['admin'] } };
+    const mine = handleOf((await rawRequest(http.url, 'tools/call', equip)).result)!;
+    const theirs = handleOf((await rawRequest(http.url, 'tools/call', equip)).result)!;
+    const ask = (meta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      rawRequest(http.url, 'tools/call', { name: 'peek', arguments: {}, ...extra }, { tasks: false, capabilities: { elicitation: {} }, meta });
+    const first = await ask(conv(mine));
+    expect(first.result).toMatchObject({ resultType: 'input_required' });
+    const [key] = Object.keys(first.result!.inputRequests as object);
+    const retry = { requestState: first.result!.requestState, inputResponses: { [key]: { action: 'accept', content: {} } } };
+
+    const foreign = await ask(conv(theirs), retry);
+    expect(foreign.error).toMatchObject({ code: -32602, message: expect.stringMatching(/another principal/) });
+    const bare = await ask({}, retry);
+    expect(bare.error).toMatchObject({ code: -32602, message: expect.stringMatching(/another principal/) });
+    expect(peeks).toBe(0);
+    const answered = await ask(conv(mine), retry);
+    expect(answered.result?.content).toEqual([{ type: 'text', text: 'peeked 1' }]);
+  });
+});
