@@ -1,6 +1,6 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
 import { defineSkill, Toolkit } from '../../../src';
-import { McpPrincipal, bearerAuth, serveMcpHttp, type McpHttpServer } from '../../../src/mcp';
+import { McpPrincipal, bearerAuth, serveMcpHttp, withMcpOptions, type McpHttpServer } from '../../../src/mcp';
 import { ConversationHandles, CONVERSATION_META_KEY } from '../../../src/mcp/server/modern/conversation-handle';
 import { resolveStateSecret } from '../../../src/mcp/server/modern/state-secret';
 import { createTestToolkit } from '../fixtures/test-toolkit';
@@ -235,5 +235,35 @@ describe('2026-07-28 conversation handles: what an anonymous conversation leaves
     expect(peeks).toBe(0);
     const answered = await ask(conv(mine), retry);
     expect(answered.result?.content).toEqual([{ type: 'text', text: 'peeked 1' }]);
+  });
+
+  test("a task started in an anonymous conversation runs in its view and belongs to it: another conversation, or none, is told it does not exist", async () => {
+    const { toolkit } = createTestToolkit();
+    toolkit.enableEquipToolGroups();
+    const ran: string[] = [];
+    const archive = {
+      name: 'archive',
+      description: 'Archives everything',
+      parameters: { type: 'object' as const, properties: {} },
+      execute: () => (ran.push('archive'), 'archived'),
+    };
+    toolkit.registerTool(withMcpOptions(archive, { taskSupport: 'optional' }), { group: 'admin' });
+    const http = await serve(toolkit, { tasks: { pollIntervalMs: 20 } });
+    const equip = { name: 'equip_tool_groups', arguments: { add: ['admin'] } };
+    const mine = handleOf((await rawRequest(http.url, 'tools/call', equip)).result)!;
+    const theirs = handleOf((await rawRequest(http.url, 'tools/call', equip)).result)!;
+
+    const refused = await rawRequest(http.url, 'tools/call', { name: 'archive', arguments: {} });
+    expect(refused.result).toMatchObject({ isError: true });
+    const created = await rawRequest(http.url, 'tools/call', { name: 'archive', arguments: {} }, { meta: conv(mine) });
+    expect(created.result).toMatchObject({ resultType: 'task' });
+    const taskId = created.result!.taskId!;
+    let done: RawAnswer | undefined;
+    await eventually(async () => (done = await rawRequest(http.url, 'tasks/get', { taskId }, { meta: conv(mine) })).result?.status === 'completed');
+    expect(done!.result).toMatchObject({ result: { content: [{ type: 'text', text: 'archived' }] } });
+    const unknown = await rawRequest(http.url, 'tasks/get', { taskId: 'no-such-task' }, { meta: conv(mine) });
+    expect(unknown.error?.code).toEqual(expect.any(Number));
+    for (const meta of [conv(theirs), {}]) expect((await rawRequest(http.url, 'tasks/get', { taskId }, { meta })).error).toEqual(unknown.error);
+    expect(ran).toEqual(['archive']);
   });
 });
