@@ -1,3 +1,5 @@
+import type { AgentTool } from '../../src';
+
 /**
  * A 2026-07-28 JSON-RPC request sent by hand over Streamable HTTP: the SDK v2 client (2.4) has no
  * client side of the tasks extension (it refuses a `resultType: 'task'` answer as an unsupported
@@ -69,4 +71,20 @@ export async function rawRequest(url: URL, method: string, params: Record<string
     : (JSON.parse(text) as unknown);
   const message = (json ?? {}) as { result?: RawAnswer['result']; error?: RawAnswer['error'] };
   return { status: response.status, ...(message.result !== undefined && { result: message.result }), ...(message.error !== undefined && { error: message.error }) };
+}
+
+/** A read-only tool that asks the client (an elicitation) before it runs; `peeks()` counts its runs past the question. */
+export function peekTool(): { tool: AgentTool; peeks: () => number } {
+  let peeks = 0;
+  const tool: AgentTool = {
+    name: 'peek',
+    description: 'Peeks after asking',
+    parameters: { type: 'object', properties: {} },
+    behaviour: { annotations: { readOnly: true } },
+    execute: async (_args, ctx) => {
+      await ctx.client!.elicit({ message: 'Peek?', requestedSchema: { type: 'object', properties: {} } });
+      return `peeked ${++peeks}`;
+    },
+  };
+  return { tool, peeks: () => peeks };
 }

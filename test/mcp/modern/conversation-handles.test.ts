@@ -5,7 +5,7 @@ import { ConversationHandles, CONVERSATION_META_KEY } from '../../../src/mcp/ser
 import { resolveStateSecret } from '../../../src/mcp/server/modern/state-secret';
 import { createTestToolkit } from '../fixtures/test-toolkit';
 import { Closer, eventually } from '../../support/mcp';
-import { rawRequest, type RawAnswer } from '../../support/mcp-modern-raw';
+import { peekTool, rawRequest, type RawAnswer } from '../../support/mcp-modern-raw';
 
 /**
  * 2026-07-28 has no protocol session: a conversation's equipped groups and active skill travel
@@ -19,10 +19,7 @@ const closer = new Closer();
 afterEach(() => closer.closeAll());
 
 type CallResult = Awaited<ReturnType<Sdk2Client['callTool']>>;
-const textOf = (result: CallResult): string => {
-  const first = result.content?.[0];
-  return first?.type === 'text' ? first.text : '';
-};
+const textOf = (result: CallResult): string => (result.content?.[0]?.type === 'text' ? result.content[0].text : '');
 const handleOf = (result: CallResult | RawAnswer['result']): string | undefined =>
   (result?._meta as Record<string, unknown> | undefined)?.[CONVERSATION_META_KEY] as string | undefined;
 const conv = (handle: string) => ({ [CONVERSATION_META_KEY]: handle });
@@ -203,20 +200,8 @@ describe('2026-07-28 conversation handles: what an anonymous conversation leaves
   test("a round trip started under one anonymous conversation's handle is refused on a retry without it or with another's, and answered with it", async () => {
     const { toolkit } = createTestToolkit();
     toolkit.enableEquipToolGroups();
-    let peeks = 0;
-    toolkit.registerTool(
-      {
-        name: 'peek',
-        description: 'Peeks after asking',
-        parameters: { type: 'object', properties: {} },
-        behaviour: { annotations: { readOnly: true } },
-        execute: async (_args, ctx) => {
-          await ctx.client!.elicit({ message: 'Peek?', requestedSchema: { type: 'object', properties: {} } });
-          return `peeked ${++peeks}`;
-        },
-      },
-      { group: 'admin' },
-    );
+    const { tool, peeks } = peekTool();
+    toolkit.registerTool(tool, { group: 'admin' });
     const http = await serve(toolkit);
     const equip = { name: 'equip_tool_groups', arguments: { add: ['admin'] } };
     const mine = handleOf((await rawRequest(http.url, 'tools/call', equip)).result)!;
@@ -232,7 +217,7 @@ describe('2026-07-28 conversation handles: what an anonymous conversation leaves
     expect(foreign.error).toMatchObject({ code: -32602, message: expect.stringMatching(/another principal/) });
     const bare = await ask({}, retry);
     expect(bare.error).toMatchObject({ code: -32602, message: expect.stringMatching(/another principal/) });
-    expect(peeks).toBe(0);
+    expect(peeks()).toBe(0);
     const answered = await ask(conv(mine), retry);
     expect(answered.result?.content).toEqual([{ type: 'text', text: 'peeked 1' }]);
   });

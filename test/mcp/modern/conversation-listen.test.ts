@@ -27,7 +27,7 @@ const TOKENS = new Map([
 const authenticate = bearerAuth((token) => TOKENS.get(token));
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const conv = (handle: string) => ({ [CONVERSATION_META_KEY]: handle });
-const handleOf = (result: { _meta?: Record<string, unknown> } | undefined): string => result?._meta?.[CONVERSATION_META_KEY] as string;
+const handleOf = (result: Record<string, unknown> | undefined): string => (result?._meta as Record<string, unknown>)[CONVERSATION_META_KEY] as string;
 
 async function modernClient(url: URL, token?: string): Promise<Sdk2Client> {
   const client = closer.add(new Sdk2Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));

@@ -2,7 +2,7 @@ import { ClientRequests, Tool, ToolParam, ToolService } from '../../../src';
 import { McpPrincipal, bearerAuth, memoryMcpStateStore, serveMcpHttp, type McpStateStore } from '../../../src/mcp';
 import { secretForms } from '../../../src/executor/secret-forms';
 import { Closer } from '../../support/mcp';
-import { rawRequest } from '../../support/mcp-modern-raw';
+import { peekTool, rawRequest } from '../../support/mcp-modern-raw';
 import { freshToolkit } from '../../support/toolkit';
 
 /**
@@ -62,21 +62,9 @@ test('a preset secret in a question reaches neither input_required, its requestS
 
 test("a round started while the tool was on is refused on its retry once the principal's group went off (TOOL_DISABLED): the state is no pass", async () => {
   const toolkit = freshToolkit();
-  let peeks = 0;
+  const { tool, peeks } = peekTool();
   toolkit.createToolGroup('vault', 'Vault', false);
-  toolkit.registerTool(
-    {
-      name: 'peek',
-      description: 'Peeks after asking',
-      parameters: { type: 'object', properties: {} },
-      behaviour: { annotations: { readOnly: true } },
-      execute: async (_args, ctx) => {
-        await ctx.client!.elicit({ message: 'Peek?', requestedSchema: { type: 'object', properties: {} } });
-        return `peeked ${++peeks}`;
-      },
-    },
-    { group: 'vault' },
-  );
+  toolkit.registerTool(tool, { group: 'vault' });
   const http = closer.add(
     await serveMcpHttp(toolkit, { name: 'vault', version: '1', stateSecret: 'a-shared-key-of-at-least-32-bytes!', authenticate: bearerAuth((t) => (t === 't-alice' ? new McpPrincipal('alice') : undefined)) }),
   );
@@ -90,5 +78,5 @@ test("a round started while the tool was on is refused on its retry once the pri
   const retry = await rawRequest(http.url, 'tools/call', { name: 'peek', arguments: {}, requestState: first.result!.requestState, inputResponses: { [key]: { action: 'accept', content: {} } } }, options);
   expect(retry.result).toMatchObject({ isError: true });
   expect(JSON.stringify(retry.result)).toMatch(/disabled|TOOL_DISABLED/);
-  expect(peeks).toBe(0);
+  expect(peeks()).toBe(0);
 });

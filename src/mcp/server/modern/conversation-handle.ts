@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { ToolkitSession } from '../../../toolkit/session';
+import { openToken, signToken, type SignedTokenKind } from './signed-token';
 
 /**
  * The `_meta` key a 2026-07-28 client sends a conversation handle back with (on any request), and
@@ -56,6 +57,7 @@ interface Payload {
  */
 export class ConversationHandles {
   private readonly key: Buffer;
+  private readonly kind: SignedTokenKind;
 
   constructor(
     secret: Uint8Array,
@@ -64,6 +66,7 @@ export class ConversationHandles {
     private readonly now: () => number = Date.now,
   ) {
     this.key = createHmac('sha256', secret).update('toolwright/mcp conversations v1').digest();
+    this.kind = { prefix: PREFIX, key: this.key, maxChars: MAX_HANDLE_CHARS, noun: 'handle', refuse: refusal };
   }
 
   /** A fresh conversation id (128 random bits). */
@@ -75,8 +78,7 @@ export class ConversationHandles {
   mint(principal: string | undefined, id: string, state: ConversationState): string {
     const payload: Payload = { v: 1, c: id, p: this.tag('principal', principal), x: this.now() + this.ttlMs, g: [...state.groups] };
     if (state.skill !== undefined) payload.s = [state.skill.name, [...state.skill.groups]];
-    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-    return `${PREFIX}${body}.${this.mac(body)}`;
+    return signToken(this.kind, payload);
   }
 
   /**
@@ -86,17 +88,7 @@ export class ConversationHandles {
    * @throws ConversationRefusal naming what is wrong.
    */
   verify(handle: unknown, principal: string | undefined): VerifiedConversation {
-    if (typeof handle !== 'string') throw refusal('it must be a string');
-    if (handle.length > MAX_HANDLE_CHARS) throw refusal(`it is too large (${handle.length} characters; the most is ${MAX_HANDLE_CHARS})`);
-    const dot = handle.lastIndexOf('.');
-    if (!handle.startsWith(PREFIX) || dot <= PREFIX.length) throw refusal('it is not a handle this server issued');
-    const body = handle.slice(PREFIX.length, dot);
-    const given = Buffer.from(handle.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(body), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw refusal('its signature does not match: it was altered, or signed with another key');
-    }
-    const payload = parsePayload(body);
+    const payload = parsePayload(openToken(this.kind, handle));
     if (payload.x <= this.now()) throw refusal(`it has expired: send '${NEW_CONVERSATION}' to start a new conversation`);
     if (payload.p !== this.tag('principal', principal)) throw refusal('it was issued to another caller');
     const skill = payload.s === undefined ? undefined : { name: payload.s[0], groups: payload.s[1] };
@@ -112,9 +104,6 @@ export class ConversationHandles {
     return createHmac('sha256', this.key).update(`tag\0${label}`).digest('base64url').slice(0, 22);
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.key).update(`${PREFIX}${body}`).digest('base64url');
-  }
 }
 
 /** The state of `session` as a handle carries it. */
@@ -138,14 +127,9 @@ function refusal(why: string): ConversationRefusal {
 
 const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.length <= MAX_GROUPS && value.every((v) => typeof v === 'string');
 
-/** The payload of a correctly signed body (signed by this key, so a bad shape means a key shared with something else). */
-function parsePayload(body: string): Payload {
-  let payload: Partial<Payload>;
-  try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
-  } catch {
-    throw refusal('it is not a handle this server issued');
-  }
+/** The payload of a correctly signed handle (signed by this key, so a bad shape means a key shared with something else). */
+function parsePayload(json: unknown): Payload {
+  const payload = json as Partial<Payload> | null;
   const skill = payload?.s;
   const ok =
     payload?.v === 1 &&

@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { ToolkitError } from '../../../errors';
+import { openToken, signToken, type SignedTokenKind } from './signed-token';
 import { resolveStateSecret } from './state-secret';
 import type { McpStateStore } from './state-store';
 
@@ -102,6 +103,7 @@ export function canonicalHash(value: unknown): string {
  */
 export class RequestStateCodec {
   private readonly key: Uint8Array;
+  private readonly kind: SignedTokenKind;
   private readonly ttlMs: number;
   private readonly maxChars: number;
   private readonly now: () => number;
@@ -111,6 +113,7 @@ export class RequestStateCodec {
     this.ttlMs = options.ttlMs ?? DEFAULT_REQUEST_STATE_TTL_MS;
     this.maxChars = options.maxChars ?? DEFAULT_MAX_REQUEST_STATE_CHARS;
     this.now = options.now ?? Date.now;
+    this.kind = { prefix: PREFIX, key: this.key, maxChars: this.maxChars, noun: 'state', refuse: refusal };
     if (typeof this.ttlMs !== 'number' || !(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) {
       throw new ToolkitError('INVALID_OPTIONS', `MCP option requestStateTtlMs must be a finite number of ms > 0, got ${String(options.ttlMs).slice(0, 40)}.`);
     }
@@ -128,8 +131,7 @@ export class RequestStateCodec {
       a: round.answers.map((answer) => [answer.q, answer.a]),
       k: round.asked.map((question) => [question.key, question.q, question.m]),
     };
-    const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-    return `${PREFIX}${body}.${this.mac(body)}`;
+    return signToken(this.kind, payload);
   }
 
   /** True when `state` is small enough to be accepted back (the answers it records may grow it past the limit). */
@@ -144,17 +146,7 @@ export class RequestStateCodec {
    * @throws RequestStateRefusal naming what is wrong.
    */
   verify(state: unknown, binding: RequestStateBinding): VerifiedState {
-    if (typeof state !== 'string') throw refusal('it must be a string');
-    if (state.length > this.maxChars) throw refusal(`it is too large (${state.length} characters; the most is ${this.maxChars})`);
-    const dot = state.lastIndexOf('.');
-    if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw refusal('it is not a state this server issued');
-    const body = state.slice(PREFIX.length, dot);
-    const given = Buffer.from(state.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(body), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw refusal('its signature does not match: it was altered, or signed with another key');
-    }
-    const payload = parsePayload(body);
+    const payload = parsePayload(openToken(this.kind, state));
     if (payload.x <= this.now()) throw refusal('it has expired: call the tool again without requestState');
     if (payload.p !== this.principalTag(binding.principal)) throw refusal('it was issued to another principal');
     if (payload.t !== binding.tool) throw refusal('it was issued for another tool');
@@ -179,10 +171,6 @@ export class RequestStateCodec {
     }
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.key).update(`${PREFIX}${body}`).digest('base64url');
-  }
-
   private principalTag(principal: string | undefined): string {
     const label = principal === undefined ? 'anonymous' : `principal:${principal}`;
     return createHmac('sha256', this.key).update(`toolwright.mrtr.principal\0${label}`).digest('base64url').slice(0, 22);
@@ -193,14 +181,9 @@ function refusal(why: string): RequestStateRefusal {
   return new RequestStateRefusal(`Invalid requestState: ${why}.`);
 }
 
-/** The payload of a correctly signed body (signed by this key, so a bad shape means a key shared with something else). */
-function parsePayload(body: string): Payload {
-  let payload: Partial<Payload>;
-  try {
-    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
-  } catch {
-    throw refusal('it is not a state this server issued');
-  }
+/** The payload of a correctly signed state (signed by this key, so a bad shape means a key shared with something else). */
+function parsePayload(json: unknown): Payload {
+  const payload = json as Partial<Payload> | null;
   const ok =
     payload?.v === 1 &&
     typeof payload.p === 'string' &&
