@@ -53,7 +53,8 @@ export interface OpenConversation {
 interface Live {
   readonly session: ToolkitSession;
   refs: number;
-  readonly following: Subscription;
+  /** Its changes published to its audience: only once a request came with its handle (nobody else can listen to it). */
+  following?: Subscription | undefined;
 }
 
 /** The `_meta` of a JSON-RPC message, if it has one. */
@@ -146,7 +147,7 @@ export class CallerViews {
   /** Ends the following of live conversations (their sessions close). */
   close(): void {
     for (const live of this.live.values()) {
-      live.following.unsubscribe();
+      live.following?.unsubscribe();
       live.session.close();
     }
     this.live.clear();
@@ -169,9 +170,10 @@ export class CallerViews {
       const session = this.toolkit.session(`conversation:${id}`, { ttlMs: this.settings.sessionTtlMs });
       this.settings.onSession?.(session);
       if (state !== undefined) session.restore(state.groups, state.skill);
-      live = { session, refs: 0, following: this.follow(session, this.handles.tag('conversation', id)) };
+      live = { session, refs: 0 };
       this.live.set(id, live);
     }
+    if (origin === 'handle') live.following ??= this.follow(live.session, this.handles.tag('conversation', id));
     live.refs++;
     const held = live;
     let released = false;
@@ -179,7 +181,7 @@ export class CallerViews {
       if (released) return;
       released = true;
       if (--held.refs > 0) return;
-      held.following.unsubscribe();
+      held.following?.unsubscribe();
       held.session.close();
       if (this.live.get(id) === held) this.live.delete(id);
     };
