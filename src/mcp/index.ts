@@ -15,6 +15,7 @@ export type { McpHttpHandler, McpHttpServeOptions, McpHttpServer } from './trans
 export type { McpHttpOptions } from './transports/mcp-http-options';
 export { memoryMcpStateStore } from './server/modern/state-store';
 export type { McpStateStore } from './server/modern/state-store';
+export { MCP_CONVERSATION_META_KEY } from './server/modern/conversation-handle';
 export type { McpResumabilityOptions } from './transports/mcp-http-resumability';
 export type { McpEventStoreLimits } from './transports/mcp-event-store';
 export { McpPrincipal, bearerAuth } from './shared/mcp-principal';

@@ -1,7 +1,7 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
 import { defineSkill, Toolkit } from '../../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, withMcpOptions, type McpHttpServer } from '../../../src/mcp';
-import { ConversationHandles, CONVERSATION_META_KEY } from '../../../src/mcp/server/modern/conversation-handle';
+import { ConversationHandles, MCP_CONVERSATION_META_KEY } from '../../../src/mcp/server/modern/conversation-handle';
 import { resolveStateSecret } from '../../../src/mcp/server/modern/state-secret';
 import { createTestToolkit } from '../fixtures/test-toolkit';
 import { Closer, eventually } from '../../support/mcp';
@@ -21,8 +21,8 @@ afterEach(() => closer.closeAll());
 type CallResult = Awaited<ReturnType<Sdk2Client['callTool']>>;
 const textOf = (result: CallResult): string => (result.content?.[0]?.type === 'text' ? result.content[0].text : '');
 const handleOf = (result: CallResult | RawAnswer['result']): string | undefined =>
-  (result?._meta as Record<string, unknown> | undefined)?.[CONVERSATION_META_KEY] as string | undefined;
-const conv = (handle: string) => ({ [CONVERSATION_META_KEY]: handle });
+  (result?._meta as Record<string, unknown> | undefined)?.[MCP_CONVERSATION_META_KEY] as string | undefined;
+const conv = (handle: string) => ({ [MCP_CONVERSATION_META_KEY]: handle });
 
 const TOKENS = new Map([
   ['t-alice', new McpPrincipal('alice')],
@@ -92,8 +92,8 @@ describe('2026-07-28 conversation handles', () => {
     const http = await serve(toolkit, { authenticate });
     const alice = await modernClient(http.url, 't-alice');
 
-    const first = handleOf(await alice.callTool({ name: 'add', arguments: { a: 1, b: 1 }, _meta: { [CONVERSATION_META_KEY]: 'new' } }))!;
-    const second = handleOf(await alice.callTool({ name: 'add', arguments: { a: 2, b: 2 }, _meta: { [CONVERSATION_META_KEY]: 'new' } }))!;
+    const first = handleOf(await alice.callTool({ name: 'add', arguments: { a: 1, b: 1 }, _meta: { [MCP_CONVERSATION_META_KEY]: 'new' } }))!;
+    const second = handleOf(await alice.callTool({ name: 'add', arguments: { a: 2, b: 2 }, _meta: { [MCP_CONVERSATION_META_KEY]: 'new' } }))!;
     expect(first).not.toBe(second);
     const equipped = handleOf(await alice.callTool({ name: 'equip_tool_groups', arguments: { add: ['admin'] }, _meta: conv(first) }))!;
 
@@ -139,7 +139,7 @@ describe('2026-07-28 conversation handles: an attacker with raw requests', () =>
     const http = await serve(toolkit, { authenticate });
     const open = await serve(toolkit);
     const equip = { name: 'equip_tool_groups', arguments: { add: ['admin'] } };
-    const alices = handleOf((await rawRequest(http.url, 'tools/call', equip, { headers: bearer('t-alice'), meta: { [CONVERSATION_META_KEY]: 'new' } })).result)!;
+    const alices = handleOf((await rawRequest(http.url, 'tools/call', equip, { headers: bearer('t-alice'), meta: { [MCP_CONVERSATION_META_KEY]: 'new' } })).result)!;
     const anonymous = handleOf((await rawRequest(open.url, 'tools/call', equip)).result)!;
     expect(alices).toMatch(/^twc1\./);
     expect(anonymous).toMatch(/^twc1\./);
@@ -147,7 +147,7 @@ describe('2026-07-28 conversation handles: an attacker with raw requests', () =>
   }
 
   const resetWith = (url: URL, handle: unknown, token?: string): Promise<RawAnswer> =>
-    rawRequest(url, 'tools/call', { name: 'purge', arguments: {} }, { meta: { [CONVERSATION_META_KEY]: handle }, ...(token ? { headers: bearer(token) } : {}) });
+    rawRequest(url, 'tools/call', { name: 'purge', arguments: {} }, { meta: { [MCP_CONVERSATION_META_KEY]: handle }, ...(token ? { headers: bearer(token) } : {}) });
 
   test('each forged, foreign, expired, oversized or garbage handle is -32602 naming why, and the tool does not run', async () => {
     const { http, open, runs, alices, anonymous } = await equippedServer();
@@ -181,7 +181,7 @@ describe('2026-07-28 conversation handles: an attacker with raw requests', () =>
       if (typeof handle === 'string' && handle.startsWith('twc1.')) expect(answer.error!.message).not.toContain(handle.slice(5, 40));
     }
     // a valid handle signed with the server's key is still bound: reading one's own grants nothing more
-    const listed = await rawRequest(http.url, 'tools/list', {}, { meta: { [CONVERSATION_META_KEY]: alices }, headers: bearer('t-bob') });
+    const listed = await rawRequest(http.url, 'tools/list', {}, { meta: { [MCP_CONVERSATION_META_KEY]: alices }, headers: bearer('t-bob') });
     expect(listed.error?.code).toBe(-32602);
     expect(runs).toHaveLength(2);
   });

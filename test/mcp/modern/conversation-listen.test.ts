@@ -1,7 +1,7 @@
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
 import { Toolkit } from '../../../src';
 import { McpPrincipal, bearerAuth, serveMcpHttp, type McpHttpOptions, type McpHttpServer } from '../../../src/mcp';
-import { CONVERSATION_META_KEY } from '../../../src/mcp/server/modern/conversation-handle';
+import { MCP_CONVERSATION_META_KEY } from '../../../src/mcp/server/modern/conversation-handle';
 import { redisMcpEventBus, type RedisMcpEventBus } from '../../../src/redis';
 import { createTestToolkit } from '../fixtures/test-toolkit';
 import { Closer, eventually } from '../../support/mcp';
@@ -26,8 +26,8 @@ const TOKENS = new Map([
 ]);
 const authenticate = bearerAuth((token) => TOKENS.get(token));
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const conv = (handle: string) => ({ [CONVERSATION_META_KEY]: handle });
-const handleOf = (result: Record<string, unknown> | undefined): string => (result?._meta as Record<string, unknown>)[CONVERSATION_META_KEY] as string;
+const conv = (handle: string) => ({ [MCP_CONVERSATION_META_KEY]: handle });
+const handleOf = (result: Record<string, unknown> | undefined): string => (result?._meta as Record<string, unknown>)[MCP_CONVERSATION_META_KEY] as string;
 
 async function modernClient(url: URL, token?: string): Promise<Sdk2Client> {
   const client = closer.add(new Sdk2Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
@@ -118,9 +118,9 @@ describe('2026-07-28 listen: each caller hears its own toggles', () => {
   test("a stream opened with a conversation handle hears that conversation's toggles alone; a foreign handle cannot open one", async () => {
     const toolkit = equippable();
     const http = closer.add(await serveMcpHttp(toolkit, { name: 'listen', version: '1', authenticate, stateSecret: SECRET }));
-    const started = await rawRequest(http.url, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { headers: bearer('t-alice'), meta: { [CONVERSATION_META_KEY]: 'new' } });
+    const started = await rawRequest(http.url, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { headers: bearer('t-alice'), meta: { [MCP_CONVERSATION_META_KEY]: 'new' } });
     const handle = handleOf(started.result);
-    const other = handleOf((await rawRequest(http.url, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { headers: bearer('t-alice'), meta: { [CONVERSATION_META_KEY]: 'new' } })).result);
+    const other = handleOf((await rawRequest(http.url, 'tools/call', { name: 'add', arguments: { a: 1, b: 1 } }, { headers: bearer('t-alice'), meta: { [MCP_CONVERSATION_META_KEY]: 'new' } })).result);
 
     const conversation = await rawListen(http.url, conv(handle), bearer('t-alice'));
     const otherConversation = await rawListen(http.url, conv(other), bearer('t-alice'));

@@ -5,7 +5,7 @@ import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import type { McpPrincipal } from '../../shared/mcp-principal';
 import {
-  CONVERSATION_META_KEY,
+  MCP_CONVERSATION_META_KEY,
   ConversationHandles,
   conversationStateOf,
   NEW_CONVERSATION,
@@ -66,7 +66,7 @@ function metaOf(message: unknown): Record<string, unknown> | undefined {
 
 /** @internal What a request's `_meta` says of its conversation: nothing, `'new'`, or a handle (unchecked). */
 export function conversationClaimOf(message: unknown): unknown {
-  return metaOf(message)?.[CONVERSATION_META_KEY];
+  return metaOf(message)?.[MCP_CONVERSATION_META_KEY];
 }
 
 /**

@@ -3,11 +3,19 @@ import type { ToolkitSession } from '../../../toolkit/session';
 import { openToken, signToken, type SignedTokenKind } from './signed-token';
 
 /**
- * The `_meta` key a 2026-07-28 client sends a conversation handle back with (on any request), and
- * the key of a `tools/call` result that carries a new one. The value `'new'` asks for a new
- * conversation, started from the toolkit's defaults.
+ * The `_meta` key of MCP 2026-07-28 conversation handles: a `tools/call` result carries the
+ * conversation's handle under it (when the call changed the conversation, or the request sent one),
+ * and a client sends it back under it on any later request (`tools/list`, `tools/call`,
+ * `subscriptions/listen`, tasks) to stay in that conversation. The value `'new'` asks for a new
+ * conversation, started from the toolkit's defaults. See the README ("Conversations without
+ * sessions").
+ *
+ * @example
+ * const result = await client.callTool({ name: 'equip_tool_groups', arguments: { add: ['admin'] } });
+ * const handle = result._meta?.[MCP_CONVERSATION_META_KEY];
+ * await client.callTool({ name: 'reset_all', arguments: {}, _meta: { [MCP_CONVERSATION_META_KEY]: handle } });
  */
-export const CONVERSATION_META_KEY = 'io.toolwright/conversation';
+export const MCP_CONVERSATION_META_KEY = 'io.toolwright/conversation';
 /** The `_meta` value that asks for a new conversation. */
 export const NEW_CONVERSATION = 'new';
 /** The longest handle accepted, in characters (checked before any crypto or JSON work). */
@@ -122,7 +130,7 @@ export function sameConversationState(a: ConversationState, b: ConversationState
 }
 
 function refusal(why: string): ConversationRefusal {
-  return new ConversationRefusal(`Invalid conversation handle (_meta '${CONVERSATION_META_KEY}'): ${why}.`);
+  return new ConversationRefusal(`Invalid conversation handle (_meta '${MCP_CONVERSATION_META_KEY}'): ${why}.`);
 }
 
 const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.length <= MAX_GROUPS && value.every((v) => typeof v === 'string');

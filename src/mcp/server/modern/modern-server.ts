@@ -17,7 +17,7 @@ import { McpToolList } from '../mcp-tool-list';
 import { FormValidators } from '../mcp-client-requests';
 import { taskSupportOf } from '../../shared/mcp-tool-options';
 import { CallerViews, conversationClaimOf, type CallerView, type CallerViewSettings, type ViewChange } from './caller-views';
-import { CONVERSATION_META_KEY, ConversationHandles, ConversationRefusal } from './conversation-handle';
+import { MCP_CONVERSATION_META_KEY, ConversationHandles, ConversationRefusal } from './conversation-handle';
 import { callModernTool, type ModernCall } from './modern-call';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
 import { RequestStateCodec, RequestStateRefusal } from './request-state';
@@ -201,7 +201,7 @@ export class ModernMcpServers {
       }
       const result = await this.counted(request.owner, tool, () => this.callTool(modernCall, tool, args, ctx, owner) as Promise<TwCallToolResult>);
       const handle = this.views.handleAfter(principal, callerOf());
-      return (handle === undefined ? result : { ...result, _meta: { ...result._meta, [CONVERSATION_META_KEY]: handle } }) as CallToolResult;
+      return (handle === undefined ? result : { ...result, _meta: { ...result._meta, [MCP_CONVERSATION_META_KEY]: handle } }) as CallToolResult;
     });
     if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, owner);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
