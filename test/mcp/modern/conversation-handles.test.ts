@@ -129,6 +129,20 @@ describe('2026-07-28 conversation handles', () => {
     expect(viaSkill.isError).toBe(true);
     expect(textOf(viaSkill)).not.toMatch(/reset done/);
   });
+  test('a skill that can no longer be activated (a required tool was unregistered) is dropped from a restored conversation, and from its renewed handle', async () => {
+    const { toolkit } = handlesToolkit();
+    toolkit.registerSkill(defineSkill({ name: 'audit', description: 'Audit mode', tools: ['reset_all'], requiredTools: ['purge'], grantGroups: ['admin'] }));
+    const http = await serve(toolkit);
+    const client = await modernClient(http.url);
+    const handle = handleOf(await client.callTool({ name: 'invoke_skill', arguments: { name: 'audit' } }))!;
+    expect(await names(client, handle)).toContain('reset_all');
+    toolkit.unregisterTool('purge');
+    expect(await names(client, handle)).not.toContain('reset_all');
+    const refused = await client.callTool({ name: 'reset_all', arguments: {}, _meta: conv(handle) });
+    expect(refused.isError).toBe(true);
+    const renewed = handleOf(refused)!;
+    expect(JSON.parse(Buffer.from(renewed.split('.')[1], 'base64url').toString('utf8'))).not.toHaveProperty('s');
+  });
 });
 
 describe('2026-07-28 conversation handles: an attacker with raw requests', () => {
