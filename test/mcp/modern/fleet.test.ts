@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
+import { MCP_CONVERSATION_META_KEY } from '../../../src/mcp';
 import { ROOT } from '../../support/child-process';
 import { eventually } from '../../support/mcp';
 import { rawRequest, TASKS } from '../../support/mcp-modern-raw';
@@ -14,7 +15,8 @@ import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../../support/redi
  * proxy written here; an SDK v2 client pinned to 2026-07-28 whose consecutive requests land on
  * different processes lists, calls, and follows a task to its end — tasks/get and tasks/cancel
  * answered by the process that does not run the task — and hears on one process's
- * subscriptions/listen stream a list change made on the other. A task whose process is killed
+ * subscriptions/listen stream a list change made on the other; a conversation's handle minted on
+ * one process opens its equipped group's tool on the other. A task whose process is killed
  * ends failed (its heartbeat stops) on the survivor.
  */
 
@@ -155,6 +157,25 @@ describe('a fleet of two processes behind a round-robin proxy (2026-07-28)', () 
       expect((toggled.content as { text: string }[])[0].text).toMatch(/^extras on in process \d+$/);
       await eventually(() => changed > 0, 10_000);
       await subscription.close();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps a conversation's equipped group on both processes: the handle one minted opens the vault on the other", async () => {
+    const client = new Client({ name: 'fleet-conversation', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(proxyUrl));
+    try {
+      const equipped = await client.callTool({ name: 'equip_tool_groups', arguments: { add: ['vault'] }, _meta: { [MCP_CONVERSATION_META_KEY]: 'new' } });
+      const conversation = { [MCP_CONVERSATION_META_KEY]: equipped._meta?.[MCP_CONVERSATION_META_KEY] };
+      const opened = [];
+      for (let i = 0; i < 2; i++) {
+        const result = await client.callTool({ name: 'open_vault', arguments: {}, _meta: conversation });
+        opened.push({ text: (result.content as { text: string }[])[0].text, backend: served.at(-1)?.backend });
+      }
+      expect(opened.map((o) => o.text)).toEqual([expect.stringMatching(/^vault opened by process \d+$/), expect.stringMatching(/^vault opened by process \d+$/)]);
+      expect(opened[0].backend).not.toBe(opened[1].backend);
+      expect((await client.callTool({ name: 'open_vault', arguments: {} })).isError).toBe(true);
     } finally {
       await client.close();
     }
