@@ -206,6 +206,7 @@ describe('2026-07-28 conversation handles: an attacker with raw requests', () =>
     expect(decoded).not.toContain('alice');
     expect(decoded).not.toContain(SECRET);
     expect(JSON.parse(decoded)).toMatchObject({ v: 1, g: ['admin'] });
+    expect(Object.keys(JSON.parse(decoded) as object).sort()).toEqual(['c', 'g', 'p', 'v', 'x']); // id, groups, caller tag, version, expiry: nothing else
     expect((JSON.parse(decoded) as { c: string }).c).toMatch(/^[A-Za-z0-9_-]{22}$/); // 128 random bits
   });
 });
