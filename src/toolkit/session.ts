@@ -102,13 +102,18 @@ export class ToolkitSession extends ToolView {
 
   /**
    * @internal Puts the session in a state it had before (a conversation restored from a
-   * server-signed handle): `groups` as its base groups, then `skill` with the groups switched on
-   * during it. No skill hook runs. Returns `false` when the skill could not be restored (the
-   * groups are).
+   * server-signed handle), whatever it holds now (e.g. what `onSession` set up): `groups` as its
+   * base groups, then `skill` with the groups switched on during it, or no skill. No skill hook
+   * runs. Returns `false` when the skill could not be restored (the groups are).
    */
   restore(groups: readonly string[], skill: { readonly name: string; readonly groups: readonly string[] } | undefined): boolean {
     const state = this.state;
     if (state.closed) throw closedError(state.sessionId);
+    const previous = state.skill?.name;
+    if (previous !== undefined) {
+      state.skill = undefined;
+      this.core.skillChanged(state, previous);
+    }
     const wanted = new Set(groups);
     const off = [...state.baseGroups].filter((g) => !wanted.has(g));
     const removed = state.setGroups(off, false);

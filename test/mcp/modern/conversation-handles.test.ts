@@ -267,3 +267,29 @@ describe('2026-07-28 conversation handles: what an anonymous conversation leaves
     expect(ran).toEqual(['archive']);
   });
 });
+
+describe('2026-07-28 conversation handles and onSession', () => {
+  test("a restored conversation is exactly the handle's state, whatever onSession set up for the new session", async () => {
+    const { toolkit } = handlesToolkit();
+    toolkit.enableEquipToolGroups();
+    let activations = 0;
+    toolkit.registerTool({
+      name: 'leave_skill',
+      description: "Leaves this conversation's skill",
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, ctx) => (await toolkit.session(ctx.sessionId!).deactivateSkill(), 'left'),
+    });
+    toolkit.registerSkill(
+      defineSkill({ name: 'maintenance', description: 'Maintenance mode', tools: ['reset_all', 'leave_skill'], grantGroups: ['admin'], onActivate: () => void activations++ }),
+    );
+    const http = await serve(toolkit, { onSession: (session) => void session.activateSkill('maintenance') });
+    const client = await modernClient(http.url);
+    expect(await names(client)).toContain('reset_all'); // the defaults onSession gives every new conversation
+    const handle = handleOf(await client.callTool({ name: 'leave_skill', arguments: {}, _meta: { [MCP_CONVERSATION_META_KEY]: 'new' } }))!;
+    expect(JSON.parse(Buffer.from(handle.split('.')[1], 'base64url').toString('utf8'))).not.toHaveProperty('s');
+    expect(await names(client, handle)).not.toContain('reset_all');
+    const refused = await client.callTool({ name: 'reset_all', arguments: {}, _meta: conv(handle) });
+    expect(refused.isError).toBe(true);
+    expect(activations).toBeGreaterThan(0);
+  });
+});
