@@ -2,6 +2,7 @@ import { isPlainObject } from '../common/plain-object';
 import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType } from '../common/json-schema';
 import { findLocalRef, jsonTypeOf, typeList } from '../schema/lowering/schema-utils';
 import type { RepairChange } from '../common/repair-types';
+import { pointerTo } from './json-pointer';
 import { MAX_REPAIR_CHARS } from './repair-syntax';
 
 /** The most values one repair visits (arguments are small; a huge one is refused, not walked). */
@@ -19,10 +20,6 @@ class Walk {
   ambiguous = false;
   visits = 0;
   constructor(readonly root: JsonSchema) {}
-}
-
-function pointer(base: string, key: string | number): string {
-  return `${base}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 /** The schema a definition stands for, local `$ref`s followed; `undefined` for `true` or an unresolvable reference. */
@@ -57,15 +54,21 @@ function fits(value: unknown, schema: JsonSchema): boolean {
   return !('const' in schema) || value === schema.const || typeof value === 'object';
 }
 
+/** `run` on a walk of its own (its changes kept apart), counted against the walk's bound. */
+function trial(walk: Walk, run: (sub: Walk) => unknown): { value: unknown; sub: Walk } {
+  const sub = new Walk(walk.root);
+  sub.visits = walk.visits;
+  const value = run(sub);
+  walk.visits = sub.visits;
+  if (sub.ambiguous) walk.ambiguous = true;
+  return { value, sub };
+}
+
 /** The readings of a value the schema does not admit, each with its changes. */
 function readings(walk: Walk, value: unknown, schema: JsonSchema, types: readonly JsonSchemaType[], path: string): { value: unknown; changes: RepairChange[] }[] {
   const found: { value: unknown; changes: RepairChange[] }[] = [];
   const attempt = (kind: RepairChange['kind'], after: unknown, inner?: (sub: Walk) => unknown): void => {
-    const sub = new Walk(walk.root);
-    sub.visits = walk.visits;
-    const result = inner ? inner(sub) : after;
-    walk.visits = sub.visits;
-    if (sub.ambiguous) walk.ambiguous = true;
+    const { value: result, sub } = trial(walk, (sub) => (inner ? inner(sub) : after));
     if (!sub.ambiguous && fits(result, schema)) found.push({ value: result, changes: [{ path, before: value, after: result, kind }, ...sub.changes] });
   };
   if (typeof value === 'string') {
@@ -80,7 +83,7 @@ function readings(walk: Walk, value: unknown, schema: JsonSchema, types: readonl
   }
   if (types.includes('array') && value !== null && !Array.isArray(value) && schema.prefixItems === undefined && !Array.isArray(schema.items)) {
     const items = resolve(walk, schema.items as JsonSchemaDefinition | undefined);
-    attempt('wrapped_in_array', [value], (sub) => [items === undefined ? value : coerce(sub, value, items, pointer(path, 0))]);
+    attempt('wrapped_in_array', [value], (sub) => [items === undefined ? value : coerce(sub, value, items, pointerTo(path, 0))]);
   }
   return found;
 }
@@ -104,12 +107,8 @@ function coerceUnion(walk: Walk, value: unknown, branches: readonly JsonSchemaDe
   if (fitting.length > 0) return fitting.length === 1 && fitting[0] !== undefined ? coerce(walk, value, fitting[0], path) : value;
   const found: { value: unknown; changes: RepairChange[] }[] = [];
   for (const schema of schemas) {
-    const sub = new Walk(walk.root);
-    sub.visits = walk.visits;
-    const result = coerce(sub, value, schema!, path);
-    walk.visits = sub.visits;
-    if (sub.ambiguous) walk.ambiguous = true;
-    else if (sub.changes.length > 0 && fits(result, schema!)) found.push({ value: result, changes: sub.changes });
+    const { value: result, sub } = trial(walk, (sub) => coerce(sub, value, schema!, path));
+    if (!sub.ambiguous && sub.changes.length > 0 && fits(result, schema!)) found.push({ value: result, changes: sub.changes });
   }
   if (found.length > 1) walk.ambiguous = true;
   if (found.length !== 1) return value;
@@ -126,7 +125,7 @@ function coerceObject(walk: Walk, value: Record<string, unknown>, schema: JsonSc
     const child = resolve(walk, own ? properties[key] : schema.additionalProperties);
     if (child === undefined) continue;
     const item = value[key];
-    const at = pointer(path, key);
+    const at = pointerTo(path, key);
     if (item === null && own && !required.has(key) && !fits(null, child) && child.anyOf === undefined && child.oneOf === undefined) {
       copy ??= { ...value };
       delete copy[key];
@@ -146,7 +145,7 @@ function coerceArray(walk: Walk, value: readonly unknown[], schema: JsonSchema, 
   value.forEach((item, index) => {
     const child = resolve(walk, index < positions.length ? positions[index] : (rest as JsonSchemaDefinition | undefined));
     if (child === undefined) return;
-    const next = coerce(walk, item, child, pointer(path, index));
+    const next = coerce(walk, item, child, pointerTo(path, index));
     if (next !== item) (copy ??= [...value])[index] = next;
   });
   return copy ?? value;
