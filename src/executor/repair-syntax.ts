@@ -15,7 +15,10 @@ export interface SyntaxRepair {
 
 /** What a scan of the model's text found: whether it was cut off, and how many values it spells. */
 interface Scan {
-  /** The text ends inside a string, after a number, a key or a separator, or inside an array or a nested object. */
+  /**
+   * The text ends inside a string, after a number, a key or a separator, or inside an array or a
+   * nested object; or it holds what has two readings (strings side by side in an array, a lone sign).
+   */
   readonly truncated: boolean;
   /** Quoted strings (keys included) and numbers outside comments. */
   readonly values: number;
@@ -51,8 +54,10 @@ function scan(text: string): Scan {
       let j = i + 1;
       while (j < end && text[j] !== ch) j += text[j] === '\\' ? 2 : 1;
       if (j >= end) return { truncated: true, values };
+      // two strings side by side in an array: two items, or one (as Python reads "a" "b")?
+      if (last === 'string' && stack[stack.length - 1] === '[') return { truncated: true, values };
       values++;
-      last = last === ':' || stack[stack.length - 1] === '[' ? 'value' : 'key';
+      last = last === ':' || stack[stack.length - 1] === '[' ? 'string' : 'key';
       word = '';
       i = j + 1;
       continue;
@@ -88,7 +93,7 @@ function scan(text: string): Scan {
   }
   if (last === 'word' && WORD_END.test(word)) last = 'value';
   if (last === 'number' && !NUMBER.test(word)) return { truncated: true, values };
-  const closed = stack.length === 0 || (stack.length === 1 && stack[0] === '{' && last === 'value');
+  const closed = stack.length === 0 || (stack.length === 1 && stack[0] === '{' && (last === 'value' || last === 'string'));
   return { truncated: !closed, values };
 }
 

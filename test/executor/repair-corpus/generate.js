@@ -385,6 +385,15 @@ const PROSE = [
   ['get_weather', '{"city": "Paris", "days": three}'],
 ];
 for (const [tool, input] of PROSE) add('other-shapes', tool, input, REFUSED, 'prose');
+// elided or side-by-side items: refused
+add('other-shapes', 'search_docs', '{"query": "x", "tags": ["a" "b"]}', REFUSED, 'python', 'two items, or one ("ab", as Python reads adjacent strings)');
+add('other-shapes', 'search_docs', '{"query": "x", "tags": ["a", "b", ...]}', REFUSED, 'truncated', 'the model elided items');
+add('other-shapes', 'search_docs', '{"query": "x", "limit": 3, ...}', REFUSED, 'truncated', 'the model elided members');
+add('other-shapes', 'get_weather', '{"city": "Par" + "is"}', REFUSED, 'prose', 'an expression, not a value');
+// slips that keep every value: repaired
+add('other-shapes', 'get_weather', '{"city": "Paris", "days": 3}}', repaired({ city: 'Paris', days: 3 }), 'malformedMix', 'a stray closing brace');
+add('other-shapes', 'get_weather', '{"city": "Paris" "days": 3}', repaired({ city: 'Paris', days: 3 }), 'malformedMix', 'a missing comma between members');
+add('other-shapes', 'get_weather', '{"city": "Paris", "days": undefined,}', repaired({ city: 'Paris' }), 'nulls', 'undefined for an optional means absent');
 // an unquoted one-word string value: its text is the value
 add('other-shapes', 'get_weather', '{"city": Paris}', repaired({ city: 'Paris' }), 'malformedMix');
 
