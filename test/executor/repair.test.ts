@@ -84,6 +84,30 @@ describe("repair: 'safe'", () => {
     expect(events.filter((e) => e.type === 'call_repaired')).toHaveLength(1);
   });
 
+  it('reads arguments encoded twice, and JSON in a string with a null for an optional inside it', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const tool: AgentTool = {
+      name: 'search',
+      description: 'Search',
+      parameters: { type: 'object', properties: { query: { type: 'string' }, filters: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } } } }, required: ['query'] },
+      execute: (args) => {
+        seen.push(args);
+        return 'found';
+      },
+    };
+    const toolkit = toolkitWith([tool], { repair: 'safe' });
+    const events = recording(toolkit);
+    await toolkit.callTool(toolCall('search', JSON.stringify(JSON.stringify({ query: 'q' }))));
+    await toolkit.callTool(toolCall('search', { query: 'q', filters: '{"from": "2024", "to": null}' }));
+    expect(seen).toEqual([{ query: 'q' }, { query: 'q', filters: { from: '2024' } }]);
+    const changes = events.flatMap((e) => (e.type === 'call_repaired' ? e.changes : []));
+    expect(changes).toEqual([
+      { path: '', before: '"{\\"query\\":\\"q\\"}"', after: '{"query":"q"}', kind: 'json_from_string' },
+      { path: '/filters', before: '{"from": "2024", "to": null}', after: { from: '2024' }, kind: 'json_from_string' },
+      { path: '/filters/to', before: null, after: undefined, kind: 'null_dropped' },
+    ]);
+  });
+
   it('a tool decides for itself: repair on a tool wins over the toolkit, both ways', async () => {
     const on: Record<string, unknown>[] = [];
     const off: Record<string, unknown>[] = [];
