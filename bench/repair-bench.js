@@ -11,8 +11,9 @@
  *  (b) What a repaired call costs: `{'city': 'Paris', 'days': '3',}` (jsonrepair, then a number
  *      coercion) against the valid call. Reported, no bar.
  *  (c) The longest the event loop is blocked by one call: a 64 KiB malformed text (the largest
- *      repair is attempted on) repaired, and a 1 MB one (refused without a repair attempt).
- *      Bar: each under 50 ms.
+ *      repair is attempted on) repaired; 64 KiB of ~1,900 members (under the 2,000 strings and
+ *      numbers a repair reads), each needing a repair; and a 1 MB text (refused without a repair
+ *      attempt). Bars: 50 ms, 100 ms, 50 ms.
  *
  *   npx tsc -p tsconfig.build.json && node bench/repair-bench.js
  *   RUNS=7 CALLS=200000 node bench/repair-bench.js
@@ -105,16 +106,29 @@ async function main() {
   const city = 'x'.repeat(65_536 - 40);
   const largest = await once(safe, `{'city': '${city}', 'days': 3,}`);
   if (largest.result.isError) throw new Error(`the 64 KiB text was not repaired: ${largest.result.forLLM.slice(0, 200)}`);
+  // the most work one repair may do: 64 KiB of ~1,900 members, each a bare key and a quoted number to read as one
+  const wide = new Toolkit({ repair: 'safe' });
+  wide.registerTool({ name: 'get_weather', description: 'Takes counts', parameters: { type: 'object', additionalProperties: { type: 'integer' } }, execute: () => 'ok' });
+  const members = [];
+  for (let i = 0, size = 0; size < 64_000; i++) {
+    members.push(`${'k'.repeat(20 + (i % 20))}${i}: '${i % 9}'`);
+    size += members[members.length - 1].length + 2;
+  }
+  const widest = await once(wide, `{${members.join(', ')},}`);
+  if (widest.result.isError) throw new Error(`the wide text was not repaired: ${widest.result.forLLM.slice(0, 200)}`);
   const huge = await once(safe, `{'city': '${'x'.repeat(1_048_576)}', 'days': 3,}`);
   if (huge.result.error?.code !== 'MALFORMED_ARGUMENTS') throw new Error('the 1 MB text was not refused');
 
   const okRatio = ratio <= 1.05;
-  const okBlock = largest.ms < 50 && huge.ms < 50;
+  const okBlock = largest.ms < 50 && widest.ms < 100 && huge.ms < 50;
   console.log(`toolwright repair bench · Node ${process.version} · ${RUNS} runs each (median) · dist: ${path.relative(process.cwd(), dist) || dist}`);
   console.log('');
   console.log(`(a) valid call, repair 'safe' vs off: ${fmt(median(safeRuns), 3)} vs ${fmt(median(offRuns), 3)} us CPU/call · ratio ${fmt(ratio, 3)}x (bar <= 1.05x) ${okRatio ? 'ok' : 'NO'}`);
   console.log(`(b) repaired call ${JSON.stringify(MALFORMED)}: ${fmt(median(repairedRuns), 2)} us CPU/call`);
-  console.log(`(c) one call, start to answer: 64 KiB malformed text repaired in ${fmt(largest.ms, 1)} ms; 1 MB refused in ${fmt(huge.ms, 1)} ms (bar < 50 ms each) ${okBlock ? 'ok' : 'NO'}`);
+  console.log(
+    `(c) one call, start to answer: 64 KiB malformed text repaired in ${fmt(largest.ms, 1)} ms; 64 KiB of ${members.length} members repaired in ` +
+      `${fmt(widest.ms, 1)} ms; 1 MB refused in ${fmt(huge.ms, 1)} ms (bars < 50 / 100 / 50 ms) ${okBlock ? 'ok' : 'NO'}`,
+  );
   console.log(`(a) runs, us: safe ${safeRuns.map((x) => fmt(x, 3)).join(' ')} · off ${offRuns.map((x) => fmt(x, 3)).join(' ')}`);
   const [load1] = require('node:os').loadavg();
   console.log(`load average (1 min) ${fmt(load1)} on ${require('node:os').cpus().length} CPUs`);

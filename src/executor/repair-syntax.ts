@@ -7,6 +7,15 @@ import { isPlainObject } from '../common/plain-object';
  */
 export const MAX_REPAIR_CHARS = 65_536;
 
+/**
+ * The most strings and numbers (keys included) a text may hold for its syntax to be repaired: the
+ * checks after jsonrepair grow with them, and real arguments hold far fewer.
+ */
+export const MAX_REPAIR_VALUES = 2_000;
+
+/** The deepest nesting of objects and arrays a text may have for its syntax to be repaired. */
+export const MAX_REPAIR_DEPTH = 64;
+
 /** What a syntax repair made of a text: the object and its JSON text. */
 export interface SyntaxRepair {
   readonly value: Record<string, unknown>;
@@ -22,7 +31,14 @@ interface Scan {
   readonly truncated: boolean;
   /** Quoted strings (keys included) and numbers outside comments. */
   readonly values: number;
+  /** The keys as written: quoted ones without their quotes (escapes kept), and bare words before a `:`. */
+  readonly keys: Set<string>;
+  /** The other strings as written: quoted ones without their quotes, and bare words. */
+  readonly strings: Set<string>;
 }
+
+/** The most keys and strings of a repair looked up in the whole text when the scan did not see them as written. */
+const MAX_TEXT_SEARCHES = 32;
 
 const WORD_END = /^(?:true|false|null|True|False|None)$/;
 /** A complete number as a model may write one (`5.`, `.5` and `+5` included). */
@@ -44,6 +60,9 @@ function contentEnd(text: string): number {
 function scan(text: string): Scan {
   const end = contentEnd(text);
   const stack: string[] = [];
+  const keys = new Set<string>();
+  const strings = new Set<string>();
+  const cut = (): Scan => ({ truncated: true, values, keys, strings });
   let values = 0;
   let last = '';
   let word = '';
@@ -53,11 +72,12 @@ function scan(text: string): Scan {
     if (ch === '"' || ch === "'") {
       let j = i + 1;
       while (j < end && text[j] !== ch) j += text[j] === '\\' ? 2 : 1;
-      if (j >= end) return { truncated: true, values };
+      if (j >= end) return cut();
       // two strings side by side in an array: two items, or one (as Python reads "a" "b")?
-      if (last === 'string' && stack[stack.length - 1] === '[') return { truncated: true, values };
-      values++;
+      if (last === 'string' && stack[stack.length - 1] === '[') return cut();
+      if (++values > MAX_REPAIR_VALUES) return cut();
       last = last === ':' || stack[stack.length - 1] === '[' ? 'string' : 'key';
+      (last === 'key' ? keys : strings).add(text.slice(i + 1, j));
       word = '';
       i = j + 1;
       continue;
@@ -71,7 +91,7 @@ function scan(text: string): Scan {
     if (/\s/.test(ch)) continue;
     if (last === 'number' ? /[-+0-9.eE]/.test(ch) : last !== 'word' && /[-+0-9.]/.test(ch)) {
       if (last !== 'number') {
-        values++;
+        if (++values > MAX_REPAIR_VALUES) return cut();
         word = '';
       }
       word += ch;
@@ -79,22 +99,27 @@ function scan(text: string): Scan {
       continue;
     }
     // a sign or a dot alone is no number: reading one would invent it
-    if (last === 'number' && !NUMBER.test(word)) return { truncated: true, values };
+    if (last === 'number' && !NUMBER.test(word)) return cut();
     if (last === 'word' ? /[\w$]/.test(ch) : /[A-Za-z_$]/.test(ch)) {
       word = last === 'word' ? word + ch : ch;
       last = 'word';
       continue;
     }
-    if (last === 'word' && WORD_END.test(word)) last = 'value';
+    if (last === 'word') {
+      (ch === ':' ? keys : strings).add(word);
+      if (WORD_END.test(word)) last = 'value';
+    }
     word = '';
-    if (ch === '{' || ch === '[') stack.push(ch);
-    else if (ch === '}' || ch === ']') stack.pop();
+    if (ch === '{' || ch === '[') {
+      // deeper than any real arguments: jsonrepair would recurse that deep
+      if (stack.push(ch) > MAX_REPAIR_DEPTH) return cut();
+    } else if (ch === '}' || ch === ']') stack.pop();
     last = ch === '}' || ch === ']' ? 'value' : ch;
   }
   if (last === 'word' && WORD_END.test(word)) last = 'value';
-  if (last === 'number' && !NUMBER.test(word)) return { truncated: true, values };
+  if (last === 'number' && !NUMBER.test(word)) return cut();
   const closed = stack.length === 0 || (stack.length === 1 && stack[0] === '{' && (last === 'value' || last === 'string'));
-  return { truncated: !closed, values };
+  return { truncated: !closed, values, keys, strings };
 }
 
 /** Quoted strings and numbers in strict JSON text; `-1` when an object holds a key twice. */
@@ -113,27 +138,34 @@ function countJson(value: unknown): number {
   return 0;
 }
 
+/** How a string may be written in the model's text: as it is, JSON-escaped, or with `\'` for `'`. */
+function writtenForms(value: string): string[] {
+  return [value, JSON.stringify(value).slice(1, -1), value.replace(/'/g, "\\'")];
+}
+
 /**
- * True when every key and string of the repaired value is written in the model's text: a key
- * followed by `:` (so that `{city="Paris"}` does not become the key `city=`), a string as it is
- * or JSON-escaped. A repair that made up or reshaped text is no repair.
+ * True when every key and string of the repaired value is written in the model's text: a key as a
+ * key (so that `{city="Paris"}` does not become the key `city=`), a string as one (see
+ * {@link writtenForms}). Looked up in what the scan saw; a few (`New York` written bare) are
+ * searched in the text, at most {@link MAX_TEXT_SEARCHES}. A repair that made up or reshaped text is no repair.
  */
-function keepsText(value: unknown, text: string): boolean {
-  if (typeof value === 'string') return written(value, text);
-  if (Array.isArray(value)) return value.every((item) => keepsText(item, text));
+function keepsText(value: unknown, found: Scan, text: string, searches: { left: number }): boolean {
+  if (typeof value === 'string') {
+    if (writtenForms(value).some((form) => found.strings.has(form))) return true;
+    return searches.left-- > 0 && writtenForms(value).some((form) => text.includes(form));
+  }
+  if (Array.isArray(value)) return value.every((item) => keepsText(item, found, text, searches));
   if (value === null || typeof value !== 'object') return true;
   for (const [key, item] of Object.entries(value)) {
-    if (!writtenKey(key, text) || !keepsText(item, text)) return false;
+    const written = writtenForms(key).some((form) => found.keys.has(form)) || (searches.left-- > 0 && writtenKey(key, text));
+    if (!written || !keepsText(item, found, text, searches)) return false;
   }
   return true;
 }
 
-function written(value: string, text: string): boolean {
-  return text.includes(value) || text.includes(JSON.stringify(value).slice(1, -1)) || text.includes(value.replace(/'/g, "\\'"));
-}
-
+/** Whether `key` is written in `text` followed by `:` (after its closing quote and spaces). */
 function writtenKey(key: string, text: string): boolean {
-  for (const form of new Set([key, JSON.stringify(key).slice(1, -1)])) {
+  for (const form of new Set(writtenForms(key))) {
     for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
       let i = at + form.length;
       if (text[i] === '"' || text[i] === "'") i++;
@@ -177,7 +209,9 @@ function hasDuplicateKey(text: string): boolean {
 /**
  * @internal The model's malformed argument text repaired into one object by jsonrepair, or
  * `undefined` when that cannot be done without guessing: the text is longer than
- * {@link MAX_REPAIR_CHARS}, was cut off (see `scan`), the repair dropped one of its strings or
+ * {@link MAX_REPAIR_CHARS}, holds more than {@link MAX_REPAIR_VALUES} strings and numbers or nests
+ * deeper than {@link MAX_REPAIR_DEPTH}, was
+ * cut off (see `scan`), the repair dropped one of its strings or
  * numbers or wrote a key or string the text does not hold, an object names a key twice, or the
  * result is no JSON object.
  */
@@ -193,6 +227,6 @@ export function repairJsonSyntax(text: string): SyntaxRepair | undefined {
   } catch {
     return undefined;
   }
-  if (!isPlainObject(value) || countJson(value) < found.values || hasDuplicateKey(repaired) || !keepsText(value, text)) return undefined;
+  if (!isPlainObject(value) || countJson(value) < found.values || hasDuplicateKey(repaired) || !keepsText(value, found, text, { left: MAX_TEXT_SEARCHES })) return undefined;
   return { value, text: JSON.stringify(value) };
 }
