@@ -257,6 +257,23 @@ describe("repair: 'safe'", () => {
     expect(result.error?.code).toBe('MALFORMED_ARGUMENTS');
   });
 
+  it('bounds its work: no repair past 2,000 strings and numbers or 64 levels of nesting', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const counts: AgentTool = { name: 'counts', description: 'Counts', parameters: { type: 'object', additionalProperties: {} }, execute: (args) => void seen.push(args) };
+    const toolkit = toolkitWith([counts], { repair: 'safe' });
+    const members = (n: number): string => Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join(', ');
+    expect((await toolkit.callTool(toolCall('counts', `{${members(2_000)},}`))).isError).toBe(false);
+    const started = performance.now();
+    expect((await toolkit.callTool(toolCall('counts', `{${members(2_001)},}`))).error?.code).toBe('MALFORMED_ARGUMENTS');
+    expect((await toolkit.callTool(toolCall('counts', `{${members(6_000)},}`))).error?.code).toBe('MALFORMED_ARGUMENTS');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const nested = (depth: number): string => `{"a": ${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)},}`;
+    expect((await toolkit.callTool(toolCall('counts', nested(64)))).isError).toBe(false);
+    expect((await toolkit.callTool(toolCall('counts', nested(65)))).error?.code).toBe('MALFORMED_ARGUMENTS');
+    expect((await toolkit.callTool(toolCall('counts', nested(20_000)))).error?.code).toBe('MALFORMED_ARGUMENTS');
+    expect(seen).toHaveLength(2);
+  });
+
   it('never changes a valid call (property)', async () => {
     const seen: Record<string, unknown>[] = [];
     const toolkit = toolkitWith([weather(seen)], { repair: 'safe' });
