@@ -35,7 +35,8 @@ export type { AvailabilityView, CallLog, CallOptions, CallProgress, ExecutorCore
  * steps — modules of free functions over the call's state ({@link CallState}, this object):
  *
  * gate (here: the entry, the caller's signal, the one availability gate, the scopes) → validate
- * (`call-validate`: parse, `null` → absent, schema, no preset parameter; then DTOs) → the
+ * (`call-validate`: parse, `null` → absent, schema, no preset parameter; after a failure, a safe
+ * repair when the tool's `repair` is on: `call-repair`; then DTOs) → the
  * `authorize` rule (`call-authorize`) → `before`
  * hooks (`call-hooks`, under the call's timeout) → presets (`call-presets`) → attempts
  * (`call-attempts`: timeout, retry, backoff) → shape (`call-shape`: convert, redact, truncate) →
