@@ -108,7 +108,7 @@ async function main() {
   if (largest.result.isError) throw new Error(`the 64 KiB text was not repaired: ${largest.result.forLLM.slice(0, 200)}`);
   // the most work one repair may do: 64 KiB of ~1,900 members, each a bare key and a quoted number to read as one
   const wide = new Toolkit({ repair: 'safe' });
-  wide.registerTool({ name: 'get_weather', description: 'Takes counts', parameters: { type: 'object', additionalProperties: { type: 'integer' } }, execute: () => 'ok' });
+  wide.registerTool({ name: 'get_weather', description: 'Takes counts', parameters: { type: 'object', properties: {}, additionalProperties: { type: 'integer' } }, execute: () => 'ok' });
   const members = [];
   for (let i = 0, size = 0; size < 64_000; i++) {
     members.push(`${'k'.repeat(20 + (i % 20))}${i}: '${i % 9}'`);

@@ -259,7 +259,7 @@ describe("repair: 'safe'", () => {
 
   it('bounds its work: no repair past 2,000 strings and numbers or 64 levels of nesting', async () => {
     const seen: Record<string, unknown>[] = [];
-    const counts: AgentTool = { name: 'counts', description: 'Counts', parameters: { type: 'object', additionalProperties: {} }, execute: (args) => void seen.push(args) };
+    const counts: AgentTool = { name: 'counts', description: 'Counts', parameters: { type: 'object', properties: {}, additionalProperties: {} }, execute: (args) => void seen.push(args) };
     const toolkit = toolkitWith([counts], { repair: 'safe' });
     const members = (n: number): string => Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join(', ');
     expect((await toolkit.callTool(toolCall('counts', `{${members(2_000)},}`))).isError).toBe(false);
