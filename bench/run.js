@@ -8,6 +8,7 @@ const path = require('node:path');
 const benches = [
   ['core (heap, definitions, toggles)', 'core-bench.js'],
   ['executor (per-call overhead, batches)', 'executor-bench.js'],
+  ['argument repair (cost on a valid call, a repaired call, the longest block)', 'repair-bench.js'],
   ['build-time schema generation', 'build-bench.js'],
   ['sessions and skills', 'sessions-bench.js'],
   ['preset redaction', 'secrets-bench.js'],

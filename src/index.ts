@@ -20,6 +20,7 @@ export type { ContextType, ContextKey } from './common/execution-context';
 export { Principal } from './common/principal';
 export type { PrincipalOptions } from './common/principal';
 export type { Authorize, AuthorizeRequest, AuthorizeVerdict } from './executor/authorization';
+export type { RepairChange, RepairKind, RepairMode } from './common/repair-types';
 export { isContextualTool, isAsyncTool } from './common/agent-tool';
 export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour } from './common/agent-tool';
 export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './common/llm-types';
@@ -123,6 +124,7 @@ export type {
   ToolEventType,
   ToolCallEventBase,
   CallStartedEvent,
+  CallRepairedEvent,
   CallProgressEvent,
   CallLogEvent,
   AttemptFailedEvent,

@@ -1,6 +1,7 @@
 import type { ClientRequests } from './client-requests';
 import type { ContextKey, ToolExecutionContext } from './execution-context';
 import type { JsonSchema, ReadonlyObjectJsonSchema } from './json-schema';
+import type { RepairMode } from './repair-types';
 import type { LogLevel } from './tool-emitter';
 import type {
   RetryOptions,
@@ -38,6 +39,12 @@ export interface ToolBehaviour {
   title?: string | undefined;
   /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */
   outputSchema?: JsonSchema | undefined;
+  /**
+   * Repair the model's malformed or mistyped arguments when that cannot change their meaning
+   * (`'safe'`), or refuse them (`'off'`); default: the toolkit's `repair` (itself `'off'`).
+   * See the README's "Argument repair".
+   */
+  repair?: RepairMode | undefined;
 }
 
 /** Resolves context objects along the call > agent > toolkit chain. */

@@ -1,6 +1,7 @@
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import { callSafely } from '../common/guarded-observable';
 import { boundInput, previewInput } from '../common/quote-input';
+import type { RepairChange } from '../common/repair-types';
 import type { ToolLogEntry } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult } from '../common/tool-types';
 import type { Attempt } from './attempt';
@@ -38,6 +39,16 @@ export function emitStarted(run: CallState, args: Record<string, unknown>): void
   const scrub = redaction(run);
   const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
   run.core.events.next({ type: 'call_started', ...eventBase(run), arguments: { ...safe } });
+  emitRepaired(run);
+}
+
+/** `call_repaired`, right after `call_started`, when a repair changed the call's arguments. */
+function emitRepaired(run: CallState): void {
+  const changes = run.repairs;
+  if (changes === undefined || !run.core.events.observed) return;
+  const scrub = redaction(run);
+  const safe = scrub ? (redactDeep(changes, scrub) as RepairChange[]) : changes;
+  run.core.events.next({ type: 'call_repaired', ...eventBase(run), changes: safe.map((change) => ({ ...change })) });
 }
 
 /**
@@ -60,6 +71,7 @@ export function emitUnstarted(run: CallState): void {
     else event.rawArguments = rawText(raw, scrub);
   }
   run.core.events.next(event);
+  emitRepaired(run);
 }
 
 /** Arguments the model sent to a call that was rejected: redacted, a value for a preset parameter hidden whatever it is. */

@@ -14,13 +14,16 @@ import { errorAnswer } from './call-shape';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
 import { End, redaction, resolverOf, timeoutError, type AsyncTrack, type CallState } from './call-state';
 import { redactDeep } from './redact';
-import { argumentProblems, invalidArguments, parseArguments } from './call-validate';
+import { argumentProblems, invalidArguments, malformedArguments, parseArguments } from './call-validate';
+import { repairArguments, repairs } from './call-repair';
+import { MalformedArguments } from '../common/call-arguments';
 import type { ChainResolver } from './chain-resolver';
 import type { Deadline } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
 import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
 import type { CallOrigin } from './hooks';
 import type { WorkerAttempt } from './remote-types';
+import type { RepairChange } from '../common/repair-types';
 import type { ToolEntry } from './tool-entry';
 import { prepareDtos, ProblemList } from './validation';
 
@@ -32,7 +35,8 @@ export type { AvailabilityView, CallLog, CallOptions, CallProgress, ExecutorCore
  * steps — modules of free functions over the call's state ({@link CallState}, this object):
  *
  * gate (here: the entry, the caller's signal, the one availability gate, the scopes) → validate
- * (`call-validate`: parse, `null` → absent, schema, no preset parameter; then DTOs) → the
+ * (`call-validate`: parse, `null` → absent, schema, no preset parameter; after a failure, a safe
+ * repair when the tool's `repair` is on: `call-repair`; then DTOs) → the
  * `authorize` rule (`call-authorize`) → `before`
  * hooks (`call-hooks`, under the call's timeout) → presets (`call-presets`) → attempts
  * (`call-attempts`: timeout, retry, backoff) → shape (`call-shape`: convert, redact, truncate) →
@@ -68,6 +72,7 @@ export class CallRun implements CallState {
   hookClient: ClientRequests | undefined = undefined;
   hookAbort: AbortController | undefined = undefined;
   approvalRequired = false;
+  repairs: readonly RepairChange[] | undefined = undefined;
 
   constructor(
     readonly core: ExecutorCore,
@@ -139,9 +144,16 @@ export class CallRun implements CallState {
     // the one availability gate: of the view, or of a skill run's scope
     const refused = gateRefusal(this, routed.gate) ?? scopeGate(this, routed.gate === entry ? [entry.tool] : [routed.gate.tool, entry.tool]);
     if (refused !== undefined) return refused;
-    const args = parseArguments(this, routed);
-    if (args === undefined) return this.final!;
-    const problems = argumentProblems(this, entry, args);
+    const parsed = parseArguments(this, routed);
+    const args = parsed instanceof MalformedArguments ? undefined : parsed;
+    const problems = args !== undefined ? argumentProblems(this, entry, args) : undefined;
+    if ((args === undefined || problems !== undefined) && repairs(this, entry)) {
+      const repaired = repairArguments(this, entry, args);
+      // class-validator may still refuse repaired arguments: the call then answers what was sent
+      const sent = args === undefined ? (parsed as MalformedArguments) : { args, problems: problems! };
+      if (repaired !== undefined) return entry.dtos !== undefined ? this.prepareRepaired(entry, repaired, sent) : this.proceed(entry, repaired);
+    }
+    if (args === undefined) return malformedArguments(this, entry, parsed as MalformedArguments);
     // one round: class-validator's problems join the schema's in the same answer
     if (entry.dtos !== undefined) return this.prepare(entry, args, problems ?? new ProblemList()).catch((error: unknown) => internalFailure(this, error));
     if (problems !== undefined) return invalidArguments(this, entry, problems);
@@ -154,6 +166,20 @@ export class CallRun implements CallState {
     if (this.done) return this.final!;
     if (!problems.empty) return invalidArguments(this, entry, problems);
     return this.proceed(entry, args);
+  }
+
+  /** {@link prepare} for repaired arguments; when class-validator refuses them, the answer is about what the model `sent`. */
+  private async prepareRepaired(entry: ToolEntry, args: Record<string, unknown>, sent: MalformedArguments | { args: Record<string, unknown>; problems: ProblemList }): Promise<ToolResult> {
+    try {
+      const problems = new ProblemList();
+      await prepareDtos(args, entry.dtos!, problems, redaction(this));
+      if (this.done) return this.final!;
+      if (problems.empty) return await this.proceed(entry, args);
+      this.repairs = undefined;
+      return sent instanceof MalformedArguments ? malformedArguments(this, entry, sent) : await this.prepare(entry, sent.args, sent.problems);
+    } catch (error) {
+      return internalFailure(this, error);
+    }
   }
 
   /** The `authorize` rule, then the hooks (when the toolkit has any) around the attempts. */

@@ -19,6 +19,7 @@ function hookContext(run: CallState, entry: ToolEntry): HookContext {
     },
   };
   if (run.options.sessionId !== undefined) context.sessionId = run.options.sessionId;
+  if (run.repairs !== undefined) context.repairs = run.repairs;
   if (run.origin !== undefined) context[CALL_ORIGIN] = run.origin;
   if (run.approvalRequired) context[AUTHORIZED_APPROVAL] = true;
   return context;

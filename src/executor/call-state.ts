@@ -13,6 +13,7 @@ import type { CallOrigin } from './hooks';
 import { presetSecretsOf } from './preset-secrets';
 import { redactDeep, type Scrub } from './redact';
 import type { WorkerAttempt } from './remote-types';
+import type { RepairChange } from '../common/repair-types';
 import type { ToolEntry } from './tool-entry';
 
 /** @internal How a call ended, beyond its result (which terminal event it emits). */
@@ -109,6 +110,8 @@ export interface CallState extends CallLink, DeadlineTarget {
   hookAbort: AbortController | undefined;
   /** The toolkit's `authorize` rule answered `'approval'`: the approval manager's hook holds the call. */
   approvalRequired: boolean;
+  /** What a safe repair changed in the model's arguments (`call_repaired`); `undefined`: nothing. */
+  repairs: readonly RepairChange[] | undefined;
 }
 
 /** @internal The context chain of the call (created on first use). */

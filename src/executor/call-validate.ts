@@ -28,21 +28,24 @@ function mayHoldNull(args: Record<string, unknown>): boolean {
 
 /**
  * @internal The call's arguments parsed (`parseCallArguments`, unless the dispatcher's routing
- * already did) and the `null`s that mean "absent" removed (`entry.stripNulls`); `undefined` when
- * the call ended on malformed arguments. They are not validated yet: see {@link argumentProblems}.
+ * already did) and the `null`s that mean "absent" removed (`entry.stripNulls`); why they are not
+ * one JSON object otherwise (see {@link malformedArguments}). They are not validated yet: see
+ * {@link argumentProblems}.
  */
-export function parseArguments(run: CallState, routed: RoutedEntry): Record<string, unknown> | undefined {
+export function parseArguments(run: CallState, routed: RoutedEntry): Record<string, unknown> | MalformedArguments {
   const entry = routed.entry;
   const raw = run.call.arguments;
   const args = routed.parsed ?? parseCallArguments(raw);
-  if (args instanceof MalformedArguments) {
-    const expected = args.invalidJson ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.` : '.';
-    fail(run, 'MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${args.reason}${expected}`);
-    return undefined;
-  }
+  if (args instanceof MalformedArguments) return args;
   const strip = entry.stripNulls;
   // JSON text without `null` holds no null at any depth
   return strip !== undefined && (typeof raw === 'string' ? raw.includes('null') : mayHoldNull(args)) ? strip(args) : args;
+}
+
+/** @internal Ends the call with `MALFORMED_ARGUMENTS`, saying why. */
+export function malformedArguments(run: CallState, entry: ToolEntry, malformed: MalformedArguments): ToolResult {
+  const expected = malformed.invalidJson ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.` : '.';
+  return fail(run, 'MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${malformed.reason}${expected}`);
 }
 
 /**

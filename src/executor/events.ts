@@ -1,3 +1,4 @@
+import type { RepairChange } from '../common/repair-types';
 import type { LogLevel } from '../common/tool-emitter';
 import type { ToolProgress, ToolResult, ToolResultError } from '../common/tool-types';
 
@@ -37,6 +38,20 @@ export interface CallStartedEvent extends ToolCallEventBase {
    * JSON, an array…) or too long to echo whole: the text the model sent, redacted, at most 4096 characters.
    */
   rawArguments?: string;
+}
+
+/**
+ * The toolkit repaired the call's arguments (`repair: 'safe'`): emitted right after its
+ * `call_started` (whose `arguments` are the repaired ones for a call that runs). The tool, the
+ * hooks and approval all see the repaired arguments. Values are redacted as in `call_started`.
+ *
+ * @example
+ * toolkit.events$.pipe(filter((e) => e.type === 'call_repaired')).subscribe((e) => metrics.repaired(e.tool, e.changes.map((c) => c.kind)));
+ */
+export interface CallRepairedEvent extends ToolCallEventBase {
+  type: 'call_repaired';
+  /** Each change, in the order made (a `json_syntax` rewrite first). */
+  changes: RepairChange[];
 }
 
 /** A running tool reported progress (`ToolEmitter.emit`, `ctx.emit`, or an async generator's yield). */
@@ -207,7 +222,8 @@ export interface CallbackFailedEvent {
 /**
  * Everything `toolkit.events$` emits, discriminated by `type`. Events never carry preset values.
  *
- * Each call emits, in order: `call_started` (unless it failed before running), any number of
+ * Each call emits, in order: `call_started` (unless it failed before running), `call_repaired` when
+ * its arguments were repaired, any number of
  * `call_progress` and `call_log`, for each failed attempt `attempt_failed` (then `retry_scheduled` when another
  * attempt follows), and exactly one terminal event: `call_succeeded`, `call_failed`,
  * `call_timed_out` or `call_aborted`. An async result may later add `async_completed`.
@@ -217,6 +233,7 @@ export interface CallbackFailedEvent {
  */
 export type ToolEvent =
   | CallStartedEvent
+  | CallRepairedEvent
   | CallProgressEvent
   | CallLogEvent
   | AttemptFailedEvent

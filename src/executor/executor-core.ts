@@ -12,6 +12,7 @@ import type { ToolEvent } from './events';
 import type { ResolvedExecution } from './execution-settings';
 import type { RemoteRouter } from './remote-types';
 import type { ToolHook } from './hooks';
+import type { RepairMode } from '../common/repair-types';
 import type { ToolEntry } from './tool-entry';
 import type { Authorize } from './authorization';
 import type { SchemaValidators } from './validation';
@@ -112,6 +113,8 @@ export interface ExecutorCore {
   readonly asyncListeners: Map<string, CallLink>;
   /** The toolkit's `authorize` rule, if any. */
   readonly authorize?: Authorize | undefined;
+  /** The toolkit's default {@link RepairMode} (a tool's own `repair` wins). */
+  readonly repair?: RepairMode | undefined;
   /** @internal Runs the calls of tools routed elsewhere (`queueTools`); `undefined` while none is. */
   readonly remote?: RemoteRouter | undefined;
 }

@@ -1,6 +1,7 @@
 import type { AgentTool, ContextResolver } from '../common/agent-tool';
 import type { ClientRequests } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
+import type { RepairChange } from '../common/repair-types';
 import type { ToolCall, ToolProgress, ToolResult } from '../common/tool-types';
 
 /** @internal The key of a hook context's {@link CallOrigin}. */
@@ -43,8 +44,10 @@ export interface HookContext {
   readonly call: ToolCall;
   /** The tool that will run. */
   readonly tool: AgentTool;
-  /** The validated arguments (never preset values). */
+  /** The validated arguments (never preset values); repaired ones when a repair applied. */
   readonly arguments: Readonly<Record<string, unknown>>;
+  /** What a safe repair changed in the model's arguments (`repair: 'safe'`); absent when nothing was. */
+  readonly repairs?: readonly RepairChange[] | undefined;
   /** Context objects along the call > agent > toolkit chain. */
   readonly context: ContextResolver;
   /** The session of the call, if any. */

@@ -6,6 +6,7 @@ import type { JsonSchema } from '../common/json-schema';
 import { boundInput, previewInput, quoteInput } from '../common/quote-input';
 import type { Constructor } from '../metadata/records';
 import { schemaDialect, type SchemaDialect } from '../schema/schema-dialect';
+import { jsonPointerToPath, typeOfJson, valueAt } from './json-pointer';
 import { addLinearFormats } from './linear-formats';
 import { linearRegExp } from './linear-regexp';
 import type { Scrub } from './redact';
@@ -83,35 +84,6 @@ export class SchemaValidators {
     ajv.removeSchema(schema);
     return validate;
   }
-}
-
-/** The unescaped segments of a JSON Pointer (`/a~1b/0` → `['a/b', '0']`); none for the root (`''`). */
-function pointerSegments(pointer: string): string[] {
-  if (!pointer) return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function jsonPointerToPath(pointer: string): string {
-  return pointerSegments(pointer).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-}
-
-function typeOfJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let current = root;
-  for (const key of pointerSegments(pointer)) {
-    if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, key)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
 }
 
 /** The most problems an INVALID_ARGUMENTS text lists; the others are counted. */

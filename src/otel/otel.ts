@@ -192,6 +192,21 @@ export function instrumentToolkit(toolkit: InstrumentableToolkit, options: ToolT
         else open.set(key, [span]);
         return;
       }
+      case 'call_repaired': {
+        const span = open.get(keyOf(event))?.[0];
+        if (span === undefined) return;
+        span.setAttribute('toolwright.repaired', true);
+        for (const change of event.changes) {
+          const attributes: Attributes = { 'toolwright.repair.kind': change.kind, 'toolwright.repair.path': change.path };
+          if (options.captureArguments) {
+            const text = (value: unknown): string => clean(typeof value === 'string' ? value : json(redact ? redactDeep(value ?? null, redact) : (value ?? null)));
+            attributes['toolwright.repair.before'] = text(change.before);
+            attributes['toolwright.repair.after'] = text(change.after);
+          }
+          span.addEvent('toolwright.call_repaired', attributes, event.timestamp);
+        }
+        return;
+      }
       case 'attempt_failed': {
         const span = open.get(keyOf(event))?.[0];
         span?.addEvent('toolwright.attempt_failed', { 'toolwright.attempt': event.attempt, [GEN_AI_ATTRIBUTES.errorType]: event.error.code }, event.timestamp);

@@ -13,6 +13,7 @@ import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
 import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
 import type { Authorize } from '../executor/authorization';
+import type { RepairMode } from '../common/repair-types';
 import type { ToolHook } from '../executor/hooks';
 import type { RemoteRouter } from '../executor/remote-types';
 import { SchemaValidators } from '../executor/validation';
@@ -67,6 +68,7 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly maxResultChars: number | undefined;
   readonly clientRequests: ClientRequestHandler | undefined;
   readonly authorize: Authorize | undefined;
+  readonly repair: RepairMode | undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   /** The routes of tools whose calls run elsewhere (`queueTools`); `undefined` while there are none. */
   remote: RemoteRouter | undefined = undefined;
@@ -100,6 +102,10 @@ export class ToolkitRuntime implements ToolkitCore {
       throw new ToolkitError('INVALID_OPTIONS', 'new Toolkit({ authorize }): authorize must be a function (request) => true | false | \'approval\' (or a Promise of one).');
     }
     this.authorize = options.authorize;
+    if (options.repair !== undefined && options.repair !== 'safe' && options.repair !== 'off') {
+      throw new ToolkitError('INVALID_OPTIONS', `new Toolkit({ repair }): repair must be 'safe' or 'off', got ${JSON.stringify(options.repair)}.`);
+    }
+    this.repair = options.repair;
     this.parallel = options.parallel ?? true;
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
     this.availability = new AvailabilityCache(this.registry, this.report);

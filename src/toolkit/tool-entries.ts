@@ -148,6 +148,7 @@ export class ToolEntries {
     dtos: { name: string; type: Constructor; array: boolean }[],
   ): ToolEntry {
     checkScopes(behaviour.scopes, owner);
+    checkRepair(behaviour.repair, owner);
     return {
       name: tool.name,
       owner,
@@ -174,5 +175,12 @@ function checkScopes(scopes: unknown, owner: string): void {
   if (scopes === undefined) return;
   if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || scope === '')) {
     throw new ToolkitError('INVALID_DEFINITION', `${owner}: scopes must be an array of non-empty strings, e.g. @Tool({ scopes: ['reports:write'] }).`);
+  }
+}
+
+/** `repair` of a tool: `'safe'` or `'off'` (a typo such as `repair: true` would silently stay off). */
+function checkRepair(repair: unknown, owner: string): void {
+  if (repair !== undefined && repair !== 'safe' && repair !== 'off') {
+    throw new ToolkitError('INVALID_DEFINITION', `${owner}: repair must be 'safe' or 'off', got ${JSON.stringify(repair)}.`);
   }
 }

@@ -3,6 +3,7 @@ import type { ClientRequestHandler } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions } from '../common/tool-types';
+import type { RepairMode } from '../common/repair-types';
 import type { Authorize } from '../executor/authorization';
 import type { EquipToolGroupsOptions } from './equip-tool';
 import type { SkillOptions } from './skill-definition';
@@ -50,4 +51,10 @@ export interface ToolkitOptions {
    * top of `@Tool({ scopes })`. See the README's "Authorization" section.
    */
   authorize?: Authorize | undefined;
+  /**
+   * Default argument repair of every tool (`@Tool({ repair })` wins): `'safe'` repairs malformed
+   * JSON and mistyped values only where that cannot change what the model meant, emitting
+   * `call_repaired`; `'off'` (the default) refuses them. See the README's "Argument repair".
+   */
+  repair?: RepairMode | undefined;
 }

@@ -131,6 +131,8 @@ function describeEvent(event: ToolEvent): string {
   switch (event.type) {
     case 'call_started':
       return `${event.callId} started`;
+    case 'call_repaired':
+      return `${event.callId} repaired ${event.changes.map((change) => change.kind).join(',')}`;
     case 'call_progress':
       return `${event.callId} progress ${event.progress.message ?? ''}`;
     case 'call_log':

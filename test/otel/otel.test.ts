@@ -287,4 +287,26 @@ describe('instrumentToolkit', () => {
     await after;
     expect(spans()).toHaveLength(1);
   });
+
+  it('records a repair as span events (values only when arguments are captured, redacted)', async () => {
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(loggedTool(new RunLog(), 'lookup'));
+    const quiet = tracing(toolkit);
+    await toolkit.callTool(toolCall('lookup', '{"n": "2",}'));
+    const [span] = quiet.spans();
+    expect(span.attributes['toolwright.repaired']).toBe(true);
+    expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['toolwright.call_repaired', { 'toolwright.repair.kind': 'json_syntax', 'toolwright.repair.path': '' }],
+      ['toolwright.call_repaired', { 'toolwright.repair.kind': 'number_from_string', 'toolwright.repair.path': '/n' }],
+    ]);
+    quiet.subscription.unsubscribe();
+
+    const redact = createRedactor({ patterns: [SECRET_PATTERNS.email] }).text;
+    const loud = tracing(toolkit, { captureArguments: true, redact });
+    await toolkit.callTool(toolCall('lookup', "{'text': 'ada@example.com', 'n': '7'}"));
+    const text = recorded(loud.spans());
+    expect(text).toContain('"toolwright.repair.before":"7"');
+    expect(text).toContain('"toolwright.repair.after":"7"');
+    expect(text).not.toContain('ada@example.com');
+  });
 });

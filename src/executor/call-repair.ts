@@ -1,0 +1,65 @@
+import { boundInput } from '../common/quote-input';
+import { isPlainObject } from '../common/plain-object';
+import type { CallState } from './call-state';
+import { argumentProblems } from './call-validate';
+import { coerceArguments } from './repair-coerce';
+import { repairJsonSyntax, MAX_REPAIR_CHARS } from './repair-syntax';
+import type { RepairChange } from '../common/repair-types';
+import type { ToolEntry } from './tool-entry';
+
+/** The most characters of argument text a `json_syntax` change quotes (before and after). */
+const MAX_QUOTED_TEXT = 4096;
+
+/** @internal Whether the tool's calls are repaired (`@Tool({ repair })` over the toolkit's `repair`). */
+export function repairs(run: CallState, entry: ToolEntry): boolean {
+  return (entry.behaviour.repair ?? run.core.repair) === 'safe';
+}
+
+/** The model's text as one object: strict JSON of a JSON-encoded object, or jsonrepair's reading. */
+function repairText(raw: string): { args: Record<string, unknown>; change: RepairChange } | undefined {
+  let inner: unknown;
+  try {
+    inner = JSON.parse(raw);
+  } catch {
+    const repaired = repairJsonSyntax(raw);
+    if (repaired === undefined) return undefined;
+    const change: RepairChange = { path: '', before: boundInput(raw, MAX_QUOTED_TEXT), after: boundInput(repaired.text, MAX_QUOTED_TEXT), kind: 'json_syntax' };
+    return { args: repaired.value, change };
+  }
+  // arguments encoded twice: a JSON string whose text is the object
+  if (typeof inner !== 'string' || inner.length > MAX_REPAIR_CHARS) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(inner);
+    if (!isPlainObject(parsed)) return undefined;
+    return { args: parsed, change: { path: '', before: boundInput(raw, MAX_QUOTED_TEXT), after: boundInput(inner, MAX_QUOTED_TEXT), kind: 'json_from_string' } };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * @internal The call's arguments repaired (see SPEC "Repair") so that the tool's schema accepts
+ * them, the changes kept on `run.repairs`; `undefined` (and nothing kept) when no safe repair
+ * makes them valid. `parsed`: the arguments as sent, `undefined` when their text is malformed.
+ * A call that names a preset parameter is never repaired.
+ */
+export function repairArguments(run: CallState, entry: ToolEntry, parsed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const changes: RepairChange[] = [];
+  let args = parsed;
+  if (args === undefined) {
+    const raw = run.call.arguments;
+    const text = typeof raw === 'string' ? repairText(raw) : undefined;
+    if (text === undefined) return undefined;
+    changes.push(text.change);
+    args = entry.stripNulls !== undefined ? entry.stripNulls(text.args) : text.args;
+  }
+  if (entry.presets !== undefined && entry.presets.some(({ name }) => Object.prototype.hasOwnProperty.call(args, name))) return undefined;
+  if (changes.length === 0 || argumentProblems(run, entry, args) !== undefined) {
+    const coerced = coerceArguments(args, entry.schema);
+    if (coerced === undefined || argumentProblems(run, entry, coerced.args) !== undefined) return undefined;
+    changes.push(...coerced.changes);
+    args = coerced.args;
+  }
+  run.repairs = changes;
+  return args;
+}
