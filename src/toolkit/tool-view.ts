@@ -14,7 +14,7 @@ import {
 } from '../schema/lowering';
 import type { ActivationState } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
-import { callerDependent, masked, visibleMask, visibleMaskAsync } from './visible-tools';
+import { callerDependent, masked, visibleMask, visibleMaskAsync, type ListingCore } from './visible-tools';
 import type { GroupRecord, ToolAvailability } from './availability';
 import type { PromptView, ResourceView } from '../resources/catalog-views';
 
@@ -37,7 +37,7 @@ export interface SkillFrame {
  * the dispatcher and its skills through the skill registry). Declared here, beside the lowest
  * part that holds it, because its operations take views.
  */
-export interface ToolkitCore extends ExecutorCore {
+export interface ToolkitCore extends ExecutorCore, ListingCore {
   readonly registry: Registry;
   readonly groups: ReadonlyMap<string, GroupRecord>;
   /** Runs a call made in a view (`frame`: by a skill run); the dispatcher. Never rejects. */

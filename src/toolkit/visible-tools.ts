@@ -1,5 +1,5 @@
 import type { AgentTool } from '../common/agent-tool';
-import type { ToolExecutionContext } from '../common/execution-context';
+import { ToolExecutionContext } from '../common/execution-context';
 import { listContext, listsTool, listsToolAsync, principalIn, type Authorize } from '../executor/authorization';
 import type { Registry } from './registry';
 
@@ -7,6 +7,8 @@ import type { Registry } from './registry';
 export interface ListingCore {
   readonly authorize?: Authorize | undefined;
   readonly context: ToolExecutionContext;
+  /** The context of the work in progress (the Nest module's request), between the toolkit's and the caller's own. */
+  readonly ambient?: (() => ToolExecutionContext | undefined) | undefined;
 }
 
 /** Whether a (frozen, shared) list of tools has a scoped tool, worked out once per list. */
@@ -29,7 +31,7 @@ export function callerDependent(core: ListingCore, tools: readonly AgentTool[]):
  */
 export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): readonly boolean[] | undefined {
   if (!callerDependent(core, tools)) return undefined;
-  const context = listContext(core.context, own);
+  const context = listContext(core.context, ToolExecutionContext.merge(core.ambient?.(), own));
   const principal = principalIn(context);
   const mask = tools.map((tool) => listsTool(core.authorize, tool, principal, context));
   return mask.every(Boolean) ? undefined : mask;
@@ -38,7 +40,7 @@ export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own:
 /** @internal {@link visibleMask} with the `authorize` rule's Promises awaited. */
 export async function visibleMaskAsync(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): Promise<readonly boolean[] | undefined> {
   if (!callerDependent(core, tools)) return undefined;
-  const context = listContext(core.context, own);
+  const context = listContext(core.context, ToolExecutionContext.merge(core.ambient?.(), own));
   const principal = principalIn(context);
   const mask = await Promise.all(tools.map((tool) => listsToolAsync(core.authorize, tool, principal, context)));
   return mask.every(Boolean) ? undefined : mask;
