@@ -5,6 +5,7 @@ import type { ToolResult } from '../common/tool-types';
 import type { TravellingContexts } from '../common/travelling-contexts';
 import { ToolkitError, describeThrown } from '../errors';
 import { CALL_ORIGIN, type HookContext } from '../executor/hooks';
+import { StoreChanges } from './approval-changes';
 import { claimOf, type InMemoryApprovalDecisions } from './approval-decisions';
 import { freezeApproval, type PendingApprovals } from './approval-pending';
 import { rememberKey, rememberedDecisionFor, type RememberedDecisions } from './approval-remembered';
@@ -48,13 +49,16 @@ export class SharedApprovals {
   private readonly heldAt = new Map<string, number>();
   private refreshing: Promise<void> | undefined = undefined;
   private again = false;
+  private readonly changes: StoreChanges;
 
   private constructor(
     private readonly store: ApprovalStore,
     private readonly host: SharedHost,
   ) {
-    // the store calls back once it can be read, and on every change
-    store.watch(() => void this.refresh().catch((error: unknown) => host.report(error, 'store')));
+    const report = (error: unknown): void => host.report(error, 'store');
+    this.changes = new StoreChanges(store, { held: host.held, memory: host.memory, publish: host.publish, load: (id) => this.load(id) }, report);
+    // the store calls back once it can be read (everything is loaded), and on every change (that record is)
+    store.watch((change) => (change === undefined ? void this.refresh().catch(report) : this.changes.push(change)));
   }
 
   /**
@@ -110,6 +114,23 @@ export class SharedApprovals {
       }
     }
     for (const approval of listed.values()) if (!held.has(approval.id)) held.add(approval);
+    held.publish();
+  }
+
+  /** Lists held call `id` as the store has it, when it is pending there, verified, and there is room. */
+  private async load(id: string): Promise<void> {
+    const { held, memory } = this.host;
+    if (held.list().length >= held.maxPending) return;
+    let record: StoredApproval | undefined;
+    try {
+      record = await this.store.get(id);
+    } catch (error) {
+      throw storeFailed(`Approval '${id}' could not be read`, error);
+    }
+    const approval = record === undefined ? undefined : this.verified(record);
+    if (approval === undefined || approval.id !== id || held.has(id) || memory.decisionOf(id) !== undefined) return;
+    this.heldAt.set(id, this.generation);
+    held.add(approval);
     held.publish();
   }
 
@@ -177,7 +198,7 @@ export class SharedApprovals {
   private async decide(approval: PendingApproval, entry: ApprovalAuditRecord): Promise<void> {
     let verdict;
     try {
-      verdict = await this.store.decide(entry);
+      verdict = await this.changes.deciding(approval.id, () => this.store.decide(entry));
     } catch (error) {
       throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }
@@ -218,8 +239,26 @@ export class SharedApprovals {
     await this.decide(approval, this.auditOf(approval, record.digest, 'approved', options.decidedBy));
     if (remembered !== undefined) await this.remember(remembered, origin?.session);
     const result = await this.host.grants.run(approval, run);
+    // for the other replicas' decisions$
+    this.store.finish?.(id, result).catch((error: unknown) => this.host.report(storeFailed(`The result of approval '${id}' was not kept for the other replicas`, error), 'store'));
     this.host.publish({ approval, decision: 'approved', result, decidedAt: this.host.now() });
     return result;
+  }
+
+  /**
+   * Records a decision its requester's client took at once (the call was never held): the
+   * tombstone and audit record in the store; false when the id is known there.
+   */
+  async settle(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
+    const digest = approvalDigest(approval, undefined, this.host.signingKey);
+    const record: StoredApproval = { approval: freezeApproval({ ...approval, digest }), digest };
+    const entry: ApprovalAuditRecord = { ...this.auditOf(approval, digest, decision, approval.principal), via: 'elicitation' };
+    try {
+      if (this.store.settle !== undefined) return await this.store.settle(record, entry);
+      return (await this.store.hold(record)) && (await this.store.decide(entry)) === 'decided';
+    } catch (error) {
+      throw storeFailed(`The decision on a call of tool '${approval.toolName}' could not be recorded`, error);
+    }
   }
 
   /** `reject(id, reason)` through the store. */
