@@ -4,12 +4,11 @@ import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage, type BaseMessage 
 import type { ToolCall as LangChainToolCall } from '@langchain/core/messages/tool';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { Principal, ToolExecutionContext, type ToolResult } from '../../src';
+import { ToolExecutionContext, type ToolResult } from '../../src';
 import { toAiSdkTools } from '../../src/adapters/ai-sdk';
 import { TOOLWRIGHT_CONTEXT_KEY, toLangChainTools } from '../../src/adapters/langchain';
 import { toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
-import { Reports } from '../support/scoped-reports';
-import { freshToolkit } from '../support/toolkit';
+import { ann, guest, reportsToolkit } from '../support/scoped-reports';
 import { scriptedModel } from './ai-sdk/ai-sdk-suite';
 import { AI_SDK_6 as sdk } from './ai-sdk/sdk-v6';
 import { offered, outputs, ScriptedAgentsModel } from './openai-agents/scripted-model';
@@ -22,21 +21,12 @@ import { offered, outputs, ScriptedAgentsModel } from './openai-agents/scripted-
  * does not run — whether the framework refuses the unknown name itself or the call reaches
  * toolwright through tools listed for someone else with the run's context of the guest.
  */
-const ann = ToolExecutionContext.of(new Principal('ann', { scopes: ['reports:write'] }));
-const guest = ToolExecutionContext.of(new Principal('guest'));
-
-function setup() {
-  const toolkit = freshToolkit();
-  const reports = new Reports();
-  toolkit.registerTool(reports);
-  return { toolkit, reports };
-}
 
 describe('AI SDK generateText (MockLanguageModelV3)', () => {
   const write = { calls: [{ name: 'write_report', input: JSON.stringify({ title: 'leak' }), id: 'call_w' }] };
 
   it('a guest run is not offered the scoped tool; a hallucinated call is refused by the SDK and nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     const { model, seen } = scriptedModel(sdk, [write]);
     const result = await sdk.generateText({ model, tools: toAiSdkTools(toolkit, { context: guest }), prompt: 'go', stopWhen: sdk.stepCountIs(3) });
     expect(seen[0]!.tools!.map((t) => t.name)).toEqual(['read_reports']);
@@ -47,7 +37,7 @@ describe('AI SDK generateText (MockLanguageModelV3)', () => {
   });
 
   it('tools listed for ann, a run whose context is the guest: toolwright refuses FORBIDDEN, the model gets the refusal, nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     const { model, seen } = scriptedModel(sdk, [write]);
     const tools = toAiSdkTools(toolkit, { context: ann });
     const result = await sdk.generateText({ model, tools, prompt: 'go', stopWhen: sdk.stepCountIs(3), experimental_context: guest });
@@ -80,7 +70,7 @@ describe('LangChain: a tool-calling loop over bindTools (FakeStreamingChatModel)
   const write: LangChainToolCall = { name: 'write_report', args: { title: 'leak' }, id: 'call_w', type: 'tool_call' };
 
   it('a guest run binds no scoped tool; the hallucinated call finds no tool and nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     const { offeredTools, toolMessages } = await runLoop(toLangChainTools(toolkit, { context: guest }), [write]);
     expect(offeredTools).toEqual(['read_reports']);
     expect(toolMessages.map((m) => [m.tool_call_id, m.status])).toEqual([['call_w', 'error']]);
@@ -88,7 +78,7 @@ describe('LangChain: a tool-calling loop over bindTools (FakeStreamingChatModel)
   });
 
   it('tools listed for ann, invoked with the guest’s run config: an error ToolMessage with FORBIDDEN, nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     const tools = toLangChainTools(toolkit, { context: ann });
     const { offeredTools, toolMessages } = await runLoop(tools, [write], guest);
     expect(offeredTools).toEqual(['write_report', 'read_reports']);
@@ -106,7 +96,7 @@ describe('OpenAI Agents Runner.run (a scripted Model)', () => {
   const write = { calls: [{ name: 'write_report', arguments: JSON.stringify({ title: 'leak' }), callId: 'call_w' }] };
 
   it('a guest agent is not offered the scoped tool; a hallucinated call stops the run and nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     const model = new ScriptedAgentsModel(() => write);
     const agent = new Agent({ name: 'guest-agent', model, tools: toOpenAIAgentsTools(toolkit, { context: guest }) });
     await expect(runner.run(agent, 'go', { maxTurns: 3 })).rejects.toThrow(/write_report/);
@@ -115,7 +105,7 @@ describe('OpenAI Agents Runner.run (a scripted Model)', () => {
   });
 
   it('tools listed for ann, a run whose context is the guest: the model gets the refusal, nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     const model = new ScriptedAgentsModel((_request, turn) => (turn === 1 ? write : { text: 'ok' }));
     const agent = new Agent<ToolExecutionContext>({ name: 'shared', model, tools: toOpenAIAgentsTools(toolkit, { context: ann }) });
     await runner.run(agent, 'go', { maxTurns: 3, context: guest });

@@ -1,14 +1,14 @@
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { filter, firstValueFrom, timeout } from 'rxjs';
-import { ApprovalManager, isPendingApprovalResult, Toolkit, type ApprovalDecision, type ApprovalManagerOptions, type PendingApproval } from '../../src';
+import { ApprovalManager, isPendingApprovalResult, Toolkit, type ApprovalDecision, type ApprovalManagerOptions } from '../../src';
 import { postgresApprovalStore } from '../../src/postgres';
 import { redisApprovalStore } from '../../src/redis';
 import { Closer } from '../support/mcp';
 import { AskingClient, connectAsking } from '../support/mcp-asking';
 import { POSTGRES, dropSchema, requirePostgres, uniqueSchema } from '../support/postgres';
 import { REDIS, cleanRedis, requireRedis, uniqueQueue } from '../support/redis';
-import { closeServices, openStore, PaymentService, replica, runsOf, SECRET, userContext, type StoreSpec } from './fixtures/services';
+import { closeServices, listed, openStore, PaymentService, replica, runsOf, SECRET, userContext, type StoreSpec } from './fixtures/services';
 
 /**
  * What replicas sharing a real store learn from its announcements: a held call is read and listed
@@ -26,16 +26,6 @@ afterAll(async () => {
   closeServices();
   await cleanRedis(`${runsPrefix}:*`);
 });
-
-/** Resolves once `approvals` lists `id`. */
-function listed(approvals: ApprovalManager, id: string): Promise<PendingApproval> {
-  return firstValueFrom(
-    approvals.pending$.pipe(
-      filter((list) => list.some((p) => p.id === id)),
-      timeout({ first: 10_000, with: () => Promise.reject(new Error(`approval ${id} was never listed`)) }),
-    ),
-  ).then((list) => list.find((p) => p.id === id)!);
-}
 
 /** The next decision on `approvals.decisions$` about `id`. */
 function decisionOn(approvals: ApprovalManager, id: string): Promise<ApprovalDecision> {
