@@ -41,11 +41,14 @@ export class StoreChanges {
     this.queue = this.queue.then(() => this.apply(change)).catch(this.report);
   }
 
-  /** Runs `decide` with `id` marked as decided here, so that its announcement is not taken for a change from elsewhere. */
-  async deciding<T>(id: string, decide: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `write` (a hold or a decision of this replica) with `id` marked as written here: its
+   * announcement, which may come before the write's answer, is not taken for a change from elsewhere.
+   */
+  async writing<T>(id: string, write: () => Promise<T>): Promise<T> {
     this.own.add(id);
     try {
-      return await decide();
+      return await write();
     } finally {
       this.own.delete(id);
     }

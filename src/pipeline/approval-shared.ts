@@ -162,7 +162,7 @@ export class SharedApprovals {
     }
     let written: boolean;
     try {
-      written = await this.store.hold(record);
+      written = await this.changes.writing(approval.id, () => this.store.hold(record));
     } catch (error) {
       // the model learns that it failed, the operator (onCallbackError) why: no store address reaches the model
       this.host.report(storeFailed(`A call of tool '${tool}' could not be held`, error), 'store');
@@ -198,7 +198,7 @@ export class SharedApprovals {
   private async decide(approval: PendingApproval, entry: ApprovalAuditRecord): Promise<void> {
     let verdict;
     try {
-      verdict = await this.changes.deciding(approval.id, () => this.store.decide(entry));
+      verdict = await this.changes.writing(approval.id, () => this.store.decide(entry));
     } catch (error) {
       throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }

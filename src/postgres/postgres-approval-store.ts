@@ -218,8 +218,10 @@ class PostgresApprovals implements PostgresApprovalStore {
   async finish(id: string, result: ToolResult): Promise<void> {
     const text = resultText(result);
     if (text === undefined) return;
-    const sql = `WITH finished AS (UPDATE ${this.calls} SET result = $2 WHERE id = $1 AND state = 'approved' AND result IS NULL RETURNING id)
-      SELECT pg_notify($3, $4) FROM finished`;
+    // committed without waiting for the disk: a result lost in a crash only leaves other replicas' decisions$ without it
+    const sql = `WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)),
+      finished AS (UPDATE ${this.calls} SET result = $2 WHERE id = $1 AND state = 'approved' AND result IS NULL RETURNING id)
+      SELECT pg_notify($3, $4) FROM finished, lazy`;
     await this.query('keep a result', sql, [id, text, this.channel, changeText('finished', id)]);
   }
 

@@ -14,7 +14,7 @@ import {
   type INestApplication,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Principal, Tool, ToolExecutionContext, ToolParam, Toolkit, type ToolCall, type ToolResult } from '../../src';
+import { ApprovalManager, isPendingApprovalResult, Principal, Tool, ToolExecutionContext, ToolParam, Toolkit, type ToolCall, type ToolResult } from '../../src';
 import { ToolwrightModule, type NestPrincipalSource, type ToolwrightNestOptions } from '../../src/nestjs';
 
 /**
@@ -103,8 +103,38 @@ const fromUser: NestPrincipalSource = async (request: { user?: User; headers: Re
   return request.user && new Principal(request.user.sub, { scopes: request.user.scopes });
 };
 
-function appModule(toolwright: DynamicModule): new () => unknown {
-  @Module({ imports: [toolwright], providers: [ReportTools, BearerGuard], controllers: [ToolsController] })
+@Injectable()
+class WhoTools {
+  @Tool({ name: 'whoami', description: 'Who runs this' })
+  whoami(context: ToolExecutionContext): string {
+    return context.get(Principal)?.id ?? 'nobody';
+  }
+}
+
+@Controller('approvals')
+@UseGuards(BearerGuard)
+class ApprovalsController {
+  constructor(private readonly approvals: ApprovalManager) {}
+  @Post(':id')
+  approve(@Param('id') id: string): Promise<ToolResult> {
+    return this.approvals.approve(id);
+  }
+}
+
+const approvalsProvider = {
+  provide: ApprovalManager,
+  inject: [Toolkit],
+  useFactory: (toolkit: Toolkit) => {
+    const approvals = new ApprovalManager({ tools: ['whoami', 'read_report'] });
+    toolkit.use(approvals.hook);
+    return approvals;
+  },
+};
+
+function appModule(toolwright: DynamicModule, withApprovals = false): new () => unknown {
+  const providers = withApprovals ? [ReportTools, WhoTools, BearerGuard, approvalsProvider] : [ReportTools, BearerGuard];
+  const controllers = withApprovals ? [ToolsController, ApprovalsController] : [ToolsController];
+  @Module({ imports: [toolwright], providers, controllers })
   class AppModule {}
   return AppModule;
 }
@@ -115,8 +145,8 @@ interface Client {
   post(path: string, body: unknown, user?: string, headers?: Record<string, string>): Promise<{ status: number; body: unknown }>;
 }
 
-async function start(toolwright: DynamicModule): Promise<Client> {
-  const app = await NestFactory.create(appModule(toolwright), NO_LOGS);
+async function start(toolwright: DynamicModule, withApprovals = false): Promise<Client> {
+  const app = await NestFactory.create(appModule(toolwright, withApprovals), NO_LOGS);
   await app.listen(0, '127.0.0.1');
   const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const send = async (method: string, path: string, body: unknown, user: string | undefined, headers: Record<string, string> = {}) => {
@@ -201,6 +231,25 @@ describe('ToolwrightModule.forRoot({ principal }): the caller comes from the req
     expect(toolkit.getActiveTools().map((tool) => tool.name)).toEqual(['get_time']);
     expect((await toolkit.callTool(call('read_report', { id: 'q3' }))).error?.code).toBe('FORBIDDEN');
     expect(tools.runs).toEqual([]);
+  });
+});
+
+describe('approvals decided in another request', () => {
+  it('run as their requester, never as the approver (an anonymous requester stays anonymous)', async () => {
+    const client = await start(ToolwrightModule.forRoot({ principal: fromUser }), true);
+    try {
+      const heldOf = async (name: string, args: object, user?: string): Promise<string> => {
+        const held = (await client.post('calls', call(name, args), user)).body as ToolResult;
+        if (!isPendingApprovalResult(held)) throw new Error(`not held: ${held.forLLM}`);
+        return held.data.approvalId;
+      };
+      const anonymous = await heldOf('whoami', {});
+      expect(((await client.post(`approvals/${anonymous}`, {}, 'ann')).body as ToolResult).forLLM).toBe('nobody');
+      const ann = await heldOf('read_report', { id: 'q9' }, 'ann');
+      expect(((await client.post(`approvals/${ann}`, {}, 'guest')).body as ToolResult).forLLM).toBe('report q9 for ann');
+    } finally {
+      await client.app.close();
+    }
   });
 });
 
