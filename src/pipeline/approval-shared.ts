@@ -257,7 +257,9 @@ export class SharedApprovals {
       if (this.store.settle !== undefined) return await this.store.settle(record, entry);
       return (await this.store.hold(record)) && (await this.store.decide(entry)) === 'decided';
     } catch (error) {
-      throw storeFailed(`The decision on a call of tool '${approval.toolName}' could not be recorded`, error);
+      // the model learns that it failed, the operator (onCallbackError) why: no store address reaches the model
+      this.host.report(storeFailed(`The decision on a call of tool '${approval.toolName}' could not be recorded`, error), 'store');
+      throw new ToolkitError('APPROVAL_STORE_FAILED', `The approval store is unavailable, so the answer to the question about tool '${approval.toolName}' could not be recorded. The call did not run; try again later.`);
     }
   }
 

@@ -4,6 +4,7 @@ import { filter, firstValueFrom, timeout } from 'rxjs';
 import { ApprovalManager, isPendingApprovalResult, Toolkit, type ApprovalDecision, type ApprovalManagerOptions } from '../../src';
 import { postgresApprovalStore } from '../../src/postgres';
 import { redisApprovalStore } from '../../src/redis';
+import { freePort } from '../bullmq/fixtures/processes';
 import { Closer } from '../support/mcp';
 import { AskingClient, connectAsking } from '../support/mcp-asking';
 import { POSTGRES, dropSchema, requirePostgres, uniqueSchema } from '../support/postgres';
@@ -183,6 +184,26 @@ describe.each(['redis', 'postgres'] as const)('store announcements through %s', 
     expect(await store.decisionOf(audit[1]!.id)).toBe('approved');
     expect(await store.list()).toEqual([]);
     expect(JSON.stringify(audit)).not.toContain(SECRET);
+  });
+
+  it('a store that does not answer when the client accepts: the decision is not taken, the call does not run, the client learns why', async () => {
+    const { store, close } = openStore({ ...spec, port: await freePort() });
+    opened.push(close);
+    const toolkit = new Toolkit({ context: userContext('ann') });
+    toolkit.registration().tool(PaymentService).presetParameters({ send_payment: { apiKey: SECRET } }).apply();
+    const reported: unknown[] = [];
+    const approvals = new ApprovalManager({ tools: ['send_payment'], store, elicitation: true, principal: () => 'ann', onCallbackError: (error) => reported.push(error) });
+    toolkit.use(approvals.hook);
+    const { client } = await connectAsking(toolkit, closer, new AskingClient({ elicitation: {} }, { elicit: () => ({ action: 'accept' }) }));
+    const ref = `${runsPrefix}-unreachable-${++calls}`;
+    const answer = await client.call('send_payment', { amount: 9, to: 'bob', ref });
+    expect(answer.isError).toBe(true);
+    const text = JSON.stringify(answer.content);
+    expect(text).toContain("stopped by hook 'approval': The approval store is unavailable, so the answer to the question about tool 'send_payment' could not be recorded. The call did not run");
+    // the operator learns why; the model never sees the store's address
+    expect(text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|tw_|Redis at/);
+    expect(String(reported[0])).toContain('could not be recorded because the store failed');
+    expect(await runsOf(ref)).toBe(0);
   });
 
   it('retention: decided calls older than it are purged (tombstone, audit record, result), pending calls never', async () => {
