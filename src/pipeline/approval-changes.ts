@@ -14,6 +14,8 @@ export interface ChangesHost {
   publish(decision: ApprovalDecision): void;
   /** Lists held call `id` as the store has it (that record only), when it is pending there and verified. */
   load(id: string): Promise<void>;
+  /** A call left the list. */
+  freed(): void;
 }
 
 /**
@@ -74,6 +76,7 @@ export class StoreChanges {
       held.release(approval);
       memory.claim(claimOf(approval, decision));
       held.publish();
+      this.host.freed();
       if (!this.published(approval, outcome) && decision === 'approved') this.await(approval);
     }
   }

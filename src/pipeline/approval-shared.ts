@@ -50,13 +50,15 @@ export class SharedApprovals {
   private refreshing: Promise<void> | undefined = undefined;
   private again = false;
   private readonly changes: StoreChanges;
+  /** A call announced while the list was full (`maxPending`) was not listed. */
+  private overflowed = false;
 
   private constructor(
     private readonly store: ApprovalStore,
     private readonly host: SharedHost,
   ) {
     const report = (error: unknown): void => host.report(error, 'store');
-    this.changes = new StoreChanges(store, { held: host.held, memory: host.memory, publish: host.publish, load: (id) => this.load(id) }, report);
+    this.changes = new StoreChanges(store, { held: host.held, memory: host.memory, publish: host.publish, load: (id) => this.load(id), freed: () => this.freed() }, report);
     // the store calls back once it can be read (everything is loaded), and on every change (that record is)
     store.watch((change) => (change === undefined ? void this.refresh().catch(report) : this.changes.push(change)));
   }
@@ -120,7 +122,10 @@ export class SharedApprovals {
   /** Lists held call `id` as the store has it, when it is pending there, verified, and there is room. */
   private async load(id: string): Promise<void> {
     const { held, memory } = this.host;
-    if (held.list().length >= held.maxPending) return;
+    if (held.list().length >= held.maxPending) {
+      this.overflowed = true;
+      return;
+    }
     let record: StoredApproval | undefined;
     try {
       record = await this.store.get(id);
@@ -132,6 +137,13 @@ export class SharedApprovals {
     this.heldAt.set(id, this.generation);
     held.add(approval);
     held.publish();
+  }
+
+  /** A call left a full list: the calls not listed for want of room are loaded now (the whole list, once). */
+  private freed(): void {
+    if (!this.overflowed) return;
+    this.overflowed = false;
+    void this.refresh().catch((error: unknown) => this.host.report(error, 'store'));
   }
 
   /** The record's approval when it is well-formed and its digest matches its content; `undefined` otherwise. */
@@ -203,7 +215,10 @@ export class SharedApprovals {
       throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }
     const listed = this.host.held.get(approval.id);
-    if (verdict !== 'changed' && listed !== undefined) this.host.held.release(listed);
+    if (verdict !== 'changed' && listed !== undefined) {
+      this.host.held.release(listed);
+      this.freed();
+    }
     if (verdict === 'changed') throw changed(approval.id, 'the call was changed in the store while it was being decided');
     if (verdict === 'not-pending') throw notPending(`Approval '${approval.id}' was already decided (here or by another process sharing the store); the call does not run again.`);
     this.host.memory.claim(claimOf(approval, entry.decision));

@@ -106,6 +106,8 @@ describe.each(['redis', 'postgres'] as const)('store announcements through %s', 
   it('a call held elsewhere is read by itself: the pending list is not reloaded', async () => {
     const a = startReplica();
     const b = startReplica();
+    // b is subscribed once it lists a call held on a; its start-up reload is over once refresh() resolves
+    await listed(b.approvals, (await holdPayment(a.toolkit)).id);
     await b.approvals.refresh();
     const list = jest.spyOn(b.store, 'list');
     const get = jest.spyOn(b.store, 'get');
@@ -115,6 +117,19 @@ describe.each(['redis', 'postgres'] as const)('store announcements through %s', 
     expect(list).not.toHaveBeenCalled();
     expect(get).toHaveBeenCalledTimes(5);
     expect(reported).toEqual([]);
+  });
+
+  it('a replica whose list was full lists the calls it skipped once a call leaves it', async () => {
+    const a = startReplica();
+    const b = startReplica({ maxPending: 1 });
+    await b.approvals.refresh();
+    const first = await holdPayment(a.toolkit);
+    await listed(b.approvals, first.id);
+    const second = await holdPayment(a.toolkit, 'bo');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(b.approvals.pending().map((p) => p.id)).toEqual([first.id]);
+    await b.approvals.approve(first.id, { toolkit: b.toolkit });
+    await listed(b.approvals, second.id);
   });
 
   it('every replica’s decisions$ gets a decision taken on another: an approval with its result, a rejection with its reason', async () => {
