@@ -108,15 +108,16 @@ const MCP_SDK_LOWEST: Project = {
 };
 
 /**
- * The `ioredis-6` project: the toolwright/bullmq and toolwright/redis suites again (but the sample,
- * which runs in a child process) with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6,
- * which package.json installs under the alias `ioredis-v6`; the project's own ioredis is 5, the
- * lowest major of the peer range.
+ * The `ioredis-6` project: the toolwright/bullmq and toolwright/redis suites and the shared approval
+ * store suites again (but the sample and the approval fault tests, which run in child processes)
+ * with every `ioredis` import (the suites', toolwright's and BullMQ's) mapped to ioredis 6, which
+ * package.json installs under the alias `ioredis-v6`; the project's own ioredis is 5, the lowest
+ * major of the peer range.
  */
 const IOREDIS_6: Project = {
   ...shared,
   displayName: 'ioredis-6',
-  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts', '<rootDir>/test/redis/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/bullmq/**/*.test.ts', '<rootDir>/test/redis/**/*.test.ts', '<rootDir>/test/approval-stores/shared-store.test.ts', '<rootDir>/test/approval-stores/store-changes.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
   moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
   globals: { IOREDIS_MAJOR: 6 },

@@ -49,7 +49,26 @@ async function holdAndDecide({ toolkit, approvals }, timings) {
 const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 const fmt = (ms) => ms.toFixed(2).padStart(7);
 
+/** Counts the store's reads: whole-list reloads (and the rows they read) and single-record reads. */
+function countReads(store) {
+  const reads = { lists: 0, rows: 0, gets: 0 };
+  if (!store) return reads;
+  const { list, get } = store;
+  store.list = async () => {
+    const records = await list.call(store);
+    reads.lists++;
+    reads.rows += records.length;
+    return records;
+  };
+  store.get = (id) => {
+    reads.gets++;
+    return get.call(store, id);
+  };
+  return reads;
+}
+
 async function measure(name, store) {
+  const reads = countReads(store);
   const r = replica(store);
   for (let i = 0; i < 30; i++) await holdAndDecide(r); // warm-up (and the PostgreSQL tables)
   const timings = { hold: [], decide: [] };
@@ -62,9 +81,12 @@ async function measure(name, store) {
     }),
   );
   const perSecond = THROUGHPUT_CALLS / (Number(process.hrtime.bigint() - started) / 1e9);
+  // the results kept for other replicas are written after approve() answered: let the last ones land
+  await new Promise((resolve) => setTimeout(resolve, 500));
   console.log(
     `${name.padEnd(10)} hold ms median ${fmt(quantile(timings.hold, 0.5))} p95 ${fmt(quantile(timings.hold, 0.95))} | ` +
-      `decide+run ms median ${fmt(quantile(timings.decide, 0.5))} p95 ${fmt(quantile(timings.decide, 0.95))} | ${perSecond.toFixed(0).padStart(6)} approvals/s (${IN_FLIGHT} in flight)`,
+      `decide+run ms median ${fmt(quantile(timings.decide, 0.5))} p95 ${fmt(quantile(timings.decide, 0.95))} | ${perSecond.toFixed(0).padStart(6)} approvals/s (${IN_FLIGHT} in flight)` +
+      (store ? ` | store reads: ${reads.lists} list reloads (${reads.rows} rows), ${reads.gets} single reads` : ''),
   );
 }
 

@@ -179,7 +179,7 @@ export type {
 } from './pipeline/approval-types';
 export { InMemoryApprovalDecisions } from './pipeline/approval-decisions';
 export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './pipeline/approval-decisions';
-export type { ApprovalStore, ApprovalStoreVerdict, ApprovalAuditRecord, StoredApproval } from './pipeline/approval-store';
+export type { ApprovalStore, ApprovalStoreVerdict, ApprovalAuditRecord, StoredApproval, ApprovalStoreChange, ApprovalOutcome, ApprovalRetention } from './pipeline/approval-store';
 export type { TravellingContexts } from './common/travelling-contexts';
 export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';
 export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './pipeline/guardrail-hook';

@@ -85,9 +85,10 @@ export function verdictOf(value: unknown): AuthorizeVerdict {
 
 /**
  * @internal Whether a list made for this caller shows `tool`: every scope held, and the rule (when
- * set) not answering `false` synchronously (a Promise shows it: the call decides). A throwing rule hides it.
+ * set) not answering `false`. A Promise answer gives a Promise (that never rejects: a rejection
+ * hides the tool); a throwing rule hides it.
  */
-export function listsTool(authorize: Authorize | undefined, tool: AgentTool, principal: Principal | undefined, context: ToolExecutionContext): boolean {
+export function listVerdict(authorize: Authorize | undefined, tool: AgentTool, principal: Principal | undefined, context: ToolExecutionContext): boolean | Promise<boolean> {
   if (missingScopes(tool, principal).length > 0) return false;
   if (authorize === undefined) return true;
   let verdict: AuthorizeVerdict | Promise<AuthorizeVerdict>;
@@ -96,22 +97,23 @@ export function listsTool(authorize: Authorize | undefined, tool: AgentTool, pri
   } catch {
     return false;
   }
-  if (verdict instanceof Promise) {
-    verdict.catch(() => undefined);
-    return true;
-  }
+  if (isThenable(verdict)) return Promise.resolve(verdict).then((value) => verdictOf(value) !== false, () => false);
   return verdictOf(verdict) !== false;
 }
 
-/** @internal {@link listsTool} with the rule's Promise awaited (a rejection hides the tool). */
+/** @internal {@link listVerdict} for a synchronous list: a Promise answer shows the tool (the call decides). */
+export function listsTool(authorize: Authorize | undefined, tool: AgentTool, principal: Principal | undefined, context: ToolExecutionContext): boolean {
+  const verdict = listVerdict(authorize, tool, principal, context);
+  return verdict instanceof Promise ? true : verdict;
+}
+
+/** @internal {@link listVerdict} with the rule's Promise awaited. */
 export async function listsToolAsync(authorize: Authorize | undefined, tool: AgentTool, principal: Principal | undefined, context: ToolExecutionContext): Promise<boolean> {
-  if (missingScopes(tool, principal).length > 0) return false;
-  if (authorize === undefined) return true;
-  try {
-    return verdictOf(await authorize(listRequest(tool, principal, context))) !== false;
-  } catch {
-    return false;
-  }
+  return listVerdict(authorize, tool, principal, context);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function listRequest(tool: AgentTool, principal: Principal | undefined, context: ToolExecutionContext): AuthorizeRequest {

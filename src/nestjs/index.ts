@@ -12,3 +12,4 @@
  */
 export { ToolwrightModule } from './toolwright-nest-module';
 export type { ToolwrightNestAsyncOptions, ToolwrightNestOptions } from './toolwright-nest-module';
+export type { NestCallerRequest, NestPrincipalSource } from './request-caller';

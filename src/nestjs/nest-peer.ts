@@ -1,10 +1,10 @@
 import { lazyPeer } from '../common/peer-dependency';
 
 /** @internal What `toolwright/nestjs` uses of `@nestjs/core` at run time. */
-export type NestCore = Pick<typeof import('@nestjs/core'), 'DiscoveryModule' | 'DiscoveryService' | 'ModuleRef'>;
+export type NestCore = Pick<typeof import('@nestjs/core'), 'APP_INTERCEPTOR' | 'DiscoveryModule' | 'DiscoveryService' | 'ModuleRef'>;
 
 /** @internal What `toolwright/nestjs` uses of `@nestjs/common` at run time. */
-export type NestCommon = Pick<typeof import('@nestjs/common'), 'Scope'>;
+export type NestCommon = Pick<typeof import('@nestjs/common'), 'ForbiddenException' | 'Scope'>;
 
 const PEER = {
   feature: 'toolwright/nestjs',
@@ -22,5 +22,5 @@ const PEER = {
  */
 export const loadNestCore = lazyPeer(() => require('@nestjs/core') as NestCore, PEER);
 
-/** @internal The application's `@nestjs/common`, loaded when discovery explains a provider's scope. */
+/** @internal The application's `@nestjs/common`, loaded when discovery explains a provider's scope or a request is refused. */
 export const loadNestCommon = lazyPeer(() => require('@nestjs/common') as NestCommon, PEER);

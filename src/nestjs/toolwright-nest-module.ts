@@ -3,10 +3,11 @@ import type { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { isContainerPreset } from '../di/container-preset';
 import { ToolkitError } from '../errors';
 import type { PresetMap, PresetValue } from '../executor/presets';
-import { Toolkit } from '../toolkit/toolkit';
+import { setAmbientContext, Toolkit } from '../toolkit/toolkit';
 import { checkModuleOptions, createModuleToolkit, registerModuleServices, type ToolwrightModuleOptions } from '../toolkit/toolwright-module';
 import { discoverToolServices } from './nest-discovery';
 import { loadNestCore } from './nest-peer';
+import { RequestCallers, type NestPrincipalSource } from './request-caller';
 
 /**
  * Options of {@link ToolwrightModule.forRoot}: the `Toolkit` constructor options plus `groups`
@@ -21,7 +22,15 @@ import { loadNestCore } from './nest-peer';
  *   presets: { send_mail: { apiKey: fromContainer('MAIL_API_KEY') } },
  * };
  */
-export type ToolwrightNestOptions = Omit<ToolwrightModuleOptions, 'services'>;
+export interface ToolwrightNestOptions extends Omit<ToolwrightModuleOptions, 'services'> {
+  /**
+   * Who calls, per request: `(request, context) => Principal | undefined` (or a Promise), called
+   * after the guards (`request.user` is set). Every call and list the module's `Toolkit` makes
+   * while the request is handled — in controllers, services, sessions, `runToolLoop` — is made as
+   * that caller, under any context the code passes itself. See {@link NestPrincipalSource}.
+   */
+  readonly principal?: NestPrincipalSource | undefined;
+}
 
 /**
  * Options of {@link ToolwrightModule.forRootAsync}: Nest's usual async configuration. `useFactory`
@@ -86,6 +95,9 @@ class ToolwrightLifecycle implements OnModuleInit, OnApplicationShutdown {
 
 function checkNestOptions(options: ToolwrightNestOptions, caller: string): void {
   checkModuleOptions(options, caller);
+  if (options.principal !== undefined && typeof options.principal !== 'function') {
+    throw new ToolkitError('INVALID_OPTIONS', `${caller}: principal must be a function (request) => Principal | undefined, e.g. (request) => request.user && new Principal(request.user.id, { scopes: request.user.scopes }).`);
+  }
   if ('services' in options) {
     throw new ToolkitError(
       'INVALID_OPTIONS',
@@ -95,15 +107,27 @@ function checkNestOptions(options: ToolwrightNestOptions, caller: string): void 
   }
 }
 
-function toolwrightModule(imports: NonNullable<ModuleMetadata['imports']>, options: Provider): DynamicModule {
-  const { DiscoveryModule, DiscoveryService, ModuleRef } = loadNestCore();
+function toolwrightModule(imports: NonNullable<ModuleMetadata['imports']>, options: Provider, callers: boolean): DynamicModule {
+  const { APP_INTERCEPTOR, DiscoveryModule, DiscoveryService, ModuleRef } = loadNestCore();
+  const interceptor: Provider[] = callers ? [{ provide: APP_INTERCEPTOR, useExisting: RequestCallers }] : [];
   return {
     module: ToolwrightModule,
     global: true,
     imports: [DiscoveryModule, ...imports],
     providers: [
       options,
-      { provide: Toolkit, inject: [OPTIONS], useFactory: (resolved: ToolwrightNestOptions) => createModuleToolkit(resolved) },
+      { provide: RequestCallers, inject: [OPTIONS], useFactory: (resolved: ToolwrightNestOptions) => new RequestCallers(resolved.principal) },
+      ...interceptor,
+      {
+        provide: Toolkit,
+        inject: [OPTIONS, RequestCallers],
+        useFactory: (resolved: ToolwrightNestOptions, requests: RequestCallers) => {
+          const { principal, ...toolkitOptions } = resolved;
+          const toolkit = createModuleToolkit(toolkitOptions);
+          if (principal !== undefined) setAmbientContext(toolkit, () => requests.current());
+          return toolkit;
+        },
+      },
       {
         provide: ToolwrightLifecycle,
         inject: [Toolkit, DiscoveryService, ModuleRef, OPTIONS],
@@ -144,7 +168,7 @@ export class ToolwrightModule {
    */
   static forRoot(options: ToolwrightNestOptions = {}): DynamicModule {
     checkNestOptions(options, 'ToolwrightModule.forRoot');
-    return toolwrightModule([], { provide: OPTIONS, useValue: options });
+    return toolwrightModule([], { provide: OPTIONS, useValue: options }, options.principal !== undefined);
   }
 
   /**
@@ -158,6 +182,7 @@ export class ToolwrightModule {
       throw new ToolkitError('INVALID_OPTIONS', 'ToolwrightModule.forRootAsync: useFactory must be a function returning the options: { inject: [ConfigService], useFactory: (config) => ({ … }) }.');
     }
     const make = options.useFactory as (...providers: unknown[]) => ToolwrightNestOptions | Promise<ToolwrightNestOptions>;
+    // the options are known only at start: the interceptor is installed and passes through without a principal source
     return toolwrightModule(options.imports ?? [], {
       provide: OPTIONS,
       inject: options.inject ?? [],
@@ -166,6 +191,6 @@ export class ToolwrightModule {
         checkNestOptions(resolved, 'ToolwrightModule.forRootAsync: the options useFactory returned');
         return resolved;
       },
-    });
+    }, true);
   }
 }

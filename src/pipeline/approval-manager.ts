@@ -314,9 +314,10 @@ export class ApprovalManager {
     if (!won) throw notPending(`Approval '${approval.id}' was already decided (here, in an earlier copy, or by another process); the call does not run again.`);
   }
 
-  /** Records a decision in the store (atomic) and in memory; false when decided already. */
+  /** Records a decision in the store (atomic; with a shared store, its audit record too) and in memory; false when decided already. */
   private async record(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
     const claim = claimOf(approval, decision);
+    if (this.shared) return (await this.shared.settle(approval, decision)) && this.memory.claim(claim);
     return this.decisions === this.memory ? this.memory.claim(claim) : (await this.decisions.claim(claim)) && this.memory.claim(claim);
   }
 

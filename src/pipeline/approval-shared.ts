@@ -5,6 +5,7 @@ import type { ToolResult } from '../common/tool-types';
 import type { TravellingContexts } from '../common/travelling-contexts';
 import { ToolkitError, describeThrown } from '../errors';
 import { CALL_ORIGIN, type HookContext } from '../executor/hooks';
+import { StoreChanges } from './approval-changes';
 import { claimOf, type InMemoryApprovalDecisions } from './approval-decisions';
 import { freezeApproval, type PendingApprovals } from './approval-pending';
 import { rememberKey, rememberedDecisionFor, type RememberedDecisions } from './approval-remembered';
@@ -48,13 +49,18 @@ export class SharedApprovals {
   private readonly heldAt = new Map<string, number>();
   private refreshing: Promise<void> | undefined = undefined;
   private again = false;
+  private readonly changes: StoreChanges;
+  /** A call announced while the list was full (`maxPending`) was not listed. */
+  private overflowed = false;
 
   private constructor(
     private readonly store: ApprovalStore,
     private readonly host: SharedHost,
   ) {
-    // the store calls back once it can be read, and on every change
-    store.watch(() => void this.refresh().catch((error: unknown) => host.report(error, 'store')));
+    const report = (error: unknown): void => host.report(error, 'store');
+    this.changes = new StoreChanges(store, { held: host.held, memory: host.memory, publish: host.publish, load: (id) => this.load(id), freed: () => this.freed() }, report);
+    // the store calls back once it can be read (everything is loaded), and on every change (that record is)
+    store.watch((change) => (change === undefined ? void this.refresh().catch(report) : this.changes.push(change)));
   }
 
   /**
@@ -113,6 +119,33 @@ export class SharedApprovals {
     held.publish();
   }
 
+  /** Lists held call `id` as the store has it, when it is pending there, verified, and there is room. */
+  private async load(id: string): Promise<void> {
+    const { held, memory } = this.host;
+    if (held.list().length >= held.maxPending) {
+      this.overflowed = true;
+      return;
+    }
+    let record: StoredApproval | undefined;
+    try {
+      record = await this.store.get(id);
+    } catch (error) {
+      throw storeFailed(`Approval '${id}' could not be read`, error);
+    }
+    const approval = record === undefined ? undefined : this.verified(record);
+    if (approval === undefined || approval.id !== id || held.has(id) || memory.decisionOf(id) !== undefined) return;
+    this.heldAt.set(id, this.generation);
+    held.add(approval);
+    held.publish();
+  }
+
+  /** A call left a full list: the calls not listed for want of room are loaded now (the whole list, once). */
+  private freed(): void {
+    if (!this.overflowed) return;
+    this.overflowed = false;
+    void this.refresh().catch((error: unknown) => this.host.report(error, 'store'));
+  }
+
   /** The record's approval when it is well-formed and its digest matches its content; `undefined` otherwise. */
   private verified(record: StoredApproval): PendingApproval | undefined {
     try {
@@ -141,7 +174,7 @@ export class SharedApprovals {
     }
     let written: boolean;
     try {
-      written = await this.store.hold(record);
+      written = await this.changes.writing(approval.id, () => this.store.hold(record));
     } catch (error) {
       // the model learns that it failed, the operator (onCallbackError) why: no store address reaches the model
       this.host.report(storeFailed(`A call of tool '${tool}' could not be held`, error), 'store');
@@ -177,12 +210,15 @@ export class SharedApprovals {
   private async decide(approval: PendingApproval, entry: ApprovalAuditRecord): Promise<void> {
     let verdict;
     try {
-      verdict = await this.store.decide(entry);
+      verdict = await this.changes.writing(approval.id, () => this.store.decide(entry));
     } catch (error) {
       throw storeFailed(`Approval '${approval.id}' could not be decided`, error, true);
     }
     const listed = this.host.held.get(approval.id);
-    if (verdict !== 'changed' && listed !== undefined) this.host.held.release(listed);
+    if (verdict !== 'changed' && listed !== undefined) {
+      this.host.held.release(listed);
+      this.freed();
+    }
     if (verdict === 'changed') throw changed(approval.id, 'the call was changed in the store while it was being decided');
     if (verdict === 'not-pending') throw notPending(`Approval '${approval.id}' was already decided (here or by another process sharing the store); the call does not run again.`);
     this.host.memory.claim(claimOf(approval, entry.decision));
@@ -218,8 +254,28 @@ export class SharedApprovals {
     await this.decide(approval, this.auditOf(approval, record.digest, 'approved', options.decidedBy));
     if (remembered !== undefined) await this.remember(remembered, origin?.session);
     const result = await this.host.grants.run(approval, run);
+    // for the other replicas' decisions$
+    this.store.finish?.(id, result).catch((error: unknown) => this.host.report(storeFailed(`The result of approval '${id}' was not kept for the other replicas`, error), 'store'));
     this.host.publish({ approval, decision: 'approved', result, decidedAt: this.host.now() });
     return result;
+  }
+
+  /**
+   * Records a decision its requester's client took at once (the call was never held): the
+   * tombstone and audit record in the store; false when the id is known there.
+   */
+  async settle(approval: PendingApproval, decision: 'approved' | 'rejected'): Promise<boolean> {
+    const digest = approvalDigest(approval, undefined, this.host.signingKey);
+    const record: StoredApproval = { approval: freezeApproval({ ...approval, digest }), digest };
+    const entry: ApprovalAuditRecord = { ...this.auditOf(approval, digest, decision, approval.principal), via: 'elicitation' };
+    try {
+      if (this.store.settle !== undefined) return await this.store.settle(record, entry);
+      return (await this.store.hold(record)) && (await this.store.decide(entry)) === 'decided';
+    } catch (error) {
+      // the model learns that it failed, the operator (onCallbackError) why: no store address reaches the model
+      this.host.report(storeFailed(`The decision on a call of tool '${approval.toolName}' could not be recorded`, error), 'store');
+      throw new ToolkitError('APPROVAL_STORE_FAILED', `The approval store is unavailable, so the answer to the question about tool '${approval.toolName}' could not be recorded. The call did not run; try again later.`);
+    }
   }
 
   /** `reject(id, reason)` through the store. */

@@ -1,3 +1,5 @@
+import type { ToolResult } from '../common/tool-types';
+import { ToolkitError } from '../errors';
 import type { PendingApproval, RememberedDecision } from './approval-records';
 
 /**
@@ -44,7 +46,56 @@ export interface ApprovalAuditRecord {
   readonly principal?: string;
   /** The rejection's reason. */
   readonly reason?: string;
+  /** `'elicitation'` when the requester's own client was asked at once (the call was never held). */
+  readonly via?: 'elicitation';
 }
+
+/**
+ * A change a store announces to its watchers: which approval, and what happened to it. A hint
+ * only: a manager reads the record (and checks its digest) before it lists or publishes anything.
+ *
+ * @example
+ * store.watch((change) => console.log(change?.kind, change?.id)); // 'held' 'appr_1', then 'decided' 'appr_1'…
+ */
+export interface ApprovalStoreChange {
+  /** The approval concerned. */
+  readonly id: string;
+  /** `held`: a call was held; `decided`: approved, rejected or withdrawn; `finished`: an approved call's run ended and its result is stored. */
+  readonly kind: 'held' | 'decided' | 'finished';
+}
+
+/**
+ * How a call was decided, as a store keeps it: its audit record and, once an approved call's
+ * run has ended, the result that answered it.
+ *
+ * @example
+ * const outcome = await store.outcome?.('appr_1'); // { audit: { decision: 'approved', … }, result: { forLLM: 'paid', … } }
+ */
+export interface ApprovalOutcome {
+  /** The decision's audit record. */
+  readonly audit: ApprovalAuditRecord;
+  /** The result of the approved call's run (absent until it ended, and for a rejection). */
+  readonly result?: ToolResult;
+}
+
+/**
+ * How long a store keeps tombstones, audit records and results of decided calls (default 30
+ * days): older ones are purged in the background after a decision (at most once a minute), or
+ * by `purge()`. A pending call is never purged.
+ *
+ * @example
+ * redisApprovalStore({ connection, retention: { decidedMs: 90 * 24 * 3_600_000 } });
+ */
+export interface ApprovalRetention {
+  /** How long a decided call is kept after its decision, in ms (default 30 days; at least one second). */
+  readonly decidedMs?: number | undefined;
+}
+
+/** @internal The default of {@link ApprovalRetention.decidedMs}: 30 days. */
+export const DEFAULT_DECIDED_RETENTION_MS = 30 * 24 * 3_600_000;
+
+/** @internal How often a store purges by itself, at most. */
+export const PURGE_INTERVAL_MS = 60_000;
 
 /**
  * What {@link ApprovalStore.decide} found: `'decided'` (this decision won: the call left the
@@ -89,8 +140,61 @@ export interface ApprovalStore {
   forgetSession(sessionId: string): Promise<void>;
   /** The audit trail, newest first (at most `limit`, default 100). */
   audit(options?: { readonly limit?: number | undefined }): Promise<readonly ApprovalAuditRecord[]>;
-  /** Calls `listener` whenever the pending calls may have changed, in any process; returns what stops it. */
-  watch(listener: () => void): () => void;
+  /**
+   * Calls `listener` whenever the pending calls may have changed, in any process, with the change
+   * when the store knows it (without one, e.g. after a reconnect, the manager reloads its whole
+   * list); returns what stops it.
+   */
+  watch(listener: (change?: ApprovalStoreChange) => void): () => void;
+  /**
+   * Writes a call decided at once without being held (its requester's client was asked): its
+   * tombstone and audit record; `false` when the id is known. Optional: without it, the manager
+   * holds the call and decides it.
+   */
+  settle?(record: StoredApproval, entry: ApprovalAuditRecord): Promise<boolean>;
+  /** Keeps the result of approved call `id` once its run ended, and announces it (`finished`). Optional. */
+  finish?(id: string, result: ToolResult): Promise<void>;
+  /** How decided call `id` was decided, and its result once stored. Optional: without it, other replicas' `decisions$` miss the calls decided elsewhere. */
+  outcome?(id: string): Promise<ApprovalOutcome | undefined>;
+}
+
+/** @internal The text a store announces for a change: `kind:id`. */
+export function changeText(kind: ApprovalStoreChange['kind'], id: string): string {
+  return `${kind}:${id}`;
+}
+
+/** @internal A change announced by a store, or `undefined` (reload everything) for anything else. */
+export function parseChange(text: unknown): ApprovalStoreChange | undefined {
+  if (typeof text !== 'string' || text.length > 1_000) return undefined;
+  const colon = text.indexOf(':');
+  const kind = text.slice(0, colon);
+  const id = text.slice(colon + 1);
+  return colon > 0 && id !== '' && (kind === 'held' || kind === 'decided' || kind === 'finished') ? { id, kind } : undefined;
+}
+
+/** @internal The retention of a store's options, checked. */
+export function decidedRetentionMs(retention: ApprovalRetention | undefined, caller: string): number {
+  const ms = retention?.decidedMs ?? DEFAULT_DECIDED_RETENTION_MS;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 1_000) {
+    throw new ToolkitError('INVALID_OPTIONS', `${caller}: retention.decidedMs must be a number of milliseconds of at least 1000 (default 30 days).`);
+  }
+  return ms;
+}
+
+/** @internal A stored result read back, or `undefined` when the text is not one. */
+export function parseResult(text: unknown): ToolResult | undefined {
+  const value = parsed(text);
+  return value !== undefined && typeof value.forLLM === 'string' && typeof value.isError === 'boolean' ? (value as unknown as ToolResult) : undefined;
+}
+
+/** @internal The text a store keeps for a result, or `undefined` when it cannot be kept (not JSON, too long). */
+export function resultText(result: ToolResult): string | undefined {
+  try {
+    const text = JSON.stringify(result);
+    return text.length <= MAX_STORED_CHARS ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sorted-key JSON: the same text whatever order a store (a JSON column, say) gave the keys back in. */

@@ -1,14 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { ToolkitError, describeThrown } from '../errors';
+import type { ToolResult } from '../common/tool-types';
 import {
+  changeText,
+  decidedRetentionMs,
   MAX_STORED_CHARS,
   parseAudit,
+  parseChange,
   parseRemembered,
+  parseResult,
   parseStored,
+  PURGE_INTERVAL_MS,
+  resultText,
   storedText,
   type ApprovalAuditRecord,
+  type ApprovalOutcome,
+  type ApprovalRetention,
   type ApprovalStore,
+  type ApprovalStoreChange,
   type ApprovalStoreVerdict,
   type StoredApproval,
 } from '../pipeline/approval-store';
@@ -27,12 +37,16 @@ export interface PostgresApprovalStoreOptions {
   readonly schema?: string | undefined;
   /** The table of held and decided calls (default `'toolwright_approvals'`); remembered decisions go to `<table>_remembered`. */
   readonly table?: string | undefined;
+  /** How long decided calls (tombstones, audit records, results) are kept (default 30 days). */
+  readonly retention?: ApprovalRetention | undefined;
 }
 
 /** An {@link ApprovalStore} in PostgreSQL; `close()` stops listening for changes. */
 export interface PostgresApprovalStore extends ApprovalStore {
   /** The SQL that creates the tables (run at the first operation, or by your migrations). */
   readonly schemaSql: string;
+  /** Deletes the decided calls older than the retention now; resolves to how many. */
+  purge(): Promise<number>;
   /** Stops listening for changes and releases the connection that listened (the pool stays open). */
   close(): Promise<void>;
 }
@@ -50,7 +64,8 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 /**
  * A shared {@link ApprovalStore} in PostgreSQL, for `new ApprovalManager({ store })`. One row per
  * held call: `state` is `'pending'` until a decision sets it to `'approved'` or `'rejected'` (the
- * row stays: it is the call's tombstone and its audit record); deciding is one conditional
+ * row stays for `retention.decidedMs`, default 30 days: it is the call's tombstone, its audit record and,
+ * once the approved call ran, its result); deciding is one conditional
  * `UPDATE` (atomic: one decision per call fleet-wide). Changes are announced with `NOTIFY`, so
  * that each manager sharing the store refreshes its pending list (one pool connection listens
  * while a manager watches). The tables are created at the first operation when absent
@@ -78,7 +93,7 @@ export function postgresApprovalStore(options: PostgresApprovalStoreOptions): Po
       throw new ToolkitError('INVALID_OPTIONS', `postgresApprovalStore: ${name} must be a plain SQL identifier (letters, digits and _, at most 48 characters), got '${String(value).slice(0, 60)}'.`);
     }
   }
-  return new PostgresApprovals(pool, schema, table);
+  return new PostgresApprovals(pool, schema, table, decidedRetentionMs(options.retention, 'postgresApprovalStore'));
 }
 
 class PostgresApprovals implements PostgresApprovalStore {
@@ -87,7 +102,9 @@ class PostgresApprovals implements PostgresApprovalStore {
   private readonly remembered: string;
   private readonly channel: string;
   private created: Promise<void> | undefined = undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(change?: ApprovalStoreChange) => void>();
+  private purgedAt = 0;
+  private connecting = false;
   private listening: PoolClient | undefined = undefined;
   private retry: ReturnType<typeof setTimeout> | undefined = undefined;
   private closed = false;
@@ -96,6 +113,7 @@ class PostgresApprovals implements PostgresApprovalStore {
     private readonly pool: Pool,
     schema: string,
     table: string,
+    private readonly retentionMs: number,
   ) {
     this.calls = `"${schema}"."${table}"`;
     this.remembered = `"${schema}"."${table}_remembered"`;
@@ -109,8 +127,10 @@ class PostgresApprovals implements PostgresApprovalStore {
       '  record text NOT NULL,        -- the held call as JSON: { approval, context }',
       '  digest text NOT NULL,        -- sha256 of the record when it was held',
       '  decided_at bigint,',
-      '  audit text                   -- the decision as JSON: who, when, what was shown',
+      '  audit text,                  -- the decision as JSON: who, when, what was shown',
+      "  result text                  -- an approved call's result as JSON, once its run ended",
       ');',
+      `ALTER TABLE ${this.calls} ADD COLUMN IF NOT EXISTS result text;`,
       `CREATE INDEX IF NOT EXISTS "${table}_pending" ON ${this.calls} (created_at) WHERE state = 'pending';`,
       `CREATE INDEX IF NOT EXISTS "${table}_decided" ON ${this.calls} (decided_at) WHERE state <> 'pending';`,
       `CREATE TABLE IF NOT EXISTS ${this.remembered} (key text PRIMARY KEY, session_id text, decision text NOT NULL);`,
@@ -155,8 +175,8 @@ class PostgresApprovals implements PostgresApprovalStore {
     if (text.length > MAX_STORED_CHARS) throw new ToolkitError('APPROVAL_STORE_FAILED', `A held call of ${text.length} characters is over the ${MAX_STORED_CHARS} a store keeps.`);
     const { id, createdAt } = record.approval;
     const sql = `WITH held AS (INSERT INTO ${this.calls} (id, created_at, record, digest) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id)
-      SELECT pg_notify($5, 'held') FROM held`;
-    return (await this.query('hold a call', sql, [id, createdAt, text, record.digest, this.channel])).rowCount === 1;
+      SELECT pg_notify($5, $6) FROM held`;
+    return (await this.query('hold a call', sql, [id, createdAt, text, record.digest, this.channel, changeText('held', id)])).rowCount === 1;
   }
 
   async list(): Promise<readonly StoredApproval[]> {
@@ -178,11 +198,50 @@ class PostgresApprovals implements PostgresApprovalStore {
 
   async decide(entry: ApprovalAuditRecord): Promise<ApprovalStoreVerdict> {
     const sql = `WITH decided AS (UPDATE ${this.calls} SET state = $2, decided_at = $3, audit = $4 WHERE id = $1 AND state = 'pending' AND digest = $5 RETURNING id)
-      SELECT pg_notify($6, 'decided') FROM decided`;
-    const { rowCount } = await this.query('decide a call', sql, [entry.id, entry.decision, entry.decidedAt, JSON.stringify(entry), entry.digest, this.channel]);
-    if (rowCount === 1) return 'decided';
+      SELECT pg_notify($6, $7) FROM decided`;
+    const { rowCount } = await this.query('decide a call', sql, [entry.id, entry.decision, entry.decidedAt, JSON.stringify(entry), entry.digest, this.channel, changeText('decided', entry.id)]);
+    if (rowCount === 1) {
+      this.purgeLater();
+      return 'decided';
+    }
     const { rows } = await this.query<{ state: string }>('read a call', `SELECT state FROM ${this.calls} WHERE id = $1`, [entry.id]);
     return rows[0]?.state === 'pending' ? 'changed' : 'not-pending';
+  }
+
+  async settle(record: StoredApproval, entry: ApprovalAuditRecord): Promise<boolean> {
+    const sql = `WITH settled AS (INSERT INTO ${this.calls} (id, state, created_at, record, digest, decided_at, audit) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id)
+      SELECT pg_notify($8, $9) FROM settled`;
+    const values = [entry.id, entry.decision, record.approval.createdAt, storedText(record), record.digest, entry.decidedAt, JSON.stringify(entry), this.channel, changeText('decided', entry.id)];
+    return (await this.query('record a decision', sql, values)).rowCount === 1;
+  }
+
+  async finish(id: string, result: ToolResult): Promise<void> {
+    const text = resultText(result);
+    if (text === undefined) return;
+    // committed without waiting for the disk: a result lost in a crash only leaves other replicas' decisions$ without it
+    const sql = `WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)),
+      finished AS (UPDATE ${this.calls} SET result = $2 WHERE id = $1 AND state = 'approved' AND result IS NULL RETURNING id)
+      SELECT pg_notify($3, $4) FROM finished, lazy`;
+    await this.query('keep a result', sql, [id, text, this.channel, changeText('finished', id)]);
+  }
+
+  async outcome(id: string): Promise<ApprovalOutcome | undefined> {
+    const { rows } = await this.query<{ audit: string; result: string | null }>('read an outcome', `SELECT audit, result FROM ${this.calls} WHERE id = $1 AND state <> 'pending'`, [id]);
+    const audit = rows[0] === undefined ? undefined : parseAudit(rows[0].audit);
+    if (audit === undefined || audit.id !== id) return undefined;
+    const result = parseResult(rows[0]!.result);
+    return result === undefined ? { audit } : { audit, result };
+  }
+
+  async purge(): Promise<number> {
+    this.purgedAt = Date.now();
+    return (await this.query('purge decided calls', `DELETE FROM ${this.calls} WHERE state <> 'pending' AND decided_at < $1`, [this.purgedAt - this.retentionMs])).rowCount;
+  }
+
+  /** Purges in the background, at most once a minute: a decision never waits for it. */
+  private purgeLater(): void {
+    if (Date.now() - this.purgedAt < PURGE_INTERVAL_MS) return;
+    this.purge().catch(() => undefined);
   }
 
   async remember(key: string, decision: RememberedDecision): Promise<void> {
@@ -207,9 +266,9 @@ class PostgresApprovals implements PostgresApprovalStore {
     return rows.map((row) => parseAudit(row.audit)).filter((record): record is ApprovalAuditRecord => record !== undefined);
   }
 
-  watch(listener: () => void): () => void {
+  watch(listener: (change?: ApprovalStoreChange) => void): () => void {
     this.listeners.add(listener);
-    if (this.listening === undefined && this.retry === undefined) void this.listen();
+    if (this.listening === undefined && this.retry === undefined && !this.connecting) void this.listen();
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.unlisten();
@@ -219,12 +278,14 @@ class PostgresApprovals implements PostgresApprovalStore {
   /** Holds one pool connection that LISTENs; when it fails, tries again every second while someone watches. */
   private async listen(): Promise<void> {
     if (this.closed || this.listeners.size === 0) return;
+    // one listening connection, however many watch at once (two would announce each change twice)
+    this.connecting = true;
     let client: PoolClient | undefined;
     try {
       await this.ensure();
       client = await this.pool.connect();
       client.on('notification', (message) => {
-        if (message.channel === this.channel) this.notify();
+        if (message.channel === this.channel) this.notify(parseChange(message.payload));
       });
       const lost = client;
       client.on('error', () => {
@@ -244,6 +305,8 @@ class PostgresApprovals implements PostgresApprovalStore {
     } catch {
       client?.release(true);
       this.again();
+    } finally {
+      this.connecting = false;
     }
   }
 
@@ -265,10 +328,10 @@ class PostgresApprovals implements PostgresApprovalStore {
     client?.release(true);
   }
 
-  private notify(): void {
+  private notify(change?: ApprovalStoreChange): void {
     for (const listener of [...this.listeners]) {
       try {
-        listener();
+        listener(change);
       } catch {
         // a listener's failure is its own
       }

@@ -1,13 +1,22 @@
 import { Redis } from 'ioredis';
 import { ToolkitError, describeThrown } from '../errors';
+import type { ToolResult } from '../common/tool-types';
 import {
+  decidedRetentionMs,
   MAX_STORED_CHARS,
   parseAudit,
+  parseChange,
   parseRemembered,
+  parseResult,
   parseStored,
+  PURGE_INTERVAL_MS,
+  resultText,
   storedText,
   type ApprovalAuditRecord,
+  type ApprovalOutcome,
+  type ApprovalRetention,
   type ApprovalStore,
+  type ApprovalStoreChange,
   type ApprovalStoreVerdict,
   type StoredApproval,
 } from '../pipeline/approval-store';
@@ -28,10 +37,14 @@ export interface RedisApprovalStoreOptions {
   readonly prefix?: string | undefined;
   /** How long one command may take before the operation fails with `APPROVAL_STORE_FAILED` (default 5,000 ms). */
   readonly commandTimeoutMs?: number | undefined;
+  /** How long decided calls (tombstones, audit records, results) are kept (default 30 days). */
+  readonly retention?: ApprovalRetention | undefined;
 }
 
 /** An {@link ApprovalStore} in Redis; `close()` ends its connections. */
 export interface RedisApprovalStore extends ApprovalStore {
+  /** Deletes the decided calls older than the retention now (up to 10,000 at a time); resolves to how many. */
+  purge(): Promise<number>;
   /** Ends the store's own connections (a client you passed stays open). */
   close(): Promise<void>;
 }
@@ -41,7 +54,7 @@ if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2]
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('PUBLISH', ARGV[5], 'held')
+redis.call('PUBLISH', ARGV[5], 'held:' .. ARGV[1])
 return 1`;
 
 const DECIDE = `
@@ -54,8 +67,44 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
 redis.call('LPUSH', KEYS[5], ARGV[4])
-redis.call('PUBLISH', ARGV[5], 'decided')
+redis.call('HSET', KEYS[6], ARGV[1], ARGV[4])
+redis.call('ZADD', KEYS[7], ARGV[6], ARGV[1])
+redis.call('PUBLISH', ARGV[5], 'decided:' .. ARGV[1])
 return 'decided'`;
+
+// a call decided when it was asked, never held: its tombstone and audit record
+const SETTLE = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('LPUSH', KEYS[3], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[5], ARGV[4], ARGV[1])
+redis.call('PUBLISH', ARGV[5], 'decided:' .. ARGV[1])
+return 1`;
+
+const FINISH = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'finished:' .. ARGV[1])
+return 1`;
+
+// decided calls older than ARGV[1]: tombstone, audit record (by id and at the list's old end), result
+const PURGE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, 10000)
+for i = 1, #ids do
+  redis.call('HDEL', KEYS[2], ids[i])
+  redis.call('HDEL', KEYS[3], ids[i])
+  redis.call('HDEL', KEYS[4], ids[i])
+  redis.call('ZREM', KEYS[1], ids[i])
+end
+while true do
+  local last = redis.call('LINDEX', KEYS[5], -1)
+  if not last then break end
+  local ok, entry = pcall(cjson.decode, last)
+  if ok and type(entry) == 'table' and type(entry.decidedAt) == 'number' and entry.decidedAt >= tonumber(ARGV[1]) then break end
+  redis.call('RPOP', KEYS[5])
+end
+return #ids`;
 
 const FORGET = `
 local keys = redis.call('SMEMBERS', KEYS[2])
@@ -68,7 +117,8 @@ return #keys`;
  * tombstones, the audit trail (newest first) and remembered decisions live under `{prefix}:…`;
  * holding and deciding are Lua scripts (atomic: one decision per call fleet-wide); every change
  * is published on `{prefix}:changed`, so that each manager sharing the store refreshes its
- * pending list. Tombstones and audit records are kept until you delete them. A Redis that does
+ * pending list. Decided calls (tombstones, audit records, results) are kept for `retention.decidedMs`
+ * (default 30 days), then purged. A Redis that does
  * not answer makes each operation fail (`APPROVAL_STORE_FAILED`, naming the address and the
  * cause): a call is then not held, and a decision not taken; nothing runs.
  *
@@ -88,25 +138,28 @@ export function redisApprovalStore(options: RedisApprovalStoreOptions): RedisApp
   }
   const prefix = options.prefix ?? 'toolwright:approvals';
   if (typeof prefix !== 'string' || prefix === '' || /[{}]/.test(prefix)) throw new ToolkitError('INVALID_OPTIONS', 'redisApprovalStore: prefix must be a non-empty string without { or } (the store wraps it in braces).');
-  return new RedisApprovals(connection, prefix, options.commandTimeoutMs ?? 5_000);
+  return new RedisApprovals(connection, prefix, options.commandTimeoutMs ?? 5_000, decidedRetentionMs(options.retention, 'redisApprovalStore'));
 }
 
 class RedisApprovals implements RedisApprovalStore {
   private readonly address: string;
   private readonly redis: Redis;
   private subscriber: Redis | undefined = undefined;
-  private readonly listeners = new Set<() => void>();
-  private readonly keys: { pending: string; records: string; digests: string; decided: string; audit: string; remembered: string; channel: string };
+  private readonly listeners = new Set<(change?: ApprovalStoreChange) => void>();
+  private readonly keys: Readonly<Record<'pending' | 'records' | 'digests' | 'decided' | 'decidedAt' | 'audit' | 'audits' | 'results' | 'remembered' | 'channel', string>>;
+  private purgedAt = 0;
   private closed = false;
 
   constructor(
     private readonly connection: RedisConnection,
     private readonly prefix: string,
     private readonly commandTimeoutMs: number,
+    private readonly retentionMs: number,
   ) {
     this.address = redisAddressOf(isRedisClient(connection) ? connection.options : connection);
     const k = (name: string): string => `{${prefix}}:${name}`;
-    this.keys = { pending: k('pending'), records: k('records'), digests: k('digests'), decided: k('decided'), audit: k('audit'), remembered: k('remembered'), channel: k('changed') };
+    const names = ['pending', 'records', 'digests', 'decided', 'decidedAt', 'audit', 'audits', 'results', 'remembered'] as const;
+    this.keys = { ...(Object.fromEntries(names.map((name) => [name, k(name)])) as Record<(typeof names)[number], string>), channel: k('changed') };
     this.redis = this.client();
   }
 
@@ -169,10 +222,48 @@ class RedisApprovals implements RedisApprovalStore {
   }
 
   async decide(entry: ApprovalAuditRecord): Promise<ApprovalStoreVerdict> {
-    const { pending, records, digests, decided, audit, channel } = this.keys;
+    const { pending, records, digests, decided, audit, audits, decidedAt, channel } = this.keys;
     const tombstone = JSON.stringify({ decision: entry.decision, decidedAt: entry.decidedAt });
-    const verdict = await this.run('decide a call', (r) => r.eval(DECIDE, 5, pending, records, digests, decided, audit, entry.id, entry.digest, tombstone, JSON.stringify(entry), channel));
+    const verdict = await this.run('decide a call', (r) =>
+      r.eval(DECIDE, 7, pending, records, digests, decided, audit, audits, decidedAt, entry.id, entry.digest, tombstone, JSON.stringify(entry), channel, String(entry.decidedAt)),
+    );
+    if (verdict === 'decided') this.purgeLater();
     return verdict === 'decided' || verdict === 'changed' ? verdict : 'not-pending';
+  }
+
+  async settle(_record: StoredApproval, entry: ApprovalAuditRecord): Promise<boolean> {
+    const { decided, records, audit, audits, decidedAt, channel } = this.keys;
+    const tombstone = JSON.stringify({ decision: entry.decision, decidedAt: entry.decidedAt });
+    const written = await this.run('record a decision', (r) => r.eval(SETTLE, 5, decided, records, audit, audits, decidedAt, entry.id, tombstone, JSON.stringify(entry), String(entry.decidedAt), channel));
+    return written === 1;
+  }
+
+  async finish(id: string, result: ToolResult): Promise<void> {
+    const text = resultText(result);
+    if (text === undefined) return;
+    await this.run('keep a result', (r) => r.eval(FINISH, 2, this.keys.decided, this.keys.results, id, text, this.keys.channel));
+  }
+
+  async outcome(id: string): Promise<ApprovalOutcome | undefined> {
+    return this.run('read an outcome', async (r) => {
+      const [auditText, kept] = await this.both<string | null>(r.multi().hget(this.keys.audits, id).hget(this.keys.results, id));
+      const audit = parseAudit(auditText);
+      if (audit === undefined || audit.id !== id) return undefined;
+      const result = parseResult(kept);
+      return result === undefined ? { audit } : { audit, result };
+    });
+  }
+
+  async purge(): Promise<number> {
+    this.purgedAt = Date.now();
+    const { decidedAt, decided, audits, results, audit } = this.keys;
+    return Number(await this.run('purge decided calls', (r) => r.eval(PURGE, 5, decidedAt, decided, audits, results, audit, String(this.purgedAt - this.retentionMs))));
+  }
+
+  /** Purges in the background, at most once a minute: a decision never waits for it. */
+  private purgeLater(): void {
+    if (Date.now() - this.purgedAt < PURGE_INTERVAL_MS) return;
+    this.purge().catch(() => undefined);
   }
 
   async remember(key: string, decision: RememberedDecision): Promise<void> {
@@ -199,11 +290,11 @@ class RedisApprovals implements RedisApprovalStore {
     return texts.map((text) => parseAudit(text)).filter((record): record is ApprovalAuditRecord => record !== undefined);
   }
 
-  watch(listener: () => void): () => void {
+  watch(listener: (change?: ApprovalStoreChange) => void): () => void {
     this.listeners.add(listener);
     if (this.subscriber === undefined && !this.closed) {
       const subscriber = (this.subscriber = this.client());
-      subscriber.on('message', () => this.notify());
+      subscriber.on('message', (_channel: string, message: string) => this.notify(parseChange(message)));
       // subscribed again after a reconnect: whatever changed meanwhile is loaded
       subscriber.on('ready', () => this.notify());
       subscriber.subscribe(this.keys.channel).catch(() => undefined);
@@ -211,10 +302,10 @@ class RedisApprovals implements RedisApprovalStore {
     return () => void this.listeners.delete(listener);
   }
 
-  private notify(): void {
+  private notify(change?: ApprovalStoreChange): void {
     for (const listener of [...this.listeners]) {
       try {
-        listener();
+        listener(change);
       } catch {
         // a listener's failure is its own
       }

@@ -185,6 +185,17 @@ export class ActivationState implements AvailabilityView, SessionLifetime {
     return this.groupRecords.has(name);
   }
 
+  /** @throws ToolkitError `UNKNOWN_GROUP` naming the names that are no group, and the known ones. */
+  checkGroups(names: readonly string[]): void {
+    const unknown = names.filter((n) => !this.hasGroup(n));
+    if (unknown.length === 0) return;
+    const known = this.groupStates().map((g) => g.name);
+    throw new ToolkitError(
+      'UNKNOWN_GROUP',
+      `Unknown tool group(s): ${unknown.map((n) => `'${n}'`).join(', ')}. Known groups: ${known.join(', ') || '(none)'}; create one with toolkit.createToolGroup(name, description, active).`,
+    );
+  }
+
   /** Groups known to the toolkit with this view's on/off state (in effect). */
   groupStates(): { name: string; description: string; active: boolean }[] {
     const active = this.activeGroups;

@@ -12,7 +12,9 @@ import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
  * of a skill run, an approved call resumed later) comes here, and so does every call refused
  * before it would start ({@link refuse}). In this order it
  *
- * 1. takes the call's options as the view has them: a session's own id wins;
+ * 1. takes the call's options as the view has them: a session's own id wins, and the context of
+ *    the work in progress (the toolkit's `ambient` source, e.g. the Nest module's request) sits
+ *    under the agent-level context — except for a call resumed later, which keeps its own;
  * 2. refuses the call with `SESSION_CLOSED` for a closed or expired session (which then runs
  *    nothing more: no approval resumed later, no step of a skill run);
  * 3. chooses the availability gate: the view's groups and skill, or the scope of the skill run
@@ -29,6 +31,10 @@ export class Dispatcher {
 
   /** Runs `call` made in `view` (by a skill run when `frame` is set). Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
+    return this.run(view, state, call, withAmbient(this.core, options), frame);
+  }
+
+  private run(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame: SkillFrame | undefined): Promise<ToolResult> {
     const callOptions = state.callOptions(options);
     if (state.closed || state.expired()) {
       if (!state.closed) this.core.closeSession(view, state);
@@ -51,7 +57,7 @@ export class Dispatcher {
    */
   refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
     const gate = frame !== undefined ? frame.gate : state;
-    return new CallRun(this.core, gate, call, state.callOptions(options), this.core.registry.resolve(call.name)).refuse(code, message);
+    return new CallRun(this.core, gate, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name)).refuse(code, message);
   }
 
   /** How a call of this dispatch runs again later as requested: same view, gate, session and contexts. */
@@ -65,8 +71,16 @@ export class Dispatcher {
         if (options.sessionId !== undefined) resumed.sessionId = options.sessionId;
         if (extra.signal !== undefined) resumed.signal = extra.signal;
         if (extra.onProgress !== undefined) resumed.onProgress = extra.onProgress;
-        return this.dispatch(view, state, call, resumed, frame);
+        // as requested: not as whoever resumes it (the ambient caller is the decider's)
+        return this.run(view, state, call, resumed, frame);
       },
     };
   }
+}
+
+/** @internal `options` with the ambient context (when the toolkit has a source and it answers) under the agent-level context. */
+function withAmbient(core: ToolkitCore, options: CallOptions): CallOptions {
+  const ambient = core.ambient?.();
+  if (ambient === undefined || ambient.size === 0) return options;
+  return { ...options, agentContext: ToolExecutionContext.merge(ambient, options.agentContext) };
 }

@@ -69,6 +69,8 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly clientRequests: ClientRequestHandler | undefined;
   readonly authorize: Authorize | undefined;
   readonly repair: RepairMode | undefined;
+  /** Where the context of the work in progress comes from (set by the Nest module: the request's caller). */
+  ambient: (() => ToolExecutionContext | undefined) | undefined = undefined;
   readonly asyncListeners = new Map<string, CallLink>();
   /** The routes of tools whose calls run elsewhere (`queueTools`); `undefined` while there are none. */
   remote: RemoteRouter | undefined = undefined;

@@ -3,11 +3,11 @@ import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
 import { NO_OPTIONS, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/executor-core';
 import type { Registry } from './registry';
-import { ToolkitError, type ToolkitErrorCode } from '../errors';
+import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
 import type { ActivationState } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
-import { callerDependent, masked, visibleMask, visibleMaskAsync } from './visible-tools';
+import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingCore } from './visible-tools';
 import type { GroupRecord, ToolAvailability } from './availability';
 import type { PromptView, ResourceView } from '../resources/catalog-views';
 
@@ -30,7 +30,7 @@ export interface SkillFrame {
  * the dispatcher and its skills through the skill registry). Declared here, beside the lowest
  * part that holds it, because its operations take views.
  */
-export interface ToolkitCore extends ExecutorCore {
+export interface ToolkitCore extends ExecutorCore, ListingCore {
   readonly registry: Registry;
   readonly groups: ReadonlyMap<string, GroupRecord>;
   /** Runs a call made in a view (`frame`: by a skill run); the dispatcher. Never rejects. */
@@ -153,6 +153,17 @@ export abstract class ToolView {
   }
 
   /**
+   * {@link activeTools$} for one caller (`options.context`, as in {@link getVisibleTools}): its list at once, then a new one whenever a
+   * change (toggle, skill, registration) changes what it may use; an async `authorize` rule is awaited (the list comes later).
+   *
+   * @example
+   * session.visibleTools$({ context: ToolExecutionContext.of(principal) }).subscribe((tools) => ui.show(tools));
+   */
+  visibleTools$(options?: ToolListOptions): Observable<readonly AgentTool[]> {
+    return visibleTools$(this.core, this.state.activeTools$, options?.context);
+  }
+
+  /**
    * The one computed model of what is enabled in this view, and why: each enabled tool with its
    * source (`global` meta tool, `component` enabled by its group `owner` or always on, `skill`
    * enabled by the active skill `owner`), in registration order. Frozen and shared between views
@@ -186,10 +197,7 @@ export abstract class ToolView {
     return this.state.groupStates();
   }
 
-  /**
-   * The names of the groups in effect: the base groups, or while a skill is active the groups
-   * switched on during it.
-   */
+  /** The names of the groups in effect: the base groups, or while a skill is active the groups switched on during it. */
   getActiveGroups(): string[] {
     return [...this.state.activeGroups];
   }
@@ -205,14 +213,7 @@ export abstract class ToolView {
    * session.updateToolGroups(['admin'], true);
    */
   updateToolGroups(names: readonly string[], active: boolean): void {
-    const unknown = names.filter((n) => !this.state.hasGroup(n));
-    if (unknown.length) {
-      const known = this.state.groupStates().map((g) => g.name);
-      throw new ToolkitError(
-        'UNKNOWN_GROUP',
-        `Unknown tool group(s): ${unknown.map((n) => `'${n}'`).join(', ')}. Known groups: ${known.join(', ') || '(none)'}; create one with toolkit.createToolGroup(name, description, active).`,
-      );
-    }
+    this.state.checkGroups(names);
     if (this.state.setGroups(names, active)) this.core.viewChanged(this.state);
   }
 
@@ -251,9 +252,7 @@ export abstract class ToolView {
         const schema = schemas.find((s) => s.name === omission.tool);
         warnOmission('toProviderDefs', omission, schema && { tool: schema, key });
       }
-      Object.freeze(lowered.definitions);
-      Object.freeze(lowered.report);
-      Object.freeze(lowered.omitted);
+      for (const part of [lowered.definitions, lowered.report, lowered.omitted]) Object.freeze(part);
       return Object.freeze(lowered);
     };
     return mask === undefined ? this.state.cachedDefs(key, make) : make();

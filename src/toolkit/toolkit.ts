@@ -1,6 +1,7 @@
 import type { ToolkitContainer } from '../di/services';
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
+import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolEvent } from '../executor/events';
 import type { ExecutorCore } from '../executor/executor-core';
 import type { ToolHook } from '../executor/hooks';
@@ -205,4 +206,14 @@ export class Toolkit extends ToolView {
  */
 export function executorCoreOf(toolkit: Toolkit): ExecutorCore {
   return toolkit['core'];
+}
+
+/**
+ * @internal Gives `toolkit` a source of the context of the work in progress (the Nest module: the
+ * caller of the request being handled), read by every call and list: under the agent-level and
+ * call-level contexts, over the toolkit's own `context`. A call resumed later keeps the context
+ * it was made with.
+ */
+export function setAmbientContext(toolkit: Toolkit, source: () => ToolExecutionContext | undefined): void {
+  toolkit['core'].ambient = source;
 }

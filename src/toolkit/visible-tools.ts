@@ -1,12 +1,16 @@
 import type { AgentTool } from '../common/agent-tool';
-import type { ToolExecutionContext } from '../common/execution-context';
-import { listContext, listsTool, listsToolAsync, principalIn, type Authorize } from '../executor/authorization';
+import { ToolExecutionContext } from '../common/execution-context';
+import type { Principal } from '../common/principal';
+import { defer, distinctUntilChanged, from, of, switchMap, type Observable } from 'rxjs';
+import { listContext, listsTool, listsToolAsync, listVerdict, principalIn, type Authorize } from '../executor/authorization';
 import type { Registry } from './registry';
 
 /** @internal What listing for a caller needs of the toolkit. */
 export interface ListingCore {
   readonly authorize?: Authorize | undefined;
   readonly context: ToolExecutionContext;
+  /** The context of the work in progress (the Nest module's request), between the toolkit's and the caller's own. */
+  readonly ambient?: (() => ToolExecutionContext | undefined) | undefined;
 }
 
 /** Whether a (frozen, shared) list of tools has a scoped tool, worked out once per list. */
@@ -29,8 +33,7 @@ export function callerDependent(core: ListingCore, tools: readonly AgentTool[]):
  */
 export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): readonly boolean[] | undefined {
   if (!callerDependent(core, tools)) return undefined;
-  const context = listContext(core.context, own);
-  const principal = principalIn(context);
+  const { context, principal } = callerOf(core, own);
   const mask = tools.map((tool) => listsTool(core.authorize, tool, principal, context));
   return mask.every(Boolean) ? undefined : mask;
 }
@@ -38,10 +41,36 @@ export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own:
 /** @internal {@link visibleMask} with the `authorize` rule's Promises awaited. */
 export async function visibleMaskAsync(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): Promise<readonly boolean[] | undefined> {
   if (!callerDependent(core, tools)) return undefined;
-  const context = listContext(core.context, own);
-  const principal = principalIn(context);
+  const { context, principal } = callerOf(core, own);
   const mask = await Promise.all(tools.map((tool) => listsToolAsync(core.authorize, tool, principal, context)));
   return mask.every(Boolean) ? undefined : mask;
+}
+
+/** The caller of a list: the toolkit's context, the ambient one (the Nest module's request) over it, the caller's own over both. */
+function callerOf(core: ListingCore, own: ToolExecutionContext | undefined): { context: ToolExecutionContext; principal: Principal | undefined } {
+  const context = listContext(core.context, ToolExecutionContext.merge(core.ambient?.(), own));
+  return { context, principal: principalIn(context) };
+}
+
+/**
+ * @internal `tools$` (a view's enabled tools) as the caller of `own` sees them: each list masked
+ * as {@link visibleMaskAsync} does (the caller fixed at subscription, the ambient one included),
+ * synchronously while the rule answers synchronously; a newer list drops an older one still
+ * awaiting the rule; a list equal to the one before (a change this caller cannot see) is not sent.
+ */
+export function visibleTools$(core: ListingCore, tools$: Observable<readonly AgentTool[]>, own: ToolExecutionContext | undefined): Observable<readonly AgentTool[]> {
+  return defer(() => {
+    const { context, principal } = callerOf(core, own);
+    return tools$.pipe(
+      switchMap((tools) => {
+        if (!callerDependent(core, tools)) return of(tools);
+        const verdicts = tools.map((tool) => listVerdict(core.authorize, tool, principal, context));
+        if (!verdicts.some((verdict) => verdict instanceof Promise)) return of(masked(tools, verdicts as boolean[]));
+        return from(Promise.all(verdicts).then((mask) => masked(tools, mask)));
+      }),
+      distinctUntilChanged((a, b) => a.length === b.length && a.every((tool, i) => tool === b[i])),
+    );
+  });
 }
 
 /** @internal `items` kept where `mask` is true, frozen (`items` itself without a mask). */

@@ -1,29 +1,18 @@
 import 'reflect-metadata';
-import { Principal, ToolExecutionContext } from '../../src';
 import { toAiSdkTools } from '../../src/adapters/ai-sdk';
 import { TOOLWRIGHT_CONTEXT_KEY, toLangChainTools } from '../../src/adapters/langchain';
 import { toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
-import { Reports } from '../support/scoped-reports';
-import { freshToolkit } from '../support/toolkit';
+import { ann, guest, reportsToolkit } from '../support/scoped-reports';
 
 /**
  * The adapters list only the tools the caller may use, and a call the framework routes to a
  * tool anyway (a run context of another principal, a tool object kept from an earlier list) is
  * refused with FORBIDDEN and does not run.
  */
-const ann = ToolExecutionContext.of(new Principal('ann', { scopes: ['reports:write'] }));
-const guest = ToolExecutionContext.of(new Principal('guest'));
-
-function setup() {
-  const toolkit = freshToolkit();
-  const reports = new Reports();
-  toolkit.registerTool(reports);
-  return { toolkit, reports };
-}
 
 describe('authorization through the framework adapters', () => {
   it('AI SDK: hidden from a guest; a guest run context on the tool object is refused, nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     expect(Object.keys(toAiSdkTools(toolkit, { context: guest }))).not.toContain('write_report');
     const tools = toAiSdkTools(toolkit, { context: ann, preliminaryResults: false });
     const output = await Promise.resolve(tools.write_report!.execute!({ title: 'x' }, { toolCallId: 'c1', messages: [], experimental_context: guest })).then(
@@ -37,7 +26,7 @@ describe('authorization through the framework adapters', () => {
   });
 
   it('LangChain: hidden from a guest; a guest run context is refused, nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     expect(toLangChainTools(toolkit, { context: guest }).map((t) => t.name)).not.toContain('write_report');
     const write = toLangChainTools(toolkit, { context: ann }).find((t) => t.name === 'write_report')!;
     const message = await write.invoke(
@@ -49,7 +38,7 @@ describe('authorization through the framework adapters', () => {
   });
 
   it('OpenAI Agents: hidden from a guest; a guest run context is refused, nothing runs', async () => {
-    const { toolkit, reports } = setup();
+    const { toolkit, reports } = reportsToolkit();
     expect(toOpenAIAgentsTools(toolkit, { context: guest }).map((t) => t.name)).not.toContain('write_report');
     const write = toOpenAIAgentsTools(toolkit, { context: ann }).find((t) => t.name === 'write_report')!;
     const output = await write.invoke({ context: guest } as never, JSON.stringify({ title: 'x' }));

@@ -10,7 +10,7 @@ import { freePort } from '../bullmq/fixtures/processes';
 import { rejection } from '../support/errors';
 import { POSTGRES, dropSchema, requirePostgres, uniqueSchema } from '../support/postgres';
 import { REDIS, cleanRedis, requireRedis, uniqueQueue } from '../support/redis';
-import { closeServices, openStore, replica, runnersOf, runsOf, SECRET, userContext, type StoreSpec } from './fixtures/services';
+import { closeServices, listed, openStore, replica, runnersOf, runsOf, SECRET, userContext, type StoreSpec } from './fixtures/services';
 
 /**
  * Several replicas (each a toolkit and an `ApprovalManager`) share one real store: what one holds,
@@ -86,16 +86,6 @@ function postgresBackdoor(schema: string): Backdoor {
       await dropSchema(schema);
     },
   };
-}
-
-/** Resolves with the approval once `approvals` lists `id` (its pending list follows the store's changes). */
-function listed(approvals: ApprovalManager, id: string): Promise<PendingApproval> {
-  return firstValueFrom(
-    approvals.pending$.pipe(
-      filter((list) => list.some((p) => p.id === id)),
-      timeout({ first: 10_000, with: () => Promise.reject(new Error(`approval ${id} was never listed`)) }),
-    ),
-  ).then((list) => list.find((p) => p.id === id)!);
 }
 
 /** Resolves once `approvals` no longer lists `id`. */

@@ -1,5 +1,6 @@
 import { injectable } from 'inversify';
-import { Tool, ToolParam } from '../../src';
+import { Principal, Tool, ToolExecutionContext, ToolParam } from '../../src';
+import { freshToolkit } from './toolkit';
 
 /**
  * A service with one scoped tool (`write_report`, scope `reports:write`) that records each run,
@@ -19,4 +20,17 @@ export class Reports {
   readReports(): string {
     return 'none';
   }
+}
+
+/** A caller holding `reports:write`. */
+export const ann = ToolExecutionContext.of(new Principal('ann', { scopes: ['reports:write'] }));
+/** A caller holding no scope. */
+export const guest = ToolExecutionContext.of(new Principal('guest'));
+
+/** A fresh toolkit with {@link Reports} registered. */
+export function reportsToolkit() {
+  const toolkit = freshToolkit();
+  const reports = new Reports();
+  toolkit.registerTool(reports);
+  return { toolkit, reports };
 }

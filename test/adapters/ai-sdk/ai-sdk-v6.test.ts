@@ -1,14 +1,5 @@
-import { generateText, stepCountIs, streamText } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
-import { describeAiSdk, type SdkUnderTest } from './ai-sdk-suite';
+import { describeAiSdk } from './ai-sdk-suite';
+import { AI_SDK_6 } from './sdk-v6';
 
 /** The suite against `ai` 6 (the devDependency `ai`), with its MockLanguageModelV3. */
-describeAiSdk('ai 6 (MockLanguageModelV3)', (): SdkUnderTest => ({
-  major: 6,
-  generateText: generateText as unknown as SdkUnderTest['generateText'],
-  streamText: streamText as unknown as SdkUnderTest['streamText'],
-  stepCountIs,
-  mockModel: (doGenerate, doStream) =>
-    new MockLanguageModelV3({ doGenerate: doGenerate as never, doStream: doStream as never }),
-  readableStream: (parts) => convertArrayToReadableStream(parts),
-}));
+describeAiSdk('ai 6 (MockLanguageModelV3)', () => AI_SDK_6);
