@@ -1,0 +1,161 @@
+import { isDeepStrictEqual } from 'node:util';
+import { errorResult } from '../common/results';
+import type { ToolResult } from '../common/tool-types';
+import { ToolkitError } from '../errors';
+import type { ApprovalManager } from '../pipeline/approval-manager';
+import { isPendingApprovalResult } from '../pipeline/approval-results';
+import type { PendingApproval } from '../pipeline/approval-types';
+import type { ToolView } from '../toolkit/tool-view';
+import { callThroughView, type FrameworkCall, type FrameworkToolsOptions } from './view-tools';
+
+/**
+ * Lets an agent framework's own approval flow decide the calls toolwright holds (the adapters'
+ * `approvals` option). There is one gate: toolwright's. When the framework asks whether a call
+ * needs approval, the call goes through `view.callTool`; if the toolkit's `ApprovalManager` holds
+ * it (its policy, `authorize` answering `'approval'`), the framework is told "yes" and shows its
+ * approval UI; otherwise the call has already run and the framework gets its result. The
+ * framework's approval runs the held call through `manager.approve` (once, as its requester, with
+ * the arguments held), its denial is `manager.reject` (a tombstone). An approval for another call
+ * id, for edited arguments, or for a call decided already is refused: nothing runs.
+ *
+ * @example
+ * const approvals = new ApprovalManager({ tools: ['send_payment'], store });
+ * toolkit.use(approvals.hook);
+ * const tools = toAiSdkTools(toolkit.session(chatId), { approvals: { manager: approvals, decidedBy: userId } });
+ */
+export interface FrameworkApprovals {
+  /** The `ApprovalManager` whose hook the toolkit uses (`toolkit.use(manager.hook)`). */
+  readonly manager: ApprovalManager;
+  /** Who decides through this framework (e.g. the signed-in user); written to the audit record of each decision. */
+  readonly decidedBy?: string | undefined;
+}
+
+/** A framework call with the id the framework gave it (required: the approval is keyed by it). */
+export type KeyedCall = FrameworkCall & { readonly id: string };
+
+/** How many calls that ran at the framework's "needs approval?" question wait for their `execute` (and how many denials are remembered). */
+const MAX_RAN = 1_000;
+
+/**
+ * The arguments as plain JSON data: the model's JSON text parsed, an object taken through JSON,
+ * so that key order, spacing and prototypes do not matter when two are compared.
+ */
+function argumentValue(args: unknown): unknown {
+  try {
+    return JSON.parse(typeof args === 'string' ? args : JSON.stringify(args)) as unknown;
+  } catch {
+    return args;
+  }
+}
+
+/** A refusal the model and the framework get as the call's error result. */
+function refused(message: string, code: string, call: KeyedCall): ToolResult {
+  return { ...errorResult(message, code), toolCallId: call.id, name: call.name };
+}
+
+/**
+ * @internal The gate one adapted tool set shares: the framework's approval questions and answers,
+ * mapped onto an `ApprovalManager`. Calls are matched to held approvals by call id, tool and the
+ * view's session; the framework's arguments must equal the ones held.
+ */
+export class FrameworkApprovalGate {
+  /** Results of calls that were not held (they ran when the framework asked), by call id. */
+  private readonly ran = new Map<string, { readonly args: unknown; readonly result: Promise<ToolResult> }>();
+  /** Call ids whose denial was recorded already (a conversation repeats them on every turn). */
+  private readonly denied = new Set<string>();
+
+  constructor(
+    private readonly view: ToolView,
+    private readonly approvals: FrameworkApprovals,
+    private readonly options: FrameworkToolsOptions,
+  ) {}
+
+  /**
+   * The framework asks whether `call` needs approval. `decided` is true when the framework has
+   * already decided this call id (a resumed or replayed approval): then nothing runs here, and the
+   * framework's approval reaches {@link execute}, which approves only a call toolwright still holds.
+   */
+  async needsApproval(call: KeyedCall, decided: boolean): Promise<boolean> {
+    if ((await this.heldFor(call)) !== undefined || decided) return true;
+    const result = callThroughView(this.view, call, this.options);
+    const settled = await result;
+    if (isPendingApprovalResult(settled)) return true;
+    if (this.ran.size >= MAX_RAN) this.ran.delete(this.ran.keys().next().value!);
+    this.ran.set(call.id, { args: argumentValue(call.arguments), result });
+    return false;
+  }
+
+  /**
+   * The framework runs `call`: either it was not held (its result, from when the framework
+   * asked), or the framework approved it: the held call runs through `manager.approve`. Never
+   * rejects: refusals are error results (`APPROVAL_NOT_PENDING`, `APPROVAL_CHANGED`, …).
+   */
+  async execute(call: KeyedCall): Promise<ToolResult> {
+    const ran = this.ran.get(call.id);
+    if (ran !== undefined && isDeepStrictEqual(ran.args, argumentValue(call.arguments))) {
+      this.ran.delete(call.id);
+      return ran.result;
+    }
+    const held = await this.heldFor(call);
+    if (held === undefined) {
+      return refused(
+        `No approval is pending for call '${call.id}' of tool '${call.name}' (it was decided already, withdrawn, or never held): it does not run.`,
+        'APPROVAL_NOT_PENDING',
+        call,
+      );
+    }
+    if (!isDeepStrictEqual(argumentValue(held.call.arguments), argumentValue(call.arguments))) {
+      await this.reject(held, 'the approval named other arguments than the call held');
+      return refused(`The approval of call '${call.id}' names other arguments than the ones held and shown; the call does not run and is rejected.`, 'APPROVAL_CHANGED', call);
+    }
+    return this.approve(held, call);
+  }
+
+  /** The framework denied `call`: the held call is rejected (a tombstone); nothing when none is held. */
+  async deny(call: Pick<KeyedCall, 'id' | 'name'>, reason: string | undefined): Promise<void> {
+    if (this.denied.has(call.id)) return;
+    const held = await this.heldFor(call);
+    if (held !== undefined) await this.reject(held, reason ?? 'declined in the approval flow');
+    if (this.denied.size >= MAX_RAN) this.denied.delete(this.denied.values().next().value!);
+    this.denied.add(call.id);
+  }
+
+  private async approve(held: PendingApproval, call: KeyedCall): Promise<ToolResult> {
+    const { manager, decidedBy } = this.approvals;
+    const base = { decidedBy, signal: call.signal, onProgress: call.onProgress };
+    try {
+      return await manager.approve(held.id, base);
+    } catch (error) {
+      if (!ToolkitError.is(error)) throw error;
+      // held by another process: run it here as its requester, in this view and context
+      if (error.code !== 'APPROVAL_CONTEXT_REQUIRED') return refused(error.message, error.code, call);
+    }
+    try {
+      return await manager.approve(held.id, { ...base, view: this.view, context: this.options.context });
+    } catch (error) {
+      if (!ToolkitError.is(error)) throw error;
+      return refused(error.message, error.code, call);
+    }
+  }
+
+  private async reject(held: PendingApproval, reason: string): Promise<void> {
+    try {
+      await this.approvals.manager.reject(held.id, reason, { decidedBy: this.approvals.decidedBy });
+    } catch (error) {
+      // decided meanwhile (here or in another process): the tombstone is there already
+      if (!ToolkitError.is(error) || error.code !== 'APPROVAL_NOT_PENDING') throw error;
+    }
+  }
+
+  /** The approval held for `call` in this view's session, looked up in the store when not listed here yet. */
+  private async heldFor(call: Pick<KeyedCall, 'id' | 'name'>): Promise<PendingApproval | undefined> {
+    const find = (): PendingApproval | undefined => {
+      const sessionId = this.view.sessionId;
+      return this.approvals.manager.pending(sessionId === undefined ? undefined : { sessionId }).find((p) => p.call.id === call.id && p.toolName === call.name && p.sessionId === sessionId);
+    };
+    const listed = find();
+    if (listed !== undefined) return listed;
+    await this.approvals.manager.refresh();
+    return find();
+  }
+}
