@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { generateText, stepCountIs, type ModelMessage } from 'ai';
+import { generateText, stepCountIs, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { ApprovalManager, Tool, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
 import { recordAiSdkDenials, toAiSdkTools, type AiSdkToolSet } from '../../../src/adapters/ai-sdk';
@@ -59,7 +59,7 @@ const PAY = { name: 'send_payment', input: { to: 'bob', amount: 5 }, id: 'call_p
 /** Turn one: the model asks to pay; the SDK answers with an approval request. */
 async function requestPayment(tools: AiSdkToolSet): Promise<{ messages: ModelMessage[]; approvalId: string }> {
   const prompt: ModelMessage[] = [{ role: 'user', content: 'pay bob 5' }];
-  const first = await generateText({ model: model([{ calls: [PAY] }]), tools: tools as never, messages: prompt, stopWhen: stepCountIs(3) });
+  const first = await generateText({ model: model([{ calls: [PAY] }]), tools: tools as unknown as ToolSet, messages: prompt, stopWhen: stepCountIs(3) });
   const request = first.content.find((p) => p.type === 'tool-approval-request');
   expect(request).toMatchObject({ type: 'tool-approval-request', toolCall: { toolCallId: 'call_pay', toolName: 'send_payment' } });
   return { messages: [...prompt, ...first.response.messages], approvalId: (request as { approvalId: string }).approvalId };
@@ -72,7 +72,7 @@ const answer = (approvalId: string, approved: boolean, reason?: string): ModelMe
 
 /** Turn two: the conversation with the app's answer; `resumed` is what the SDK answered the decided calls with. */
 async function continueWith(tools: AiSdkToolSet, messages: ModelMessage[]) {
-  const result = await generateText({ model: model([{ text: 'ok' }]), tools: tools as never, messages, stopWhen: stepCountIs(3) });
+  const result = await generateText({ model: model([{ text: 'ok' }]), tools: tools as unknown as ToolSet, messages, stopWhen: stepCountIs(3) });
   const first = result.response.messages[0];
   const resumed = first?.role === 'tool' ? (first.content as { type: string; toolCallId?: string; output?: unknown }[]) : [];
   return { result, resumed };
@@ -100,7 +100,7 @@ describe('toAiSdkTools with approvals: the SDK tool approval flow decides toolwr
     const { tools, approvals } = setup();
     const result = await generateText({
       model: model([{ calls: [{ name: 'get_balance', input: {}, id: 'call_bal' }] }, { text: 'ok' }]),
-      tools: tools as never,
+      tools: tools as unknown as ToolSet,
       prompt: 'balance?',
       stopWhen: stepCountIs(3),
     });
@@ -131,7 +131,7 @@ describe('toAiSdkTools with approvals: the SDK tool approval flow decides toolwr
     const { tools, approvals } = setup();
     const { messages, approvalId } = await requestPayment(tools);
     const denied = [...messages, answer(approvalId, false)];
-    await generateText({ model: model([{ calls: [{ name: 'get_balance', input: {}, id: 'call_bal' }] }, { text: 'ok' }]), tools: tools as never, messages: denied, stopWhen: stepCountIs(3) });
+    await generateText({ model: model([{ calls: [{ name: 'get_balance', input: {}, id: 'call_bal' }] }, { text: 'ok' }]), tools: tools as unknown as ToolSet, messages: denied, stopWhen: stepCountIs(3) });
     expect(approvals.pending()).toEqual([]);
     expect(runs).toEqual([{ to: 'balance', amount: 0 }]);
   });
