@@ -97,6 +97,10 @@ export class FrameworkApprovalGate {
       return ran.result;
     }
     const held = await this.heldFor(call);
+    const value = argumentValue(call.arguments);
+    // arguments that are not an object were never asked about (a framework forces its approval for
+    // them): toolwright's own validation answers them, and its approval still holds what it must
+    if (held === undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return callThroughView(this.view, call, this.options);
     if (held === undefined) {
       return refused(
         `No approval is pending for call '${call.id}' of tool '${call.name}' (it was decided already, withdrawn, or never held): it does not run.`,
@@ -104,7 +108,7 @@ export class FrameworkApprovalGate {
         call,
       );
     }
-    if (!isDeepStrictEqual(argumentValue(held.call.arguments), argumentValue(call.arguments))) {
+    if (!isDeepStrictEqual(argumentValue(held.call.arguments), value)) {
       await this.reject(held, 'the approval named other arguments than the call held');
       return refused(`The approval of call '${call.id}' names other arguments than the ones held and shown; the call does not run and is rejected.`, 'APPROVAL_CHANGED', call);
     }
@@ -118,6 +122,19 @@ export class FrameworkApprovalGate {
     if (held !== undefined) await this.reject(held, reason ?? 'declined in the approval flow');
     if (this.denied.size >= MAX_RAN) this.denied.delete(this.denied.values().next().value!);
     this.denied.add(call.id);
+  }
+
+  /**
+   * Records the framework's denials of the calls held in this view's session: `deniedBy(held)`
+   * answers the framework's reason when it denied that call, `undefined` when it did not.
+   */
+  async settle(deniedBy: (held: PendingApproval) => string | false | undefined): Promise<void> {
+    const sessionId = this.view.sessionId;
+    for (const held of this.approvals.manager.pending(sessionId === undefined ? undefined : { sessionId })) {
+      if (held.sessionId !== sessionId || this.denied.has(held.call.id)) continue;
+      const reason = deniedBy(held);
+      if (reason !== undefined) await this.deny({ id: held.call.id, name: held.toolName }, reason === false ? undefined : reason);
+    }
   }
 
   private async approve(held: PendingApproval, call: KeyedCall): Promise<ToolResult> {

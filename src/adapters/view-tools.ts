@@ -3,7 +3,6 @@ import { ToolExecutionContext } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/executor-core';
 import type { ToolView } from '../toolkit/tool-view';
-import type { FrameworkApprovals } from './framework-approvals';
 
 /**
  * Options of every agent-framework adapter (`toAiSdkTools`, `toLangChainTools`,
@@ -19,12 +18,6 @@ export interface FrameworkToolsOptions {
    * one (its keys win).
    */
   readonly context?: ToolExecutionContext | undefined;
-  /**
-   * Calls the toolkit's `ApprovalManager` holds surface through the framework's own approval flow
-   * (the AI SDK's tool approvals, the Agents SDK's `needsApproval` interruptions) instead of a
-   * "pending approval" answer to the model: see {@link FrameworkApprovals}. Default: off.
-   */
-  readonly approvals?: FrameworkApprovals | undefined;
 }
 
 /** @internal One call as a framework hands it to an adapted tool. */

@@ -3,7 +3,7 @@ import type { AgentTool } from '../../common/agent-tool';
 import type { ToolExecutionContext } from '../../common/execution-context';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { FrameworkApprovalGate } from '../framework-approvals';
+import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
 import { settleDenials } from './ai-sdk-approvals';
 import type { AiSdkToolOutput } from './ai-sdk-output';
@@ -48,6 +48,12 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {
    * this nor `onLoweringReport` is set: a process warning (`TOOLWRIGHT_TOOL_SKIPPED`) per such tool.
    */
   onToolSkipped?: ((skipped: AiSdkSkippedTool) => void) | undefined;
+  /**
+   * Calls the toolkit's `ApprovalManager` holds surface through the SDK's tool approvals (`needsApproval`, `tool-approval-request` / `tool-approval-response` parts) instead of a "pending
+   * approval" answer to the model; toolwright's manager still decides, binds, stores and audits
+   * (see {@link FrameworkApprovals}). Default: off.
+   */
+  approvals?: FrameworkApprovals | undefined;
 }
 
 /**

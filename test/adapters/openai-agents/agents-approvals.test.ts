@@ -1,0 +1,164 @@
+import 'reflect-metadata';
+import { Agent, RunState, Runner, setTracingDisabled, type RunResult } from '@openai/agents';
+import { ApprovalManager, Tool, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
+import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
+import { newToolkit } from '../../support/toolkit';
+import { outputs, ScriptedAgentsModel, type Turn } from './scripted-model';
+
+/**
+ * The Agents SDK's own approval flow (`needsApproval`, `result.interruptions`,
+ * `state.approve(item)` / `state.reject(item)`, a serialised `RunState` resumed) deciding the calls
+ * toolwright's ApprovalManager holds.
+ */
+setTracingDisabled(true);
+
+const runs: string[] = [];
+
+@ToolService()
+class Payments {
+  @Tool({ name: 'send_payment', description: 'Sends money' })
+  send(@ToolParam({ name: 'to' }) to: string, @ToolParam({ name: 'amount', type: () => Number }) amount: number): string {
+    runs.push(`${to}:${amount}`);
+    return `sent ${amount} to ${to}`;
+  }
+
+  @Tool({ name: 'get_balance', description: 'The balance' })
+  balance(): string {
+    runs.push('balance');
+    return 'balance: 100';
+  }
+}
+
+const pay = (callId: string, args = '{"to":"bob","amount":5}'): Turn => ({ calls: [{ name: 'send_payment', arguments: args, callId }] });
+
+/** The model: turn 1 from `first`, later turns say what the last call answered. */
+function agentWith(tools: ReturnType<typeof toOpenAIAgentsTools>, first: Turn): Agent {
+  const model = new ScriptedAgentsModel((request, turn) => (turn === 1 ? first : { text: [...outputs(request).values()].at(-1) ?? 'nothing' }));
+  return new Agent({ name: 'payer', model, tools });
+}
+
+function setup(sessionId = 'chat-1', manager?: ApprovalManager) {
+  const toolkit = newToolkit();
+  toolkit.registerTool(Payments);
+  const approvals = manager ?? new ApprovalManager({ tools: ['send_payment'] });
+  toolkit.use(approvals.hook);
+  const decisions: ApprovalDecision[] = [];
+  approvals.decisions$.subscribe((d) => decisions.push(d));
+  const tools = toOpenAIAgentsTools(toolkit.session(sessionId), { approvals: { manager: approvals, decidedBy: 'ann@example.com' } });
+  return { tools, approvals, decisions };
+}
+
+const runner = new Runner({ tracingDisabled: true });
+
+async function interrupted(agent: Agent): Promise<RunResult<unknown, Agent>> {
+  const first = await runner.run(agent, 'pay bob 5');
+  expect(first.interruptions.map((i) => i.name)).toEqual(['send_payment']);
+  return first as RunResult<unknown, Agent>;
+}
+
+beforeEach(() => {
+  runs.length = 0;
+});
+
+describe('toOpenAIAgentsTools with approvals: the SDK approval flow decides toolwright-held calls', () => {
+  it('holds the call under the SDK call id and interrupts; state.approve runs it once, as the SDK resumes', async () => {
+    const { tools, approvals, decisions } = setup();
+    const agent = agentWith(tools, pay('call_pay'));
+    const first = await interrupted(agent);
+    expect(runs).toEqual([]);
+    expect(approvals.pending()).toMatchObject([{ call: { id: 'call_pay' }, toolName: 'send_payment', sessionId: 'chat-1', arguments: { to: 'bob', amount: 5 } }]);
+    first.state.approve(first.interruptions[0]!);
+    const second = await runner.run(agent, first.state);
+    expect(second.finalOutput).toBe('sent 5 to bob');
+    expect(runs).toEqual(['bob:5']);
+    expect(approvals.pending()).toEqual([]);
+    expect(decisions).toMatchObject([{ decision: 'approved', approval: { call: { id: 'call_pay' } } }]);
+  });
+
+  it('resumes from a serialised RunState (RunState.fromString) and runs once', async () => {
+    const { tools } = setup();
+    const agent = agentWith(tools, pay('call_pay'));
+    const first = await interrupted(agent);
+    const restored = await RunState.fromString(agent, first.state.toString());
+    restored.approve(restored.getInterruptions()[0]!);
+    const second = await runner.run(agent, restored);
+    expect(second.finalOutput).toBe('sent 5 to bob');
+    expect(runs).toEqual(['bob:5']);
+  });
+
+  it('runs calls the policy does not hold without interrupting, once', async () => {
+    const { tools, approvals } = setup();
+    const result = await runner.run(agentWith(tools, { calls: [{ name: 'get_balance', arguments: '{}', callId: 'call_bal' }] }), 'balance?');
+    expect(result.interruptions).toEqual([]);
+    expect(result.finalOutput).toBe('balance: 100');
+    expect(runs).toEqual(['balance']);
+    expect(approvals.pending()).toEqual([]);
+  });
+
+  it('state.reject never runs the call, the model gets the rejection, and it is a tombstone: an approving copy of the state is refused', async () => {
+    const { tools, approvals, decisions } = setup();
+    const agent = agentWith(tools, pay('call_pay'));
+    const first = await interrupted(agent);
+    const saved = first.state.toString();
+    first.state.reject(first.interruptions[0]!, { message: 'not today' });
+    const second = await runner.run(agent, first.state);
+    expect(runs).toEqual([]);
+    expect(second.finalOutput).toBe('not today');
+    expect(decisions).toMatchObject([{ decision: 'rejected', approval: { call: { id: 'call_pay' } } }]);
+    expect(approvals.pending()).toEqual([]);
+
+    // the copy saved before the decision, approved afterwards
+    const copy = await RunState.fromString(agent, saved);
+    copy.approve(copy.getInterruptions()[0]!);
+    const third = await runner.run(agent, copy);
+    expect(runs).toEqual([]);
+    expect(third.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
+  });
+
+  it('approving twice (the same approved state resumed again) runs the call once', async () => {
+    const { tools } = setup();
+    const agent = agentWith(tools, pay('call_pay'));
+    const first = await interrupted(agent);
+    first.state.approve(first.interruptions[0]!);
+    const approved = first.state.toString();
+    await runner.run(agent, first.state);
+    const replay = await runner.run(agent, await RunState.fromString(agent, approved));
+    expect(runs).toEqual(['bob:5']);
+    expect(replay.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
+  });
+
+  it('refuses an approved state whose call arguments were edited after they were shown', async () => {
+    const { tools, approvals } = setup();
+    const agent = agentWith(tools, pay('call_pay'));
+    const first = await interrupted(agent);
+    first.state.approve(first.interruptions[0]!);
+    const edited = first.state.toString().replaceAll('\\"amount\\":5', '\\"amount\\":5000');
+    expect(edited).not.toBe(first.state.toString());
+    const outcome = await RunState.fromString(agent, edited)
+      .then((state) => runner.run(agent, state))
+      .then((r) => String(r.finalOutput))
+      .catch((error: Error) => `thrown: ${error.message}`);
+    expect(runs).toEqual([]);
+    console.log(outcome);
+    // the SDK may notice the edit itself; when it does not, toolwright refuses and rejects the held call
+    expect(outcome).toMatch(/names other arguments than the ones held|thrown: /);
+    if (!outcome.startsWith('thrown')) expect(approvals.pending()).toEqual([]);
+  });
+
+  it('refuses an approval for a call id toolwright never held, and one from another session', async () => {
+    const { tools, approvals } = setup();
+    const agent = agentWith(tools, pay('call_pay'));
+    const first = await interrupted(agent);
+    first.state.approve(first.interruptions[0]!);
+    const forged = first.state.toString().replaceAll('call_pay', 'call_other');
+    const other = await runner.run(agent, await RunState.fromString(agent, forged));
+    expect(other.finalOutput).toMatch(/No approval is pending for call 'call_other'/);
+
+    const intruder = setup('chat-2', approvals);
+    const intruderAgent = agentWith(intruder.tools, pay('call_pay'));
+    const stolen = await runner.run(intruderAgent, await RunState.fromString(intruderAgent, first.state.toString()));
+    expect(stolen.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
+    expect(runs).toEqual([]);
+    expect(approvals.pending()).toHaveLength(1);
+  });
+});
