@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { Agent, Runner, setTracingDisabled } from '@openai/agents';
+import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
+import { ROOT } from '../../support/child-process';
+import { within } from '../../bullmq/fixtures/processes';
+import { dropSchema, requirePostgres, uniqueSchema } from '../../support/postgres';
+import { cleanRedis, requireRedis, uniqueQueue } from '../../support/redis';
+import { closeServices, openStore, replica, runnersOf, runsOf, userContext, type StoreSpec } from '../../approval-stores/fixtures/services';
+import { outputs, ScriptedAgentsModel } from './scripted-model';
+
+/**
+ * The Agents SDK's approval flow across processes: one replica's run is interrupted (the call is
+ * held in the shared Redis / PostgreSQL approval store), its `RunState` is resumed and approved in
+ * another process, where the call runs once, as its requester; resuming the same state anywhere
+ * again is refused.
+ */
+setTracingDisabled(true);
+const runsPrefix = uniqueQueue('agents-approval-runs');
+process.env.TW_RUNS = runsPrefix;
+
+afterAll(async () => {
+  closeServices();
+  await cleanRedis(`${runsPrefix}:*`);
+});
+
+/** Resumes `state` in a replica process of its own (`fixtures/agents-replica-main.ts`) that approves it; its answer. */
+function resumeElsewhere(spec: StoreSpec, state: string): Promise<{ finalOutput?: string; error?: string }> {
+  const child = spawn(process.execPath, ['-r', './scripts/swc-register.js', 'test/adapters/openai-agents/fixtures/agents-replica-main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, TW_RUNS: runsPrefix, TW_STORE_KIND: spec.kind, TW_STORE_NAME: spec.name },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(`${state}\n`);
+  const done = new Promise<{ finalOutput?: string; error?: string }>((resolve, reject) =>
+    child.once('exit', () => {
+      const line = stdout.trim().split('\n').at(-1);
+      if (line === undefined || line === '') reject(new Error(`the replica printed nothing: ${stderr.slice(0, 2_000)}`));
+      else resolve(JSON.parse(line) as { finalOutput?: string; error?: string });
+    }),
+  );
+  return within(60_000, 'the replica process to resume the run', done).finally(() => child.kill('SIGKILL'));
+}
+
+describe.each(['redis', 'postgres'] as const)('Agents SDK approvals across replicas sharing a %s approval store', (kind) => {
+  let spec: StoreSpec;
+
+  beforeAll(async () => {
+    await (kind === 'redis' ? requireRedis() : requirePostgres());
+  });
+
+  beforeEach(() => {
+    spec = { kind, name: kind === 'redis' ? uniqueQueue('agents-approvals') : uniqueSchema('agents_approvals') };
+  });
+
+  afterEach(async () => {
+    if (kind === 'redis') await cleanRedis(`{${spec.name}}:*`);
+    else await dropSchema(spec.name);
+  });
+
+  it('a RunState interrupted here is approved and resumed in another process: the call runs once there, as its requester; this copy is refused', async () => {
+    const ref = `${runsPrefix}-${kind}`;
+    const { store, close } = openStore(spec);
+    try {
+      const { toolkit, approvals } = replica(store);
+      const tools = toOpenAIAgentsTools(toolkit.session('s-ann'), { approvals: { manager: approvals }, context: userContext('ann') });
+      const model = new ScriptedAgentsModel((request, turn) =>
+        turn === 1
+          ? { calls: [{ name: 'send_payment', arguments: JSON.stringify({ amount: 250, to: 'bob', ref }), callId: 'call_pay' }] }
+          : { text: [...outputs(request).values()].at(-1) ?? 'nothing' },
+      );
+      const agent = new Agent({ name: 'payer', model, tools });
+      const runner = new Runner({ tracingDisabled: true });
+      const first = await runner.run(agent, 'pay bob 250');
+      expect(first.interruptions.map((i) => i.name)).toEqual(['send_payment']);
+      await approvals.refresh();
+      expect(approvals.pending()).toMatchObject([{ call: { id: 'call_pay' }, sessionId: 's-ann', principal: 'ann' }]);
+
+      const elsewhere = await resumeElsewhere(spec, first.state.toString());
+      expect(elsewhere.finalOutput).toMatch(/^paid 250 to bob for ann@t1/);
+      expect(await runsOf(ref)).toBe(1);
+      const [runner1] = await runnersOf(ref);
+      expect(runner1).toMatch(/^ann@t1\|ann\|payments:send\|\d+$/);
+      expect(runner1!.endsWith(`|${process.pid}`)).toBe(false);
+
+      // this replica's own copy of the state, approved too: refused, nothing runs again
+      first.state.approve(first.interruptions[0]!);
+      const approvedCopy = first.state.toString();
+      const here = await runner.run(agent, first.state);
+      expect(here.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
+      // and the approved copy replayed in yet another process
+      const again = await resumeElsewhere(spec, approvedCopy);
+      expect(again.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
+      expect(await runsOf(ref)).toBe(1);
+      const audit = await store.audit();
+      expect(audit).toMatchObject([{ decision: 'approved', callId: 'call_pay', toolName: 'send_payment' }]);
+      expect(audit[0]!.decidedBy).toMatch(/^replica-\d+$/);
+    } finally {
+      await close();
+    }
+  });
+});
