@@ -1,12 +1,47 @@
 import { isDeepStrictEqual } from 'node:util';
 import { errorResult } from '../common/results';
+import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
-import type { ApprovalManager } from '../pipeline/approval-manager';
-import { isPendingApprovalResult } from '../pipeline/approval-results';
-import type { PendingApproval } from '../pipeline/approval-types';
+import type { CallOptions } from '../executor/executor-core';
 import type { ToolView } from '../toolkit/tool-view';
 import { callThroughView, type FrameworkCall, type FrameworkToolsOptions } from './view-tools';
+
+/** A call an approval manager holds, as the adapters read it (a `PendingApproval`). */
+export interface HeldCall {
+  /** The approval's id. */
+  readonly id: string;
+  /** The call as the model made it. */
+  readonly call: { readonly id: string; readonly arguments: unknown };
+  /** The tool that would run. */
+  readonly toolName: string;
+  /** The requester's session, if any. */
+  readonly sessionId?: string | undefined;
+}
+
+/**
+ * What the adapters use of an `ApprovalManager` (which is one): its pending calls and its
+ * decisions, with the options the adapters pass.
+ */
+export interface FrameworkApprovalManager {
+  /** The calls waiting for a decision (of one session with a filter). */
+  pending(filter?: { readonly sessionId?: string | undefined }): readonly HeldCall[];
+  /** Reloads the pending calls from the manager's store, if it has one. */
+  refresh(): Promise<void>;
+  /** Runs a held call once, as its requester. */
+  approve(
+    id: string,
+    options: {
+      decidedBy?: string | undefined;
+      signal?: AbortSignal | undefined;
+      onProgress?: CallOptions['onProgress'];
+      view?: ToolView | undefined;
+      context?: ToolExecutionContext | undefined;
+    },
+  ): Promise<ToolResult>;
+  /** Rejects a held call (a tombstone). */
+  reject(id: string, reason: string, options: { decidedBy?: string | undefined }): Promise<ToolResult>;
+}
 
 /**
  * Lets an agent framework's own approval flow decide the calls toolwright holds (the adapters'
@@ -25,7 +60,7 @@ import { callThroughView, type FrameworkCall, type FrameworkToolsOptions } from 
  */
 export interface FrameworkApprovals {
   /** The `ApprovalManager` whose hook the toolkit uses (`toolkit.use(manager.hook)`). */
-  readonly manager: ApprovalManager;
+  readonly manager: FrameworkApprovalManager;
   /** Who decides through this framework (e.g. the signed-in user); written to the audit record of each decision. */
   readonly decidedBy?: string | undefined;
 }
@@ -46,6 +81,12 @@ function argumentValue(args: unknown): unknown {
   } catch {
     return args;
   }
+}
+
+/** True for the answer of a call an approval manager held (`isPendingApprovalResult`): not an error, async, with the approval's id. */
+function isHeldResult(result: ToolResult): boolean {
+  const data = result.data as { approvalId?: unknown } | null | undefined;
+  return !result.isError && result.async && typeof data?.approvalId === 'string';
 }
 
 /** A refusal the model and the framework get as the call's error result. */
@@ -79,7 +120,7 @@ export class FrameworkApprovalGate {
     if ((await this.heldFor(call)) !== undefined || decided) return true;
     const result = callThroughView(this.view, call, this.options);
     const settled = await result;
-    if (isPendingApprovalResult(settled)) return true;
+    if (isHeldResult(settled)) return true;
     if (this.ran.size >= MAX_RAN) this.ran.delete(this.ran.keys().next().value!);
     this.ran.set(call.id, { args: argumentValue(call.arguments), result });
     return false;
@@ -128,7 +169,7 @@ export class FrameworkApprovalGate {
    * Records the framework's denials of the calls held in this view's session: `deniedBy(held)`
    * answers the framework's reason when it denied that call, `undefined` when it did not.
    */
-  async settle(deniedBy: (held: PendingApproval) => string | false | undefined): Promise<void> {
+  async settle(deniedBy: (held: HeldCall) => string | false | undefined): Promise<void> {
     const sessionId = this.view.sessionId;
     for (const held of this.approvals.manager.pending(sessionId === undefined ? undefined : { sessionId })) {
       if (held.sessionId !== sessionId || this.denied.has(held.call.id)) continue;
@@ -137,7 +178,7 @@ export class FrameworkApprovalGate {
     }
   }
 
-  private async approve(held: PendingApproval, call: KeyedCall): Promise<ToolResult> {
+  private async approve(held: HeldCall, call: KeyedCall): Promise<ToolResult> {
     const { manager, decidedBy } = this.approvals;
     const base = { decidedBy, signal: call.signal, onProgress: call.onProgress };
     try {
@@ -155,7 +196,7 @@ export class FrameworkApprovalGate {
     }
   }
 
-  private async reject(held: PendingApproval, reason: string): Promise<void> {
+  private async reject(held: HeldCall, reason: string): Promise<void> {
     try {
       await this.approvals.manager.reject(held.id, reason, { decidedBy: this.approvals.decidedBy });
     } catch (error) {
@@ -165,8 +206,8 @@ export class FrameworkApprovalGate {
   }
 
   /** The approval held for `call` in this view's session, looked up in the store when not listed here yet. */
-  private async heldFor(call: Pick<KeyedCall, 'id' | 'name'>): Promise<PendingApproval | undefined> {
-    const find = (): PendingApproval | undefined => {
+  private async heldFor(call: Pick<KeyedCall, 'id' | 'name'>): Promise<HeldCall | undefined> {
+    const find = (): HeldCall | undefined => {
       const sessionId = this.view.sessionId;
       return this.approvals.manager.pending(sessionId === undefined ? undefined : { sessionId }).find((p) => p.call.id === call.id && p.toolName === call.name && p.sessionId === sessionId);
     };

@@ -16,4 +16,4 @@ export type { AiSdkSchemaProvider } from './ai-sdk-tool';
 export { AiSdkToolError, isAiSdkToolProgress } from './ai-sdk-output';
 export type { AiSdkToolOutput, AiSdkToolProgress } from './ai-sdk-output';
 export type { FrameworkToolsOptions } from '../view-tools';
-export type { FrameworkApprovals } from '../framework-approvals';
+export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals';

@@ -10,4 +10,4 @@
 export { toOpenAIAgentsTools } from './agents-tools';
 export type { OpenAIAgentsToolsOptions } from './agents-tools';
 export type { FrameworkToolsOptions } from '../view-tools';
-export type { FrameworkApprovals } from '../framework-approvals';
+export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals';

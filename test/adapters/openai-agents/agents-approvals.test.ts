@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Agent, RunState, Runner, setTracingDisabled, type RunResult } from '@openai/agents';
+import { Agent, RunState, Runner, setTracingDisabled } from '@openai/agents';
 import { ApprovalManager, Tool, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
 import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
 import { newToolkit } from '../../support/toolkit';
@@ -50,10 +50,10 @@ function setup(sessionId = 'chat-1', manager?: ApprovalManager) {
 
 const runner = new Runner({ tracingDisabled: true });
 
-async function interrupted(agent: Agent): Promise<RunResult<unknown, Agent>> {
+async function interrupted(agent: Agent) {
   const first = await runner.run(agent, 'pay bob 5');
   expect(first.interruptions.map((i) => i.name)).toEqual(['send_payment']);
-  return first as RunResult<unknown, Agent>;
+  return first;
 }
 
 beforeEach(() => {
