@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { errorResult } from '../common/results';
-import type { ToolExecutionContext } from '../common/execution-context';
+import { ToolExecutionContext } from '../common/execution-context';
+import { Principal } from '../common/principal';
 import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import type { CallOptions } from '../executor/executor-core';
@@ -17,6 +18,8 @@ export interface HeldCall {
   readonly toolName: string;
   /** The requester's session, if any. */
   readonly sessionId?: string | undefined;
+  /** The requester's principal, as the manager's `principal` option named it, if any. */
+  readonly principal?: string | undefined;
 }
 
 /**
@@ -63,6 +66,13 @@ export interface FrameworkApprovals {
   readonly manager: FrameworkApprovalManager;
   /** Who decides through this framework (e.g. the signed-in user); written to the audit record of each decision. */
   readonly decidedBy?: string | undefined;
+  /**
+   * The requester these tools serve, as the manager's `principal` option names them. Default: the
+   * id of the `Principal` in the call's context (the adapter's `context` merged with the
+   * framework's run context). A call held for another principal is never approved or rejected
+   * through these tools; one held without a principal is matched by session alone.
+   */
+  readonly principal?: string | undefined;
 }
 
 /** A framework call with the id the framework gave it (required: the approval is keyed by it). */
@@ -157,7 +167,7 @@ export class FrameworkApprovalGate {
   }
 
   /** The framework denied `call`: the held call is rejected (a tombstone); nothing when none is held. */
-  async deny(call: Pick<KeyedCall, 'id' | 'name'>, reason: string | undefined): Promise<void> {
+  async deny(call: Pick<KeyedCall, 'id' | 'name' | 'runContext'>, reason: string | undefined): Promise<void> {
     if (this.denied.has(call.id)) return;
     const held = await this.heldFor(call);
     if (held !== undefined) await this.reject(held, reason ?? 'declined in the approval flow');
@@ -169,12 +179,12 @@ export class FrameworkApprovalGate {
    * Records the framework's denials of the calls held in this view's session: `deniedBy(held)`
    * answers the framework's reason when it denied that call, `undefined` when it did not.
    */
-  async settle(deniedBy: (held: HeldCall) => string | false | undefined): Promise<void> {
+  async settle(deniedBy: (held: HeldCall) => string | false | undefined, runContext?: unknown): Promise<void> {
     const sessionId = this.view.sessionId;
     for (const held of this.approvals.manager.pending(sessionId === undefined ? undefined : { sessionId })) {
-      if (held.sessionId !== sessionId || this.denied.has(held.call.id)) continue;
+      if (held.sessionId !== sessionId || this.denied.has(held.call.id) || !this.servesRequester(held, runContext)) continue;
       const reason = deniedBy(held);
-      if (reason !== undefined) await this.deny({ id: held.call.id, name: held.toolName }, reason === false ? undefined : reason);
+      if (reason !== undefined) await this.deny({ id: held.call.id, name: held.toolName, runContext }, reason === false ? undefined : reason);
     }
   }
 
@@ -205,11 +215,20 @@ export class FrameworkApprovalGate {
     }
   }
 
+  /** True when `held` was requested by the principal these tools serve (or by no principal). */
+  private servesRequester(held: HeldCall, runContext: unknown): boolean {
+    if (held.principal === undefined) return true;
+    const context = ToolExecutionContext.merge(this.options.context, runContext instanceof ToolExecutionContext ? runContext : undefined);
+    return (this.approvals.principal ?? context.get(Principal)?.id) === held.principal;
+  }
+
   /** The approval held for `call` in this view's session, looked up in the store when not listed here yet. */
-  private async heldFor(call: Pick<KeyedCall, 'id' | 'name'>): Promise<HeldCall | undefined> {
+  private async heldFor(call: Pick<KeyedCall, 'id' | 'name' | 'runContext'>): Promise<HeldCall | undefined> {
     const find = (): HeldCall | undefined => {
       const sessionId = this.view.sessionId;
-      return this.approvals.manager.pending(sessionId === undefined ? undefined : { sessionId }).find((p) => p.call.id === call.id && p.toolName === call.name && p.sessionId === sessionId);
+      return this.approvals.manager
+        .pending(sessionId === undefined ? undefined : { sessionId })
+        .find((p) => p.call.id === call.id && p.toolName === call.name && p.sessionId === sessionId && this.servesRequester(p, call.runContext));
     };
     const listed = find();
     if (listed !== undefined) return listed;

@@ -57,10 +57,10 @@ export function sdkDecisions(messages: unknown): ReadonlyMap<string, SdkDecision
  * call without calling the tool, so they are read from the messages on the tool set's next use),
  * and returns the conversation's decisions.
  */
-export async function settleDenials(gate: FrameworkApprovalGate, messages: unknown): Promise<ReadonlyMap<string, SdkDecision>> {
+export async function settleDenials(gate: FrameworkApprovalGate, messages: unknown, runContext?: unknown): Promise<ReadonlyMap<string, SdkDecision>> {
   const decisions = sdkDecisions(messages);
   for (const [id, decision] of decisions) {
-    if (!decision.approved) await gate.deny({ id, name: decision.toolName }, decision.reason);
+    if (!decision.approved) await gate.deny({ id, name: decision.toolName, runContext }, decision.reason);
   }
   return decisions;
 }

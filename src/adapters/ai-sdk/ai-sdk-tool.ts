@@ -165,7 +165,7 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     const call = callOf(input, sdk, onProgress);
     let result: ToolResult;
     if (gate !== undefined && call.id !== undefined) {
-      await settleDenials(gate, sdk.messages);
+      await settleDenials(gate, sdk.messages, call.runContext);
       result = await gate.execute({ ...call, id: call.id });
     } else {
       result = await callThroughView(view, call, options.call);
@@ -175,7 +175,7 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
   const needsApproval = async (input: unknown, sdk: SdkCallOptions = {}): Promise<boolean> => {
     const call = callOf(input, sdk);
     if (gate === undefined || call.id === undefined) return false;
-    const decisions = await settleDenials(gate, sdk.messages);
+    const decisions = await settleDenials(gate, sdk.messages, call.runContext);
     return gate.needsApproval({ ...call, id: call.id }, decisions.has(call.id));
   };
   const execute: SdkTool['execute'] = options.preliminaryResults

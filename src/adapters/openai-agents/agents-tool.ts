@@ -71,7 +71,7 @@ export function settleRejections(gate: FrameworkApprovalGate, runContext: RunCon
   return gate.settle((held) => {
     const decision = runContext.isToolApproved({ toolName: held.toolName, callId: held.call.id });
     return decision === false ? (runContext.getRejectionMessage(held.toolName, held.call.id) ?? false) : undefined;
-  });
+  }, runContext.context);
 }
 
 /**

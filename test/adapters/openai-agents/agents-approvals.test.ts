@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Agent, RunState, Runner, setTracingDisabled } from '@openai/agents';
-import { ApprovalManager, Tool, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
+import { ApprovalManager, Principal, Tool, ToolExecutionContext, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
 import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
 import { newToolkit } from '../../support/toolkit';
 import { outputs, ScriptedAgentsModel, type Turn } from './scripted-model';
@@ -157,5 +157,31 @@ describe('toOpenAIAgentsTools with approvals: the SDK approval flow decides tool
     expect(stolen.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
     expect(runs).toEqual([]);
     expect(approvals.pending()).toHaveLength(1);
+  });
+
+  it("in one session, another principal's tool set can neither approve nor reject a call held for its requester", async () => {
+    const toolkit = newToolkit();
+    toolkit.registerTool(Payments);
+    const approvals = new ApprovalManager({ tools: ['send_payment'], principal: (ctx) => ctx.context.get(Principal)?.id });
+    toolkit.use(approvals.hook);
+    const as = (id: string) =>
+      toOpenAIAgentsTools(toolkit.session('shared'), { approvals: { manager: approvals }, context: ToolExecutionContext.of(new Principal(id, { scopes: [] })) });
+    const annAgent = agentWith(as('ann'), pay('call_pay'));
+    const first = await interrupted(annAgent);
+    expect(approvals.pending()).toMatchObject([{ principal: 'ann' }]);
+    const malloryAgent = agentWith(as('mallory'), pay('call_pay'));
+    const approvedByMallory = await RunState.fromString(malloryAgent, first.state.toString());
+    approvedByMallory.approve(approvedByMallory.getInterruptions()[0]!);
+    const result = await runner.run(malloryAgent, approvedByMallory);
+    expect(result.finalOutput).toMatch(/No approval is pending for call 'call_pay'/);
+    const rejectedByMallory = await RunState.fromString(malloryAgent, first.state.toString());
+    rejectedByMallory.reject(rejectedByMallory.getInterruptions()[0]!);
+    await runner.run(malloryAgent, rejectedByMallory);
+    expect(runs).toEqual([]);
+    expect(approvals.pending()).toMatchObject([{ principal: 'ann', call: { id: 'call_pay' } }]);
+
+    first.state.approve(first.interruptions[0]!);
+    expect((await runner.run(annAgent, first.state)).finalOutput).toBe('sent 5 to bob');
+    expect(runs).toEqual(['bob:5']);
   });
 });
