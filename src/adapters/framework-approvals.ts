@@ -127,7 +127,8 @@ export class FrameworkApprovalGate {
    * framework's approval reaches {@link execute}, which approves only a call toolwright still holds.
    */
   async needsApproval(call: KeyedCall, decided: boolean): Promise<boolean> {
-    if ((await this.heldFor(call)) !== undefined || decided) return true;
+    // a call the framework has not decided yet was asked about here first: held here, if at all
+    if (decided || (await this.heldFor(call, false)) !== undefined) return true;
     const result = callThroughView(this.view, call, this.options);
     const settled = await result;
     if (isHeldResult(settled)) return true;
@@ -147,7 +148,13 @@ export class FrameworkApprovalGate {
       this.ran.delete(call.id);
       return ran.result;
     }
-    const held = await this.heldFor(call);
+    let held: HeldCall | undefined;
+    try {
+      held = await this.heldFor(call);
+    } catch (error) {
+      const message = ToolkitError.is(error) ? error.message : 'the approval store could not be read';
+      return refused(`The approval of call '${call.id}' could not be checked (${message}); the call does not run.`, 'APPROVAL_STORE_FAILED', call);
+    }
     const value = argumentValue(call.arguments);
     // arguments that are not an object were never asked about (a framework forces its approval for
     // them): toolwright's own validation answers them, and its approval still holds what it must
@@ -222,8 +229,8 @@ export class FrameworkApprovalGate {
     return (this.approvals.principal ?? context.get(Principal)?.id) === held.principal;
   }
 
-  /** The approval held for `call` in this view's session, looked up in the store when not listed here yet. */
-  private async heldFor(call: Pick<KeyedCall, 'id' | 'name' | 'runContext'>): Promise<HeldCall | undefined> {
+  /** The approval held for `call` in this view's session; unless `reload` is false, looked up in the store when not listed here yet. */
+  private async heldFor(call: Pick<KeyedCall, 'id' | 'name' | 'runContext'>, reload = true): Promise<HeldCall | undefined> {
     const find = (): HeldCall | undefined => {
       const sessionId = this.view.sessionId;
       return this.approvals.manager
@@ -231,7 +238,7 @@ export class FrameworkApprovalGate {
         .find((p) => p.call.id === call.id && p.toolName === call.name && p.sessionId === sessionId && this.servesRequester(p, call.runContext));
     };
     const listed = find();
-    if (listed !== undefined) return listed;
+    if (listed !== undefined || !reload) return listed;
     await this.approvals.manager.refresh();
     return find();
   }

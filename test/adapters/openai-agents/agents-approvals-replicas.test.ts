@@ -46,23 +46,16 @@ function resumeElsewhere(spec: StoreSpec, state: string): Promise<{ finalOutput?
   return within(60_000, 'the replica process to resume the run', done).finally(() => child.kill('SIGKILL'));
 }
 
-describe.each(['redis', 'postgres'] as const)('Agents SDK approvals across replicas sharing a %s approval store', (kind) => {
-  let spec: StoreSpec;
+/** A store of its own for one test (a Redis prefix or a PostgreSQL schema), and how to remove it. */
+async function freshStore(kind: 'redis' | 'postgres'): Promise<{ spec: StoreSpec; drop(): Promise<void> }> {
+  await (kind === 'redis' ? requireRedis() : requirePostgres());
+  const name = kind === 'redis' ? uniqueQueue('agents-approvals') : uniqueSchema('agents_approvals');
+  return { spec: { kind, name }, drop: () => (kind === 'redis' ? cleanRedis(`{${name}}:*`) : dropSchema(name)) };
+}
 
-  beforeAll(async () => {
-    await (kind === 'redis' ? requireRedis() : requirePostgres());
-  });
-
-  beforeEach(() => {
-    spec = { kind, name: kind === 'redis' ? uniqueQueue('agents-approvals') : uniqueSchema('agents_approvals') };
-  });
-
-  afterEach(async () => {
-    if (kind === 'redis') await cleanRedis(`{${spec.name}}:*`);
-    else await dropSchema(spec.name);
-  });
-
-  it('a RunState interrupted here is approved and resumed in another process: the call runs once there, as its requester; this copy is refused', async () => {
+describe('Agents SDK approvals across replicas sharing an approval store', () => {
+  it.each(['redis', 'postgres'] as const)('%s: a RunState interrupted here is approved and resumed in another process: the call runs once there, as its requester; this copy is refused', async (kind) => {
+    const { spec, drop } = await freshStore(kind);
     const ref = `${runsPrefix}-${kind}`;
     const { store, close } = openStore(spec);
     try {
@@ -101,6 +94,7 @@ describe.each(['redis', 'postgres'] as const)('Agents SDK approvals across repli
       expect(audit[0]!.decidedBy).toMatch(/^replica-\d+$/);
     } finally {
       await close();
+      await drop();
     }
   });
 });
