@@ -1,16 +1,19 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { Agent, Runner, setTracingDisabled } from '@openai/agents';
-import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
-import { ROOT } from '../../support/child-process';
-import { within } from '../../bullmq/fixtures/processes';
-import { dropSchema, requirePostgres, uniqueSchema } from '../../support/postgres';
-import { cleanRedis, requireRedis, uniqueQueue } from '../../support/redis';
-import { closeServices, openStore, replica, runnersOf, runsOf, userContext, type StoreSpec } from '../../approval-stores/fixtures/services';
-import { outputs, ScriptedAgentsModel } from './scripted-model';
+import { generateText, stepCountIs, type ModelMessage, type ToolSet } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { toAiSdkTools } from '../../src/adapters/ai-sdk';
+import { toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
+import { ROOT } from '../support/child-process';
+import { within } from '../bullmq/fixtures/processes';
+import { dropSchema, requirePostgres, uniqueSchema } from '../support/postgres';
+import { cleanRedis, requireRedis, uniqueQueue } from '../support/redis';
+import { closeServices, openStore, replica, runnersOf, runsOf, userContext, type StoreSpec } from '../approval-stores/fixtures/services';
+import { outputs, ScriptedAgentsModel } from './openai-agents/scripted-model';
 
 /**
- * The Agents SDK's approval flow across processes: one replica's run is interrupted (the call is
+ * The frameworks' approval flows across replicas. The Agents SDK's across processes: one replica's run is interrupted (the call is
  * held in the shared Redis / PostgreSQL approval store), its `RunState` is resumed and approved in
  * another process, where the call runs once, as its requester; resuming the same state anywhere
  * again is refused.
@@ -52,6 +55,55 @@ async function freshStore(kind: 'redis' | 'postgres'): Promise<{ spec: StoreSpec
   const name = kind === 'redis' ? uniqueQueue('agents-approvals') : uniqueSchema('agents_approvals');
   return { spec: { kind, name }, drop: () => (kind === 'redis' ? cleanRedis(`{${name}}:*`) : dropSchema(name)) };
 }
+
+/** The AI SDK's mock model: one call of the payment tool with reference `ref`, then the last tool output as text. */
+function paymentModel(ref: string): MockLanguageModelV3 {
+  let turn = 0;
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      const content =
+        turn++ === 0
+          ? [{ type: 'tool-call' as const, toolCallId: 'call_pay', toolName: 'send_payment', input: JSON.stringify({ amount: 250, to: 'bob', ref }) }]
+          : [{ type: 'text' as const, text: 'ok' }];
+      return { content, finishReason: { unified: turn === 1 ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] } as never;
+    },
+  });
+}
+
+describe('AI SDK approvals across replicas sharing an approval store', () => {
+  it.each(['redis', 'postgres'] as const)('%s: held on one replica, approved through the SDK on another: runs once there; the approval replayed on the first is refused', async (kind) => {
+    const { spec, drop } = await freshStore(kind);
+    const ref = `${runsPrefix}-ai-${kind}`;
+    const a = openStore(spec);
+    const b = openStore(spec);
+    try {
+      const toolsOf = (store: typeof a.store, who: string) => {
+        const { toolkit, approvals } = replica(store);
+        return toAiSdkTools(toolkit.session('s-ann'), { approvals: { manager: approvals, decidedBy: who }, context: userContext('ann') }) as unknown as ToolSet;
+      };
+      const onA = toolsOf(a.store, 'replica-a');
+      const onB = toolsOf(b.store, 'replica-b');
+      const prompt: ModelMessage[] = [{ role: 'user', content: 'pay bob 250' }];
+      const first = await generateText({ model: paymentModel(ref), tools: onA, messages: prompt, stopWhen: stepCountIs(3) });
+      const request = first.content.find((p) => p.type === 'tool-approval-request') as { approvalId: string } | undefined;
+      expect(request).toBeDefined();
+      const approved: ModelMessage[] = [...prompt, ...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] }];
+
+      const onReplicaB = await generateText({ model: paymentModel(ref), tools: onB, messages: approved, stopWhen: stepCountIs(3) });
+      expect(JSON.stringify(onReplicaB.response.messages[0])).toMatch(/paid 250 to bob for ann@t1/);
+      expect(await runsOf(ref)).toBe(1);
+      const replayed = await generateText({ model: paymentModel(ref), tools: onA, messages: approved, stopWhen: stepCountIs(3) });
+      expect(JSON.stringify(replayed.response.messages[0])).toMatch(/No approval is pending for call 'call_pay'/);
+      expect(await runsOf(ref)).toBe(1);
+      expect(await a.store.audit()).toMatchObject([{ decision: 'approved', callId: 'call_pay', decidedBy: 'replica-b' }]);
+    } finally {
+      await a.close();
+      await b.close();
+      await drop();
+    }
+  });
+});
 
 describe('Agents SDK approvals across replicas sharing an approval store', () => {
   it.each(['redis', 'postgres'] as const)('%s: a RunState interrupted here is approved and resumed in another process: the call runs once there, as its requester; this copy is refused', async (kind) => {
