@@ -1,31 +1,14 @@
 import 'reflect-metadata';
 import { generateText, stepCountIs, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { ApprovalManager, Tool, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
+import type { ApprovalDecision, ApprovalManager } from '../../../src';
 import { recordAiSdkDenials, toAiSdkTools, type AiSdkToolSet } from '../../../src/adapters/ai-sdk';
-import { freshToolkit } from '../../support/toolkit';
+import { paymentsToolkit, runs } from '../approval-payments';
 
 /**
  * The AI SDK's own tool approval flow (`needsApproval`, `tool-approval-request` /
  * `tool-approval-response` parts) deciding the calls toolwright's ApprovalManager holds.
  */
-
-const runs: { to: string; amount: number }[] = [];
-
-@ToolService()
-class Payments {
-  @Tool({ name: 'send_payment', description: 'Sends money' })
-  send(@ToolParam({ name: 'to' }) to: string, @ToolParam({ name: 'amount', type: () => Number }) amount: number): string {
-    runs.push({ to, amount });
-    return `sent ${amount} to ${to}`;
-  }
-
-  @Tool({ name: 'get_balance', description: 'The balance' })
-  balance(): string {
-    runs.push({ to: 'balance', amount: 0 });
-    return 'balance: 100';
-  }
-}
 
 type Turn = { calls: { name: string; input: unknown; id: string }[] } | { text: string };
 
@@ -44,12 +27,7 @@ function model(turns: Turn[]): MockLanguageModelV3 {
 }
 
 function setup(): { tools: AiSdkToolSet; approvals: ApprovalManager; decisions: ApprovalDecision[] } {
-  const toolkit = freshToolkit();
-  toolkit.registerTool(Payments);
-  const approvals = new ApprovalManager({ tools: ['send_payment'] });
-  toolkit.use(approvals.hook);
-  const decisions: ApprovalDecision[] = [];
-  approvals.decisions$.subscribe((d) => decisions.push(d));
+  const { toolkit, approvals, decisions } = paymentsToolkit();
   const tools = toAiSdkTools(toolkit.session('chat-1'), { approvals: { manager: approvals, decidedBy: 'ann@example.com' } });
   return { tools, approvals, decisions };
 }
@@ -90,7 +68,7 @@ describe('toAiSdkTools with approvals: the SDK tool approval flow decides toolwr
     expect(approvals.pending()).toMatchObject([{ call: { id: 'call_pay' }, toolName: 'send_payment', sessionId: 'chat-1', arguments: { to: 'bob', amount: 5 } }]);
 
     const second = await continueWith(tools, [...messages, answer(approvalId, true)]);
-    expect(runs).toEqual([{ to: 'bob', amount: 5 }]);
+    expect(runs).toEqual(['bob:5']);
     expect(second.resumed.find((p) => p.type === 'tool-result')).toMatchObject({ toolCallId: 'call_pay', output: { type: 'text', value: 'sent 5 to bob' } });
     expect(approvals.pending()).toEqual([]);
     expect(decisions).toMatchObject([{ decision: 'approved', approval: { call: { id: 'call_pay' } } }]);
@@ -106,7 +84,7 @@ describe('toAiSdkTools with approvals: the SDK tool approval flow decides toolwr
     });
     expect(result.steps[0]!.content.some((p) => p.type === 'tool-approval-request')).toBe(false);
     expect(result.steps[0]!.content.find((p) => p.type === 'tool-result')).toMatchObject({ output: { forLLM: 'balance: 100' } });
-    expect(runs).toEqual([{ to: 'balance', amount: 0 }]);
+    expect(runs).toEqual(['balance']);
     expect(approvals.pending()).toEqual([]);
   });
 
@@ -133,7 +111,7 @@ describe('toAiSdkTools with approvals: the SDK tool approval flow decides toolwr
     const denied = [...messages, answer(approvalId, false)];
     await generateText({ model: model([{ calls: [{ name: 'get_balance', input: {}, id: 'call_bal' }] }, { text: 'ok' }]), tools: tools as unknown as ToolSet, messages: denied, stopWhen: stepCountIs(3) });
     expect(approvals.pending()).toEqual([]);
-    expect(runs).toEqual([{ to: 'balance', amount: 0 }]);
+    expect(runs).toEqual(['balance']);
   });
 
   it('refuses an approval replayed after the call ran: it runs once', async () => {
@@ -170,9 +148,7 @@ describe('toAiSdkTools with approvals: the SDK tool approval flow decides toolwr
   it('another session cannot approve the call through its own tool set', async () => {
     const { tools, approvals } = setup();
     const { messages, approvalId } = await requestPayment(tools);
-    const toolkit = freshToolkit();
-    toolkit.registerTool(Payments);
-    toolkit.use(approvals.hook);
+    const { toolkit } = paymentsToolkit(approvals);
     const intruder = toAiSdkTools(toolkit.session('chat-2'), { approvals: { manager: approvals } });
     const result = await continueWith(intruder, [...messages, answer(approvalId, true)]);
     expect(runs).toEqual([]);

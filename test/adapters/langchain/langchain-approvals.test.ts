@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent, FakeToolCallingModel, humanInTheLoopMiddleware, type HITLRequest, type Interrupt } from 'langchain';
-import { ApprovalManager, Tool, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
 import { langChainInterruptOn, toLangChainTools, type LangChainDecisionType } from '../../../src/adapters/langchain';
-import { newToolkit } from '../../support/toolkit';
+import { paymentsToolkit, runs } from '../approval-payments';
 
 /**
  * LangChain's human-in-the-loop middleware (`humanInTheLoopMiddleware` with `createAgent`, a
@@ -12,34 +11,12 @@ import { newToolkit } from '../../support/toolkit';
  * ApprovalManager holds.
  */
 
-const runs: string[] = [];
-
-@ToolService()
-class Payments {
-  @Tool({ name: 'send_payment', description: 'Sends money' })
-  send(@ToolParam({ name: 'to' }) to: string, @ToolParam({ name: 'amount', type: () => Number }) amount: number): string {
-    runs.push(`${to}:${amount}`);
-    return `sent ${amount} to ${to}`;
-  }
-
-  @Tool({ name: 'get_balance', description: 'The balance' })
-  balance(): string {
-    runs.push('balance');
-    return 'balance: 100';
-  }
-}
-
 type Call = { name: string; args: Record<string, unknown>; id: string };
 const PAY: Call = { name: 'send_payment', args: { to: 'bob', amount: 5 }, id: 'call_pay' };
 const BALANCE: Call = { name: 'get_balance', args: {}, id: 'call_bal' };
 
 function setup(turns: Call[][], allowedDecisions?: LangChainDecisionType[]) {
-  const toolkit = newToolkit();
-  toolkit.registerTool(Payments);
-  const approvals = new ApprovalManager({ tools: ['send_payment'] });
-  toolkit.use(approvals.hook);
-  const decisions: ApprovalDecision[] = [];
-  approvals.decisions$.subscribe((d) => decisions.push(d));
+  const { toolkit, approvals, decisions } = paymentsToolkit();
   const tools = toLangChainTools(toolkit.session('thread-1'), { approvals: { manager: approvals, decidedBy: 'ann@example.com' } });
   const agent = createAgent({
     model: new FakeToolCallingModel({ toolCalls: [...turns, []] }),

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Agent, RunState, Runner, setTracingDisabled } from '@openai/agents';
-import { ApprovalManager, Principal, Tool, ToolExecutionContext, ToolParam, ToolService, type ApprovalDecision } from '../../../src';
+import { ApprovalManager, Principal, ToolExecutionContext } from '../../../src';
 import { toOpenAIAgentsTools } from '../../../src/adapters/openai-agents';
-import { newToolkit } from '../../support/toolkit';
+import { paymentsToolkit, runs } from '../approval-payments';
 import { outputs, ScriptedAgentsModel, type Turn } from './scripted-model';
 
 /**
@@ -11,23 +11,6 @@ import { outputs, ScriptedAgentsModel, type Turn } from './scripted-model';
  * toolwright's ApprovalManager holds.
  */
 setTracingDisabled(true);
-
-const runs: string[] = [];
-
-@ToolService()
-class Payments {
-  @Tool({ name: 'send_payment', description: 'Sends money' })
-  send(@ToolParam({ name: 'to' }) to: string, @ToolParam({ name: 'amount', type: () => Number }) amount: number): string {
-    runs.push(`${to}:${amount}`);
-    return `sent ${amount} to ${to}`;
-  }
-
-  @Tool({ name: 'get_balance', description: 'The balance' })
-  balance(): string {
-    runs.push('balance');
-    return 'balance: 100';
-  }
-}
 
 const pay = (callId: string, args = '{"to":"bob","amount":5}'): Turn => ({ calls: [{ name: 'send_payment', arguments: args, callId }] });
 
@@ -38,12 +21,7 @@ function agentWith(tools: ReturnType<typeof toOpenAIAgentsTools>, first: Turn): 
 }
 
 function setup(sessionId = 'chat-1', manager?: ApprovalManager) {
-  const toolkit = newToolkit();
-  toolkit.registerTool(Payments);
-  const approvals = manager ?? new ApprovalManager({ tools: ['send_payment'] });
-  toolkit.use(approvals.hook);
-  const decisions: ApprovalDecision[] = [];
-  approvals.decisions$.subscribe((d) => decisions.push(d));
+  const { toolkit, approvals, decisions } = paymentsToolkit(manager);
   const tools = toOpenAIAgentsTools(toolkit.session(sessionId), { approvals: { manager: approvals, decidedBy: 'ann@example.com' } });
   return { tools, approvals, decisions };
 }
@@ -160,10 +138,7 @@ describe('toOpenAIAgentsTools with approvals: the SDK approval flow decides tool
   });
 
   it("in one session, another principal's tool set can neither approve nor reject a call held for its requester", async () => {
-    const toolkit = newToolkit();
-    toolkit.registerTool(Payments);
-    const approvals = new ApprovalManager({ tools: ['send_payment'], principal: (ctx) => ctx.context.get(Principal)?.id });
-    toolkit.use(approvals.hook);
+    const { toolkit, approvals } = paymentsToolkit(new ApprovalManager({ tools: ['send_payment'], principal: (ctx) => ctx.context.get(Principal)?.id }));
     const as = (id: string) =>
       toOpenAIAgentsTools(toolkit.session('shared'), { approvals: { manager: approvals }, context: ToolExecutionContext.of(new Principal(id, { scopes: [] })) });
     const annAgent = agentWith(as('ann'), pay('call_pay'));
