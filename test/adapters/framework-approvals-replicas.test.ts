@@ -6,7 +6,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { toAiSdkTools } from '../../src/adapters/ai-sdk';
 import { toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
 import { ROOT } from '../support/child-process';
-import { within } from '../bullmq/fixtures/processes';
+import { freePort, within } from '../bullmq/fixtures/processes';
 import { dropSchema, requirePostgres, uniqueSchema } from '../support/postgres';
 import { cleanRedis, requireRedis, uniqueQueue } from '../support/redis';
 import { closeServices, openStore, replica, runnersOf, runsOf, userContext, type StoreSpec } from '../approval-stores/fixtures/services';
@@ -101,6 +101,23 @@ describe('AI SDK approvals across replicas sharing an approval store', () => {
       await a.close();
       await b.close();
       await drop();
+    }
+  });
+});
+
+describe('a framework approval flow whose approval store cannot be reached', () => {
+  it('answers the call with APPROVAL_STORE_FAILED, without an approval request, and nothing runs', async () => {
+    const ref = `${runsPrefix}-unreachable`;
+    const { store, close } = openStore({ kind: 'redis', name: uniqueQueue('agents-approvals-down'), port: await freePort() });
+    try {
+      const { toolkit, approvals } = replica(store);
+      const tools = toAiSdkTools(toolkit.session('s-ann'), { approvals: { manager: approvals }, context: userContext('ann') }) as unknown as ToolSet;
+      const result = await generateText({ model: paymentModel(ref), tools, prompt: 'pay bob 250', stopWhen: stepCountIs(3) });
+      expect(result.steps[0]!.content.some((p) => p.type === 'tool-approval-request')).toBe(false);
+      expect(result.steps[0]!.content.find((p) => p.type === 'tool-error')).toMatchObject({ toolCallId: 'call_pay', error: { code: 'APPROVAL_STORE_FAILED' } });
+      expect(await runsOf(ref)).toBe(0);
+    } finally {
+      await close();
     }
   });
 });
