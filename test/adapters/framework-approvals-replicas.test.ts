@@ -110,12 +110,14 @@ describe('a framework approval flow whose approval store cannot be reached', () 
     const ref = `${runsPrefix}-unreachable`;
     const { store, close } = openStore({ kind: 'redis', name: uniqueQueue('agents-approvals-down'), port: await freePort() });
     try {
-      const { toolkit, approvals } = replica(store);
+      const reported: string[] = [];
+      const { toolkit, approvals } = replica(store, { onCallbackError: (_error, source) => reported.push(source) });
       const tools = toAiSdkTools(toolkit.session('s-ann'), { approvals: { manager: approvals }, context: userContext('ann') }) as unknown as ToolSet;
       const result = await generateText({ model: paymentModel(ref), tools, prompt: 'pay bob 250', stopWhen: stepCountIs(3) });
       expect(result.steps[0]!.content.some((p) => p.type === 'tool-approval-request')).toBe(false);
       expect(result.steps[0]!.content.find((p) => p.type === 'tool-error')).toMatchObject({ toolCallId: 'call_pay', error: { code: 'APPROVAL_STORE_FAILED' } });
       expect(await runsOf(ref)).toBe(0);
+      expect(reported).toContain('store');
     } finally {
       await close();
     }
