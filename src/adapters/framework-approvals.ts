@@ -104,14 +104,24 @@ function refused(message: string, code: string, call: KeyedCall): ToolResult {
   return { ...errorResult(message, code), toolCallId: call.id, name: call.name };
 }
 
+/** The refusal of a framework's approval that the manager refused (decided meanwhile elsewhere: not pending). */
+function refusalOf(error: ToolkitError, call: KeyedCall): ToolResult {
+  return error.code === 'APPROVAL_NOT_PENDING' ? notPending(call) : refused(error.message, error.code, call);
+}
+
+/** The refusal of an approval for a call that is not (or no longer) held. */
+function notPending(call: KeyedCall): ToolResult {
+  return refused(`No approval is pending for call '${call.id}' of tool '${call.name}' (it was decided already, withdrawn, or never held): it does not run.`, 'APPROVAL_NOT_PENDING', call);
+}
+
 /**
  * @internal The gate one adapted tool set shares: the framework's approval questions and answers,
  * mapped onto an `ApprovalManager`. Calls are matched to held approvals by call id, tool and the
  * view's session; the framework's arguments must equal the ones held.
  */
 export class FrameworkApprovalGate {
-  /** Results of calls that were not held (they ran when the framework asked), by call id. */
-  private readonly ran = new Map<string, { readonly args: unknown; readonly result: Promise<ToolResult> }>();
+  /** Results of calls that were not held (they ran when the framework asked), by call id, with their arguments and caller's principal. */
+  private readonly ran = new Map<string, { readonly args: unknown; readonly principal: string | undefined; readonly result: Promise<ToolResult> }>();
   /** Call ids whose denial was recorded already (a conversation repeats them on every turn). */
   private readonly denied = new Set<string>();
 
@@ -133,7 +143,7 @@ export class FrameworkApprovalGate {
     const settled = await result;
     if (isHeldResult(settled)) return true;
     if (this.ran.size >= MAX_RAN) this.ran.delete(this.ran.keys().next().value!);
-    this.ran.set(call.id, { args: argumentValue(call.arguments), result });
+    this.ran.set(call.id, { args: argumentValue(call.arguments), principal: this.principalOf(call.runContext), result });
     return false;
   }
 
@@ -144,7 +154,8 @@ export class FrameworkApprovalGate {
    */
   async execute(call: KeyedCall): Promise<ToolResult> {
     const ran = this.ran.get(call.id);
-    if (ran !== undefined && isDeepStrictEqual(ran.args, argumentValue(call.arguments))) {
+    // only the same call of the same caller gets the result (a tool set may serve several users)
+    if (ran !== undefined && ran.principal === this.principalOf(call.runContext) && isDeepStrictEqual(ran.args, argumentValue(call.arguments))) {
       this.ran.delete(call.id);
       return ran.result;
     }
@@ -159,13 +170,7 @@ export class FrameworkApprovalGate {
     // arguments that are not an object were never asked about (a framework forces its approval for
     // them): toolwright's own validation answers them, and its approval still holds what it must
     if (held === undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return callThroughView(this.view, call, this.options);
-    if (held === undefined) {
-      return refused(
-        `No approval is pending for call '${call.id}' of tool '${call.name}' (it was decided already, withdrawn, or never held): it does not run.`,
-        'APPROVAL_NOT_PENDING',
-        call,
-      );
-    }
+    if (held === undefined) return notPending(call);
     if (!isDeepStrictEqual(argumentValue(held.call.arguments), value)) {
       await this.reject(held, 'the approval named other arguments than the call held');
       return refused(`The approval of call '${call.id}' names other arguments than the ones held and shown; the call does not run and is rejected.`, 'APPROVAL_CHANGED', call);
@@ -203,13 +208,13 @@ export class FrameworkApprovalGate {
     } catch (error) {
       if (!ToolkitError.is(error)) throw error;
       // held by another process: run it here as its requester, in this view and context
-      if (error.code !== 'APPROVAL_CONTEXT_REQUIRED') return refused(error.message, error.code, call);
+      if (error.code !== 'APPROVAL_CONTEXT_REQUIRED') return refusalOf(error, call);
     }
     try {
       return await manager.approve(held.id, { ...base, view: this.view, context: this.options.context });
     } catch (error) {
       if (!ToolkitError.is(error)) throw error;
-      return refused(error.message, error.code, call);
+      return refusalOf(error, call);
     }
   }
 
@@ -222,11 +227,16 @@ export class FrameworkApprovalGate {
     }
   }
 
+  /** The principal these tools serve for a call with `runContext`: `approvals.principal`, else the context's `Principal`. */
+  private principalOf(runContext: unknown): string | undefined {
+    if (this.approvals.principal !== undefined) return this.approvals.principal;
+    const context = ToolExecutionContext.merge(this.options.context, runContext instanceof ToolExecutionContext ? runContext : undefined);
+    return context.get(Principal)?.id;
+  }
+
   /** True when `held` was requested by the principal these tools serve (or by no principal). */
   private servesRequester(held: HeldCall, runContext: unknown): boolean {
-    if (held.principal === undefined) return true;
-    const context = ToolExecutionContext.merge(this.options.context, runContext instanceof ToolExecutionContext ? runContext : undefined);
-    return (this.approvals.principal ?? context.get(Principal)?.id) === held.principal;
+    return held.principal === undefined || this.principalOf(runContext) === held.principal;
   }
 
   /** The approval held for `call` in this view's session; unless `reload` is false, looked up in the store when not listed here yet. */
