@@ -5,7 +5,9 @@ import { lazyPeer } from '../../common/peer-dependency';
 import type { CallOptions } from '../../executor/executor-core';
 import { compileArgumentRestorer, lowerToolOrOmit, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
+import type { FrameworkApprovalGate } from '../framework-approvals';
+import { callThroughView, type FrameworkCall, type FrameworkToolsOptions } from '../view-tools';
+import { settleDenials } from './ai-sdk-approvals';
 import { withSdk7ContextHint } from './ai-sdk-context';
 import { finalOutput, modelOutputOf, progressOutput, type AiMajor, type AiSdkToolOutput } from './ai-sdk-output';
 
@@ -20,6 +22,8 @@ export interface AdaptOptions {
   readonly strict: boolean;
   readonly preliminaryResults: boolean;
   readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
+  /** With the `approvals` option: the gate that maps the SDK's tool approvals onto toolwright's. */
+  readonly gate: FrameworkApprovalGate | undefined;
 }
 
 /**
@@ -32,11 +36,14 @@ interface SdkCallOptions {
   readonly abortSignal?: AbortSignal | undefined;
   readonly context?: unknown;
   readonly experimental_context?: unknown;
+  /** The conversation so far (read for its tool approval responses). */
+  readonly messages?: unknown;
 }
 
 /**
  * @internal An AI SDK tool as toolwright builds it: the fields every major reads (`strict` is read
- * by `ai` 6 and 7). No `needsApproval`: toolwright's approval holds a call inside `view.callTool`.
+ * by `ai` 6 and 7). `needsApproval` only with the `approvals` option; without it, toolwright's
+ * approval holds a call inside `view.callTool` and the model is told it is pending.
  */
 export interface SdkTool {
   readonly type?: undefined;
@@ -45,6 +52,7 @@ export interface SdkTool {
   readonly strict?: boolean;
   readonly execute: (input: unknown, options: SdkCallOptions) => Promise<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
   readonly toModelOutput: ReturnType<typeof modelOutputOf>;
+  readonly needsApproval?: (input: unknown, options: SdkCallOptions) => Promise<boolean>;
 }
 
 /**
@@ -144,21 +152,31 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
   const restore: ArgumentRestorer | undefined =
     options.provider === 'openai' && options.strict ? compileArgumentRestorer(tool.parameters, 'openai', { strict: true }) : undefined;
   const sdk7 = options.major === 7;
+  const gate = options.gate;
+  const callOf = (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): FrameworkCall => ({
+    name,
+    id: sdk.toolCallId,
+    arguments: restore !== undefined && isPlainRecord(input) ? restore(input) : input,
+    signal: sdk.abortSignal,
+    runContext: sdk7 ? sdk.context : sdk.experimental_context,
+    onProgress,
+  });
   const run = async (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): Promise<ToolResult> => {
-    const runContext = sdk7 ? sdk.context : sdk.experimental_context;
-    const result = await callThroughView(
-      view,
-      {
-        name,
-        id: sdk.toolCallId,
-        arguments: restore !== undefined && isPlainRecord(input) ? restore(input) : input,
-        signal: sdk.abortSignal,
-        runContext,
-        onProgress,
-      },
-      options.call,
-    );
-    return sdk7 ? withSdk7ContextHint(result, runContext) : result;
+    const call = callOf(input, sdk, onProgress);
+    let result: ToolResult;
+    if (gate !== undefined && call.id !== undefined) {
+      await settleDenials(gate, sdk.messages, call.runContext);
+      result = await gate.execute({ ...call, id: call.id });
+    } else {
+      result = await callThroughView(view, call, options.call);
+    }
+    return sdk7 ? withSdk7ContextHint(result, call.runContext) : result;
+  };
+  const needsApproval = async (input: unknown, sdk: SdkCallOptions = {}): Promise<boolean> => {
+    const call = callOf(input, sdk);
+    if (gate === undefined || call.id === undefined) return false;
+    const decisions = await settleDenials(gate, sdk.messages, call.runContext);
+    return gate.needsApproval({ ...call, id: call.id }, decisions.has(call.id));
   };
   const execute: SdkTool['execute'] = options.preliminaryResults
     ? (input, sdk) => withProgress((onProgress) => run(input, sdk ?? {}, onProgress))
@@ -170,5 +188,6 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     ...(options.strict && options.provider === 'openai' ? { strict: true } : {}),
     execute,
     toModelOutput: modelOutputOf(options.major),
+    ...(gate !== undefined ? { needsApproval } : {}),
   };
 }

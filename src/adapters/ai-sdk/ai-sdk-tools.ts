@@ -3,7 +3,9 @@ import type { AgentTool } from '../../common/agent-tool';
 import type { ToolExecutionContext } from '../../common/execution-context';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
+import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+import { settleDenials } from './ai-sdk-approvals';
 import type { AiSdkToolOutput } from './ai-sdk-output';
 import { adaptTool, aiMajor, loadAi, type AdaptOptions, type AiSdkSchemaProvider, type SdkTool } from './ai-sdk-tool';
 
@@ -46,6 +48,12 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {
    * this nor `onLoweringReport` is set: a process warning (`TOOLWRIGHT_TOOL_SKIPPED`) per such tool.
    */
   onToolSkipped?: ((skipped: AiSdkSkippedTool) => void) | undefined;
+  /**
+   * Calls the toolkit's `ApprovalManager` holds surface through the SDK's tool approvals (`needsApproval`, `tool-approval-request` / `tool-approval-response` parts) instead of a "pending
+   * approval" answer to the model; toolwright's manager still decides, binds, stores and audits
+   * (see {@link FrameworkApprovals}). Default: off.
+   */
+  approvals?: FrameworkApprovals | undefined;
 }
 
 /**
@@ -72,7 +80,7 @@ export interface AiSdkSkippedTool {
 export interface AiSdkToolCallOptions {
   /** The SDK's id of the call: the `ToolCall.id`. */
   readonly toolCallId: string;
-  /** The messages of the run so far (not read by toolwright). */
+  /** The messages of the run so far (with the `approvals` option, read for the tool approval responses in them). */
   readonly messages?: readonly unknown[] | undefined;
   /** The run's abort signal (with `ai` 7's tool timeout merged in): the call's `signal`. */
   readonly abortSignal?: AbortSignal | undefined;
@@ -109,6 +117,12 @@ export interface AiSdkTool {
    * async iterable of the progress reports, then the result.
    */
   readonly execute: (input: unknown, options: AiSdkToolCallOptions) => PromiseLike<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
+  /**
+   * With the `approvals` option only: whether the call needs the person's approval — toolwright's
+   * `ApprovalManager` decides (a call it does not hold has already run; `execute` answers with
+   * its result).
+   */
+  readonly needsApproval?: (input: unknown, options: AiSdkToolCallOptions) => Promise<boolean>;
   /** What the model gets of a result: its `forLLM`, then the images meant for the model. */
   readonly toModelOutput: NonNullable<Tool<unknown, AiSdkToolOutput>['toModelOutput']>;
 }
@@ -160,6 +174,7 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
     strict: options.strict === true,
     preliminaryResults: options.preliminaryResults !== false,
     onLoweringReport: options.onLoweringReport,
+    gate: options.approvals === undefined ? undefined : new FrameworkApprovalGate(view, options.approvals, options.context === undefined ? {} : { context: options.context }),
   };
   const onSkipped = options.onToolSkipped ?? (options.onLoweringReport === undefined ? warnSkipped : undefined);
   const active = followActiveTools(view, options.context, (tool: AgentTool): SdkTool | undefined => {
@@ -170,7 +185,31 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
     }
     return adapted;
   });
-  return liveToolSet(active) as AiSdkToolSet;
+  const set = liveToolSet(active) as AiSdkToolSet;
+  if (adapt.gate !== undefined) GATES.set(set, adapt.gate);
+  return set;
+}
+
+/** The approval gate of each tool set made with the `approvals` option. */
+const GATES = new WeakMap<AiSdkToolSet, FrameworkApprovalGate>();
+
+/**
+ * Records at once, in toolwright, the denials of a conversation whose calls were held through
+ * `toAiSdkTools(view, { approvals })`: each `tool-approval-response` with `approved: false`
+ * rejects the held call (`ApprovalManager.reject`, a tombstone: no later "approve" runs it). The
+ * SDK answers a denied call without calling the tool, so the tool set otherwise records a denial
+ * the next time the conversation reaches one of its tools. Call it before `generateText` /
+ * `streamText` when the conversation comes from a client (e.g. `useChat`). A tool set made
+ * without `approvals` is left alone.
+ *
+ * @example
+ * await recordAiSdkDenials(tools, messages);
+ * const result = streamText({ model, tools, messages });
+ * @throws ToolkitError `APPROVAL_STORE_FAILED` when the approval store cannot be reached.
+ */
+export async function recordAiSdkDenials(tools: AiSdkToolSet, messages: readonly unknown[]): Promise<void> {
+  const gate = GATES.get(tools);
+  if (gate !== undefined) await settleDenials(gate, messages);
 }
 
 /**

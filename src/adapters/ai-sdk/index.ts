@@ -8,7 +8,7 @@
  * import { toAiSdkTools } from 'toolwright/ai-sdk';
  * const { text } = await generateText({ model, tools: toAiSdkTools(toolkit), stopWhen: stepCountIs(5), prompt: 'Weather in Paris?' });
  */
-export { toAiSdkTools } from './ai-sdk-tools';
+export { recordAiSdkDenials, toAiSdkTools } from './ai-sdk-tools';
 export type { AiSdkToolsOptions, AiSdkSkippedTool, AiSdkToolSet, AiSdkTool, AiSdkToolCallOptions } from './ai-sdk-tools';
 export { toAiSdkToolsContext } from './ai-sdk-context';
 export type { AiSdkToolsContext } from './ai-sdk-context';
@@ -16,3 +16,4 @@ export type { AiSdkSchemaProvider } from './ai-sdk-tool';
 export { AiSdkToolError, isAiSdkToolProgress } from './ai-sdk-output';
 export type { AiSdkToolOutput, AiSdkToolProgress } from './ai-sdk-output';
 export type { FrameworkToolsOptions } from '../view-tools';
+export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals';

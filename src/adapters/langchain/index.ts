@@ -10,3 +10,7 @@
 export { toLangChainTools, followLangChainTools, TOOLWRIGHT_CONTEXT_KEY } from './langchain-tools';
 export type { ToolwrightLangChainTool } from './langchain-tools';
 export type { FrameworkToolsOptions } from '../view-tools';
+export type { LangChainToolsOptions } from './langchain-tools';
+export { langChainInterruptOn } from './langchain-approvals';
+export type { LangChainDecisionType, LangChainInterruptOn, LangChainInterruptRequest } from './langchain-approvals';
+export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals';

@@ -5,9 +5,30 @@ import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { AgentTool } from '../../common/agent-tool';
 import { lazyPeer } from '../../common/peer-dependency';
 import type { ToolResult } from '../../common/tool-types';
+import type { CallProgress } from '../../executor/executor-core';
 import { lowerToolSchema } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
+import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
 import { callThroughView, followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+
+/**
+ * Options of {@link toLangChainTools} and {@link followLangChainTools}.
+ *
+ * @example
+ * const tools = toLangChainTools(session, { context: ToolExecutionContext.of(user), approvals: { manager: approvals } });
+ */
+export interface LangChainToolsOptions extends FrameworkToolsOptions {
+  /**
+   * Calls the toolkit's `ApprovalManager` holds surface through LangChain's human-in-the-loop
+   * middleware (`humanInTheLoopMiddleware({ interruptOn: langChainInterruptOn(tools) })`, an
+   * interrupt, `Command({ resume })`) instead of a "pending approval" answer to the model;
+   * toolwright's manager still decides, binds, stores and audits (see `FrameworkApprovals`). Default: off.
+   */
+  readonly approvals?: FrameworkApprovals | undefined;
+}
+
+/** @internal The approval gate of each tool made with the `approvals` option. */
+export const LANGCHAIN_GATES = new WeakMap<object, FrameworkApprovalGate>();
 
 /**
  * The key of LangChain's `configurable` under which a run may carry a `ToolExecutionContext`
@@ -57,7 +78,7 @@ const isToolCall = (value: unknown): value is ToolCall =>
 const runContextOf = (config: ToolRunnableConfig): unknown =>
   (config.configurable as Record<string, unknown> | undefined)?.[TOOLWRIGHT_CONTEXT_KEY] ?? config.context;
 
-type ToolClass = new (view: ToolView, tool: AgentTool, options: FrameworkToolsOptions) => ToolwrightLangChainTool;
+type ToolClass = new (view: ToolView, tool: AgentTool, options: FrameworkToolsOptions, gate: FrameworkApprovalGate | undefined) => ToolwrightLangChainTool;
 let toolClass: ToolClass | undefined;
 
 /**
@@ -80,8 +101,10 @@ function langChainToolClass(): ToolClass {
       private readonly view: ToolView,
       tool: AgentTool,
       private readonly options: FrameworkToolsOptions,
+      private readonly gate: FrameworkApprovalGate | undefined,
     ) {
       super({ responseFormat: 'content_and_artifact' });
+      if (gate !== undefined) LANGCHAIN_GATES.set(this, gate);
       this.name = tool.name;
       this.description = tool.description;
       // a mutable copy (LangChain's converters may add keywords) of the OpenAI form: no `$schema`, arrays with `items`
@@ -126,19 +149,17 @@ function langChainToolClass(): ToolClass {
 
     /** One call through `view.callTool`, inside the run's config (nested LangChain calls trace under it). */
     private run(args: unknown, id: string | undefined, config: ToolRunnableConfig, runManager: CallbackManagerForToolRun | undefined): Promise<ToolResult> {
+      const frameworkCall = {
+        name: this.name,
+        id,
+        arguments: args,
+        signal: config.signal,
+        runContext: runContextOf(config),
+        onProgress: runManager ? (progress: CallProgress) => void runManager.handleToolEvent(progress) : undefined,
+      };
+      const gate = this.gate;
       const call = () =>
-        callThroughView(
-          this.view,
-          {
-            name: this.name,
-            id,
-            arguments: args,
-            signal: config.signal,
-            runContext: runContextOf(config),
-            onProgress: runManager ? (progress) => void runManager.handleToolEvent(progress) : undefined,
-          },
-          this.options,
-        );
+        gate !== undefined && id !== undefined && id !== '' ? gate.execute({ ...frameworkCall, id }) : callThroughView(this.view, frameworkCall, this.options);
       if (runManager === undefined) return call();
       const child = lc.runnables.patchConfig(config, { callbacks: runManager.getChild() });
       return lc.singletons.AsyncLocalStorageProviderSingleton.runWithConfig(lc.runnables.pickRunnableConfigKeys(child), call);
@@ -159,9 +180,11 @@ function langChainToolClass(): ToolClass {
  * @throws ToolkitError `PEER_DEPENDENCY_MISSING` when `@langchain/core` is not installed;
  *   `INVALID_NAME` / `INVALID_DEFINITION` when a tool cannot be expressed as an OpenAI-style function.
  */
-export function followLangChainTools(view: ToolView, options: FrameworkToolsOptions = {}): () => ToolwrightLangChainTool[] {
+export function followLangChainTools(view: ToolView, options: LangChainToolsOptions = {}): () => ToolwrightLangChainTool[] {
   const Tool = langChainToolClass();
-  const active = followActiveTools(view, options.context, (tool) => new Tool(view, tool, options));
+  const call = options.context === undefined ? {} : { context: options.context };
+  const gate = options.approvals === undefined ? undefined : new FrameworkApprovalGate(view, options.approvals, call);
+  const active = followActiveTools(view, options.context, (tool) => new Tool(view, tool, call, gate));
   let seen: ReadonlyMap<string, ToolwrightLangChainTool> | undefined;
   let list: ToolwrightLangChainTool[] = [];
   return () => {
@@ -190,6 +213,6 @@ export function followLangChainTools(view: ToolView, options: FrameworkToolsOpti
  * @throws ToolkitError `PEER_DEPENDENCY_MISSING` when `@langchain/core` is not installed;
  *   `INVALID_NAME` / `INVALID_DEFINITION` when a tool cannot be expressed as an OpenAI-style function.
  */
-export function toLangChainTools(view: ToolView, options: FrameworkToolsOptions = {}): ToolwrightLangChainTool[] {
+export function toLangChainTools(view: ToolView, options: LangChainToolsOptions = {}): ToolwrightLangChainTool[] {
   return followLangChainTools(view, options)();
 }

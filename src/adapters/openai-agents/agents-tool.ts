@@ -5,6 +5,7 @@ import type { JsonSchema } from '../../common/json-schema';
 import { lazyPeer } from '../../common/peer-dependency';
 import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
+import type { FrameworkApprovalGate } from '../framework-approvals';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
 
 /**
@@ -56,6 +57,21 @@ export interface AdaptOptions {
   readonly strict: boolean;
   readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
   readonly sdk: AgentsSdk;
+  /** With the `approvals` option: the gate that maps the SDK's approvals onto toolwright's. */
+  readonly gate: FrameworkApprovalGate | undefined;
+}
+
+/**
+ * @internal Records in toolwright the calls the run's state rejected (`state.reject(item)`): the
+ * SDK answers a rejected call without calling the tool, so each tool looks at the run context
+ * when the SDK next consults it (every turn, through `isEnabled`).
+ */
+export function settleRejections(gate: FrameworkApprovalGate, runContext: RunContext | undefined): Promise<void> {
+  if (runContext === undefined) return Promise.resolve();
+  return gate.settle((held) => {
+    const decision = runContext.isToolApproved({ toolName: held.toolName, callId: held.call.id });
+    return decision === false ? (runContext.getRejectionMessage(held.toolName, held.call.id) ?? false) : undefined;
+  }, runContext.context);
 }
 
 /**
@@ -104,15 +120,25 @@ export function adaptTool(
   if (schema.report.length > 0) options.onLoweringReport?.(schema.report);
   if (schema.parameters === undefined) return { error: schema.error };
   const name = tool.name;
+  const gate = options.gate;
   const invoke = async (runContext: RunContext, input: string, details?: CallDetails): Promise<string | StructuredOutput[]> => {
-    const result = await callThroughView(
-      view,
-      { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context },
-      options.call,
-    );
+    const call = { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context };
+    let result;
+    if (gate !== undefined && call.id !== undefined) {
+      await settleRejections(gate, runContext);
+      result = await gate.execute({ ...call, id: call.id });
+    } else {
+      result = await callThroughView(view, call, options.call);
+    }
     const images = result.isError ? [] : modelImages(result.content);
     if (images.length === 0) return result.forLLM;
     return [{ type: 'text', text: result.forLLM }, ...images.map((image) => ({ type: 'image' as const, image: { data: image.data, mediaType: image.mimeType } }))];
+  };
+  const needsApproval = async (runContext: RunContext, input: unknown, callId?: string): Promise<boolean> => {
+    if (gate === undefined || callId === undefined) return false;
+    await settleRejections(gate, runContext);
+    const decided = runContext?.isToolApproved({ toolName: name, callId }) !== undefined;
+    return gate.needsApproval({ name, id: callId, arguments: input, runContext: runContext?.context }, decided);
   };
   const self: FunctionTool = {
     type: 'function',
@@ -121,8 +147,11 @@ export function adaptTool(
     parameters: schema.parameters as FunctionTool['parameters'],
     strict: schema.strict,
     invoke,
-    needsApproval: staticNoApproval(options.sdk),
-    isEnabled: () => Promise.resolve(enabled(self)),
+    needsApproval: gate === undefined ? staticNoApproval(options.sdk) : (needsApproval as ApprovalPolicy),
+    isEnabled:
+      gate === undefined
+        ? () => Promise.resolve(enabled(self))
+        : (runContext: RunContext) => settleRejections(gate, runContext).then(() => enabled(self)),
   };
   return self;
 }

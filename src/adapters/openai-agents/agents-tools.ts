@@ -3,6 +3,7 @@ import type { AgentTool } from '../../common/agent-tool';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
 import { adaptTool, loadAgentsCjs, type AgentsSdk } from './agents-tool';
 
 /**
@@ -25,6 +26,12 @@ export interface OpenAIAgentsToolsOptions extends FrameworkToolsOptions {
    * `omitted: true`). Unset: such a tool gets a `TOOLWRIGHT_TOOL_SKIPPED` process warning.
    */
   onLoweringReport?: ((report: readonly LoweringChange[]) => void) | undefined;
+  /**
+   * Calls the toolkit's `ApprovalManager` holds surface through the SDK's approvals (`needsApproval`, `result.interruptions`, `state.approve(item)` / `state.reject(item)`, a `RunState` resumed anywhere) instead of a "pending
+   * approval" answer to the model; toolwright's manager still decides, binds, stores and audits
+   * (see {@link FrameworkApprovals}). Default: off.
+   */
+  approvals?: FrameworkApprovals | undefined;
 }
 
 function warnSkipped(name: string, error: unknown): void {
@@ -86,6 +93,7 @@ export function adaptView<TContext>(view: ToolView, options: OpenAIAgentsToolsOp
     strict: options.strict !== false,
     onLoweringReport: options.onLoweringReport,
     sdk,
+    gate: options.approvals === undefined ? undefined : new FrameworkApprovalGate(view, options.approvals, options.context === undefined ? {} : { context: options.context }),
   };
   const active = followActiveTools(view, options.context, (tool: AgentTool): FunctionTool | undefined => {
     const adapted = adaptTool(view, tool, adapt, (self) => active().get(tool.name) === self);

@@ -13,6 +13,7 @@ import type { OpenAIAgentsToolsOptions } from './agents-tools.js';
 
 export type { OpenAIAgentsToolsOptions } from './agents-tools.js';
 export type { FrameworkToolsOptions } from '../view-tools.js';
+export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals.js';
 
 let sdk: agentsTool.AgentsSdk | undefined;
 let failure: unknown;

@@ -10,3 +10,4 @@
 export { toOpenAIAgentsTools } from './agents-tools';
 export type { OpenAIAgentsToolsOptions } from './agents-tools';
 export type { FrameworkToolsOptions } from '../view-tools';
+export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals';
