@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { AgentTool, ElicitationSchema, ToolCallContext } from '../../src';
 import { withMcpOptions, type McpTaskSupport } from '../../src/mcp';
 
@@ -48,14 +49,14 @@ export const TASK_FIXTURES: readonly AgentTool[] = [
       throw new Error('the job failed on purpose');
     },
   }),
-  // toolwright reports what a tool throws as an error result (`completed` with `isError`): a tool
-  // has no way to end its task `failed`, which is kept for the server's own faults
+  // a tool error is `completed` with `isError`; a JSON-RPC error the tool throws (a protocol-level
+  // fault) ends its task `failed` with that error
   fixture('optional', {
     name: 'protocol_error_job',
-    description: 'Throws (toolwright reports it as an error result)',
+    description: 'Panics into a protocol error (JSON-RPC -32603)',
     parameters: noArgs,
     execute: () => {
-      throw new Error('the job panicked');
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'the job panicked');
     },
   }),
   fixture('optional', {

@@ -7,7 +7,7 @@ import { failedCallResult, toCallToolResult } from '../call-result';
 import type { FormValidators } from '../mcp-client-requests';
 import type { ModernCall } from './modern-call';
 import { TaskClientRequests } from './task-client-requests';
-import { TASKS_EXTENSION, type TaskRun, type TasksExtension } from './tasks-extension';
+import { TASKS_EXTENSION, TaskProtocolFailure, type TaskRun, type TasksExtension } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -92,21 +92,42 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
  * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result (for
  * a tool that finishes in the background, its completion). Progress and log messages have no
  * request to go with once the task was answered, and are not sent.
+ *
+ * What a tool throws is a tool error (`completed`, `result.isError`), as on a plain call, except a
+ * protocol-level error — an Error whose `code` is a whole number, as the SDKs' `ProtocolError` and
+ * `McpError` are: the task ends `failed` with that code and the error's message (preset values
+ * redacted, at most 200 characters), as the extension reserves `failed` for protocol errors.
  */
 export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators) {
   const capabilities = declaredCapabilities(ctx);
   return async (task: TaskRun): Promise<CallToolResult> => {
     let completed!: (result: ToolResult) => void;
     const completion = new Promise<ToolResult>((resolve) => (completed = resolve));
+    const id = `mcp_task_${task.taskId}`;
+    let fault: TaskProtocolFailure | undefined;
+    const watch = call.toolkit.events$.subscribe((event) => {
+      if (event.type === 'call_failed' && event.callId === id) fault = protocolFailureOf(event.cause);
+    });
     try {
       const client = new TaskClientRequests(task, capabilities, forms);
       const options = { signal: task.signal, client, onAsyncComplete: completed, ...(call.context !== undefined && { context: call.context }) };
-      let result = await call.view.callTool({ id: `mcp_task_${task.taskId}`, name, arguments: args }, options);
+      let result = await call.view.callTool({ id, name, arguments: args }, options);
       if (result.async && !result.isError) result = await Promise.race([completion, whenAborted(task.signal)]);
+      if (result.isError && fault !== undefined) throw fault;
       const tool = result.isError ? undefined : call.toolkit.getTool(name);
       return toCallToolResult(result, tool ? call.list.shapeOf(tool) : undefined, name);
     } catch (error) {
+      if (error instanceof TaskProtocolFailure) throw error;
       return failedCallResult(name, error);
+    } finally {
+      watch.unsubscribe();
     }
   };
+}
+
+/** A protocol-level error a tool threw (see {@link callToolAsTask}), as the task's failure. */
+function protocolFailureOf(cause: unknown): TaskProtocolFailure | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'number' && Number.isInteger(code) ? new TaskProtocolFailure(code, String(cause.message)) : undefined;
 }

@@ -37,6 +37,20 @@ export interface TaskRun {
   requestInput(request: Readonly<Record<string, unknown>>): Promise<unknown>;
 }
 
+/**
+ * @internal A protocol-level failure of a task's call (its tool threw a JSON-RPC error): the task
+ * ends `failed` with this code and message, not `completed` with an error result.
+ */
+export class TaskProtocolFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TaskProtocolFailure';
+  }
+}
+
 /** @internal The wire answers of the extension (flat, as SEP-2663 shapes them). */
 export type CreateTaskResult = { resultType: 'task'; taskId: string; status: 'working'; createdAt: string; lastUpdatedAt: string; ttlMs: number; pollIntervalMs: number };
 /** @internal `tasks/get`'s answer. */
@@ -311,12 +325,12 @@ export class TasksExtension {
   }
 
   /**
-   * The `failed` end of a call that threw: a protocol error keeps its code and (bounded) message;
+   * The `failed` end of a call that threw: a protocol error (or a {@link TaskProtocolFailure}) keeps its code and (bounded) message;
    * anything else is an internal error whose message says nothing of its cause (it could name what
    * the client may not read).
    */
   private failed(error: unknown): TaskEnd {
-    if (error instanceof this.ProtocolError) return { status: 'failed', lastUpdatedAt: now(), error: { code: error.code, message: String(error.message).slice(0, 200) } };
+    if (error instanceof this.ProtocolError || error instanceof TaskProtocolFailure) return { status: 'failed', lastUpdatedAt: now(), error: { code: error.code, message: String(error.message).slice(0, 200) } };
     return { status: 'failed', lastUpdatedAt: now(), error: { code: INTERNAL_ERROR, message: 'The task failed inside the server.' } };
   }
 
