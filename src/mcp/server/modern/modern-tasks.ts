@@ -1,13 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { McpTaskSupport } from '../../shared/mcp-tool-options';
-import type { ToolResult } from '../../../common/tool-types';
+import type { ToolProgress, ToolResult } from '../../../common/tool-types';
 import { errorResult } from '../../../common/results';
 import { failedCallResult, toCallToolResult } from '../call-result';
 import type { FormValidators } from '../mcp-client-requests';
 import type { ModernCall } from './modern-call';
 import { TaskClientRequests } from './task-client-requests';
-import { TASKS_EXTENSION, TaskProtocolFailure, type TaskRun, type TasksExtension } from './tasks-extension';
+import { TaskProtocolFailure } from './task-entries';
+import { TASKS_EXTENSION, type TaskRun, type TasksExtension } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -91,7 +92,9 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
  * with the task's signal (a cancel on any process, the TTL), questions to the client parked on the
  * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result (for
  * a tool that finishes in the background, its completion). Progress and log messages have no
- * request to go with once the task was answered, and are not sent.
+ * request to go with once the task was answered, and are not sent as notifications: the last
+ * progress report becomes the task's `statusMessage` on `tasks/get` (its message, else
+ * `progress/total`; preset values redacted, at most 200 characters).
  *
  * What a tool throws is a tool error (`completed`, `result.isError`), as on a plain call, except a
  * protocol-level error — an Error whose `code` is a whole number, as the SDKs' `ProtocolError` and
@@ -110,7 +113,8 @@ export function callToolAsTask(call: ModernCall, name: string, args: Record<stri
     });
     try {
       const client = new TaskClientRequests(task, capabilities, forms);
-      const options = { signal: task.signal, client, onAsyncComplete: completed, ...(call.context !== undefined && { context: call.context }) };
+      const onProgress = (progress: ToolProgress): void => task.report(statusOf(progress));
+      const options = { signal: task.signal, client, onAsyncComplete: completed, onProgress, ...(call.context !== undefined && { context: call.context }) };
       let result = await call.view.callTool({ id, name, arguments: args }, options);
       if (result.async && !result.isError) result = await Promise.race([completion, whenAborted(task.signal)]);
       if (result.isError && fault !== undefined) throw fault;
@@ -123,6 +127,13 @@ export function callToolAsTask(call: ModernCall, name: string, args: Record<stri
       watch.unsubscribe();
     }
   };
+}
+
+/** A progress report as a task's `statusMessage`: its message, else `progress/total` (or `progress`). */
+function statusOf(progress: ToolProgress): string {
+  if (typeof progress.message === 'string' && progress.message.length > 0) return progress.message;
+  if (typeof progress.progress !== 'number') return 'working';
+  return typeof progress.total === 'number' ? `${progress.progress}/${progress.total}` : String(progress.progress);
 }
 
 /** A protocol-level error a tool threw (see {@link callToolAsTask}), as the task's failure. */

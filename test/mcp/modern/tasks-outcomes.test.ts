@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Tool, ToolParam, ToolService } from '../../../src';
-import { serveMcpHttp } from '../../../src/mcp';
+import { Tool, ToolEmitter, ToolParam, ToolService } from '../../../src';
+import { memoryMcpStateStore, serveMcpHttp, type McpStateStore } from '../../../src/mcp';
 import { Closer, eventually } from '../../support/mcp';
 import { rawRequest, type RawAnswer } from '../../support/mcp-modern-raw';
 import { freshToolkit } from '../../support/toolkit';
@@ -10,6 +10,7 @@ import { freshToolkit } from '../../support/toolkit';
  * How a task's call ends under the tasks extension: a tool error is `completed` with
  * `result.isError`; a JSON-RPC error the tool throws (a protocol-level fault) is `failed` with
  * that error, its message redacted of preset values; a plain call of the same tool is unchanged.
+ * While it runs, its progress is the task's `statusMessage` on `tasks/get`.
  */
 
 const SECRET = 'sk-live-PANIC-SECRET-4242';
@@ -33,22 +34,34 @@ class Jobs {
     throw new Error('the job failed');
   }
 
+  static gate: Promise<void> = Promise.resolve();
+
+  @Tool({ description: 'Reports progress a thousand times, then waits' })
+  async crunch(@ToolParam({ name: 'apiKey' }) apiKey: string, emitter: ToolEmitter): Promise<string> {
+    for (let i = 1; i <= 1000; i++) emitter.emit({ progress: i, total: 1000, message: `step ${i} of 1000 with ${apiKey} ${'y'.repeat(300)}` });
+    await Jobs.gate;
+    emitter.emit({ progress: 7 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return 'crunched';
+  }
+
   @Tool({ description: 'Fails with a system error (a string code)' })
   reset(): string {
     throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
   }
 }
 
-async function serve(): Promise<URL> {
+async function serve(stateStore: McpStateStore = memoryMcpStateStore()): Promise<URL> {
   const toolkit = freshToolkit();
-  toolkit.registration().tool(new Jobs()).presetParameters({ panic: { apiKey: SECRET } }).apply();
+  toolkit.registration().tool(new Jobs()).presetParameters({ panic: { apiKey: SECRET }, crunch: { apiKey: SECRET } }).apply();
   const optional = { taskSupport: 'optional' } as const;
   const http = closer.add(
     await serveMcpHttp(toolkit, {
       name: 'jobs',
       version: '1',
       stateSecret: 'a-shared-key-of-at-least-32-bytes!',
-      tools: { panic: optional, legacy_panic: optional, oops: optional, reset: optional },
+      stateStore,
+      tools: { panic: optional, legacy_panic: optional, oops: optional, reset: optional, crunch: optional },
       tasks: { pollIntervalMs: 20 },
     }),
   );
@@ -91,5 +104,28 @@ describe('how a task of the tasks extension ends when its tool throws', () => {
     expect(plain.error).toBeUndefined();
     expect(plain.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('upstream refused key') }] });
     expect(JSON.stringify(plain)).not.toContain(SECRET);
+  });
+});
+
+describe('the progress of a task', () => {
+  it('is its statusMessage on tasks/get: redacted, cut to 200 characters, a flood of reports written at most once per poll', async () => {
+    let release!: () => void;
+    Jobs.gate = new Promise((resolve) => (release = resolve));
+    const inner = memoryMcpStateStore();
+    const writes: string[] = [];
+    const store: McpStateStore = { ...inner, set: (key, value, ttl) => (writes.push(key), inner.set(key, value, ttl)), setIfAbsent: (k, v, t) => inner.setIfAbsent(k, v, t), get: (k) => inner.get(k), delete: (k) => inner.delete(k) };
+    const url = await serve(store);
+    const created = await rawRequest(url, 'tools/call', { name: 'crunch', arguments: {} });
+    const taskId = created.result!.taskId!;
+    let got!: RawAnswer;
+    await eventually(async () => typeof (got = await rawRequest(url, 'tasks/get', { taskId })).result?.statusMessage === 'string');
+    expect(got.result).toMatchObject({ status: 'working', statusMessage: expect.stringMatching(/^step 1000 of 1000 with /) });
+    expect((got.result!.statusMessage as string).length).toBe(200);
+    expect(JSON.stringify(got)).not.toContain(SECRET);
+    expect(writes.filter((key) => key.endsWith(':state')).length).toBeLessThan(10);
+    release();
+    await eventually(async () => (await rawRequest(url, 'tasks/get', { taskId })).result?.statusMessage === '7');
+    await eventually(async () => (got = await rawRequest(url, 'tasks/get', { taskId })).result?.status === 'completed');
+    expect(got.result).toMatchObject({ result: { content: [{ type: 'text', text: 'crunched' }] } });
   });
 });
