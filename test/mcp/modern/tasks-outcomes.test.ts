@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Tool, ToolEmitter, ToolParam, ToolService } from '../../../src';
+import { ClientRequests, Tool, ToolEmitter, ToolParam, ToolService } from '../../../src';
 import { memoryMcpStateStore, serveMcpHttp, type McpStateStore } from '../../../src/mcp';
 import { Closer, eventually } from '../../support/mcp';
 import { rawRequest, type RawAnswer } from '../../support/mcp-modern-raw';
@@ -45,6 +45,12 @@ class Jobs {
     return 'crunched';
   }
 
+  @Tool({ description: 'Lists the client’s roots' })
+  async roots(client: ClientRequests): Promise<string> {
+    const { roots } = await client.listRoots();
+    return roots.map((root) => `${root.uri}|${root.name ?? ''}`).join(',');
+  }
+
   @Tool({ description: 'Fails with a system error (a string code)' })
   reset(): string {
     throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
@@ -61,7 +67,7 @@ async function serve(stateStore: McpStateStore = memoryMcpStateStore()): Promise
       version: '1',
       stateSecret: 'a-shared-key-of-at-least-32-bytes!',
       stateStore,
-      tools: { panic: optional, legacy_panic: optional, oops: optional, reset: optional, crunch: optional },
+      tools: { panic: optional, legacy_panic: optional, oops: optional, reset: optional, crunch: optional, roots: optional },
       tasks: { pollIntervalMs: 20 },
     }),
   );
@@ -127,5 +133,26 @@ describe('the progress of a task', () => {
     await eventually(async () => (await rawRequest(url, 'tasks/get', { taskId })).result?.statusMessage === '7');
     await eventually(async () => (got = await rawRequest(url, 'tasks/get', { taskId })).result?.status === 'completed');
     expect(got.result).toMatchObject({ result: { content: [{ type: 'text', text: 'crunched' }] } });
+  });
+});
+
+describe('roots under the tasks extension', () => {
+  it('parks the task input_required with a roots/list request; a shape-checked answer through tasks/update resumes it; a malformed one is a tool error', async () => {
+    const url = await serve();
+    const ask = async (answer: unknown): Promise<RawAnswer> => {
+      const created = await rawRequest(url, 'tools/call', { name: 'roots', arguments: {} }, { capabilities: { roots: {} } });
+      const taskId = created.result!.taskId!;
+      let got!: RawAnswer;
+      await eventually(async () => (got = await rawRequest(url, 'tasks/get', { taskId })).result?.status === 'input_required');
+      const [key, request] = Object.entries(got.result!.inputRequests as Record<string, { method: string }>)[0];
+      expect(request).toMatchObject({ method: 'roots/list' });
+      expect((await rawRequest(url, 'tasks/update', { taskId, inputResponses: { [key]: answer } })).result).toMatchObject({ resultType: 'complete' });
+      await eventually(async () => ['completed', 'failed'].includes(String((got = await rawRequest(url, 'tasks/get', { taskId })).result?.status)));
+      return got;
+    };
+    const done = await ask({ roots: [{ uri: 'file:///src', name: 'Src', extra: 'dropped' }] });
+    expect(done.result).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'file:///src|Src' }] } });
+    const bad = await ask({ roots: 'all of them' });
+    expect(bad.result).toMatchObject({ status: 'completed', result: { isError: true, content: [{ text: expect.stringMatching(/not a valid roots result/) }] } });
   });
 });
