@@ -41,7 +41,8 @@ export async function rawRequest(url: URL, method: string, params: Record<string
       _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } },
     },
   };
-  const name = options.mcpName ?? (typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined);
+  const named = [params.name, params.uri, params.taskId].find((value): value is string => typeof value === 'string');
+  const name = options.mcpName ?? named;
   const response = await fetch(url, {
     method: 'POST',
     headers: {

@@ -6,6 +6,7 @@ import { ElicitRequestSchema, ListRootsRequestSchema, type CallToolResult } from
 import { ClientRequests, Prompt, PromptArg, Resource, Tool, ToolService, Toolkit, type ElicitationSchema } from '../../../src';
 import { serveMcpHttp, type McpHttpOptions, type McpHttpServer } from '../../../src/mcp';
 import { Closer, eventually } from '../../support/mcp';
+import { rawRequest, type RawAnswer } from '../../support/mcp-modern-raw';
 
 /**
  * Roots requests, and prompts and resources that ask the client, on both revisions from one
@@ -88,37 +89,9 @@ async function legacyClient(url: URL) {
   return { client, asked };
 }
 
-type RawAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
-
-/** A raw 2026-07-28 POST declaring `capabilities`; resolves with the JSON-RPC answer. */
-async function raw(url: URL, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = { roots: {}, elicitation: {} }): Promise<RawAnswer> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined && { 'mcp-name': name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const json = response.headers.get('content-type')?.includes('text/event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).pop()! : text;
-  return JSON.parse(json) as RawAnswer;
+/** A raw 2026-07-28 POST declaring `capabilities` (not the tasks extension); resolves with the JSON-RPC answer. */
+function raw(url: URL, method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = { roots: {}, elicitation: {} }): Promise<RawAnswer> {
+  return rawRequest(url, method, params, { tasks: false, capabilities });
 }
 
 const textOf = (result: { content?: unknown }): string => {
