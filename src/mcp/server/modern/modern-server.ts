@@ -9,7 +9,7 @@ import type { ToolView } from '../../../toolkit/tool-view';
 import type { McpPrincipal } from '../../shared/mcp-principal';
 import { pageOf } from '../mcp-catalog-support';
 import type { McpServerOptions } from '../mcp-server';
-import { errorCallResult } from '../call-result';
+import { errorCallResult, toCallToolResult } from '../call-result';
 import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
 import { RequestSlots } from '../request-slots';
 import { McpToolList } from '../mcp-tool-list';
@@ -18,10 +18,11 @@ import { taskSupportOf } from '../../shared/mcp-tool-options';
 import { callModernTool, type ModernCall } from './modern-call';
 import { CLIENT_CAPABILITIES_KEY, missingCapabilityOf, serveModernCatalog } from './modern-catalog';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
-import { RequestStateCodec, RequestStateRefusal } from './request-state';
+import { RequestStateCodec, RequestStateRefusal, type RecordedAnswer } from './request-state';
 import { McpRoundTrips, replaySafeOf } from './round-trips';
 import { resolveStateSecret } from './state-secret';
 import { memoryMcpStateStore, type McpStateStore } from './state-store';
+import { asksBeforeTasks, roundBeforeTask } from './task-escalation';
 import { TasksExtension, type TaskRun } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
@@ -170,11 +171,17 @@ export class ModernMcpServers {
       const modernCall: ModernCall = { toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) };
       const { name: tool, arguments: args = {} } = call.params;
       if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
+        let answers: readonly RecordedAnswer[] = [];
+        if (asksBeforeTasks(this.toolkit)) {
+          const before = await this.roundBeforeTask(modernCall, tool, args, ctx, principal);
+          if (!Array.isArray(before)) return before as CallToolResult;
+          answers = before;
+        }
         const run = async (task: TaskRun) => {
           // the task outlives this request: an anonymous caller's view (its defaults) is made anew for it
           const { view: taskView, release: end } = this.viewFor(principal);
           try {
-            return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms)(task);
+            return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms, answers)(task);
           } finally {
             end?.();
           }
@@ -243,6 +250,30 @@ export class ModernMcpServers {
       }
       if (outcome.kind === 'complete') return outcome.result as CallToolResult;
       return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
+    } catch (error) {
+      if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * The Multi Round-Trip round before a task (see {@link roundBeforeTask}): the answers the task
+   * replays, or what the client gets now — the next questions, or the result of a call a hook ended.
+   */
+  private async roundBeforeTask(
+    call: ModernCall,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    principal: McpPrincipal | undefined,
+  ): Promise<readonly RecordedAnswer[] | CallToolResult | InputRequiredResult> {
+    try {
+      const outcome = await roundBeforeTask(this.trips, call, { principal: principal?.id, tool: name, arguments: args }, ctx);
+      if (outcome.kind === 'task') return outcome.answers;
+      if (outcome.kind === 'input_required') return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
+      const missing = missingCapabilityOf(outcome.result.error);
+      if (missing !== undefined) throw new this.sdk.MissingRequiredClientCapabilityError({ requiredCapabilities: { [missing]: {} } }, outcome.result.error!.message);
+      return toCallToolResult(outcome.result, undefined, name) as CallToolResult;
     } catch (error) {
       if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
       throw error;

@@ -6,7 +6,9 @@ import { errorResult } from '../../../common/results';
 import { failedCallResult, toCallToolResult } from '../call-result';
 import type { FormValidators } from '../mcp-client-requests';
 import type { ModernCall } from './modern-call';
+import type { RecordedAnswer } from './request-state';
 import { TaskClientRequests } from './task-client-requests';
+import { PreAnsweredClientRequests } from './task-escalation';
 import { TaskProtocolFailure } from './task-entries';
 import { TASKS_EXTENSION, type TaskRun, type TasksExtension } from './tasks-extension';
 
@@ -91,7 +93,8 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
  * @internal Runs one `tools/call` as a task: through the caller's view (the gate of every door),
  * with the task's signal (a cancel on any process, the TTL), questions to the client parked on the
  * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result (for
- * a tool that finishes in the background, its completion). Progress and log messages have no
+ * a tool that finishes in the background, its completion). `answers`: what a round before the task
+ * gathered for its before-hooks (see `roundBeforeTask`), replayed to them. Progress and log messages have no
  * request to go with once the task was answered, and are not sent as notifications: the last
  * progress report becomes the task's `statusMessage` on `tasks/get` (its message, else
  * `progress/total`; preset values redacted, at most 200 characters).
@@ -101,7 +104,7 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
  * `McpError` are: the task ends `failed` with that code and the error's message (preset values
  * redacted, at most 200 characters), as the extension reserves `failed` for protocol errors.
  */
-export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators) {
+export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators, answers: readonly RecordedAnswer[] = []) {
   const capabilities = declaredCapabilities(ctx);
   return async (task: TaskRun): Promise<CallToolResult> => {
     let completed!: (result: ToolResult) => void;
@@ -112,7 +115,8 @@ export function callToolAsTask(call: ModernCall, name: string, args: Record<stri
       if (event.type === 'call_failed' && event.callId === id) fault = protocolFailureOf(event.cause);
     });
     try {
-      const client = new TaskClientRequests(task, capabilities, forms);
+      const parked = new TaskClientRequests(task, capabilities, forms);
+      const client = answers.length > 0 ? new PreAnsweredClientRequests(parked, answers) : parked;
       const onProgress = (progress: ToolProgress): void => task.report(statusOf(progress));
       const options = { signal: task.signal, client, onAsyncComplete: completed, onProgress, ...(call.context !== undefined && { context: call.context }) };
       let result = await call.view.callTool({ id, name, arguments: args }, options);
