@@ -214,8 +214,9 @@ describe('reads, prompts and completions count against maxConcurrentCalls', () =
   test('2026-07-28: a flood of slow reads holds at most the bound; the rest (and prompts, completions, calls) are refused at once; lists still answer; freed slots serve again', async () => {
     const { toolkit, release } = slowToolkit();
     const http = await serve(toolkit, { maxConcurrentCalls: 3 });
-    const flood = Array.from({ length: 20 }, () => raw(http.url, 'resources/read', { uri: 'slow://doc' }));
-    await eventually(() => SlowCatalog.started === 3);
+    let settled = 0;
+    const flood = Array.from({ length: 20 }, () => raw(http.url, 'resources/read', { uri: 'slow://doc' }).finally(() => settled++));
+    await eventually(() => SlowCatalog.started === 3 && settled === 17, 20_000);
     const busyPrompt = await raw(http.url, 'prompts/get', { name: 'quick', arguments: { word: 'a' } });
     expect(busyPrompt.error).toMatchObject({ code: -32603, message: expect.stringMatching(/Too many requests at once: 3 requests .* prompts\/get of 'quick' did not run/), data: { reason: 'busy' } });
     const busyCompletion = await raw(http.url, 'completion/complete', { ref: { type: 'ref/prompt', name: 'quick' }, argument: { name: 'word', value: 'a' } });
@@ -241,7 +242,14 @@ describe('reads, prompts and completions count against maxConcurrentCalls', () =
     const http = await serve(toolkit, { maxConcurrentCalls: 2 });
     const mallory = closer.add(new Sdk1Client({ name: 'mallory', version: '1' }));
     await mallory.connect(new Sdk1Transport(http.url));
-    const flood = Array.from({ length: 6 }, () => mallory.readResource({ uri: 'slow://doc' }).then(() => 'ok', (error: { code?: number; data?: unknown }) => error));
+    let settled = 0;
+    const flood = Array.from({ length: 6 }, () =>
+      mallory.readResource({ uri: 'slow://doc' }).then(
+        () => 'ok',
+        (error: { code?: number; data?: unknown }) => (settled++, error),
+      ),
+    );
+    await eventually(() => SlowCatalog.started === 2 && settled === 4, 20_000);
     await expect(mallory.getPrompt({ name: 'quick', arguments: { word: 'a' } })).rejects.toMatchObject({ code: -32603, message: expect.stringMatching(/Too many requests at once: 2 requests/), data: { reason: 'busy', maxConcurrentCalls: 2 } });
     await expect(mallory.complete({ ref: { type: 'ref/prompt', name: 'quick' }, argument: { name: 'word', value: 'a' } })).rejects.toMatchObject({ code: -32603 });
     expect(await mallory.listTools()).toMatchObject({ tools: [expect.objectContaining({ name: 'echo' })] });

@@ -9,7 +9,8 @@ import { getPrompt } from '../mcp-prompts';
 import { readResource } from '../mcp-resources';
 import { requestLabel, type RequestSlots } from '../request-slots';
 import { RequestStateRefusal } from './request-state';
-import type { McpRoundTrips } from './round-trips';
+import type { McpRoundTrips, RoundRequest } from './round-trips';
+import type { RequestStateBinding } from './request-state';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 
@@ -25,6 +26,26 @@ export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabiliti
 export function missingCapabilityOf(fault: { readonly code?: unknown; readonly message: string } | undefined): string | undefined {
   if (fault?.code !== 'CLIENT_CAPABILITY_MISSING') return undefined;
   return /did not declare the '(sampling|elicitation|roots)' capability/.exec(fault.message)?.[1];
+}
+
+/**
+ * @internal One round of Multi Round-Trip Requests as the request `ctx` carries it: its signed
+ * state, its answers, the capabilities its `_meta` declares, its signal.
+ *
+ * @throws RequestStateRefusal when the SDK dropped answers that were not bare response objects.
+ */
+export function roundRequestOf(ctx: ServerContext, binding: RequestStateBinding, replaySafe: boolean): RoundRequest {
+  const request = ctx.mcpReq;
+  const dropped = request.droppedInputResponseKeys ?? [];
+  if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
+  return {
+    binding,
+    requestState: request.requestState(),
+    inputResponses: request.inputResponses,
+    capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
+    replaySafe,
+    signal: request.signal,
+  };
 }
 
 /** @internal What the catalog handlers of one 2026-07-28 request share with the server built for it. */
@@ -85,19 +106,9 @@ async function askingRound<T extends object>(
   run: (client: ClientRequestHandler, signal: AbortSignal) => Promise<T>,
 ): Promise<T | InputRequiredResult> {
   const { sdk } = request;
-  const mcpReq = ctx.mcpReq;
   try {
-    const dropped = mcpReq.droppedInputResponseKeys ?? [];
-    if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
     const outcome = await request.trips.run<T | undefined>(
-      {
-        binding: { principal: request.principal?.id, tool: subject, arguments: args },
-        requestState: mcpReq.requestState(),
-        inputResponses: mcpReq.inputResponses,
-        capabilities: mcpReq.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof mcpReq.envelope],
-        replaySafe: true,
-        signal: mcpReq.signal,
-      },
+      roundRequestOf(ctx, { principal: request.principal?.id, tool: subject, arguments: args }, true),
       async (client, signal) => {
         try {
           return await run(client, signal);

@@ -16,7 +16,7 @@ import { McpToolList } from '../mcp-tool-list';
 import { FormValidators } from '../mcp-client-requests';
 import { taskSupportOf } from '../../shared/mcp-tool-options';
 import { callModernTool, type ModernCall } from './modern-call';
-import { CLIENT_CAPABILITIES_KEY, missingCapabilityOf, serveModernCatalog } from './modern-catalog';
+import { missingCapabilityOf, roundRequestOf, serveModernCatalog } from './modern-catalog';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
 import { RequestStateCodec, RequestStateRefusal, type RecordedAnswer } from './request-state';
 import { McpRoundTrips, replaySafeOf } from './round-trips';
@@ -227,20 +227,10 @@ export class ModernMcpServers {
     ctx: ServerContext,
     principal: McpPrincipal | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const request = ctx.mcpReq;
-    const dropped = request.droppedInputResponseKeys ?? [];
     let missing: string | undefined;
     try {
-      if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
       const outcome = await this.trips.run<TwCallToolResult>(
-        {
-          binding: { principal: principal?.id, tool: name, arguments: args },
-          requestState: request.requestState(),
-          inputResponses: request.inputResponses,
-          capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
-          replaySafe: replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name]),
-          signal: request.signal,
-        },
+        roundRequestOf(ctx, { principal: principal?.id, tool: name, arguments: args }, replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name])),
         (client, signal) => callModernTool(call, name, args, ctx, { client, signal, onResult: (result) => (missing = missingCapabilityOf(result.error)) }),
         (message) => errorCallResult(message),
       );

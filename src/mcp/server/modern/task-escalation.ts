@@ -6,11 +6,9 @@ import type { ToolResult } from '../../../common/tool-types';
 import { runtimeOf } from '../../../toolkit/remote-routes';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ModernCall } from './modern-call';
+import { roundRequestOf } from './modern-catalog';
 import { canonicalHash, type RecordedAnswer, type RequestStateBinding } from './request-state';
 import type { McpRoundTrips, RoundOutcome } from './round-trips';
-
-/** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
-const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Why the round's call was stopped: it reached its body, which runs in the task. */
 const ESCALATE = new Error('The call reached its body: it goes on as a task, which runs it with the answers gathered so far.');
@@ -39,17 +37,9 @@ export async function roundBeforeTask(
 ): Promise<BeforeTaskOutcome> {
   const id = `mcp_pretask_${randomUUID()}`;
   let reached = false;
-  const request = ctx.mcpReq;
   let used: readonly RecordedAnswer[] = [];
   const outcome = await trips.run<ToolResult>(
-    {
-      binding,
-      requestState: request.requestState(),
-      inputResponses: request.inputResponses,
-      capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
-      replaySafe: false,
-      signal: request.signal,
-    },
+    roundRequestOf(ctx, binding, false),
     async (client, signal) => {
       const stop = new AbortController();
       const onRound = (): void => stop.abort(signal.reason);
