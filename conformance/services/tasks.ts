@@ -77,15 +77,19 @@ export const TASK_FIXTURES: readonly AgentTool[] = [
       return `answers: ${first.action}, ${second.action}`;
     },
   }),
-  fixture('required', {
-    name: 'test_tool_with_task',
-    description: 'Greets the user a before-hook asked for, as a task',
-    parameters: { type: 'object', properties: { user_name: { type: 'string' } } },
-    execute: async (args, ctx) => {
-      await sleep(100, undefined, { signal: ctx.signal });
-      return `Hello, ${String(args.user_name ?? 'stranger')}! (from the task)`;
+  withMcpOptions(
+    {
+      name: 'test_tool_with_task',
+      description: 'Greets the user a before-hook asked for, as a task',
+      parameters: { type: 'object', properties: { user_name: { type: 'string' } } },
+      execute: async (args, ctx) => {
+        await sleep(100, undefined, { signal: ctx.signal });
+        return `Hello, ${String(args.user_name ?? 'stranger')}! (from the task)`;
+      },
     },
-  }),
+    // its before-hook's question is a Multi Round-Trip round before the task exists
+    { taskSupport: 'required', askBeforeTask: true },
+  ),
 ];
 
 const NAME_FORM: ElicitationSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };

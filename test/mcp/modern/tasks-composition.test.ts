@@ -5,8 +5,8 @@ import { rawRequest, type RawAnswer } from '../../support/mcp-modern-raw';
 import { freshToolkit } from '../../support/toolkit';
 
 /**
- * Multi Round-Trip Requests before a task (the tasks extension's MRTR → task composition): a
- * before-hook's question is a round with no task yet; the retry with the answer creates the task,
+ * Multi Round-Trip Requests before a task (the tasks extension's MRTR → task composition), for a
+ * tool with `askBeforeTask`: a before-hook's question is a round with no task yet; the retry with the answer creates the task,
  * which runs the tool once with it. The round's run never reaches the tool's body.
  */
 
@@ -15,7 +15,7 @@ afterEach(() => closer.closeAll());
 
 const FORM = { type: 'object', properties: { name: { type: 'string', minLength: 2 } }, required: ['name'] } as const;
 
-async function serve(hooks: readonly ToolHook[]) {
+async function serve(hooks: readonly ToolHook[], askBeforeTask = true) {
   const runs: Record<string, unknown>[] = [];
   const toolkit = freshToolkit();
   const tool: AgentTool = {
@@ -27,7 +27,7 @@ async function serve(hooks: readonly ToolHook[]) {
       return `deployed for ${String(args.who ?? 'nobody')}`;
     },
   };
-  toolkit.registerTool(withMcpOptions(tool, { taskSupport: 'required' }));
+  toolkit.registerTool(withMcpOptions(tool, { taskSupport: 'required', askBeforeTask }));
   for (const hook of hooks) toolkit.use(hook);
   const http = closer.add(await serveMcpHttp(toolkit, { name: 'compose', version: '1', stateSecret: 'a-shared-key-of-at-least-32-bytes!', tasks: { pollIntervalMs: 20 } }));
   return { url: http.url, runs };
@@ -89,5 +89,18 @@ describe('a Multi Round-Trip round before a task', () => {
     expect(created.result).toMatchObject({ resultType: 'task' });
     expect((await settle(url, created.result!.taskId!)).result).toMatchObject({ status: 'completed', result: { content: [{ text: 'deployed for Bob' }] } });
     expect(runs).toEqual([{ who: 'Bob' }]);
+  });
+
+  it('without askBeforeTask the hook’s question is parked on the task (input_required on tasks/get, answered with tasks/update)', async () => {
+    const { url, runs } = await serve([askWho], false);
+    const created = await rawRequest(url, 'tools/call', { name: 'deploy', arguments: {} }, ELICIT);
+    expect(created.result).toMatchObject({ resultType: 'task' });
+    const taskId = created.result!.taskId!;
+    let got!: RawAnswer;
+    await eventually(async () => (got = await rawRequest(url, 'tasks/get', { taskId })).result?.status === 'input_required');
+    const [key] = Object.keys(got.result!.inputRequests as object);
+    await rawRequest(url, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { name: 'Carol' } } } });
+    expect((await settle(url, taskId)).result).toMatchObject({ status: 'completed', result: { content: [{ text: 'deployed for Carol' }] } });
+    expect(runs).toEqual([{ who: 'Carol' }]);
   });
 });

@@ -22,7 +22,7 @@ import { RequestStateCodec, RequestStateRefusal, type RecordedAnswer } from './r
 import { McpRoundTrips, replaySafeOf } from './round-trips';
 import { resolveStateSecret } from './state-secret';
 import { memoryMcpStateStore, type McpStateStore } from './state-store';
-import { asksBeforeTasks, roundBeforeTask } from './task-escalation';
+import { asksBeforeTask, roundBeforeTask } from './task-escalation';
 import { TasksExtension, type TaskRun } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
@@ -172,7 +172,7 @@ export class ModernMcpServers {
       const { name: tool, arguments: args = {} } = call.params;
       if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
         let answers: readonly RecordedAnswer[] = [];
-        if (asksBeforeTasks(this.toolkit)) {
+        if (asksBeforeTask(this.toolkit.getTool(tool), this.settings.tools?.[tool])) {
           const before = await this.roundBeforeTask(modernCall, tool, args, ctx, principal);
           if (!Array.isArray(before)) return before as CallToolResult;
           answers = before;

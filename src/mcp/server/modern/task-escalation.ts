@@ -3,8 +3,8 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
 import type { ToolResult } from '../../../common/tool-types';
-import { runtimeOf } from '../../../toolkit/remote-routes';
-import type { Toolkit } from '../../../toolkit/toolkit';
+import type { AgentTool } from '../../../common/agent-tool';
+import { MCP_TOOL_OPTIONS, type McpAgentTool, type McpToolOptions } from '../../shared/mcp-tool-options';
 import type { ModernCall } from './modern-call';
 import { roundRequestOf } from './modern-catalog';
 import { canonicalHash, type RecordedAnswer, type RequestStateBinding } from './request-state';
@@ -13,9 +13,9 @@ import type { McpRoundTrips, RoundOutcome } from './round-trips';
 /** Why the round's call was stopped: it reached its body, which runs in the task. */
 const ESCALATE = new Error('The call reached its body: it goes on as a task, which runs it with the answers gathered so far.');
 
-/** @internal True when the toolkit has a before-hook, which may ask the client before a task exists. */
-export function asksBeforeTasks(toolkit: Toolkit): boolean {
-  return runtimeOf(toolkit).hooks.some((hook) => hook.before !== undefined);
+/** @internal True when `tool`'s before-hooks ask before its task exists (`McpToolOptions.askBeforeTask`: the server's option for it, else its own). */
+export function asksBeforeTask(tool: AgentTool | undefined, override: McpToolOptions | undefined): boolean {
+  return (override?.askBeforeTask ?? (tool as McpAgentTool | undefined)?.[MCP_TOOL_OPTIONS]?.askBeforeTask) === true;
 }
 
 /** @internal How the round before a task ended: questions (`input_required`), a result (no task), or the answers the task replays. */
