@@ -8,13 +8,14 @@
 import { serveMcpHttp, type McpHttpServer } from '../src/mcp';
 import type { Toolkit } from '../src';
 import { createSampleToolkit } from '../samples/create-toolkit';
-import { CONFORMANCE_SERVICES } from './services';
+import { CONFORMANCE_HOOKS, CONFORMANCE_SERVICES } from './services';
 
 /** The sample toolkit with every conformance service registered and its group on. */
 export function createConformanceToolkit(): Toolkit {
   const toolkit = createSampleToolkit();
   toolkit.createToolGroup('conformance', 'Tools, resources and prompts the MCP conformance suite calls', true);
   for (const service of CONFORMANCE_SERVICES) toolkit.registerTool(service);
+  for (const hook of CONFORMANCE_HOOKS) toolkit.use(hook);
   return toolkit;
 }
 

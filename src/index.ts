@@ -63,6 +63,8 @@ export type {
   ElicitationBooleanField,
   ElicitationMultiSelectField,
   ElicitationValue,
+  ClientRoot,
+  RootsResult,
 } from './common/client-request-types';
 export { InjectContext, Tool, ToolParam, ToolService, Prompt, PromptArg, Resource, ResourceParam } from './decorators';
 export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';

@@ -5,7 +5,7 @@ import { ConformanceInputRequiredService } from './input-required';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
-import { TASK_FIXTURES } from './tasks';
+import { ASK_NAME_BEFORE_TASK, TASK_FIXTURES } from './tasks';
 import { ConformanceToolsService, customHeaderTool, jsonSchema2020Tool } from './tools';
 
 /**
@@ -24,3 +24,6 @@ export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceSseService,
   ...TASK_FIXTURES,
 ];
+
+/** The hooks the conformance server adds to the toolkit. */
+export const CONFORMANCE_HOOKS = [ASK_NAME_BEFORE_TASK] as const;

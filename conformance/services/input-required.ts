@@ -1,7 +1,8 @@
-import { ClientRequests, Tool, ToolService, type ElicitationSchema } from '../../src';
+import { ClientRequests, Prompt, Tool, ToolService, type ElicitationSchema } from '../../src';
 
 const NAME_FORM: ElicitationSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 const CONFIRM_FORM: ElicitationSchema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+const CONTEXT_FORM: ElicitationSchema = { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] };
 const READ_ONLY = { readOnly: true, idempotent: true } as const;
 
 /**
@@ -64,6 +65,32 @@ export class ConformanceInputRequiredService {
     if (!client.supports('sampling')) return 'The client can answer no question.';
     const reply = await client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 50 }, { key: 'greeting' });
     return reply.content.type === 'text' ? reply.content.text : `[${reply.content.type} content]`;
+  }
+
+  /** `input-required-result-basic-list-roots`: the tool's answer names the client's roots. */
+  @Tool({ name: 'test_input_required_result_list_roots', description: 'Lists the client’s roots', annotations: READ_ONLY })
+  async listRoots(client: ClientRequests): Promise<string> {
+    const { roots } = await client.listRoots({ key: 'client_roots' });
+    return `Roots: ${roots.map((root) => root.uri).join(', ') || '(none)'}`;
+  }
+
+  /** `input-required-result-multiple-input-requests`: three questions asked together go out in one round. */
+  @Tool({ name: 'test_input_required_result_multiple_inputs', description: 'Asks the user, the client’s model and the client’s roots at once', annotations: READ_ONLY })
+  async multipleInputs(client: ClientRequests): Promise<string> {
+    const [user, reply, { roots }] = await Promise.all([
+      client.elicit<{ name: string }>({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' }),
+      client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 50 }, { key: 'greeting' }),
+      client.listRoots({ key: 'client_roots' }),
+    ]);
+    const said = reply.content.type === 'text' ? reply.content.text : `[${reply.content.type} content]`;
+    return `${user.content?.name ?? '(no name)'}; ${said}; ${roots.length} root(s)`;
+  }
+
+  /** `input-required-result-non-tool-request`: a prompt that asks the user before it renders. */
+  @Prompt({ name: 'test_input_required_result_prompt', description: 'A prompt that asks the user for its context' })
+  async promptAsking(client: ClientRequests): Promise<string> {
+    const answer = await client.elicit<{ context: string }>({ message: 'What context should the prompt use?', requestedSchema: CONTEXT_FORM }, { key: 'user_context' });
+    return `Use this context: ${answer.content?.context ?? `(none: ${answer.action})`}`;
   }
 
   /** `server-stateless` (SEP-2575): asks the client's model whether or not the request declared `sampling`; undeclared, the server answers -32021 (HTTP 400). */

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentTool, ElicitationSchema, ToolCallContext } from '../../src';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { AgentTool, ElicitationSchema, ToolCallContext, ToolHook } from '../../src';
 import { withMcpOptions, type McpTaskSupport } from '../../src/mcp';
 
 /**
@@ -48,14 +49,14 @@ export const TASK_FIXTURES: readonly AgentTool[] = [
       throw new Error('the job failed on purpose');
     },
   }),
-  // toolwright reports what a tool throws as an error result (`completed` with `isError`): a tool
-  // has no way to end its task `failed`, which is kept for the server's own faults
+  // a tool error is `completed` with `isError`; a JSON-RPC error the tool throws (a protocol-level
+  // fault) ends its task `failed` with that error
   fixture('optional', {
     name: 'protocol_error_job',
-    description: 'Throws (toolwright reports it as an error result)',
+    description: 'Panics into a protocol error (JSON-RPC -32603)',
     parameters: noArgs,
     execute: () => {
-      throw new Error('the job panicked');
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'the job panicked');
     },
   }),
   fixture('optional', {
@@ -76,4 +77,33 @@ export const TASK_FIXTURES: readonly AgentTool[] = [
       return `answers: ${first.action}, ${second.action}`;
     },
   }),
+  withMcpOptions(
+    {
+      name: 'test_tool_with_task',
+      description: 'Greets the user a before-hook asked for, as a task',
+      parameters: { type: 'object', properties: { user_name: { type: 'string' } } },
+      execute: async (args, ctx) => {
+        await sleep(100, undefined, { signal: ctx.signal });
+        return `Hello, ${String(args.user_name ?? 'stranger')}! (from the task)`;
+      },
+    },
+    // its before-hook's question is a Multi Round-Trip round before the task exists
+    { taskSupport: 'required', askBeforeTask: true },
+  ),
 ];
+
+const NAME_FORM: ElicitationSchema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+
+/**
+ * `tasks-mrtr-composition`: a before-hook asks the user's name for `test_tool_with_task`. Under
+ * the extension it is a Multi Round-Trip round before the task exists; the answer becomes the
+ * tool's argument, and the task runs the tool with it.
+ */
+export const ASK_NAME_BEFORE_TASK: ToolHook = {
+  name: 'ask-name-before-task',
+  before: async (ctx) => {
+    if (ctx.tool.name !== 'test_tool_with_task' || ctx.client === undefined) return undefined;
+    const answer = await ctx.client.elicit<{ name: string }>({ message: 'What is your name?', requestedSchema: NAME_FORM }, { key: 'user_name' });
+    return answer.action === 'accept' ? { action: 'rewrite', arguments: { ...ctx.arguments, user_name: answer.content?.name ?? '' } } : { action: 'deny', reason: 'no name given' };
+  },
+};

@@ -1,6 +1,6 @@
 /**
  * The shapes of the requests a tool can send the client that called it — MCP's
- * `sampling/createMessage` and `elicitation/create` (form mode) — and of their answers. They
+ * `sampling/createMessage`, `elicitation/create` (form mode) and `roots/list` — and of their answers. They
  * follow the MCP specification field for field, so they pass to and from the MCP SDK unchanged.
  */
 
@@ -186,4 +186,21 @@ export interface ElicitationResult<T extends Record<string, ElicitationValue> = 
   readonly action: 'accept' | 'decline' | 'cancel';
   /** The form's values, when the user accepted. */
   readonly content?: T | undefined;
+}
+
+/** One root the client lets servers work in (MCP `roots/list`): a URI (usually `file://`) and an optional name. */
+export interface ClientRoot {
+  /** The root's URI, e.g. `file:///home/user/project`. */
+  readonly uri: string;
+  /** A name to show for it. */
+  readonly name?: string | undefined;
+}
+
+/**
+ * The client's answer to a roots request (MCP `roots/list`): the roots it exposes, as it sent
+ * them (checked for shape only: a root is what the client says, not a permission).
+ */
+export interface RootsResult {
+  /** The roots, in the client's order. */
+  readonly roots: readonly ClientRoot[];
 }

@@ -1,9 +1,9 @@
 import { describeThrown, ToolkitError } from '../errors';
-import type { ElicitationRequest, ElicitationResult, ElicitationValue, SamplingRequest, SamplingResult } from './client-request-types';
+import type { ElicitationRequest, ElicitationResult, ElicitationValue, RootsResult, SamplingRequest, SamplingResult } from './client-request-types';
 import { boundInput, quoteInput } from './quote-input';
 
-/** What a client can be asked: MCP's `sampling` and `elicitation` capabilities. */
-export type ClientCapability = 'sampling' | 'elicitation';
+/** What a client can be asked: MCP's `sampling`, `elicitation` and `roots` capabilities. */
+export type ClientCapability = 'sampling' | 'elicitation' | 'roots';
 
 /** What a {@link ClientRequestHandler} gets with each request. */
 export interface ClientRequestOptions {
@@ -48,6 +48,8 @@ export interface ClientRequestHandler {
   createMessage(request: SamplingRequest, options: ClientRequestOptions): Promise<SamplingResult>;
   /** Asks the client's user to fill a form (MCP `elicitation/create`). */
   elicit(request: ElicitationRequest, options: ClientRequestOptions): Promise<ElicitationResult>;
+  /** Asks the client for its roots (MCP `roots/list`). Absent: this handler cannot, whatever {@link supports} says. */
+  listRoots?(options: ClientRequestOptions): Promise<RootsResult>;
   /**
    * Ends the call's response stream for the client to reconnect and poll (see
    * {@link ClientRequests.closeStream}); true when it did. Absent: the call has no such stream.
@@ -79,6 +81,8 @@ const QUESTION_KEY = /^[\w.-]{1,64}$/;
 export interface ClientRequestScope {
   /** The tool making the requests, for error messages. */
   readonly toolName?: string | undefined;
+  /** How the asker reads in error messages, e.g. `Prompt 'review'` (default: `Tool '<toolName>'`). */
+  readonly asker?: string | undefined;
   /** The call's signal (timeout, caller abort): it cancels every pending request. */
   readonly signal?: AbortSignal | undefined;
   /** Redacts a request before it leaves (the toolkit removes the tool's preset values). */
@@ -87,13 +91,14 @@ export interface ClientRequestScope {
   readonly phase?: ClientRequestPhase | undefined;
 }
 
-const METHODS: Readonly<Record<ClientCapability, string>> = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create' };
+const METHODS: Readonly<Record<ClientCapability, string>> = { sampling: 'sampling/createMessage', elicitation: 'elicitation/create', roots: 'roots/list' };
 /** The longest text of a client's failure that an error quotes. */
 const MAX_FAILURE_CHARS = 2_000;
 const OWN_CODES = new Set(['CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
 
 /**
- * Lets a tool ask the client that called it: its model (sampling) or its user (elicitation).
+ * Lets a tool (or a prompt) ask the client that called it: its model (sampling), its user
+ * (elicitation) or its roots (the directories it lets servers work in).
  * Declare a parameter of this type (no `@ToolParam`) and the toolkit injects one per call; plain
  * `AgentTool`s find it at `ctx.client`. Over MCP the requests go to the MCP client connected to the
  * call's session (on the call's own stream over HTTP); the call's timeout and abort cancel them.
@@ -129,7 +134,9 @@ export class ClientRequests {
 
   /** True when the client can answer requests of `capability` (false when there is no client). */
   supports(capability: ClientCapability): boolean {
-    return this.handler?.supports(capability) === true;
+    const handler = this.handler;
+    if (handler === undefined || (capability === 'roots' && handler.listRoots === undefined)) return false;
+    return handler.supports(capability) === true;
   }
 
   /**
@@ -152,10 +159,11 @@ export class ClientRequests {
    * @throws ToolkitError `CLIENT_UNAVAILABLE`, `CLIENT_CAPABILITY_MISSING`, `CLIENT_REQUEST_FAILED`, `INVALID_OPTIONS`.
    */
   createMessage(request: SamplingRequest, options: ClientCallOptions = {}): Promise<SamplingResult> {
-    return this.send('sampling', request, options, () => {
+    const problem = (): string | undefined => {
       if (!Array.isArray(request?.messages) || request.messages.length === 0) return 'messages must be a non-empty array';
       return Number.isInteger(request.maxTokens) && request.maxTokens > 0 ? undefined : 'maxTokens must be a whole number >= 1';
-    });
+    };
+    return this.send('sampling', options, problem, (handler, settings) => handler.createMessage(this.redacted(request), settings));
   }
 
   /**
@@ -169,17 +177,34 @@ export class ClientRequests {
     request: ElicitationRequest,
     options: ClientCallOptions = {},
   ): Promise<ElicitationResult<T>> {
-    return this.send('elicitation', request, options, () => elicitationProblem(request)) as Promise<ElicitationResult<T>>;
+    const ask = (handler: ClientRequestHandler, settings: ClientRequestOptions) => handler.elicit(this.redacted(request), settings);
+    return this.send('elicitation', options, () => elicitationProblem(request), ask) as Promise<ElicitationResult<T>>;
   }
 
-  private async send<C extends ClientCapability>(
-    capability: C,
-    request: C extends 'sampling' ? SamplingRequest : ElicitationRequest,
+  /**
+   * Asks the client for its roots (MCP `roots/list`): the directories (or other URIs) its user
+   * lets servers work in. Over MCP 2025-11-25 a request to the client; over 2026-07-28 a question
+   * of the call's round (as {@link elicit}). The roots are the client's word, shape-checked: treat
+   * them as a hint of where to look, never as a permission.
+   *
+   * @throws ToolkitError `CLIENT_UNAVAILABLE`, `CLIENT_CAPABILITY_MISSING`, `CLIENT_REQUEST_FAILED`, `INVALID_OPTIONS`.
+   */
+  listRoots(options: ClientCallOptions = {}): Promise<RootsResult> {
+    return this.send('roots', options, () => undefined, (handler, settings) => handler.listRoots!(settings));
+  }
+
+  private redacted<R>(request: R): R {
+    return (this.scope.redact ? this.scope.redact(request) : request) as R;
+  }
+
+  private async send<R>(
+    capability: ClientCapability,
     options: ClientCallOptions,
     problemOf: () => string | undefined,
-  ): Promise<C extends 'sampling' ? SamplingResult : ElicitationResult> {
+    ask: (handler: ClientRequestHandler, settings: ClientRequestOptions) => Promise<R>,
+  ): Promise<R> {
     const tool = this.scope.toolName;
-    const asker = tool !== undefined ? `Tool '${tool}'` : 'A tool';
+    const asker = this.scope.asker ?? (tool !== undefined ? `Tool '${tool}'` : 'A tool');
     const method = METHODS[capability];
     const handler = this.handler;
     if (handler === undefined) {
@@ -192,7 +217,7 @@ export class ClientRequests {
       );
     }
     const who = handler.description ?? 'the client';
-    if (!handler.supports(capability)) {
+    if (!this.supports(capability)) {
       throw new ToolkitError(
         'CLIENT_CAPABILITY_MISSING',
         `${asker} asked ${who} for ${capability} (${method}), but it did not declare the '${capability}' capability. ` +
@@ -206,11 +231,9 @@ export class ClientRequests {
     const link = linkSignals(this.scope.signal, options.signal);
     try {
       link.signal.throwIfAborted();
-      const outgoing = (this.scope.redact ? this.scope.redact(request) : request) as typeof request;
       const phase = this.scope.phase;
       const settings = { signal: link.signal, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(phase !== undefined ? { phase } : {}), ...(key !== undefined ? { key } : {}) };
-      const answer = capability === 'sampling' ? handler.createMessage(outgoing as SamplingRequest, settings) : handler.elicit(outgoing as ElicitationRequest, settings);
-      return (await answer) as C extends 'sampling' ? SamplingResult : ElicitationResult;
+      return await ask(handler, settings);
     } catch (error) {
       if (link.signal.aborted) throw link.signal.reason;
       if (ToolkitError.is(error) && OWN_CODES.has(error.code)) throw error;

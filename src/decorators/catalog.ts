@@ -4,8 +4,8 @@ import { ownRecords, recordParam, type PromptArgOptions, type PromptOptions, typ
  * Serves a method as an MCP resource: a fixed `uri` (listed by `resources/list`), or an RFC 6570
  * `uriTemplate` whose variables are the method's `@ResourceParam`s (`resources/templates/list`).
  * The method returns the content: a string (text), a `Uint8Array`/`Buffer` (a base64 blob), any
- * other value as JSON text, or `{ contents: [...] }` to say everything. Context objects, presets
- * and an `AbortSignal` are injected as for tools; the resource belongs to the service's group.
+ * other value as JSON text, or `{ contents: [...] }` to say everything. Context objects, presets,
+ * an `AbortSignal` and `ClientRequests` are injected as for tools; the resource belongs to the service's group.
  * Records metadata only; `registerTool` checks it.
  *
  * @example
@@ -22,7 +22,7 @@ export function Resource(options: ResourceOptions): MethodDecorator {
 /**
  * Serves a method as an MCP prompt. Its `@PromptArg`s are the prompt's arguments; it returns a
  * string (one user message), an array of `{ role, content }` messages, or `{ description?,
- * messages }`. Context objects, presets and an `AbortSignal` are injected as for tools. Records
+ * messages }`. Context objects, presets, an `AbortSignal` and `ClientRequests` are injected as for tools. Records
  * metadata only; `registerTool` checks it.
  *
  * @example

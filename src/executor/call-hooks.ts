@@ -58,6 +58,8 @@ export async function runWithHooks(run: CallState, entry: ToolEntry): Promise<To
   const refused = closed !== undefined ? fail(run, 'SESSION_CLOSED', closed) : gateRefusal(run, run.routed!.gate);
   if (refused !== undefined) return refused;
   emitStarted(run, run.args!);
+  // a caller that aborted as the call started (an observer of call_started) gets no body run
+  if (run.done) return run.final!;
   let result = await runAttempts(run, entry);
   if (run.done) return run.final!;
   armPhase(run);

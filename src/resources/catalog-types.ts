@@ -1,3 +1,4 @@
+import type { ClientRequestHandler } from '../common/client-requests';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ResourceAnnotations } from '../metadata/records';
 import type { ContentAnnotations } from '../common/tool-content';
@@ -191,6 +192,11 @@ export interface CatalogCallOptions {
   agentContext?: ToolExecutionContext | undefined;
   /** Aborts the read: the method's injected `AbortSignal` fires and the Promise rejects with `ABORTED`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Answers what the method asks through an injected `ClientRequests` (sampling, elicitation,
+   * roots), over the toolkit's `clientRequests`. The MCP servers set it to the client of the request.
+   */
+  client?: ClientRequestHandler | undefined;
 }
 
 /** Options of completing an argument: {@link CatalogCallOptions} plus the other arguments filled in. */

@@ -1,4 +1,5 @@
 import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
+import { ClientRequests } from '../common/client-requests';
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { chainLookup } from '../di/context-chain';
 import { isContainerPreset } from '../di/container-preset';
@@ -8,12 +9,12 @@ import { describeAbort, unwatchAbort, watchAbort } from '../executor/abort-watch
 import type { Deadline } from '../executor/deadlines';
 import type { ExecutorCore } from '../executor/executor-core';
 import { presetSecretsOf } from '../executor/preset-secrets';
-import { collectSecrets, type Scrub } from '../executor/redact';
+import { collectSecrets, redactDeep, type Scrub } from '../executor/redact';
 import type { CatalogEntry } from './catalog-entry';
 import type { CatalogCallOptions } from './catalog-types';
 
 /** @internal What reading a resource or getting a prompt needs of the toolkit. */
-export type CatalogCore = Pick<ExecutorCore, 'container' | 'context' | 'deadlines' | 'defaults' | 'validators' | 'report'>;
+export type CatalogCore = Pick<ExecutorCore, 'container' | 'context' | 'deadlines' | 'defaults' | 'validators' | 'report' | 'clientRequests'>;
 
 /** @internal What a method returned, and the redaction its output needs (`undefined`: nothing to redact). */
 export interface MemberOutput {
@@ -101,7 +102,7 @@ export class Bounded {
 }
 
 /** Faults that keep their own code; anything else a method throws is `EXECUTION_FAILED`. */
-const PASSED_ON: ReadonlySet<string> = new Set(['PRESET_UNBOUND', 'CONTEXT_MISSING', 'TIMEOUT', 'ABORTED']);
+const PASSED_ON: ReadonlySet<string> = new Set(['PRESET_UNBOUND', 'CONTEXT_MISSING', 'TIMEOUT', 'ABORTED', 'CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
 
 /** The timeout of a member: its own, else the toolkit's default (`0`: none). */
 export function timeoutOf(core: CatalogCore, entry: CatalogEntry): number {
@@ -111,7 +112,8 @@ export function timeoutOf(core: CatalogCore, entry: CatalogEntry): number {
 /**
  * @internal Runs the method of a resource or prompt with `values` (validated, typed) for its
  * visible arguments: presets resolved (values, functions, `fromContainer`), context objects
- * injected by type, the `AbortSignal` of the read, under the member's timeout. Rejects with a
+ * injected by type, the `AbortSignal` of the read, a `ClientRequests` asking `options.client`
+ * (else the toolkit's `clientRequests`), under the member's timeout. Rejects with a
  * `ToolkitError` whose text holds no preset value: `CONTEXT_MISSING`, `EXECUTION_FAILED`,
  * `TIMEOUT`, `ABORTED`.
  */
@@ -147,6 +149,16 @@ export async function runMember(core: CatalogCore, entry: CatalogEntry, values: 
             return presets.has(param.name) ? presets.get(param.name) : values[param.name];
           case 'signal':
             return bounded.signal;
+          case 'client':
+            return new ClientRequests(options.client ?? core.clientRequests, {
+              toolName: entry.name,
+              asker: describeMember(entry).replace(/^./, (c) => c.toUpperCase()),
+              signal: bounded.signal,
+              redact: (request) => {
+                const redact = scrub();
+                return redact === undefined ? request : redactDeep(request, redact);
+              },
+            });
           default: {
             const found = resolver.get(param.type!);
             if (found === undefined) {

@@ -28,10 +28,10 @@ function isScalar(schema: ReadonlyJsonSchema): boolean {
  */
 function checkParams(owner: string, params: readonly ParamDescriptor[], lists: boolean): void {
   for (const param of params) {
-    if (param.kind !== 'model' && param.kind !== 'context' && param.kind !== 'signal') {
+    if (param.kind === 'emitter') {
       throw new ToolkitError(
         'INVALID_DEFINITION',
-        `${owner}: parameter #${param.index} is injected into tools only (a ToolEmitter…); resources and prompts take their arguments, context objects and an AbortSignal. Remove it.`,
+        `${owner}: parameter #${param.index} is injected into tools only (a ToolEmitter); resources and prompts take their arguments, context objects, an AbortSignal and ClientRequests. Remove it.`,
       );
     }
     if (param.kind !== 'model' || param.preset) continue;

@@ -46,6 +46,26 @@ describe('ClientRequests', () => {
     expect((error as Error).message).toMatch(/^A tool asked the client for elicitation \(elicitation\/create\), but this call has no client to ask/);
   });
 
+  test('roots: CLIENT_UNAVAILABLE without a handler; a handler without listRoots supports no roots (whatever it says), asking is CLIENT_CAPABILITY_MISSING; a throwing listRoots is CLIENT_REQUEST_FAILED', async () => {
+    const none = await new ClientRequests(undefined, { toolName: 'ws' }).listRoots().catch((e: unknown) => e);
+    expect(ToolkitError.is(none, 'CLIENT_UNAVAILABLE')).toBe(true);
+    expect((none as Error).message).toMatch(/^Tool 'ws' asked the client for roots \(roots\/list\)/);
+    const boasting: ClientRequestHandler = { ...recordingHandler(['roots']).handler, supports: () => true };
+    const client = new ClientRequests(boasting, { asker: "Prompt 'brief'" });
+    expect(client.supports('roots')).toBe(false);
+    const missing = await client.listRoots().catch((e: unknown) => e);
+    expect(ToolkitError.is(missing, 'CLIENT_CAPABILITY_MISSING')).toBe(true);
+    expect((missing as Error).message).toMatch(/^Prompt 'brief' asked the client for roots \(roots\/list\), but it did not declare the 'roots' capability/);
+    const failing = new ClientRequests({ ...boasting, listRoots: () => Promise.reject(new Error('x'.repeat(10_000))) });
+    expect(failing.supports('roots')).toBe(true);
+    const failed = await failing.listRoots().catch((e: unknown) => e);
+    expect(ToolkitError.is(failed, 'CLIENT_REQUEST_FAILED')).toBe(true);
+    expect((failed as Error).message.length).toBeLessThan(2_500);
+    const answering = new ClientRequests({ ...boasting, listRoots: (options) => Promise.resolve({ roots: [{ uri: `file:///${options.key ?? 'none'}` }] }) });
+    expect(await answering.listRoots({ key: 'client_roots' })).toEqual({ roots: [{ uri: 'file:///client_roots' }] });
+    await expect(answering.listRoots({ key: 'bad key!' })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+  });
+
   test('the call’s signal and the request’s own are linked for the handler, and unlinked once the request settled', async () => {
     const call = new AbortController();
     const { handler, seen, settle } = recordingHandler();

@@ -5,6 +5,21 @@ import { agentTool, hang } from '../support/toolkit';
 import { recordEvents } from '../support/events';
 
 describe('caller signal on callTool', () => {
+  it('a caller that aborts as the call starts (on its call_started, after the before-hooks) gets ABORTED and the body never runs', async () => {
+    let runs = 0;
+    const toolkit = toolkitWith([agentTool('effect', () => `ran ${++runs}`)]);
+    toolkit.use({ name: 'audit', before: () => undefined });
+    const caller = new AbortController();
+    const watch = toolkit.events$.subscribe((event) => {
+      if (event.type === 'call_started') caller.abort(new Error('stop at the body'));
+    });
+    const result = await toolkit.callTool({ id: 's1', name: 'effect', arguments: {} }, { signal: caller.signal });
+    watch.unsubscribe();
+    expect(result).toMatchObject({ isError: true, error: { code: 'ABORTED' } });
+    expect(runs).toBe(0);
+    expect((await toolkit.callTool({ id: 's2', name: 'effect', arguments: {} })).forLLM).toBe('ran 1');
+  });
+
   it("aborts a running tool: its signal fires with the caller's reason and the call answers ABORTED at once", async () => {
     let toolSignal: AbortSignal | undefined;
     const toolkit = toolkitWith([

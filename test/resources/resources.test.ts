@@ -260,7 +260,7 @@ describe('resources and prompts: definition errors name Class.method and the fix
       }
     }
     expect(definitionError(Progress)).toBe(
-      'Progress.p: parameter #0 is injected into tools only (a ToolEmitter…); resources and prompts take their arguments, context objects and an AbortSignal. Remove it.',
+      'Progress.p: parameter #0 is injected into tools only (a ToolEmitter); resources and prompts take their arguments, context objects, an AbortSignal and ClientRequests. Remove it.',
     );
     class Later {
       @Prompt({ description: 'later' })

@@ -44,7 +44,7 @@ describe('MCP tools/call concurrency per session', () => {
     await eventually(() => started() === 3 && answered.length === 2);
     // the two answered while three calls were still held: refused, not run
     expect(answered.every((result) => result.isError === true)).toBe(true);
-    expect(textOf(answered[0])).toMatch(/Too many tool calls at once: 3 calls of this MCP session are still running.*maxConcurrentCalls.*'hold' did not run/);
+    expect(textOf(answered[0])).toMatch(/Too many tool calls at once: 3 requests of this MCP session are still running.*maxConcurrentCalls.*'hold' did not run/);
     expect(started()).toBe(3);
     release();
     const results = await Promise.all(calls);
@@ -74,7 +74,7 @@ describe('MCP tools/call concurrency per session', () => {
     const held = aborts.map((abort) => client.call('hold', {}, undefined, abort.signal).catch(() => undefined));
     await eventually(async () => {
       const refused = await client.call('hold');
-      return refused.isError === true && /Too many tool calls at once: 2 calls/.test(textOf(refused));
+      return refused.isError === true && /Too many tool calls at once: 2 requests/.test(textOf(refused));
     }, 20_000);
     for (const abort of aborts) abort.abort();
     await Promise.all(held);

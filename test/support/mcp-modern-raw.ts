@@ -48,7 +48,8 @@ export async function rawRequest(url: URL, method: string, params: Record<string
       },
     },
   };
-  const name = options.mcpName ?? (typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined);
+  const named = [params.name, params.uri, params.taskId].find((value): value is string => typeof value === 'string');
+  const name = options.mcpName ?? named;
   const response = await fetch(url, {
     method: 'POST',
     headers: {

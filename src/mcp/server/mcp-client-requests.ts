@@ -4,14 +4,16 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import {
   CreateMessageResultSchema,
   ElicitResultSchema,
+  ListRootsResultSchema,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitResult,
+  type ListRootsResult,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, SamplingRequest, SamplingResult } from '../../common/client-request-types';
+import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, RootsResult, SamplingRequest, SamplingResult } from '../../common/client-request-types';
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../common/client-requests';
 import type { JsonSchema } from '../../common/json-schema';
 import { boundInput, quoteInput } from '../../common/quote-input';
@@ -67,6 +69,13 @@ export function samplingAnswerOf(raw: unknown): SamplingResult {
   return samplingResultOf(parsed.data);
 }
 
+/** @internal The shape of an untrusted roots answer, checked with the SDK's schema: only `uri` and `name` of each root. */
+export function rootsAnswerOf(raw: unknown): RootsResult {
+  const parsed = ListRootsResultSchema.safeParse(raw);
+  if (!parsed.success) throw invalidAnswer('roots result', parsed.error) as Error;
+  return rootsResultOf(parsed.data);
+}
+
 /** @internal The shape of an untrusted elicitation answer, checked with the SDK's schema (not yet against its form). */
 export function elicitationShapeOf(raw: unknown): ElicitResult {
   const parsed = ElicitResultSchema.safeParse(raw);
@@ -116,6 +125,7 @@ export class McpClientRequests implements ClientRequestHandler {
   supports(capability: ClientCapability): boolean {
     const capabilities = this.link.server.getClientCapabilities();
     if (capability === 'sampling') return capabilities?.sampling !== undefined;
+    if (capability === 'roots') return capabilities?.roots !== undefined;
     const elicitation = capabilities?.elicitation;
     // an empty `elicitation: {}` means form mode (the SDK normalises it to `{ form: {} }`)
     return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
@@ -135,6 +145,13 @@ export class McpClientRequests implements ClientRequestHandler {
       .sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, this.settings(options))
       .catch((error: unknown) => Promise.reject(invalidAnswer('elicitation result', error)));
     return elicitationAnswerOf(this.link, request, answer);
+  }
+
+  async listRoots(options: ClientRequestOptions): Promise<RootsResult> {
+    const answer = await this.extra
+      .sendRequest({ method: 'roots/list' }, ListRootsResultSchema, this.settings(options))
+      .catch((error: unknown) => Promise.reject(invalidAnswer('roots result', error)));
+    return rootsResultOf(answer);
   }
 
   /** Closes the call's SSE stream when the transport offers it (Streamable HTTP with an event store, a 2025-11-25 client). */
@@ -160,6 +177,11 @@ function samplingResultOf(answer: CreateMessageResult): SamplingResult {
   };
   if (answer.stopReason !== undefined) result.stopReason = answer.stopReason;
   return result;
+}
+
+/** A valid roots answer with only the fields MCP defines. */
+function rootsResultOf(answer: ListRootsResult): RootsResult {
+  return { roots: answer.roots.map((root) => (root.name !== undefined ? { uri: root.uri, name: root.name } : { uri: root.uri })) };
 }
 
 /** A rejected request as an Error that says why: a schema mismatch lists its first issues. */

@@ -5,16 +5,24 @@ import type { ToolExecutionContext } from '../../common/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { mcpErrorOf } from './mcp-catalog-support';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';
+import { requestLabel, type RequestSlots } from './request-slots';
 
 /**
  * @internal `completion/complete` for one MCP connection: suggestions for a prompt argument
  * (`ref/prompt`) or a template variable (`ref/resource`, the template's text) from the
  * argument's `complete` callback (or its enum), through the view the connection serves. At most
  * 100 values; a failing callback answers none (and is a `callback_failed` event); a prompt or
- * template the view cannot reach is -32602.
+ * template the view cannot reach is -32602. A completion holds one of the connection's `slots`.
  */
-export function serveCompletion(server: Server, settings: McpCallSettings, viewFor: (sessionId: string | undefined) => ToolView): void {
-  server.setRequestHandler(CompleteRequestSchema, (request, extra) => complete(viewFor(extra.sessionId), request.params, extra.signal, requestContext(settings, extra)));
+export function serveCompletion(server: Server, settings: McpCallSettings, viewFor: (sessionId: string | undefined) => ToolView, slots: RequestSlots): void {
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+    slots.run('', completionLabel(request.params), () => complete(viewFor(extra.sessionId), request.params, extra.signal, requestContext(settings, extra))),
+  );
+}
+
+/** @internal How a completion reads in a refusal: `completion/complete of 'review'`. */
+export function completionLabel(params: CompletionParams): string {
+  return requestLabel('completion/complete', params.ref.type === 'ref/prompt' ? params.ref.name : params.ref.uri);
 }
 
 /** @internal What `completion/complete` reads of its params. */

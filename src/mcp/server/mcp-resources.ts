@@ -15,17 +15,28 @@ import type { Subscription } from 'rxjs';
 import type { ToolExecutionContext } from '../../common/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { McpRequestError, mcpErrorOf, pageOf, RESOURCE_NOT_FOUND } from './mcp-catalog-support';
+import type { ClientRequestHandler } from '../../common/client-requests';
+import { McpClientRequests, type McpClientLink } from './mcp-client-requests';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';
+import { requestLabel, type RequestSlots } from './request-slots';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
- * @internal `resources/read` of `uri` through `view`: its contents, or the MCP error for it (a
- * resource the view cannot reach is `notFound`, with the URI as `data.uri`).
+ * @internal `resources/read` of `uri` through `view` (`client` answers what the resource asks):
+ * its contents, or the MCP error for it (a resource the view cannot reach is `notFound`, with the
+ * URI as `data.uri`).
  */
-export async function readResource(view: ToolView, uri: string, signal: AbortSignal, context: ToolExecutionContext | undefined, notFound: number): Promise<ReadResourceResult> {
+export async function readResource(
+  view: ToolView,
+  uri: string,
+  signal: AbortSignal,
+  context: ToolExecutionContext | undefined,
+  notFound: number,
+  client?: ClientRequestHandler,
+): Promise<ReadResourceResult> {
   try {
-    return (await view.resources.read(uri, { signal, ...(context ? { context } : {}) })) as ReadResourceResult;
+    return (await view.resources.read(uri, { signal, ...(context ? { context } : {}), ...(client ? { client } : {}) })) as ReadResourceResult;
   } catch (error) {
     const failure = mcpErrorOf(error, notFound);
     throw failure.code === notFound ? new McpRequestError(notFound, failure.message, { uri }) : failure;
@@ -41,7 +52,8 @@ export const MAX_RESOURCE_SUBSCRIPTIONS = 1_000;
  * match) through the view the connection serves, and subscriptions: `resources/subscribe` to a
  * URI the view can read, `notifications/resources/updated` when the application says it changed
  * (`view.resources.notifyUpdated(uri)`) and the view can still read it, `list_changed` when what
- * the view lists changes. A resource the view cannot reach is "not found" on every path.
+ * the view lists changes. A resource the view cannot reach is "not found" on every path. A read
+ * holds one of the connection's `slots`.
  */
 export class McpResources {
   private readonly subscribed = new Set<string>();
@@ -50,14 +62,20 @@ export class McpResources {
     private readonly server: Server,
     settings: McpCallSettings,
     viewFor: (sessionId: string | undefined) => ToolView,
+    slots: RequestSlots,
+    link: McpClientLink,
   ) {
     server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => pageOf('resources', viewFor(extra.sessionId).resources.list(), request.params?.cursor));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
       pageOf('resourceTemplates', viewFor(extra.sessionId).resources.templates(), request.params?.cursor),
     );
-    server.setRequestHandler(ReadResourceRequestSchema, (request, extra: Extra) =>
-      readResource(viewFor(extra.sessionId), request.params.uri, extra.signal, requestContext(settings, extra), RESOURCE_NOT_FOUND),
-    );
+    server.setRequestHandler(ReadResourceRequestSchema, (request, extra: Extra) => {
+      const { uri } = request.params;
+      const client = new McpClientRequests(link, extra);
+      return slots.run('', requestLabel('resources/read', uri), () =>
+        readResource(viewFor(extra.sessionId), uri, extra.signal, requestContext(settings, extra), RESOURCE_NOT_FOUND, client),
+      );
+    });
     server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
       const { uri } = request.params;
       if (!viewFor(extra.sessionId).resources.has(uri)) throw new McpRequestError(RESOURCE_NOT_FOUND, `Resource '${uri.slice(0, 200)}' not found.`);

@@ -15,6 +15,7 @@ import { checkLimit } from '../shared/mcp-limits';
 import { serveMcpTasks, type McpTaskOptions, type McpTasks } from './mcp-tasks';
 import { McpToolCalls, requestContext, type McpRequestInfo } from './mcp-tool-call';
 import { McpToolList } from './mcp-tool-list';
+import { RequestSlots } from './request-slots';
 import type { McpToolOptions } from '../shared/mcp-tool-options';
 
 /**
@@ -85,10 +86,13 @@ export interface McpServerOptions {
    */
   tasks?: McpTaskOptions | false | undefined;
   /**
-   * The most `tools/call` requests that run at once on one MCP connection (a Streamable HTTP
+   * The most requests that run application code at once on one MCP connection (a Streamable HTTP
    * session, a stdio connection; for 2026-07-28 requests over HTTP, which have no connection, per
-   * principal or anonymous client address). One more gets an `isError` result saying so, and its
-   * tool does not run; tasks are bounded by `tasks.maxTasks` instead. Default 32; `Infinity`: no cap.
+   * principal or anonymous client address): `tools/call`, `resources/read`, `prompts/get` and
+   * `completion/complete` together. One more `tools/call` gets an `isError` result saying so, and
+   * its tool does not run; one more of the others gets JSON-RPC error -32603 (`data.reason:
+   * 'busy'`) and its method does not run. Tasks are bounded by `tasks.maxTasks` instead. Default 32;
+   * `Infinity`: no cap.
    */
   maxConcurrentCalls?: number | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
@@ -161,10 +165,11 @@ class ToolkitMcpServer implements McpServerHandle {
         debouncedNotificationMethods: ['notifications/tools/list_changed', ...CATALOG_NOTIFICATIONS, ...(options.serverOptions?.debouncedNotificationMethods ?? [])],
       },
     );
-    this.catalog = new McpCatalog(this.server, options, (sessionId) => this.current ?? this.resolveView(sessionId));
+    const slots = new RequestSlots(options.maxConcurrentCalls);
+    this.catalog = new McpCatalog(this.server, options, (sessionId) => this.current ?? this.resolveView(sessionId), slots);
     this.tasks = options.tasks !== false ? serveMcpTasks(this.server, options.tasks ?? {}) : undefined;
     const channels = new McpCallChannels(this.server, options);
-    this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId), channels, this.tasks);
+    this.calls = new McpToolCalls(toolkit, options, this.list, (sessionId) => this.current ?? this.resolveView(sessionId), channels, this.tasks, slots);
     this.calls.barrier = options.progressBarrier ?? true;
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => this.list.list(this.current ?? this.resolveView(extra.sessionId), requestContext(options, extra)));
     if (options.sdkValidation) {

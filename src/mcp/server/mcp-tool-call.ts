@@ -19,6 +19,7 @@ import type { Toolkit } from '../../toolkit/toolkit';
 import type { ToolView } from '../../toolkit/tool-view';
 import { errorCallResult, failedCallResult, toCallToolResult } from './call-result';
 import { httpRequestScope } from '../shared/http-request-scope';
+import type { RequestSlots } from './request-slots';
 import type { McpCallChannel, McpCallChannels } from './mcp-call-channel';
 import { principalContext, type McpPrincipal } from '../shared/mcp-principal';
 import type { McpTaskHandle, McpTasks } from './mcp-tasks';
@@ -60,12 +61,9 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
   });
 }
 
-/** @internal Default of `McpServerOptions.maxConcurrentCalls`. */
-export const DEFAULT_MAX_CONCURRENT_CALLS = 32;
-
 /** @internal What {@link McpToolCalls} reads of the server's options. */
 export interface McpCallSettings {
-  /** The most plain `tools/call` requests running at once on this connection (default 32). */
+  /** The most plain `tools/call` (and `resources/read`, `prompts/get`, `completion/complete`) requests running at once on this connection (default 32). */
   readonly maxConcurrentCalls?: number | undefined;
   /** MCP-only details by tool name (their `taskSupport`). */
   readonly tools?: Readonly<Record<string, McpToolOptions>> | undefined;
@@ -120,8 +118,7 @@ export class McpToolCalls {
    * and a call id names its call toolkit-wide (an `AsyncTool` completion, an approval).
    */
   private readonly callPrefix = `mcp_${randomUUID().slice(0, 8)}_`;
-  /** Plain calls and tasks running now, and when the last one ended (`Date.now()`, 0 before any). */
-  private plainCalls = 0;
+  /** Tasks running now, and when the last one ended (`Date.now()`, 0 before any); plain calls hold {@link slots}. */
   private taskCalls = 0;
   private lastEnded = 0;
 
@@ -132,6 +129,8 @@ export class McpToolCalls {
     private readonly viewFor: (sessionId: string | undefined) => ToolView,
     private readonly channels: McpCallChannels,
     private readonly tasks: McpTasks | undefined,
+    /** The connection's slots, shared with its reads, prompts and completions. */
+    private readonly slots: RequestSlots,
   ) {}
 
   /** tools/call without the SDK's zod passes: toolwright checks what it reads itself. */
@@ -159,28 +158,24 @@ export class McpToolCalls {
 
   /** What runs on this connection: calls and tasks, and when the last one ended (`Date.now()`, 0 before any). */
   get activity(): { readonly running: number; readonly lastEnded: number } {
-    return { running: this.plainCalls + this.taskCalls, lastEnded: this.lastEnded };
+    return { running: this.slots.count() + this.taskCalls, lastEnded: Math.max(this.lastEnded, this.slots.lastEnded) };
   }
 
   /**
    * Runs one call of tool `name`; `token` is the client's progress token, if it wants progress.
-   * Beyond `maxConcurrentCalls` calls running on this connection, it is an error result at once.
+   * Beyond `maxConcurrentCalls` requests running on this connection, it is an error result at once.
    */
   call(name: string, args: Record<string, unknown>, token: string | number | undefined, extra: Extra): Promise<CallToolResult> {
-    const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
-    if (this.plainCalls >= max) {
+    if (!this.slots.take()) {
+      const max = this.slots.max;
       return Promise.resolve(
         errorCallResult(
-          `Too many tool calls at once: ${max} calls of this MCP session are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
+          `Too many tool calls at once: ${max} requests of this MCP session are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
             'Wait for one of them to finish, then call it again.',
         ),
       );
     }
-    this.plainCalls++;
-    return this.run(name, args, token, extra).finally(() => {
-      this.plainCalls--;
-      this.lastEnded = Date.now();
-    });
+    return this.run(name, args, token, extra).finally(() => this.slots.free());
   }
 
   /** One plain call, counted by {@link call}. */

@@ -45,6 +45,16 @@ export interface McpToolOptions {
    * imported tools the remote runs as tasks; `'forbidden'` (not served) otherwise.
    */
   taskSupport?: McpTaskSupport | undefined;
+  /**
+   * For 2026-07-28 clients of the tasks extension: ask the questions of the call's before-hooks
+   * (an approval by elicitation, a hook that asks the user for an argument) as Multi Round-Trip
+   * rounds before the task is created — the retry with the answers creates it, and the task runs
+   * the call with them replayed. Default `false`: the call is a task from its first request and
+   * its questions are parked on the task. Leave it off when a before-hook waits on anything but
+   * the client (an external approver): the round would hold the request while it waits, and the
+   * hook runs again in the task.
+   */
+  askBeforeTask?: boolean | undefined;
 }
 
 /**

@@ -147,7 +147,7 @@ describe('2026-07-28 calls: cancellation and the per-request log level', () => {
     await eventually(() => probe.waiting === 2);
     const third = await a.callTool({ name: 'wait_for_abort', arguments: {} });
     expect(third.isError).toBe(true);
-    expect(third.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Too many tool calls at once: 2 calls of this client are still running/) }]);
+    expect(third.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Too many tool calls at once: 2 requests of this client are still running/) }]);
     expect(probe.waiting).toBe(2);
     expect((await b.callTool({ name: 'echo', arguments: { text: 'free' } })).content).toEqual([{ type: 'text', text: 'echo: free' }]);
     controller.abort();

@@ -2,34 +2,30 @@ import type { CallToolResult as TwCallToolResult } from '@modelcontextprotocol/s
 import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
 import type { ToolExecutionContext } from '../../../common/execution-context';
 import { quoteInput } from '../../../common/quote-input';
-import type { ToolResult } from '../../../common/tool-types';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import type { McpPrincipal } from '../../shared/mcp-principal';
-import { complete, type CompletionParams } from '../mcp-completion';
 import { pageOf } from '../mcp-catalog-support';
-import { getPrompt } from '../mcp-prompts';
-import { readResource } from '../mcp-resources';
 import type { McpServerOptions } from '../mcp-server';
-import { errorCallResult } from '../call-result';
-import { DEFAULT_MAX_CONCURRENT_CALLS, infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import { errorCallResult, toCallToolResult } from '../call-result';
+import { infoContext, type McpRequestInfo } from '../mcp-tool-call';
+import { RequestSlots } from '../request-slots';
 import { McpToolList } from '../mcp-tool-list';
 import { FormValidators } from '../mcp-client-requests';
 import { taskSupportOf } from '../../shared/mcp-tool-options';
 import { CallerViews, conversationClaimOf, type CallerView, type CallerViewSettings, type ViewChange } from './caller-views';
 import { MCP_CONVERSATION_META_KEY, ConversationHandles, ConversationRefusal } from './conversation-handle';
 import { callModernTool, type ModernCall } from './modern-call';
+import { missingCapabilityOf, roundRequestOf, serveModernCatalog } from './modern-catalog';
 import { callToolAsTask, serveTasksExtension, taskModeOf, TASKS_CAPABILITY } from './modern-tasks';
-import { RequestStateCodec, RequestStateRefusal } from './request-state';
+import { RequestStateCodec, RequestStateRefusal, type RecordedAnswer } from './request-state';
 import { McpRoundTrips, replaySafeOf } from './round-trips';
 import { resolveStateSecret } from './state-secret';
 import { memoryMcpStateStore, type McpStateStore } from './state-store';
+import { asksBeforeTask, roundBeforeTask } from './task-escalation';
 import { TasksExtension, type TaskRun } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
-
-/** JSON-RPC's invalid-params code: a 2026-07-28 server answers an unknown resource with it. */
-const INVALID_PARAMS = -32602;
 
 /**
  * Accepts every value as it is: the SDK's `fromJsonSchema` wants a validator, but arguments are
@@ -68,18 +64,6 @@ export interface ModernSettings extends McpServerOptions, Pick<CallerViewSetting
 /** The longest a conversation handle is valid (when sessions never expire). */
 const MAX_HANDLE_TTL_MS = 7 * 24 * 3_600_000;
 
-/** The `_meta` key of the capabilities a 2026-07-28 client declares with each request. */
-const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-
-/**
- * The capability a call failed for want of (`CLIENT_CAPABILITY_MISSING`: the tool asked anyway):
- * a 2026-07-28 server answers that with -32021, as the specification requires.
- */
-function missingCapability(result: ToolResult): string | undefined {
-  if (result.error?.code !== 'CLIENT_CAPABILITY_MISSING') return undefined;
-  return /did not declare the '(sampling|elicitation)' capability/.exec(result.error.message)?.[1];
-}
-
 /** The method and tool name of a `tools/call` message, if it is one. */
 function calledTool(message: unknown): string | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
@@ -111,8 +95,8 @@ export class ModernMcpServers {
   private readonly tasks: TasksExtension | undefined;
   private readonly forms = new FormValidators();
   private readonly trips: McpRoundTrips;
-  /** The `tools/call` requests running now, per owner. */
-  private readonly running = new Map<string, number>();
+  /** The requests running application code now, per owner (`maxConcurrentCalls`). */
+  private readonly slots: RequestSlots;
 
   constructor(
     private readonly sdk: ServerSdk,
@@ -124,6 +108,7 @@ export class ModernMcpServers {
     this.list = new McpToolList({ tools: settings.tools, tasks: false });
     const handles = new ConversationHandles(resolveStateSecret(settings.stateSecret), Math.min(settings.sessionTtlMs, MAX_HANDLE_TTL_MS));
     this.views = new CallerViews(toolkit, settings, handles, publish);
+    this.slots = new RequestSlots(settings.maxConcurrentCalls);
     const store = settings.stateStore ?? memoryMcpStateStore();
     this.trips = new McpRoundTrips(new RequestStateCodec({ secret: settings.stateSecret, store, ttlMs: settings.requestStateTtlMs }));
     const tasks = settings.tasks;
@@ -188,11 +173,17 @@ export class ModernMcpServers {
       const modernCall: ModernCall = { toolkit: this.toolkit, view: viewOf(), list: this.list, context: contextOf(ctx) };
       const { name: tool, arguments: args = {} } = call.params;
       if (tasks !== undefined && (await this.taskModeOf(modernCall, tool, ctx)) === 'task') {
+        let answers: readonly RecordedAnswer[] = [];
+        if (asksBeforeTask(this.toolkit.getTool(tool), this.settings.tools?.[tool])) {
+          const before = await this.roundBeforeTask(modernCall, tool, args, ctx, owner);
+          if (!Array.isArray(before)) return before as CallToolResult;
+          answers = before;
+        }
         const run = async (task: TaskRun) => {
           // the task outlives this request: the caller's view (its conversation's state) is held anew for it
           const { view: taskView, release: end } = this.views.hold(callerOf());
           try {
-            return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms)(task);
+            return await callToolAsTask({ ...modernCall, view: taskView }, tool, args, ctx, this.forms, answers)(task);
           } finally {
             end?.();
           }
@@ -206,16 +197,11 @@ export class ModernMcpServers {
     if (tasks !== undefined) serveTasksExtension(this.sdk, server, tasks, owner);
     server.setRequestHandler('resources/list', (list) => ({ ...pageOf('resources', viewOf().resources.list(), list.params?.cursor), ...scope() }));
     server.setRequestHandler('resources/templates/list', (list) => ({ ...pageOf('resourceTemplates', viewOf().resources.templates(), list.params?.cursor), ...scope() }));
-    server.setRequestHandler('resources/read', async (read, ctx) => ({
-      ...(await readResource(viewOf(), read.params.uri, ctx.mcpReq.signal, contextOf(ctx), INVALID_PARAMS)),
-      ...scope(),
-    }));
     server.setRequestHandler('prompts/list', (list) => ({
       ...pageOf('prompts', viewOf().prompts.list().map((p) => ({ ...p, arguments: [...p.arguments] })), list.params?.cursor),
       ...scope(),
     }));
-    server.setRequestHandler('prompts/get', (get, ctx) => getPrompt(viewOf(), get.params.name, get.params.arguments ?? {}, ctx.mcpReq.signal, contextOf(ctx)));
-    server.setRequestHandler('completion/complete', (completion, ctx) => complete(viewOf(), completion.params as CompletionParams, ctx.mcpReq.signal, contextOf(ctx)));
+    serveModernCatalog(server, { sdk: this.sdk, trips: this.trips, slots: this.slots, owner: request.owner, stateOwner: owner, viewOf, contextOf, scope });
     return mcp;
   }
 
@@ -245,21 +231,11 @@ export class ModernMcpServers {
     ctx: ServerContext,
     owner: string | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const request = ctx.mcpReq;
-    const dropped = request.droppedInputResponseKeys ?? [];
     let missing: string | undefined;
     try {
-      if (dropped.length > 0) throw new RequestStateRefusal(`Invalid inputResponses: ${dropped.length} answer(s) are not bare response objects.`);
       const outcome = await this.trips.run<TwCallToolResult>(
-        {
-          binding: { principal: owner, tool: name, arguments: args },
-          requestState: request.requestState(),
-          inputResponses: request.inputResponses,
-          capabilities: request.envelope?.[CLIENT_CAPABILITIES_KEY as keyof typeof request.envelope],
-          replaySafe: replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name]),
-          signal: request.signal,
-        },
-        (client, signal) => callModernTool(call, name, args, ctx, { client, signal, onResult: (result) => (missing = missingCapability(result)) }),
+        roundRequestOf(ctx, { principal: owner, tool: name, arguments: args }, replaySafeOf(this.toolkit.getTool(name), this.settings.tools?.[name])),
+        (client, signal) => callModernTool(call, name, args, ctx, { client, signal, onResult: (result) => (missing = missingCapabilityOf(result.error)) }),
         (message) => errorCallResult(message),
       );
       if (missing !== undefined) {
@@ -275,25 +251,45 @@ export class ModernMcpServers {
   }
 
   /**
-   * Runs `call` unless `owner` already has `maxConcurrentCalls` calls running (a protocol session
+   * The Multi Round-Trip round before a task (see {@link roundBeforeTask}): the answers the task
+   * replays, or what the client gets now — the next questions, or the result of a call a hook ended.
+   */
+  private async roundBeforeTask(
+    call: ModernCall,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    owner: string | undefined,
+  ): Promise<readonly RecordedAnswer[] | CallToolResult | InputRequiredResult> {
+    try {
+      const outcome = await roundBeforeTask(this.trips, call, { principal: owner, tool: name, arguments: args }, ctx);
+      if (outcome.kind === 'task') return outcome.answers;
+      if (outcome.kind === 'input_required') return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState } as InputRequiredResult;
+      const missing = missingCapabilityOf(outcome.result.error);
+      if (missing !== undefined) throw new this.sdk.MissingRequiredClientCapabilityError({ requiredCapabilities: { [missing]: {} } }, outcome.result.error!.message);
+      return toCallToolResult(outcome.result, undefined, name) as CallToolResult;
+    } catch (error) {
+      if (error instanceof RequestStateRefusal) throw new this.sdk.ProtocolError(this.sdk.ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `call` unless `owner` already has `maxConcurrentCalls` requests running (a protocol session
    * no longer bounds them): then an `isError` result at once, and the tool does not run.
    */
   private async counted(owner: string, name: string, call: () => Promise<TwCallToolResult>): Promise<TwCallToolResult> {
-    const max = this.settings.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
-    const running = this.running.get(owner) ?? 0;
-    if (running >= max) {
+    const { slots } = this;
+    if (!slots.take(owner)) {
       return errorCallResult(
-        `Too many tool calls at once: ${max} calls of this client are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
+        `Too many tool calls at once: ${slots.max} requests of this client are still running (the server's maxConcurrentCalls), so ${quoteInput(name)} did not run. ` +
           'Wait for one of them to finish, then call it again.',
       );
     }
-    this.running.set(owner, running + 1);
     try {
       return await call();
     } finally {
-      const left = (this.running.get(owner) ?? 1) - 1;
-      if (left > 0) this.running.set(owner, left);
-      else this.running.delete(owner);
+      slots.free(owner);
     }
   }
 

@@ -1,12 +1,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { McpTaskSupport } from '../../shared/mcp-tool-options';
-import type { ToolResult } from '../../../common/tool-types';
+import type { ToolProgress, ToolResult } from '../../../common/tool-types';
 import { errorResult } from '../../../common/results';
 import { failedCallResult, toCallToolResult } from '../call-result';
 import type { FormValidators } from '../mcp-client-requests';
 import type { ModernCall } from './modern-call';
+import type { RecordedAnswer } from './request-state';
 import { TaskClientRequests } from './task-client-requests';
+import { PreAnsweredClientRequests } from './task-escalation';
+import { TaskProtocolFailure } from './task-entries';
 import { TASKS_EXTENSION, type TaskRun, type TasksExtension } from './tasks-extension';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
@@ -90,23 +93,56 @@ function whenAborted(signal: AbortSignal): Promise<ToolResult> {
  * @internal Runs one `tools/call` as a task: through the caller's view (the gate of every door),
  * with the task's signal (a cancel on any process, the TTL), questions to the client parked on the
  * task (see {@link TaskClientRequests}), and the toolkit's redacted result as the task's result (for
- * a tool that finishes in the background, its completion). Progress and log messages have no
- * request to go with once the task was answered, and are not sent.
+ * a tool that finishes in the background, its completion). `answers`: what a round before the task
+ * gathered for its before-hooks (see `roundBeforeTask`), replayed to them. Progress and log messages have no
+ * request to go with once the task was answered, and are not sent as notifications: the last
+ * progress report becomes the task's `statusMessage` on `tasks/get` (its message, else
+ * `progress/total`; preset values redacted, at most 200 characters).
+ *
+ * What a tool throws is a tool error (`completed`, `result.isError`), as on a plain call, except a
+ * protocol-level error — an Error whose `code` is a whole number, as the SDKs' `ProtocolError` and
+ * `McpError` are: the task ends `failed` with that code and the error's message (preset values
+ * redacted, at most 200 characters), as the extension reserves `failed` for protocol errors.
  */
-export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators) {
+export function callToolAsTask(call: ModernCall, name: string, args: Record<string, unknown>, ctx: ServerContext, forms: FormValidators, answers: readonly RecordedAnswer[] = []) {
   const capabilities = declaredCapabilities(ctx);
   return async (task: TaskRun): Promise<CallToolResult> => {
     let completed!: (result: ToolResult) => void;
     const completion = new Promise<ToolResult>((resolve) => (completed = resolve));
+    const id = `mcp_task_${task.taskId}`;
+    let fault: TaskProtocolFailure | undefined;
+    const watch = call.toolkit.events$.subscribe((event) => {
+      if (event.type === 'call_failed' && event.callId === id) fault = protocolFailureOf(event.cause);
+    });
     try {
-      const client = new TaskClientRequests(task, capabilities, forms);
-      const options = { signal: task.signal, client, onAsyncComplete: completed, ...(call.context !== undefined && { context: call.context }) };
-      let result = await call.view.callTool({ id: `mcp_task_${task.taskId}`, name, arguments: args }, options);
+      const parked = new TaskClientRequests(task, capabilities, forms);
+      const client = answers.length > 0 ? new PreAnsweredClientRequests(parked, answers) : parked;
+      const onProgress = (progress: ToolProgress): void => task.report(statusOf(progress));
+      const options = { signal: task.signal, client, onAsyncComplete: completed, onProgress, ...(call.context !== undefined && { context: call.context }) };
+      let result = await call.view.callTool({ id, name, arguments: args }, options);
       if (result.async && !result.isError) result = await Promise.race([completion, whenAborted(task.signal)]);
+      if (result.isError && fault !== undefined) throw fault;
       const tool = result.isError ? undefined : call.toolkit.getTool(name);
       return toCallToolResult(result, tool ? call.list.shapeOf(tool) : undefined, name);
     } catch (error) {
+      if (error instanceof TaskProtocolFailure) throw error;
       return failedCallResult(name, error);
+    } finally {
+      watch.unsubscribe();
     }
   };
+}
+
+/** A progress report as a task's `statusMessage`: its message, else `progress/total` (or `progress`). */
+function statusOf(progress: ToolProgress): string {
+  if (typeof progress.message === 'string' && progress.message.length > 0) return progress.message;
+  if (typeof progress.progress !== 'number') return 'working';
+  return typeof progress.total === 'number' ? `${progress.progress}/${progress.total}` : String(progress.progress);
+}
+
+/** A protocol-level error a tool threw (see {@link callToolAsTask}), as the task's failure. */
+function protocolFailureOf(cause: unknown): TaskProtocolFailure | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'number' && Number.isInteger(code) ? new TaskProtocolFailure(code, String(cause.message)) : undefined;
 }

@@ -1,5 +1,5 @@
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ElicitationResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
+import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
 import { boundInput, quoteInput } from '../../../common/quote-input';
 import { elicitationAnswerOf, type FormValidators } from '../mcp-client-requests';
@@ -32,7 +32,7 @@ export interface ReplaySettings {
   readonly endRound: () => void;
 }
 
-const METHODS: Readonly<Record<ClientCapability, AskedMethod>> = { elicitation: 'elicitation/create', sampling: 'sampling/createMessage' };
+const METHODS: Readonly<Record<ClientCapability, AskedMethod>> = { elicitation: 'elicitation/create', sampling: 'sampling/createMessage', roots: 'roots/list' };
 
 /**
  * @internal The {@link ClientRequestHandler} of one 2026-07-28 `tools/call` round (Multi Round-Trip
@@ -88,7 +88,11 @@ export class ReplayingClientRequests implements ClientRequestHandler {
     return (await this.ask('elicitation', request, options)) as ElicitationResult;
   }
 
-  private ask(capability: ClientCapability, request: SamplingRequest | ElicitationRequest, options: ClientRequestOptions): Promise<unknown> {
+  async listRoots(options: ClientRequestOptions): Promise<RootsResult> {
+    return (await this.ask('roots', {}, options)) as RootsResult;
+  }
+
+  private ask(capability: ClientCapability, request: SamplingRequest | ElicitationRequest | Record<string, never>, options: ClientRequestOptions): Promise<unknown> {
     const method = METHODS[capability];
     if (options.phase !== 'before' && !this.settings.replaySafe) return Promise.reject(this.refuseUnsafe(method, options.phase));
     const q = canonicalHash([method, request]);
@@ -108,7 +112,7 @@ export class ReplayingClientRequests implements ClientRequestHandler {
   }
 
   /** A recorded answer, checked against its question when it is fresh (the client's, this request). */
-  private replay(capability: ClientCapability, request: SamplingRequest | ElicitationRequest, answer: ReplayAnswer): unknown {
+  private replay(capability: ClientCapability, request: SamplingRequest | ElicitationRequest | Record<string, never>, answer: ReplayAnswer): unknown {
     let value = answer.a;
     if (answer.fresh !== undefined && capability === 'elicitation') {
       try {

@@ -12,7 +12,7 @@ const PREFIX = 'tw1.';
 const NONCE_KEY = 'toolwright:mrtr:nonce:';
 
 /** @internal The methods a round can ask the client. */
-export type AskedMethod = 'elicitation/create' | 'sampling/createMessage';
+export type AskedMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
 /** @internal An answer recorded in a state: the hash of the question it answers (`q`) and the checked answer (`a`). */
 export interface RecordedAnswer {

@@ -2,7 +2,7 @@ import type { AgentTool } from '../../../common/agent-tool';
 import { quoteInput } from '../../../common/quote-input';
 import type { ToolResult } from '../../../common/tool-types';
 import type { McpToolOptions } from '../../shared/mcp-tool-options';
-import { elicitationShapeOf, FormValidators, samplingAnswerOf } from '../mcp-client-requests';
+import { elicitationShapeOf, FormValidators, rootsAnswerOf, samplingAnswerOf } from '../mcp-client-requests';
 import { ReplayingClientRequests, type ReplayAnswer } from './replaying-client-requests';
 import { RequestStateRefusal, type RequestStateBinding, type RequestStateCodec } from './request-state';
 
@@ -129,7 +129,7 @@ export class McpRoundTrips {
       if (!Object.prototype.hasOwnProperty.call(responses, question.key)) continue;
       const raw = (responses as Record<string, unknown>)[question.key];
       try {
-        const a = question.m === 'sampling/createMessage' ? samplingAnswerOf(raw) : elicitationShapeOf(raw);
+        const a = question.m === 'sampling/createMessage' ? samplingAnswerOf(raw) : question.m === 'roots/list' ? rootsAnswerOf(raw) : elicitationShapeOf(raw);
         fresh.push({ q: question.q, a, fresh: question.key });
       } catch (error) {
         throw new RequestStateRefusal(`Invalid inputResponses: ${quoteInput(question.key)}: ${error instanceof Error ? error.message : String(error)}`);

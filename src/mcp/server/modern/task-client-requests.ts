@@ -1,6 +1,6 @@
-import type { ElicitationRequest, ElicitationResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
+import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
-import { elicitationAnswerOf, elicitationShapeOf, samplingAnswerOf, type FormValidators } from '../mcp-client-requests';
+import { elicitationAnswerOf, elicitationShapeOf, rootsAnswerOf, samplingAnswerOf, type FormValidators } from '../mcp-client-requests';
 import { declaresCapability } from './replaying-client-requests';
 import type { TaskRun } from './tasks-extension';
 
@@ -34,6 +34,10 @@ export class TaskClientRequests implements ClientRequestHandler {
   async elicit(request: ElicitationRequest, options: ClientRequestOptions): Promise<ElicitationResult> {
     const raw = await this.ask('elicitation/create', { mode: 'form', ...request }, options.signal);
     return elicitationAnswerOf(this.forms, request, elicitationShapeOf(raw));
+  }
+
+  async listRoots(options: ClientRequestOptions): Promise<RootsResult> {
+    return rootsAnswerOf(await this.ask('roots/list', {}, options.signal));
   }
 
   /** The client's answer to one request, or a rejection when the call's signal fires first. */

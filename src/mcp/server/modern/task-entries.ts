@@ -4,6 +4,39 @@ import type { McpStateStore } from './state-store';
 /** The statuses of a task of the `io.modelcontextprotocol/tasks` extension. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * @internal A protocol-level failure of a task's call (its tool threw a JSON-RPC error): the task
+ * ends `failed` with this code and message, not `completed` with an error result.
+ */
+export class TaskProtocolFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TaskProtocolFailure';
+  }
+}
+
+/** @internal What a running task's call can do. */
+export interface TaskRun {
+  /** The task's id. */
+  readonly taskId: string;
+  /** Fires when the task is cancelled (on any process), reaches its TTL, or the server closes. */
+  readonly signal: AbortSignal;
+  /**
+   * Parks the task `input_required` with `request` (e.g. an `elicitation/create` request) under a
+   * new opaque key, and resolves with the client's answer once `tasks/update` delivers it (to any
+   * process). Concurrent calls wait together, each for its own key.
+   */
+  requestInput(request: Readonly<Record<string, unknown>>): Promise<unknown>;
+  /**
+   * Sets the task's `statusMessage` (cut to 200 characters) for `tasks/get` on any process: written
+   * to the store on the next poll tick, so a flood of reports costs one write per `pollIntervalMs`.
+   */
+  report(statusMessage: string): void;
+}
+
 /** @internal What is fixed when a task is created: `task:<id>`. */
 export interface TaskRecord {
   readonly taskId: string;
@@ -20,7 +53,12 @@ export interface TaskProgress {
   readonly lastUpdatedAt: string;
   /** The requests the task waits on, by opaque key (`input_required` only). */
   readonly inputRequests?: Readonly<Record<string, unknown>> | undefined;
+  /** The tool's last progress, as text (at most {@link MAX_STATUS_MESSAGE_CHARS} characters). */
+  readonly statusMessage?: string | undefined;
 }
+
+/** @internal The longest `statusMessage` a task shows. */
+export const MAX_STATUS_MESSAGE_CHARS = 200;
 
 /** @internal How a task ended: `task:<id>:end`, written once (the first writer wins: the run or a cancel). */
 export interface TaskEnd {
@@ -55,7 +93,10 @@ const SHAPES = {
   record: (v: Record<string, unknown>): boolean =>
     typeof v.taskId === 'string' && typeof v.owner === 'string' && isTime(v.createdAt) && isCount(v.ttlMs) && isCount(v.pollIntervalMs),
   progress: (v: Record<string, unknown>): boolean =>
-    (v.status === 'working' || v.status === 'input_required') && isTime(v.lastUpdatedAt) && (v.inputRequests === undefined || isObject(v.inputRequests)),
+    (v.status === 'working' || v.status === 'input_required') &&
+    isTime(v.lastUpdatedAt) &&
+    (v.inputRequests === undefined || isObject(v.inputRequests)) &&
+    (v.statusMessage === undefined || (typeof v.statusMessage === 'string' && v.statusMessage.length <= MAX_STATUS_MESSAGE_CHARS)),
   end: (v: Record<string, unknown>): boolean =>
     (v.status === 'completed' || v.status === 'failed' || v.status === 'cancelled') &&
     isTime(v.lastUpdatedAt) &&

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProtocolError } from '@modelcontextprotocol/server';
 import { ToolkitError } from '../../../errors';
 import type { McpStateStore } from './state-store';
-import { taskKeys, TaskEntries, type TaskEnd, type TaskRecord, type TaskStatus } from './task-entries';
+import { MAX_STATUS_MESSAGE_CHARS, taskKeys, TaskEntries, TaskProtocolFailure, type TaskEnd, type TaskRecord, type TaskRun, type TaskStatus } from './task-entries';
 
 /** @internal The extension's identifier, declared under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -23,19 +23,7 @@ export interface TaskLimits {
   readonly maxResultBytes?: number | undefined;
 }
 
-/** @internal What a running task's call can do. */
-export interface TaskRun {
-  /** The task's id. */
-  readonly taskId: string;
-  /** Fires when the task is cancelled (on any process), reaches its TTL, or the server closes. */
-  readonly signal: AbortSignal;
-  /**
-   * Parks the task `input_required` with `request` (e.g. an `elicitation/create` request) under a
-   * new opaque key, and resolves with the client's answer once `tasks/update` delivers it (to any
-   * process). Concurrent calls wait together, each for its own key.
-   */
-  requestInput(request: Readonly<Record<string, unknown>>): Promise<unknown>;
-}
+export type { TaskRun } from './task-entries';
 
 /** @internal The wire answers of the extension (flat, as SEP-2663 shapes them). */
 export type CreateTaskResult = { resultType: 'task'; taskId: string; status: 'working'; createdAt: string; lastUpdatedAt: string; ttlMs: number; pollIntervalMs: number };
@@ -67,6 +55,9 @@ interface Running {
   expiry: ReturnType<typeof setTimeout> | undefined;
   /** True once the call ended here and its end is being written: an end read back is its own, not a cancel. */
   ending: boolean;
+  /** The last progress reported, and whether the store has it yet. */
+  statusMessage?: string;
+  reported?: boolean;
 }
 
 /** @internal The SDK v2 error class the extension's JSON-RPC errors are made of (`@modelcontextprotocol/server` is loaded on first use). */
@@ -137,7 +128,7 @@ export class TasksExtension {
   async get(owner: string | undefined, taskId: unknown): Promise<DetailedTask> {
     const record = await this.recordOf(owner, taskId);
     const keys = taskKeys(record.taskId);
-    const base = { resultType: 'complete' as const, taskId: record.taskId, createdAt: record.createdAt, ttlMs: record.ttlMs, pollIntervalMs: record.pollIntervalMs };
+    const base: Omit<DetailedTask, 'status' | 'lastUpdatedAt'> = { resultType: 'complete', taskId: record.taskId, createdAt: record.createdAt, ttlMs: record.ttlMs, pollIntervalMs: record.pollIntervalMs };
     let end = await this.entries.read('end', keys.end);
     if (end === undefined && (await this.store.get(keys.alive)) === undefined) {
       // the process running the task stopped beating: the task ends failed (unless it ended meanwhile)
@@ -157,6 +148,7 @@ export class TasksExtension {
     }
     const progress = await this.entries.read('progress', keys.progress);
     if (progress === undefined) return { ...base, status: 'working', lastUpdatedAt: record.createdAt };
+    if (progress.statusMessage !== undefined) base.statusMessage = progress.statusMessage;
     if (progress.status !== 'input_required' || progress.inputRequests === undefined) return { ...base, status: 'working', lastUpdatedAt: progress.lastUpdatedAt };
     const open: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(progress.inputRequests)) {
@@ -234,7 +226,15 @@ export class TasksExtension {
     running.expiry = setTimeout(() => this.finish(taskId, running, new Error(`The task reached its TTL of ${ttlMs} ms.`)), ttlMs);
     running.timer.unref();
     running.expiry.unref();
-    const task: TaskRun = { taskId, signal: running.controller.signal, requestInput: (request) => this.requestInput(taskId, running, request) };
+    const task: TaskRun = {
+      taskId,
+      signal: running.controller.signal,
+      requestInput: (request) => this.requestInput(taskId, running, request),
+      report: (statusMessage) => {
+        running.statusMessage = String(statusMessage).slice(0, MAX_STATUS_MESSAGE_CHARS);
+        running.reported = false;
+      },
+    };
     let outcome: Promise<TaskEnd>;
     try {
       outcome = run(task).then((result) => this.completed(result));
@@ -274,7 +274,10 @@ export class TasksExtension {
   private writeProgress(taskId: string, running: Running): Promise<boolean> {
     const inputRequests = Object.fromEntries([...running.pending].map(([key, { request }]) => [key, request]));
     const waiting = running.pending.size > 0;
-    return this.entries.write('progress', taskKeys(taskId).progress, { status: waiting ? 'input_required' : 'working', lastUpdatedAt: now(), ...(waiting && { inputRequests }) }, this.options.ttlMs);
+    const { statusMessage } = running;
+    running.reported = true;
+    const progress = { status: waiting ? 'input_required' : 'working', lastUpdatedAt: now(), ...(waiting && { inputRequests }), ...(statusMessage !== undefined && { statusMessage }) } as const;
+    return this.entries.write('progress', taskKeys(taskId).progress, progress, this.options.ttlMs);
   }
 
   /** One look at the store for the running task: a cancel (its end written elsewhere) aborts it; answers resolve its input requests. */
@@ -294,7 +297,7 @@ export class TasksExtension {
         waiter.resolve(answer.value);
         answered = true;
       }
-      if (answered) await this.writeProgress(taskId, running);
+      if (answered || running.reported === false) await this.writeProgress(taskId, running);
     } catch {
       // the store did not answer: the next tick looks again
     }
@@ -311,12 +314,12 @@ export class TasksExtension {
   }
 
   /**
-   * The `failed` end of a call that threw: a protocol error keeps its code and (bounded) message;
+   * The `failed` end of a call that threw: a protocol error (or a {@link TaskProtocolFailure}) keeps its code and (bounded) message;
    * anything else is an internal error whose message says nothing of its cause (it could name what
    * the client may not read).
    */
   private failed(error: unknown): TaskEnd {
-    if (error instanceof this.ProtocolError) return { status: 'failed', lastUpdatedAt: now(), error: { code: error.code, message: String(error.message).slice(0, 200) } };
+    if (error instanceof this.ProtocolError || error instanceof TaskProtocolFailure) return { status: 'failed', lastUpdatedAt: now(), error: { code: error.code, message: String(error.message).slice(0, 200) } };
     return { status: 'failed', lastUpdatedAt: now(), error: { code: INTERNAL_ERROR, message: 'The task failed inside the server.' } };
   }
 
