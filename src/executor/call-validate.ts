@@ -51,7 +51,7 @@ export function parseArguments(run: CallState, routed: RoutedEntry): Record<stri
  * DTO problems to it in the same round (`prepareDtos`).
  */
 export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<string, unknown>): ProblemList | undefined {
-  const validator = entry.validator ?? (entry.validator = run.core.validators.compile(entry.schema));
+  const validator = entry.validator ?? (entry.validator = run.core.validators.compile(entry.checkSchema ?? entry.schema));
   const valid = validator(args) as boolean;
   const presets = entry.presets;
   // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)

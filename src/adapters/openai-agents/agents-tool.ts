@@ -6,6 +6,7 @@ import { lazyPeer } from '../../common/peer-dependency';
 import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
+import { markReturnDirect, noteFailure } from './return-direct';
 
 /**
  * @internal The part of `@openai/agents` the adapter uses at run time: its `tool()`, only to
@@ -110,6 +111,7 @@ export function adaptTool(
       { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context },
       options.call,
     );
+    if (result.isError) noteFailure(self, details?.toolCall?.callId);
     const images = result.isError ? [] : modelImages(result.content);
     if (images.length === 0) return result.forLLM;
     return [{ type: 'text', text: result.forLLM }, ...images.map((image) => ({ type: 'image' as const, image: { data: image.data, mediaType: image.mimeType } }))];
@@ -124,5 +126,6 @@ export function adaptTool(
     needsApproval: staticNoApproval(options.sdk),
     isEnabled: () => Promise.resolve(enabled(self)),
   };
+  if (tool.behaviour?.returnDirect === true) markReturnDirect(self);
   return self;
 }

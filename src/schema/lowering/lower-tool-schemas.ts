@@ -1,6 +1,7 @@
 import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../common/json-schema';
 import type { ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
+import { DEFAULT_EXAMPLES_BUDGET, describeWithExamples } from './example-text';
 import { lowerGemini } from './lower-gemini';
 import { lowerOpenAIStrict } from './lower-openai-strict';
 import type {
@@ -145,8 +146,9 @@ export function lowerToolSchema<P extends ProviderName>(
   assertObjectRoot(tool, provider);
   const report: LoweringChange[] = [];
   const reporter: Reporter = (path, change) => report.push({ tool: tool.name, path, change });
-  const { name, description } = tool;
+  const { name } = tool;
   const strict = options.strict === true;
+  const description = provider === 'anthropic' ? tool.description : describeWithExamples(tool, options.examplesBudget ?? DEFAULT_EXAMPLES_BUDGET, reporter);
   let definition: ProviderToolDefinitionMap[ProviderName];
   switch (provider as ProviderName) {
     case 'openai': {
@@ -160,7 +162,7 @@ export function lowerToolSchema<P extends ProviderName>(
       break;
     }
     case 'anthropic':
-      definition = { name, description, input_schema: cloneJson(tool.parameters) };
+      definition = { name, description, input_schema: cloneJson(tool.parameters), ...(tool.examples?.length ? { input_examples: cloneJson(tool.examples) as { [key: string]: unknown }[] } : {}) };
       break;
     case 'gemini': {
       const parameters = lowerGemini(name, tool.parameters, reporter);
