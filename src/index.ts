@@ -109,7 +109,6 @@ export { toolwrightModule } from './toolkit/toolwright-module';
 export type { ToolwrightModuleOptions, ToolGroupDefinition } from './toolkit/toolwright-module';
 export type { ToolkitContainer } from './di/services';
 export type { RegisterOptions, ToolTarget } from './toolkit/registration';
-export { isStandardSchema } from './common/standard-schema';
 export type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from './common/standard-schema';
 export { fromContainer, type ContainerPreset } from './di/container-preset';
 export type { PresetValue, PresetResolver, PresetMap } from './executor/presets';

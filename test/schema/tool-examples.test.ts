@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { lowerToolSchemas, runToolLoop, ScriptedProvider, Tool, ToolkitError, ToolParam, ToolService, type LoweringChange } from '../../src';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { lowerToolSchema } from '../../src/schema/lowering';
-import { WireServer } from '../providers/wire-server';
+import { anthropicTextReply, WireServer } from '../providers/wire-server';
 import { expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 
 @ToolService()
@@ -134,18 +134,7 @@ describe('examples in provider definitions', () => {
   test('the real @anthropic-ai/sdk client sends input_examples on the wire', async () => {
     const server = await WireServer.start();
     try {
-      server.reply({
-        json: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-test',
-          content: [{ type: 'text', text: 'done' }],
-          stop_reason: 'end_turn',
-          stop_sequence: null,
-          usage: { input_tokens: 1, output_tokens: 1 },
-        },
-      });
+      server.reply(anthropicTextReply('done'));
       const toolkit = newToolkit();
       toolkit.registration().tool(Flights).presetParameters({ search_flights: { apiKey: 'sk-1234567890' } }).apply();
       const provider = new AnthropicProvider(new Anthropic({ apiKey: 'test', baseURL: server.origin, maxRetries: 0 }));
