@@ -30,7 +30,9 @@ export interface StandardSchemaLike {
 
 /**
  * True when `value` is a Standard Schema object (a `~standard` property with a `vendor` and a
- * `validate` function). arktype's types are functions, so functions count too.
+ * `validate` function). arktype's types are functions, so functions count too. A plain object
+ * whose `~standard` is hidden (not enumerable) is a JSON Schema that carries a validator — what
+ * zod 4's `z.toJSONSchema` returns — and stays a JSON Schema.
  *
  * @example
  * isStandardSchema(z.string()); // true
@@ -38,6 +40,7 @@ export interface StandardSchemaLike {
  */
 export function isStandardSchema(value: unknown): value is StandardSchemaLike {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  if (Object.getPrototypeOf(value) === Object.prototype && Object.getOwnPropertyDescriptor(value, '~standard')?.enumerable === false) return false;
   const standard = (value as { '~standard'?: unknown })['~standard'];
   if (typeof standard !== 'object' || standard === null) return false;
   const s = standard as { vendor?: unknown; validate?: unknown };

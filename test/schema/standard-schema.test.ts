@@ -4,6 +4,7 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { InjectContext, Tool, ToolExecutionContext, ToolkitError, ToolParam, ToolService, type StandardSchemaLike, type Toolkit } from '../../src';
+import { isStandardSchema } from '../../src/common/standard-schema';
 import { expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 
 class Caller {
@@ -105,6 +106,14 @@ describe.each(LIBRARIES)('Standard Schema parameters: $vendor', ({ vendor, order
 });
 
 describe('Standard Schema: converters and async validation', () => {
+  test("zod's z.toJSONSchema output (a JSON Schema with a hidden ~standard) stays a JSON Schema", () => {
+    expect(isStandardSchema(z.toJSONSchema(z.object({ a: z.string() })))).toBe(false);
+    expect(isStandardSchema(z.object({ a: z.string() }))).toBe(true);
+    expect(isStandardSchema(v.string())).toBe(true);
+    expect(isStandardSchema(type('string'))).toBe(true);
+    expect(isStandardSchema({ '~standard': { vendor: 'x' } })).toBe(false);
+  });
+
   test("valibot's converter is the one @valibot/to-json-schema gives", () => {
     const toolkit = newToolkit();
     const schema = v.object({ city: v.pipe(v.string(), v.maxLength(40)) });
