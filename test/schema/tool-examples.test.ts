@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import { lowerToolSchemas, runToolLoop, ScriptedProvider, Tool, ToolkitError, ToolParam, ToolService, type LoweringChange } from '../../src';
+import { lowerToolSchemas, runToolLoop, ScriptedProvider, Tool, ToolkitError, ToolParam, ToolService, type LoweringChange, type ToolSchema } from '../../src';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { lowerToolSchema } from '../../src/schema/lowering';
 import { anthropicTextReply, WireServer } from '../providers/wire-server';
@@ -44,6 +44,11 @@ describe('@Tool({ examples })', () => {
     const [schema] = toolkit.getToolSchemas();
     expect(schema!.examples).toEqual([{ from: 'CDG', to: 'JFK', passengers: 2 }, { from: 'LHR', to: 'SFO' }]);
     expect(Object.isFrozen(schema!.examples![0])).toBe(true);
+    // what MCP tools/list serves, and the Anthropic definitions
+    expect(toolkit.toProviderDefs('mcp')[0]!.description).toBe(
+      'Search flights\n\nExamples of arguments:\n{"from":"CDG","to":"JFK","passengers":2}\n{"from":"LHR","to":"SFO"}',
+    );
+    expect(toolkit.toProviderDefs('anthropic')[0]!.input_examples).toEqual(schema!.examples);
   });
 
   test('an invalid example is a definition error naming its index and the failing path', () => {
@@ -99,7 +104,7 @@ describe('@Tool({ examples })', () => {
 });
 
 describe('examples in provider definitions', () => {
-  const tool = {
+  const tool: ToolSchema = {
     name: 'search_flights',
     description: 'Search flights',
     parameters: { type: 'object' as const, properties: { from: { type: 'string' }, to: { type: 'string' } } },
@@ -120,7 +125,7 @@ describe('examples in provider definitions', () => {
   });
 
   test('the budget: whole examples only, the ones left out reported; 0 renders none', () => {
-    const long = { ...tool, examples: [{ from: 'CDG', to: 'JFK' }, { from: 'x'.repeat(5000), to: 'y' }, { from: 'AMS', to: 'BER' }] };
+    const long: ToolSchema = { ...tool, examples: [{ from: 'CDG', to: 'JFK' }, { from: 'x'.repeat(5000), to: 'y' }, { from: 'AMS', to: 'BER' }] };
     const { definition, report } = lowerToolSchema(long, 'openai-responses');
     expect(definition.description).toContain('{"from":"AMS","to":"BER"}');
     expect(definition.description).not.toContain('xxxx');

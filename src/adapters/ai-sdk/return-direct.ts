@@ -3,6 +3,7 @@ import type { FrameworkToolsOptions } from '../view-tools';
 
 /** The part of an AI SDK step that {@link stopOnReturnDirect} reads (`StepResult`'s successful tool results). */
 export interface AiSdkStepToolResults {
+  /** The step's successful tool results (a failed call is a `tool-error` part, not one of them). */
   readonly toolResults: readonly { readonly toolName: string }[];
 }
 

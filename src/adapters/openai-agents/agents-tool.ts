@@ -111,8 +111,8 @@ export function adaptTool(
       { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context },
       options.call,
     );
-    if (result.isError) noteFailure(self, details?.toolCall?.callId);
     const images = result.isError ? [] : modelImages(result.content);
+    if (result.isError) noteFailure(self, details?.toolCall?.callId);
     if (images.length === 0) return result.forLLM;
     return [{ type: 'text', text: result.forLLM }, ...images.map((image) => ({ type: 'image' as const, image: { data: image.data, mediaType: image.mimeType } }))];
   };
