@@ -35,10 +35,6 @@ export interface ToolBehaviour {
    * any list, and its call answers `FORBIDDEN` before any hook or preset runs.
    */
   scopes?: readonly string[] | undefined;
-  /** A human-readable title (MCP `title`). */
-  title?: string | undefined;
-  /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */
-  outputSchema?: JsonSchema | undefined;
   /**
    * Example arguments, each checked against the tool's schema at registration (a preset parameter
    * may not appear: presets are hidden). Sent to Anthropic as `input_examples`; rendered into the
@@ -50,6 +46,10 @@ export interface ToolBehaviour {
    * another model call. An error result does not end the loop.
    */
   returnDirect?: boolean | undefined;
+  /** A human-readable title (MCP `title`). */
+  title?: string | undefined;
+  /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */
+  outputSchema?: JsonSchema | undefined;
 }
 
 /** Resolves context objects along the call > agent > toolkit chain. */

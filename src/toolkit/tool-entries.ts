@@ -156,9 +156,9 @@ export class ToolEntries {
     dtos: { name: string; type: Constructor; array: boolean }[],
     extras: Pick<ToolEntry, 'standard' | 'checkSchema'> = {},
   ): ToolEntry {
-    checkScopes(behaviour.scopes, owner);
     // a preset parameter of a decorated tool is not in the schema; of an AgentTool, it was taken out
     const examples = checkExamples(behaviour.examples, schema, (presets ?? []).map((p) => p.name), owner);
+    checkScopes(behaviour.scopes, owner);
     return {
       name: tool.name,
       owner,
