@@ -1,8 +1,8 @@
 import type { ClientRequests } from './client-requests';
 import type { ContextKey, ToolExecutionContext } from './execution-context';
 import type { JsonSchema, ReadonlyObjectJsonSchema } from './json-schema';
-import type { StandardSchemaLike } from './standard-schema';
 import type { LogLevel } from './tool-emitter';
+import type { StandardSchemaLike } from './standard-schema';
 import type {
   RetryOptions,
   ToolAnnotations,
