@@ -1,6 +1,6 @@
 import { isPlainObject } from '../common/plain-object';
 import { boundInput, quoteInput } from '../common/quote-input';
-import type { StandardSchemaIssue, StandardSchemaLike } from '../common/standard-schema';
+import type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from '../common/standard-schema';
 import type { Scrub } from './redact';
 import type { ProblemList } from './validation';
 
@@ -27,7 +27,7 @@ function addIssues(issues: readonly StandardSchemaIssue[], at: string, problems:
       problems.skip(issues.length - i);
       return;
     }
-    const issue = issues[i];
+    const issue = issues[i] as Partial<StandardSchemaIssue> | undefined;
     const path = issuePath(at, Array.isArray(issue?.path) ? issue.path : undefined);
     const raw = typeof issue?.message === 'string' ? issue.message : 'is invalid';
     const message = boundInput(scrub ? scrub(raw) : raw, MAX_MESSAGE_CHARS);
@@ -41,7 +41,9 @@ function addIssues(issues: readonly StandardSchemaIssue[], at: string, problems:
  * library's issues join `problems` (its own messages, bounded); on success its output (defaults,
  * transforms) replaces the value in `args` — for a whole-input schema, the whole arguments.
  * An absent optional argument, or one the schema already reported, is not validated again.
- * `scrub` redacts preset values from the library's messages.
+ * `scrub` redacts preset values from the library's messages. Issues that are not a list, or an
+ * empty list, still fail the argument; a validator that throws or answers no object rejects (the
+ * call then ends as an internal failure, like a throwing tool).
  *
  * @internal
  */
@@ -57,16 +59,24 @@ export async function prepareStandard(
       return;
     }
     if (name !== undefined && (args[name] === undefined || problems.covers(name))) continue;
-    const result = await schema['~standard'].validate(name === undefined ? { ...args } : args[name]);
-    if (result.issues !== undefined) {
-      addIssues(result.issues, name ?? '', problems, scrub);
-    } else if (name !== undefined) {
-      args[name] = result.value;
-    } else if (isPlainObject(result.value)) {
+    const result: unknown = await schema['~standard'].validate(name === undefined ? { ...args } : args[name]);
+    if (typeof result !== 'object' || result === null) {
+      throw new TypeError(`the ${schema['~standard'].vendor.slice(0, 40)} schema's validate() gave no result object`);
+    }
+    if ((result as StandardSchemaResult).issues !== undefined) {
+      const issues = (result as { issues: unknown }).issues;
+      addIssues(Array.isArray(issues) ? (issues as StandardSchemaIssue[]) : [], name ?? '', problems, scrub);
+      if (!Array.isArray(issues) || issues.length === 0) problems.add(`${name === undefined ? 'arguments' : quoteInput(name, MAX_PATH_CHARS)}: is invalid`);
+      continue;
+    }
+    const value = (result as { value: unknown }).value;
+    if (name !== undefined) {
+      args[name] = value;
+    } else if (isPlainObject(value)) {
       for (const key of Object.keys(args)) delete args[key];
-      Object.assign(args, result.value);
+      Object.assign(args, value);
     } else {
-      problems.add(`arguments: the ${schema['~standard'].vendor} schema of the tool's input must describe an object`);
+      problems.add(`arguments: the ${schema['~standard'].vendor.slice(0, 40)} schema of the tool's input must describe an object`);
     }
   }
 }

@@ -144,6 +144,30 @@ describe('Standard Schema: converters and async validation', () => {
     expect((await call(toolkit, 'shout', { text: '' })).forLLM).toContain("'text': must be a non-empty string");
   });
 
+  test('hostile validators: thrown, no result, issues not a list, 10,000 issues: bounded answers, the process stays up', async () => {
+    const hostile = (validate: (value: unknown) => unknown): StandardSchemaLike =>
+      ({ '~standard': { version: 1, vendor: 'hostile', validate, jsonSchema: { input: () => ({ type: 'object' }) } } }) as unknown as StandardSchemaLike;
+    const answer = async (validate: (value: unknown) => unknown) => {
+      const toolkit = newToolkit();
+      let ran = false;
+      toolkit.registerTool({ name: 'h', description: 'H', parameters: hostile(validate), execute: () => ((ran = true), 'ran') });
+      const result = await call(toolkit, 'h', { a: 1 });
+      expect(ran).toBe(false);
+      return result;
+    };
+    const thrown = await answer(() => {
+      throw new Error('validator exploded');
+    });
+    expect(thrown.isError).toBe(true);
+    expect(thrown.error?.code).toBe('EXECUTION_FAILED');
+    expect((await answer(() => undefined)).isError).toBe(true);
+    expect((await answer(() => ({ issues: 'nope' }))).forLLM).toContain('arguments: is invalid');
+    const many = await answer(() => ({ issues: Array.from({ length: 10_000 }, (_, i) => ({ message: 'm'.repeat(10_000), path: [`k${i}`] })) }));
+    expect(many.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(many.forLLM.length).toBeLessThan(8000);
+    expect(many.forLLM).toContain('and 9980 more problem(s)');
+  });
+
   test('a vendor without a converter, or a schema the converter cannot express, is a clear definition error', () => {
     const toolkit = newToolkit();
     const unknown: StandardSchemaLike = { '~standard': { version: 1, vendor: 'mystery', validate: (value) => ({ value }) } };
