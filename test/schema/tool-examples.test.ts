@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { lowerToolSchemas, runToolLoop, ScriptedProvider, Tool, ToolkitError, ToolParam, ToolService, type LoweringChange, type ToolSchema } from '../../src';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { lowerToolSchema } from '../../src/schema/lowering';
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { toAiSdkTools } from '../../src/adapters/ai-sdk';
+import { toLangChainTools } from '../../src/adapters/langchain';
+import { toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
 import { anthropicTextReply, WireServer } from '../providers/wire-server';
 import { expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 
@@ -163,5 +168,46 @@ describe('examples in provider definitions', () => {
     const provider = new ScriptedProvider([ScriptedProvider.reply('ok')]);
     await runToolLoop({ provider, model: 'm', toolkit }, [{ role: 'user', content: 'hi' }]);
     expect(provider.requests[0]!.tools[0]!.examples).toHaveLength(2);
+  });
+});
+
+describe('examples through the framework adapters', () => {
+  const rendered = 'Search flights\n\nExamples of arguments:\n{"from":"CDG","to":"JFK","passengers":2}\n{"from":"LHR","to":"SFO"}';
+  const flights = () => {
+    const toolkit = newToolkit();
+    toolkit.registration().tool(Flights).presetParameters({ search_flights: { apiKey: 'sk-1234567890' } }).apply();
+    return toolkit;
+  };
+
+  test('OpenAI Agents SDK and LangChain (no examples field): in the description', () => {
+    const reports: LoweringChange[] = [];
+    const [agentsTool] = toOpenAIAgentsTools(flights(), { onLoweringReport: (report) => reports.push(...report) });
+    expect(agentsTool!.description).toBe(rendered);
+    expect(reports.map((r) => r.change)).toContain('2 example(s) rendered into the description (the provider has no examples field)');
+    const [langchainTool] = toLangChainTools(flights());
+    expect(langchainTool!.description).toBe(rendered);
+  });
+
+  test("AI SDK: the tool's inputExamples, which reach the model call", async () => {
+    let offered: unknown;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        offered = options.tools;
+        return {
+          content: [{ type: 'text', text: 'ok' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
+          warnings: [],
+        };
+      },
+    });
+    await generateText({ model, tools: toAiSdkTools(flights()), stopWhen: stepCountIs(1), prompt: 'go' });
+    expect(offered).toEqual([
+      expect.objectContaining({
+        name: 'search_flights',
+        description: 'Search flights',
+        inputExamples: [{ input: { from: 'CDG', to: 'JFK', passengers: 2 } }, { input: { from: 'LHR', to: 'SFO' } }],
+      }),
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { lazyPeer } from '../../common/peer-dependency';
 import type { ToolResult } from '../../common/tool-types';
 import { lowerToolSchema } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { callThroughView, followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+import { callThroughView, followActiveTools, toolSchemaOf, type FrameworkToolsOptions } from '../view-tools';
 
 /**
  * The key of LangChain's `configurable` under which a run may carry a `ToolExecutionContext`
@@ -83,9 +83,10 @@ function langChainToolClass(): ToolClass {
     ) {
       super({ responseFormat: 'content_and_artifact' });
       this.name = tool.name;
-      this.description = tool.description;
-      // a mutable copy (LangChain's converters may add keywords) of the OpenAI form: no `$schema`, arrays with `items`
-      const { definition } = lowerToolSchema({ name: tool.name, description: tool.description, parameters: tool.parameters }, 'openai');
+      // a mutable copy (LangChain's converters may add keywords) of the OpenAI form: no `$schema`, arrays with `items`;
+      // LangChain's tools have no examples field: the description carries them
+      const { definition } = lowerToolSchema(toolSchemaOf(tool), 'openai');
+      this.description = definition.function.description;
       this.schema = JSON.parse(JSON.stringify(definition.function.parameters)) as JSONSchema;
     }
 
