@@ -1,6 +1,6 @@
 import type { AgentTool } from '../common/agent-tool';
 import { ToolExecutionContext } from '../common/execution-context';
-import type { ToolResult, ToolSchema } from '../common/tool-types';
+import type { ToolResult } from '../common/tool-types';
 import type { CallOptions } from '../executor/executor-core';
 import type { ToolView } from '../toolkit/tool-view';
 
@@ -86,12 +86,3 @@ export function followActiveTools<T>(view: ToolView, context: ToolExecutionConte
   };
 }
 
-/**
- * @internal `tool` as the lowerings take it, with its examples (`behaviour.examples`, checked at
- * registration): a lowering for a framework without an examples field renders them into the
- * description, within the default budget, and reports it.
- */
-export function toolSchemaOf(tool: AgentTool): ToolSchema {
-  const examples = tool.behaviour?.examples;
-  return { name: tool.name, description: tool.description, parameters: tool.parameters, ...(examples?.length ? { examples } : {}) };
-}

@@ -7,7 +7,8 @@ import { lazyPeer } from '../../common/peer-dependency';
 import type { ToolResult } from '../../common/tool-types';
 import { lowerToolSchema } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { callThroughView, followActiveTools, toolSchemaOf, type FrameworkToolsOptions } from '../view-tools';
+import { callThroughView, followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+import { toolSchemaOf } from '../adapter-schema';
 
 /**
  * The key of LangChain's `configurable` under which a run may carry a `ToolExecutionContext`

@@ -5,7 +5,8 @@ import type { JsonSchema } from '../../common/json-schema';
 import { lazyPeer } from '../../common/peer-dependency';
 import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { callThroughView, toolSchemaOf, type FrameworkToolsOptions } from '../view-tools';
+import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
+import { toolSchemaOf } from '../adapter-schema';
 import { markReturnDirect, noteFailure } from './return-direct';
 
 /**
