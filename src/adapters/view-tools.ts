@@ -85,4 +85,3 @@ export function followActiveTools<T>(view: ToolView, context: ToolExecutionConte
     return current;
   };
 }
-
