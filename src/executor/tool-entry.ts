@@ -35,4 +35,6 @@ export interface ToolEntry {
   readonly stripNulls: NullStripper | undefined;
   readonly contextual: boolean;
   validator?: ValidateFunction;
+  /** With `checkSchema`: the validator of `schema` itself, for arguments a hook rewrote. Made on first use. */
+  convertedValidator?: ValidateFunction;
 }

@@ -168,6 +168,20 @@ describe('Standard Schema: converters and async validation', () => {
     expect(many.forLLM).toContain('and 9980 more problem(s)');
   });
 
+  test("arguments a hook rewrites are checked against the library's JSON Schema conversion", async () => {
+    const toolkit = newToolkit();
+    let got: unknown;
+    toolkit.registerTool({ name: 'qty', description: 'Q', parameters: z.object({ n: z.number().min(1) }), execute: (args) => ((got = args), 'ok') });
+    let rewrite: Record<string, unknown> = { n: 0 };
+    toolkit.use({ name: 'rewriter', before: () => ({ action: 'rewrite', arguments: rewrite }) });
+    const bad = await call(toolkit, 'qty', { n: 5 });
+    expect(bad.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(bad.forLLM).toContain("'n': must be >= 1");
+    rewrite = { n: 3 };
+    expect(await call(toolkit, 'qty', { n: 5 })).toMatchObject({ isError: false });
+    expect(got).toEqual({ n: 3 });
+  });
+
   test('a vendor without a converter, or a schema the converter cannot express, is a clear definition error', () => {
     const toolkit = newToolkit();
     const unknown: StandardSchemaLike = { '~standard': { version: 1, vendor: 'mystery', validate: (value) => ({ value }) } };
