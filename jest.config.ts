@@ -74,13 +74,13 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 /**
  * Jest runs the TypeScript sources through swc with the options of `.swcrc` (legacy decorators with
  * metadata, CommonJS); inversify, NestJS 12 and AI SDK 7 (`ai-v7`, with the `@ai-sdk/*` packages
- * nested in it and `@workflow/serde`), all ESM-only, are transformed to CommonJS too.
+ * nested in it and `@workflow/serde`) and arktype (with `@ark/*` and arkregex), all ESM-only, are transformed to CommonJS too.
  */
 const shared: Project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
-  transformIgnorePatterns: ['^(?!.*/node_modules/ai-v7/).*/node_modules/(?!(inversify|@inversifyjs|@nestjs|@workflow/serde)/)'],
+  transformIgnorePatterns: ['^(?!.*/node_modules/ai-v7/).*/node_modules/(?!(inversify|@inversifyjs|@nestjs|@workflow/serde|arktype|arkregex|@ark)/)'],
   // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
   moduleNameMapper: { '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs' },
 };

@@ -3,6 +3,7 @@ import type { ContextKey, ToolExecutionContext } from './execution-context';
 import type { JsonSchema, ReadonlyObjectJsonSchema } from './json-schema';
 import type { RepairMode } from './repair-types';
 import type { LogLevel } from './tool-emitter';
+import type { StandardSchemaLike } from './standard-schema';
 import type {
   RetryOptions,
   ToolAnnotations,
@@ -35,6 +36,17 @@ export interface ToolBehaviour {
    * any list, and its call answers `FORBIDDEN` before any hook or preset runs.
    */
   scopes?: readonly string[] | undefined;
+  /**
+   * Example arguments, each checked against the tool's schema at registration (a preset parameter
+   * may not appear: presets are hidden). Sent to Anthropic as `input_examples`; rendered into the
+   * description for providers without such a field, within a size budget (see the lowering report).
+   */
+  examples?: readonly Readonly<Record<string, unknown>>[] | undefined;
+  /**
+   * The tool's result is the answer: `runToolLoop` ends with it (after the rest of the batch) without
+   * another model call. An error result does not end the loop.
+   */
+  returnDirect?: boolean | undefined;
   /** A human-readable title (MCP `title`). */
   title?: string | undefined;
   /** The JSON Schema of the tool's structured output (MCP `outputSchema` + `structuredContent`). */
@@ -111,6 +123,16 @@ export interface AgentTool {
    */
   execute(args: Record<string, unknown>, ctx: ToolCallContext): unknown;
 }
+
+/**
+ * An {@link AgentTool} whose `parameters` is a Standard Schema object (zod 4, valibot, arktype):
+ * `registerTool` accepts it; the registered tool shows the library's JSON Schema conversion and
+ * `execute` gets the library's output.
+ *
+ * @example
+ * toolkit.registerTool({ name: 'add', description: 'Add', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => Number(a) + Number(b) });
+ */
+export type StandardAgentTool = Omit<AgentTool, 'parameters'> & { readonly parameters: StandardSchemaLike };
 
 /**
  * An {@link AgentTool} that wants the execution context before each call (Go design's

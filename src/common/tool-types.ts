@@ -65,6 +65,8 @@ export interface ToolSchema {
   readonly description: string;
   /** The JSON Schema of the tool's visible parameters (an object schema). */
   readonly parameters: ReadonlyObjectJsonSchema;
+  /** Example arguments (`@Tool({ examples })`), checked against `parameters` at registration. */
+  readonly examples?: readonly Readonly<Record<string, unknown>>[] | undefined;
 }
 
 /** A progress report streamed by a running tool through its {@link ToolEmitter}. */

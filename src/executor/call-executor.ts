@@ -25,6 +25,7 @@ import type { CallOrigin } from './hooks';
 import type { WorkerAttempt } from './remote-types';
 import type { RepairChange } from '../common/repair-types';
 import type { ToolEntry } from './tool-entry';
+import { prepareStandard } from './standard-values';
 import { prepareDtos, ProblemList } from './validation';
 
 export type { ResolvedExecution } from './execution-settings';
@@ -155,14 +156,15 @@ export class CallRun implements CallState {
     }
     if (args === undefined) return malformedArguments(this, entry, parsed as MalformedArguments);
     // one round: class-validator's problems join the schema's in the same answer
-    if (entry.dtos !== undefined) return this.prepare(entry, args, problems ?? new ProblemList()).catch((error: unknown) => internalFailure(this, error));
+    if (entry.dtos !== undefined || entry.standard !== undefined) return this.prepare(entry, args, problems ?? new ProblemList()).catch((error: unknown) => internalFailure(this, error));
     if (problems !== undefined) return invalidArguments(this, entry, problems);
     return this.proceed(entry, args);
   }
 
-  /** DTO arguments become instances of their classes, validated by class-validator. */
+  /** DTO arguments become instances of their classes, validated by class-validator; Standard Schema ones are validated by their library. */
   private async prepare(entry: ToolEntry, args: Record<string, unknown>, problems: ProblemList): Promise<ToolResult> {
-    await prepareDtos(args, entry.dtos!, problems, redaction(this));
+    if (entry.standard !== undefined) await prepareStandard(args, entry.standard, problems, redaction(this));
+    if (entry.dtos !== undefined) await prepareDtos(args, entry.dtos, problems, redaction(this));
     if (this.done) return this.final!;
     if (!problems.empty) return invalidArguments(this, entry, problems);
     return this.proceed(entry, args);

@@ -51,10 +51,14 @@ export function malformedArguments(run: CallState, entry: ToolEntry, malformed: 
 /**
  * @internal What is wrong with `args` by the tool's schema (its compiled validator), and a value
  * for a preset parameter; `undefined` when nothing is. The list is open: class-validator adds the
- * DTO problems to it in the same round (`prepareDtos`).
+ * DTO problems to it in the same round (`prepareDtos`), a Standard Schema library its own
+ * (`prepareStandard`); `converted` checks those parts against their JSON Schema conversion instead.
  */
-export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<string, unknown>): ProblemList | undefined {
-  const validator = entry.validator ?? (entry.validator = run.core.validators.compile(entry.schema));
+export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<string, unknown>, converted = false): ProblemList | undefined {
+  const validator =
+    converted && entry.checkSchema !== undefined
+      ? (entry.convertedValidator ??= run.core.validators.compile(entry.schema))
+      : (entry.validator ??= run.core.validators.compile(entry.checkSchema ?? entry.schema));
   const valid = validator(args) as boolean;
   const presets = entry.presets;
   // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)
@@ -78,10 +82,11 @@ export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<
 
 /**
  * @internal {@link argumentProblems}, ending the call with `INVALID_ARGUMENTS` when there are
- * any (false then). For arguments a hook rewrote.
+ * any (false then). For arguments a hook rewrote: Standard Schema parts are checked against
+ * their JSON Schema conversion (the library's own validation ran on what the model sent).
  */
 export function validateArguments(run: CallState, entry: ToolEntry, args: Record<string, unknown>): boolean {
-  const problems = argumentProblems(run, entry, args);
+  const problems = argumentProblems(run, entry, args, true);
   if (problems === undefined) return true;
   invalidArguments(run, entry, problems);
   return false;

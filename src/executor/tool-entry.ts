@@ -2,6 +2,7 @@ import type { NullStripper } from '../schema/null-optionals';
 import type { ValidateFunction } from 'ajv';
 import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
 import type { ObjectJsonSchema } from '../common/json-schema';
+import type { StandardSchemaLike } from '../common/standard-schema';
 import type { ToolSchema } from '../common/tool-types';
 import type { Constructor } from '../metadata/records';
 import type { PresetValue } from './presets';
@@ -26,8 +27,14 @@ export interface ToolEntry {
   readonly definition: ToolSchema;
   readonly presets?: readonly { readonly name: string; readonly value: PresetValue }[];
   readonly dtos?: readonly { readonly name: string; readonly type: Constructor; readonly array: boolean }[];
+  /** Arguments their own Standard Schema library validates (no `name`: the whole input); its output replaces them. */
+  readonly standard?: readonly { readonly name?: string; readonly schema: StandardSchemaLike }[];
+  /** What the compiled validator checks, when not `schema`: the parts a Standard Schema library validates are left to it. */
+  readonly checkSchema?: ObjectJsonSchema;
   /** Removes the `null`s that mean "absent" (see `nullStripper`); `undefined` when none can. Made on first use. */
   readonly stripNulls: NullStripper | undefined;
   readonly contextual: boolean;
   validator?: ValidateFunction;
+  /** With `checkSchema`: the validator of `schema` itself, for arguments a hook rewrote. Made on first use. */
+  convertedValidator?: ValidateFunction;
 }

@@ -13,7 +13,8 @@ export type LoopStopReason =
   | 'completed'
   | 'max_iterations'
   | 'max_tool_calls'
-  | 'time_budget';
+  | 'time_budget'
+  | 'return_direct';
 
 /** One model turn of the loop, as reported to `onTurn`. */
 export interface LoopTurn {
@@ -75,8 +76,13 @@ export interface ToolLoopResult {
   iterations: number;
   /** The whole conversation: the input messages, then every assistant and tool message. */
   messages: Message[];
-  /** Why the loop stopped. */
+  /** Why the loop stopped (`'return_direct'`: a `returnDirect` tool's result is the answer). */
   stopReason: LoopStopReason;
+  /**
+   * Set when a `returnDirect` tool ended the loop: the tool, its call and its result (`content` is
+   * the result's text). The first such call of the batch, in call order, that did not fail.
+   */
+  returnedDirect?: { readonly tool: string; readonly callId: string; readonly result: ToolResult };
   /** Tool calls made, all turns together. */
   toolCalls: number;
   /** Token usage summed over the turns, when the provider reports it. */
@@ -153,6 +159,7 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
   let content = '';
   let usage: LLMUsage | undefined;
   let stopReason: LoopStopReason = 'max_iterations';
+  let returnedDirect: ToolLoopResult['returnedDirect'];
 
   const ask = async (tools: boolean, extra?: Message): Promise<LLMResponse | undefined> => {
     iterations++;
@@ -255,13 +262,19 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
         });
       });
       options.onTurn?.({ iteration: iterations, response, results });
+      returnedDirect = directAnswer(options, calls, results);
+      if (returnedDirect !== undefined) {
+        content = returnedDirect.result.forLLM;
+        stopReason = 'return_direct';
+        break;
+      }
       if (budgetHit) {
         stopReason = 'max_tool_calls';
         break;
       }
     }
 
-    if (stopReason !== 'completed' && options.finalSummary && !outOfTime) {
+    if (stopReason !== 'completed' && stopReason !== 'return_direct' && options.finalSummary && !outOfTime) {
       const prompt = typeof options.finalSummary === 'string' ? options.finalSummary : DEFAULT_SUMMARY_PROMPT;
       const response = await ask(false, { role: 'user', content: prompt });
       if (response) {
@@ -275,5 +288,21 @@ export async function runToolLoop(options: ToolLoopOptions, messages: readonly M
     outer?.removeEventListener('abort', onOuterAbort);
   }
 
-  return { content, iterations, messages: conversation, stopReason, toolCalls, ...(usage ? { usage } : {}) };
+  return { content, iterations, messages: conversation, stopReason, toolCalls, ...(usage ? { usage } : {}), ...(returnedDirect ? { returnedDirect } : {}) };
+}
+
+/**
+ * The first call of a finished batch, in call order, whose tool says `returnDirect` and whose
+ * result is the answer: not an error (the model then tries again), not a pending async answer.
+ */
+function directAnswer(options: ToolLoopOptions, calls: readonly ToolCall[], results: readonly ToolResult[]): ToolLoopResult['returnedDirect'] {
+  const direct = new Set(
+    options.toolkit
+      .getActiveTools({ context: options.context })
+      .filter((tool) => tool.behaviour?.returnDirect === true)
+      .map((tool) => tool.name),
+  );
+  if (direct.size === 0) return undefined;
+  const index = calls.findIndex((call, i) => direct.has(call.name) && !results[i].isError && !results[i].async);
+  return index < 0 ? undefined : { tool: calls[index].name, callId: calls[index].id, result: results[index] };
 }

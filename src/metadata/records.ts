@@ -1,6 +1,7 @@
 import type { ContextResolver, ToolBehaviour } from '../common/agent-tool';
 import type { ContextKey } from '../common/execution-context';
 import type { JsonSchema } from '../common/json-schema';
+import type { StandardSchemaLike } from '../common/standard-schema';
 
 /** A class, for `type` thunks and DTOs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,8 +33,12 @@ export interface ToolParamOptions {
   description?: string | undefined;
   /** Whether the model must send it (default `true`). */
   required?: boolean | undefined;
-  /** A JSON Schema fragment merged over the inferred schema (explicit always wins). */
-  schema?: JsonSchema | undefined;
+  /**
+   * A JSON Schema fragment merged over the inferred schema (explicit always wins), or a Standard
+   * Schema object (zod 4, valibot, arktype) that says the whole type: the argument is validated by
+   * its library (the tool gets the library's output) and the model sees its JSON Schema conversion.
+   */
+  schema?: JsonSchema | StandardSchemaLike | undefined;
   /** What reflection cannot see: `() => [String]`, `() => AddressDto`, `() => Unit`. */
   type?: (() => TypeHint) | undefined;
   /** Integer instead of number. Shorthand for `schema: { type: 'integer' }`. */

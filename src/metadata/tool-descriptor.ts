@@ -1,6 +1,7 @@
 import type { ToolBehaviour } from '../common/agent-tool';
 import type { ContextKey } from '../common/execution-context';
 import type { JsonSchema, ReadonlyJsonSchema } from '../common/json-schema';
+import type { StandardSchemaLike } from '../common/standard-schema';
 import type { Constructor } from './records';
 
 /** A parameter the model fills. */
@@ -15,6 +16,8 @@ export interface ModelParamDescriptor {
   readonly dto?: { readonly type: Constructor; readonly array: boolean };
   /** Set when the argument (or each item, for arrays) must become a `Date`. */
   readonly date?: boolean;
+  /** Set for `@ToolParam({ schema })` given a Standard Schema: its library validates the argument (`schema` is its conversion). */
+  readonly standard?: StandardSchemaLike;
   /** Set for `@ToolParam({ preset: true })`: never visible; bound where the tool runs (`PRESET_UNBOUND` elsewhere). */
   readonly preset?: boolean;
 }

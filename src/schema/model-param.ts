@@ -1,5 +1,6 @@
 import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
 import { isPlainObject } from '../common/plain-object';
+import { isStandardSchema } from '../common/standard-schema';
 import type { ManifestParam } from '../common/manifest';
 import { ToolkitError } from '../errors';
 import type { ToolParamOptions } from '../metadata/records';
@@ -7,6 +8,7 @@ import type { ModelParamDescriptor } from '../metadata/tool-descriptor';
 import { deepFreeze } from './lowering/schema-utils';
 import type { ManifestType } from './manifest-types';
 import { schemaProblems } from './schema-problems';
+import { standardJsonSchema } from './standard-json-schema';
 import { builtinSchema, dtoSchema, enumSchema, hasValidationMetadata, isUserClass } from './type-schema';
 
 /**
@@ -39,6 +41,9 @@ export function buildModelParam(
   const required = options.required ?? (manifest ? !manifest.optional : true);
   // A declared preset is never shown to a model: its schema does not matter.
   if (options.preset === true) return { kind: 'model', index, name, required, schema: deepFreeze({}), preset: true };
+  // a Standard Schema (zod, valibot, arktype) says the whole type: its library validates, its converter shows it
+  const standard = isStandardSchema(options.schema) ? options.schema : undefined;
+  const fragment = standard ? standardJsonSchema(standard, `${owner} ${label}`) : (options.schema as JsonSchema | undefined);
 
   let hint: unknown = options.type ? options.type() : declared && (declared.array ? [declared.type] : declared.type);
   let array = false;
@@ -52,7 +57,8 @@ export function buildModelParam(
 
   let inferred: JsonSchema | undefined;
   let dto: ModelParamDescriptor['dto'];
-  if (options.enum) inferred = enumSchema(options.enum);
+  if (standard) inferred = undefined;
+  else if (options.enum) inferred = enumSchema(options.enum);
   else if (elementType !== undefined && typeof elementType === 'object') inferred = enumSchema(elementType as never);
   else if (isUserClass(elementType)) {
     if (!hasValidationMetadata(elementType)) {
@@ -69,9 +75,9 @@ export function buildModelParam(
   if (inferred && array) inferred = { type: 'array', items: inferred };
   if (array && !inferred) inferred = { type: 'array' };
 
-  const explicit = options.enum !== undefined || options.type !== undefined || dto !== undefined;
+  const explicit = standard !== undefined || options.enum !== undefined || options.type !== undefined || dto !== undefined;
   const base = explicit ? inferred : (manifest?.schema ?? inferred);
-  const schema: JsonSchema = { ...(base ?? {}), ...(options.schema ?? {}) };
+  const schema: JsonSchema = { ...(base ?? {}), ...(fragment ?? {}) };
   if (options.integer) {
     if (schema.type === 'array') schema.items = { ...(isPlainObject(schema.items) ? schema.items : {}), type: 'integer' };
     else schema.type = 'integer';
@@ -82,7 +88,7 @@ export function buildModelParam(
     const implied = typeFromKeywords(schema);
     if (implied) schema.type = implied;
   }
-  const description = options.description ?? manifest?.description ?? options.schema?.description;
+  const description = options.description ?? manifest?.description ?? fragment?.description;
   if (description) schema.description = description;
   else delete schema.description;
 
@@ -92,7 +98,7 @@ export function buildModelParam(
     throw new ToolkitError(code, `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. ${TYPE_FIXES}`);
   }
   // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
-  const problems = options.schema !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
+  const problems = fragment !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
   if (problems !== undefined) {
     throw new ToolkitError(
       'INVALID_DEFINITION',
@@ -117,7 +123,8 @@ export function buildModelParam(
     required,
     schema: deepFreeze(schema),
     ...(dto ? { dto } : {}),
-    ...(date ? { date: true } : {}),
+    ...(date && !standard ? { date: true } : {}),
+    ...(standard ? { standard } : {}),
   };
 }
 

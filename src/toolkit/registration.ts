@@ -1,9 +1,9 @@
-import type { AgentTool } from '../common/agent-tool';
+import type { AgentTool, StandardAgentTool } from '../common/agent-tool';
 import type { Constructor } from '../metadata/records';
 import type { PresetMap, PresetValue } from '../executor/presets';
 
-/** What can be registered: a tool service class, an instance of one, or an `AgentTool` object. */
-export type ToolTarget = Constructor | object | AgentTool;
+/** What can be registered: a tool service class, an instance of one, or an `AgentTool` object (its `parameters` a JSON Schema or a Standard Schema). */
+export type ToolTarget = Constructor | object | AgentTool | StandardAgentTool;
 
 /** Options of `registerTool`. */
 export interface RegisterOptions {

@@ -1,23 +1,26 @@
 import type { ToolkitContainer } from '../di/services';
 import { resolveService } from '../di/services';
-import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
+import type { AgentTool, StandardAgentTool, ToolBehaviour } from '../common/agent-tool';
 import { isContextualTool } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
+import { isStandardSchema, type StandardSchemaLike } from '../common/standard-schema';
 import { ToolkitError, describeThrown } from '../errors';
 import { bindPresets, type PresetValue } from '../executor/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';
 import { nullStripper } from '../schema/null-optionals';
+import { standardJsonSchema } from '../schema/standard-json-schema';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { buildCatalogDescriptors } from '../schema/catalog-descriptors';
 import { catalogEntry, type CatalogEntry } from '../resources/catalog-entry';
 import { MethodTool } from './method-tool';
+import { checkExamples } from './tool-examples';
 import type { RegisterOptions, ToolTarget } from './registration';
 
 function isAgentToolObject(value: object): value is AgentTool {
   const v = value as Partial<AgentTool>;
-  return typeof v.name === 'string' && typeof v.execute === 'function' && typeof v.parameters === 'object' && v.parameters !== null;
+  return typeof v.name === 'string' && typeof v.execute === 'function' && ((typeof v.parameters === 'object' && v.parameters !== null) || isStandardSchema(v.parameters));
 }
 
 /**
@@ -84,25 +87,28 @@ export class ToolEntries {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const dtos: { name: string; type: Constructor; array: boolean }[] = [];
+    const standard: { name: string; schema: StandardSchemaLike }[] = [];
     for (const param of modelParams) {
       if (hidden.has(param.name)) continue;
       properties[param.name] = param.schema;
       if (param.required) required.push(param.name);
       if (param.dto) dtos.push({ name: param.name, ...param.dto });
+      if (param.standard) standard.push({ name: param.name, schema: param.standard });
     }
-    const schema = deepFreeze<ObjectJsonSchema>({
-      type: 'object',
-      properties,
-      ...(required.length ? { required } : {}),
-      additionalProperties: false,
-    });
+    const root = { type: 'object', ...(required.length ? { required } : {}), additionalProperties: false } as const;
+    const schema = deepFreeze<ObjectJsonSchema>({ ...root, properties });
+    // the library of a Standard Schema parameter validates it, with its own messages
+    const checked = standard.length ? { ...properties, ...Object.fromEntries(standard.map((p) => [p.name, {}])) } : undefined;
     const behaviour: ToolBehaviour = options.group !== undefined ? { ...descriptor.behaviour, group: options.group } : descriptor.behaviour;
     const tool = new MethodTool(descriptor, schema, instance, behaviour);
-    return this.entry(tool, tool, schema, owner, behaviour, 'component', presets, dtos);
+    const extras = checked ? { standard, checkSchema: deepFreeze<ObjectJsonSchema>({ ...root, properties: checked }) } : {};
+    return this.entry(tool, tool, schema, owner, behaviour, 'component', presets, dtos, extras);
   }
 
-  agentEntry(tool: AgentTool, options: RegisterOptions, source: ToolSource): ToolEntry {
-    const owner = `AgentTool '${tool.name}'`;
+  agentEntry(given: AgentTool | StandardAgentTool, options: RegisterOptions, source: ToolSource): ToolEntry {
+    const owner = `AgentTool '${given.name}'`;
+    const input = isStandardSchema(given.parameters) ? given.parameters : undefined;
+    const tool: AgentTool = input ? withJsonParameters(given, standardJsonSchema(input, owner)) : (given as AgentTool);
     assertToolName(tool.name, owner);
     if (typeof tool.description !== 'string' || tool.description.trim() === '') {
       throw new ToolkitError('MISSING_DESCRIPTION', `${owner} has no description: the model needs one to choose the tool.`, { tool: tool.name });
@@ -134,7 +140,9 @@ export class ToolEntries {
       });
     }
     const behaviour: ToolBehaviour = { ...(tool.behaviour ?? {}), ...(options.group !== undefined ? { group: options.group } : {}) };
-    return this.entry(view, tool, deepFreeze(schema), owner, behaviour, source, presets, []);
+    // the library validates the whole input: the compiled validator only checks the root and the presets
+    const extras = input ? { standard: [{ schema: input }], checkSchema: deepFreeze<ObjectJsonSchema>({ type: 'object', properties: {} }) } : {};
+    return this.entry(view, tool, deepFreeze(schema), owner, behaviour, source, presets, [], extras);
   }
 
   private entry(
@@ -146,7 +154,10 @@ export class ToolEntries {
     source: ToolSource,
     presets: { name: string; value: PresetValue }[] | undefined,
     dtos: { name: string; type: Constructor; array: boolean }[],
+    extras: Pick<ToolEntry, 'standard' | 'checkSchema'> = {},
   ): ToolEntry {
+    // a preset parameter of a decorated tool is not in the schema; of an AgentTool, it was taken out
+    const examples = checkExamples(behaviour.examples, schema, (presets ?? []).map((p) => p.name), owner);
     checkScopes(behaviour.scopes, owner);
     checkRepair(behaviour.repair, owner);
     return {
@@ -158,9 +169,10 @@ export class ToolEntries {
       tool,
       target,
       schema,
-      definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema }),
+      definition: Object.freeze({ name: tool.name, description: tool.description, parameters: schema, ...(examples ? { examples } : {}) }),
       ...(presets ? { presets } : {}),
       ...(dtos.length ? { dtos } : {}),
+      ...extras,
       // made on the first call that needs it (and cached with the schema), not for every tool up front
       get stripNulls() {
         return nullStripper(schema);
@@ -168,6 +180,16 @@ export class ToolEntries {
       contextual: isContextualTool(target),
     };
   }
+}
+
+/** `tool` with `parameters` the JSON Schema `converted` from its Standard Schema (its other members kept, `execute` bound). */
+function withJsonParameters(tool: AgentTool | StandardAgentTool, converted: JsonSchema): AgentTool {
+  if (converted.type !== 'object') {
+    throw new ToolkitError('INVALID_DEFINITION', `AgentTool '${tool.name}': its Standard Schema parameters must describe an object (e.g. z.object({ … })).`, { tool: tool.name });
+  }
+  const copy = Object.create(tool) as { parameters: ObjectJsonSchema };
+  Object.defineProperty(copy, 'parameters', { value: converted, enumerable: true });
+  return copy as unknown as AgentTool;
 }
 
 /** `scopes` of a tool: non-empty strings (a typo such as `scopes: 'admin'` would grant nothing it means). */

@@ -140,3 +140,19 @@ export const WEATHER_TOOLS: readonly ToolSchema[] = deepFreeze<ToolSchema[]>([
     },
   },
 ]);
+
+/** A Messages API reply holding one text block (`end_turn`), for a scripted {@link WireServer}. */
+export function anthropicTextReply(text: string): ScriptedReply {
+  return {
+    json: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { Anthropic } from '@anthropic-ai/sdk';
 import { OpenAI } from 'openai';
 import type { Toolkit } from '../../src';
-import { WireServer } from '../providers/wire-server';
+import { anthropicTextReply, WireServer } from '../providers/wire-server';
 import { freshToolkit } from '../support/toolkit';
 import { handOver, MUTATIONS } from './fixtures/frozen-values';
 
@@ -54,18 +54,7 @@ describe('frozen values', () => {
             choices: [{ index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'stop', logprobs: null }],
           },
         },
-        {
-          json: {
-            id: 'msg_1',
-            type: 'message',
-            role: 'assistant',
-            model: 'claude-test',
-            content: [{ type: 'text', text: 'ok' }],
-            stop_reason: 'end_turn',
-            stop_sequence: null,
-            usage: { input_tokens: 1, output_tokens: 1 },
-          },
-        },
+        anthropicTextReply('ok'),
       );
       const openai = new OpenAI({ apiKey: 'test', baseURL: `${server.origin}/v1`, maxRetries: 0 });
       const claude = new Anthropic({ apiKey: 'test', baseURL: server.origin, maxRetries: 0 });

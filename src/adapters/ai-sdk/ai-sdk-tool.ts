@@ -50,6 +50,8 @@ export interface SdkTool {
   readonly description: string;
   readonly inputSchema: unknown;
   readonly strict?: boolean;
+  /** The tool's examples (`ai` 6 and 7 send them natively where the provider has a field, e.g. Anthropic's `input_examples`). */
+  readonly inputExamples?: readonly { readonly input: Readonly<Record<string, unknown>> }[];
   readonly execute: (input: unknown, options: SdkCallOptions) => Promise<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput>;
   readonly toModelOutput: ReturnType<typeof modelOutputOf>;
   readonly needsApproval?: (input: unknown, options: SdkCallOptions) => Promise<boolean>;
@@ -185,6 +187,7 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     description: tool.description,
     // no `validate`: the SDK passes the model's arguments as they are, and toolwright validates them
     inputSchema: loadAi().jsonSchema(lowered.schema),
+    ...(tool.behaviour?.examples?.length ? { inputExamples: tool.behaviour.examples.map((input) => ({ input })) } : {}),
     ...(options.strict && options.provider === 'openai' ? { strict: true } : {}),
     execute,
     toModelOutput: modelOutputOf(options.major),

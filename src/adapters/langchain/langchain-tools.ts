@@ -10,6 +10,7 @@ import { lowerToolSchema } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
 import { callThroughView, followActiveTools, type FrameworkToolsOptions } from '../view-tools';
+import { toolSchemaOf } from '../adapter-schema';
 
 /**
  * Options of {@link toLangChainTools} and {@link followLangChainTools}.
@@ -106,9 +107,10 @@ function langChainToolClass(): ToolClass {
       super({ responseFormat: 'content_and_artifact' });
       if (gate !== undefined) LANGCHAIN_GATES.set(this, gate);
       this.name = tool.name;
-      this.description = tool.description;
-      // a mutable copy (LangChain's converters may add keywords) of the OpenAI form: no `$schema`, arrays with `items`
-      const { definition } = lowerToolSchema({ name: tool.name, description: tool.description, parameters: tool.parameters }, 'openai');
+      // a mutable copy (LangChain's converters may add keywords) of the OpenAI form: no `$schema`, arrays with `items`;
+      // LangChain's tools have no examples field: the description carries them
+      const { definition } = lowerToolSchema(toolSchemaOf(tool), 'openai');
+      this.description = definition.function.description;
       this.schema = JSON.parse(JSON.stringify(definition.function.parameters)) as JSONSchema;
     }
 

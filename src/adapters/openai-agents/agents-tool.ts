@@ -7,6 +7,8 @@ import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import type { FrameworkApprovalGate } from '../framework-approvals';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
+import { toolSchemaOf } from '../adapter-schema';
+import { markReturnDirect, noteFailure } from './return-direct';
 
 /**
  * @internal The part of `@openai/agents` the adapter uses at run time: its `tool()`, only to
@@ -78,22 +80,25 @@ export function settleRejections(gate: FrameworkApprovalGate, runContext: RunCon
  * The tool's parameters lowered for the Responses API: strict when asked and the schema allows
  * it, else the plain form (the fallback is reported). A fresh, unfrozen copy: the lowering's
  * result is deeply frozen, and the SDK or a model provider may add to the schema it is handed.
- * No parameters (and the lowering's error) when even the plain form is not possible.
+ * No parameters (and the lowering's error) when even the plain form is not possible. The
+ * description has the tool's examples rendered in (the SDK's tools have no examples field).
  */
-function lowered(tool: AgentTool, strict: boolean): { parameters?: JsonSchema; strict: boolean; report: LoweringChange[]; error?: unknown } {
+function lowered(tool: AgentTool, strict: boolean): { parameters?: JsonSchema; description: string; strict: boolean; report: LoweringChange[]; error?: unknown } {
   const before: LoweringChange[] = [];
+  const schema = toolSchemaOf(tool);
   if (strict) {
-    const strictForm = lowerToolOrOmit(tool, 'openai-responses', { strict: true });
+    const strictForm = lowerToolOrOmit(schema, 'openai-responses', { strict: true });
     if (strictForm.definition !== undefined) {
-      return { parameters: structuredClone(strictForm.definition.parameters) as JsonSchema, strict: true, report: [...strictForm.report] };
+      const { parameters, description } = strictForm.definition;
+      return { parameters: structuredClone(parameters) as JsonSchema, description, strict: true, report: [...strictForm.report] };
     }
     if (strictForm.error.code === 'INVALID_DEFINITION') {
       before.push({ tool: tool.name, path: '', change: `sent with strict: false (the strict form is not possible: ${strictForm.error.message})` });
     }
   }
-  const { definition, report, error } = lowerToolOrOmit(tool, 'openai-responses', { strict: false });
-  if (definition === undefined) return { strict: false, report: [...report], error };
-  return { parameters: structuredClone(definition.parameters) as JsonSchema, strict: false, report: [...before, ...report] };
+  const { definition, report, error } = lowerToolOrOmit(schema, 'openai-responses', { strict: false });
+  if (definition === undefined) return { description: tool.description, strict: false, report: [...report], error };
+  return { parameters: structuredClone(definition.parameters) as JsonSchema, description: definition.description, strict: false, report: [...before, ...report] };
 }
 
 /** The SDK's structured function-call output items (`ToolOutputText`, `ToolOutputImage`) that `invoke` answers a rich result with. */
@@ -131,6 +136,7 @@ export function adaptTool(
       result = await callThroughView(view, call, options.call);
     }
     const images = result.isError ? [] : modelImages(result.content);
+    if (result.isError) noteFailure(self, details?.toolCall?.callId);
     if (images.length === 0) return result.forLLM;
     return [{ type: 'text', text: result.forLLM }, ...images.map((image) => ({ type: 'image' as const, image: { data: image.data, mediaType: image.mimeType } }))];
   };
@@ -143,7 +149,7 @@ export function adaptTool(
   const self: FunctionTool = {
     type: 'function',
     name,
-    description: tool.description,
+    description: schema.description,
     parameters: schema.parameters as FunctionTool['parameters'],
     strict: schema.strict,
     invoke,
@@ -153,5 +159,6 @@ export function adaptTool(
         ? () => Promise.resolve(enabled(self))
         : (runContext: RunContext) => settleRejections(gate, runContext).then(() => enabled(self)),
   };
+  if (tool.behaviour?.returnDirect === true) markReturnDirect(self);
   return self;
 }

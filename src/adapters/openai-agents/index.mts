@@ -9,11 +9,15 @@ import type { FunctionTool } from '@openai/agents';
 import type { ToolView } from '../../toolkit/tool-view.js';
 import agentsTool from './agents-tool.js';
 import agentsTools from './agents-tools.js';
+import returnDirect from './return-direct.js';
 import type { OpenAIAgentsToolsOptions } from './agents-tools.js';
 
 export type { OpenAIAgentsToolsOptions } from './agents-tools.js';
 export type { FrameworkToolsOptions } from '../view-tools.js';
 export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals.js';
+
+/** See the CommonJS entry point's `returnDirectToolUse`. */
+export const returnDirectToolUse = returnDirect.returnDirectToolUse;
 
 let sdk: agentsTool.AgentsSdk | undefined;
 let failure: unknown;

@@ -8,6 +8,7 @@
  * const agent = new Agent({ name: 'support', tools: toOpenAIAgentsTools(toolkit.session(chatId)) });
  */
 export { toOpenAIAgentsTools } from './agents-tools';
+export { returnDirectToolUse } from './return-direct';
 export type { OpenAIAgentsToolsOptions } from './agents-tools';
 export type { FrameworkToolsOptions } from '../view-tools';
 export type { FrameworkApprovals, FrameworkApprovalManager, HeldCall } from '../framework-approvals';

@@ -56,6 +56,36 @@ export function assertToolName(name: string, provider: ProviderName): void {
   );
 }
 
+/** The default {@link LoweringOptions.examplesBudget}: the most characters examples add to a description. */
+const DEFAULT_EXAMPLES_BUDGET = 1000;
+
+const HEADING = '\n\nExamples of arguments:';
+
+/**
+ * `tool.description` with its examples appended, one compact JSON line each, for providers without
+ * an examples field. Whole examples only (a cut JSON text would teach the model a broken call):
+ * those that do not fit within `budget` characters, counted with the heading, are left out, and
+ * the report says which and why.
+ */
+function describeWithExamples(tool: ToolSchema, budget: number, report: Reporter): string {
+  const examples = tool.examples ?? [];
+  if (examples.length === 0) return tool.description;
+  let text = HEADING;
+  const dropped: number[] = [];
+  examples.forEach((example, index) => {
+    const line = `\n${JSON.stringify(example)}`;
+    if (text.length + line.length <= budget) text += line;
+    else dropped.push(index);
+  });
+  if (dropped.length > 0) {
+    const which = dropped.map((i) => `#${i}`).join(', ');
+    report('', `examples ${which} left out of the description: over the ${budget}-character examples budget`);
+  }
+  if (dropped.length === examples.length) return tool.description;
+  report('', `${examples.length - dropped.length} example(s) rendered into the description (the provider has no examples field)`);
+  return tool.description + text;
+}
+
 function unknownProvider(provider: string): ToolkitError {
   return new ToolkitError(
     'UNKNOWN_PROVIDER',
@@ -145,8 +175,9 @@ export function lowerToolSchema<P extends ProviderName>(
   assertObjectRoot(tool, provider);
   const report: LoweringChange[] = [];
   const reporter: Reporter = (path, change) => report.push({ tool: tool.name, path, change });
-  const { name, description } = tool;
+  const { name } = tool;
   const strict = options.strict === true;
+  const description = provider === 'anthropic' ? tool.description : describeWithExamples(tool, options.examplesBudget ?? DEFAULT_EXAMPLES_BUDGET, reporter);
   let definition: ProviderToolDefinitionMap[ProviderName];
   switch (provider as ProviderName) {
     case 'openai': {
@@ -160,7 +191,7 @@ export function lowerToolSchema<P extends ProviderName>(
       break;
     }
     case 'anthropic':
-      definition = { name, description, input_schema: cloneJson(tool.parameters) };
+      definition = { name, description, input_schema: cloneJson(tool.parameters), ...(tool.examples?.length ? { input_examples: cloneJson(tool.examples) as { [key: string]: unknown }[] } : {}) };
       break;
     case 'gemini': {
       const parameters = lowerGemini(name, tool.parameters, reporter);

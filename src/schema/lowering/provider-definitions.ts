@@ -21,6 +21,12 @@ export interface LoweringOptions {
    * `additionalProperties: false`. Ignored by the other providers. Default `false`.
    */
   strict?: boolean | undefined;
+  /**
+   * The most characters a tool's examples (`@Tool({ examples })`) may add to its description for
+   * providers without an examples field (all but Anthropic, which gets `input_examples`). Whole
+   * examples that do not fit are left out and reported. Default 1000; `0` renders none.
+   */
+  examplesBudget?: number | undefined;
 }
 
 /**
@@ -118,6 +124,8 @@ export interface AnthropicToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly input_schema: ReadonlyObjectJsonSchema;
+  /** Example arguments (`@Tool({ examples })`): the Messages API's tool use examples. */
+  readonly input_examples?: { [key: string]: unknown }[];
 }
 
 /**
