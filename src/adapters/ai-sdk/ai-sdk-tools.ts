@@ -193,6 +193,11 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
 /** The approval gate of each tool set made with the `approvals` option. */
 const GATES = new WeakMap<AiSdkToolSet, FrameworkApprovalGate>();
 
+/** @internal True for a tool set made with the `approvals` option. */
+export function madeWithApprovals(tools: AiSdkToolSet): boolean {
+  return GATES.has(tools);
+}
+
 /**
  * Records at once, in toolwright, the denials of a conversation whose calls were held through
  * `toAiSdkTools(view, { approvals })`: each `tool-approval-response` with `approved: false`

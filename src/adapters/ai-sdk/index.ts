@@ -11,6 +11,8 @@
 export { recordAiSdkDenials, toAiSdkTools } from './ai-sdk-tools';
 export type { AiSdkToolsOptions, AiSdkSkippedTool, AiSdkToolSet, AiSdkTool, AiSdkToolCallOptions } from './ai-sdk-tools';
 export { toAiSdkToolsContext } from './ai-sdk-context';
+export { toAiSdkToolApproval } from './ai-sdk-tool-approval';
+export type { AiSdkToolApproval, AiSdkToolApprovalRequest, AiSdkToolApprovalStatus } from './ai-sdk-tool-approval';
 export type { AiSdkToolsContext } from './ai-sdk-context';
 export type { AiSdkSchemaProvider } from './ai-sdk-tool';
 export { AiSdkToolError, isAiSdkToolProgress } from './ai-sdk-output';

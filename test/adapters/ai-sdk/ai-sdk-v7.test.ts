@@ -1,3 +1,4 @@
+import { describeAiSdkApprovals } from './ai-sdk-approvals-suite';
 import { describeAiSdk, type SdkUnderTest } from './ai-sdk-suite';
 import { describeAiSdk7 } from './ai-sdk-v7-only';
 
@@ -30,6 +31,7 @@ function loadSdk7(): SdkUnderTest {
 
 describeAiSdk('ai 7 (MockLanguageModelV4)', loadSdk7, onNode22);
 describeAiSdk7(loadSdk7, onNode22);
+describeAiSdkApprovals('ai 7', 7, loadSdk7, onNode22);
 
 onNode22('toolwright/ai-sdk loads ai 7 here', () => {
   it('require("ai") is ai 7', () => {
