@@ -202,5 +202,48 @@ export function describeAiSdkApprovals(name: string, major: SdkUnderTest['major'
         });
       });
     }
+
+    if (major < 7) return;
+    const generate: Drive = { loop: 'generateText', toolApproval: false };
+
+    it.each(['not-applicable', 'approved'])('an application’s own toolApproval answering %s does not get past toolwright’s approval: the call is held, nothing runs, the model is told', async (status) => {
+      const { tools, approvals } = setup();
+      const run = await runWith(generate, tools, [{ calls: [PAY] }, { text: 'waiting' }], [{ role: 'user', content: 'pay bob 5' }], { toolApproval: () => status });
+      expect(runs).toEqual([]);
+      const [held] = approvals.pending();
+      expect(held).toMatchObject({ call: { id: 'call_pay' }, toolName: 'send_payment' });
+      expect(JSON.stringify(run.parts.filter((p) => p.type === 'tool-result'))).toContain(held!.id);
+      await approvals.approve(held!.id);
+      expect(runs).toEqual(['bob:5']);
+    });
+
+    it('toAiSdkToolApproval: an approval toolwright holds nothing for is the SDK’s execution-denied, with the reason', async () => {
+      const drive: Drive = { loop: 'generateText', toolApproval: true };
+      const { tools } = setup();
+      const { messages, approvalId } = await requestPayment(drive, tools);
+      const approved = [...messages, answer(approvalId, true)];
+      await continueWith(drive, tools, approved);
+      const replay = await continueWith(drive, tools, approved);
+      expect(runs).toEqual(['bob:5']);
+      expect(resumed(replay)).toMatchObject([{ toolCallId: 'call_pay', output: { type: 'execution-denied', reason: expect.stringContaining('No approval is pending') } }]);
+    });
+
+    it('toAiSdkToolApproval: other tools get ai 7’s own answer (their needsApproval) or the one given', async () => {
+      const { tools, approvals } = setup();
+      const mixed = { ...tools, audited_balance: { ...tools.get_balance!, needsApproval: true } } as unknown as AiSdkToolSet;
+      const prompt: Message[] = [{ role: 'user', content: 'balance?' }];
+      const audited = call('audited_balance', {}, 'call_audit');
+      const asked = await runWith(generate, mixed, [{ calls: [audited] }], prompt, { toolApproval: toAiSdkToolApproval(tools) });
+      expect(asked.parts.find((p) => p.type === 'tool-approval-request')).toMatchObject({ toolCall: { toolName: 'audited_balance' } });
+      const refused = await runWith(generate, mixed, [{ calls: [audited] }, { text: 'ok' }], prompt, { toolApproval: toAiSdkToolApproval(tools, async () => ({ type: 'denied', reason: 'audits are closed' })) });
+      expect(refused.parts.find((p) => p.type === 'tool-approval-response')).toMatchObject({ toolCall: { toolCallId: 'call_audit' }, approved: false, reason: 'audits are closed' });
+      expect(runs).toEqual([]);
+      expect(approvals.pending()).toEqual([]);
+    });
+
+    it('toAiSdkToolApproval refuses a tool set made without the approvals option', () => {
+      const { toolkit } = paymentsToolkit();
+      expect(() => toAiSdkToolApproval(toAiSdkTools(toolkit))).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
+    });
   });
 }
