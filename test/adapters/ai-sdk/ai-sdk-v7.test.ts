@@ -1,3 +1,5 @@
+import type { ToolApprovalConfiguration, ToolSet } from 'ai-v7';
+import { toAiSdkToolApproval, type AiSdkToolSet } from '../../../src/adapters/ai-sdk';
 import { describeAiSdkApprovals } from './ai-sdk-approvals-suite';
 import { describeAiSdk, type SdkUnderTest } from './ai-sdk-suite';
 import { describeAiSdk7 } from './ai-sdk-v7-only';
@@ -39,3 +41,8 @@ onNode22('toolwright/ai-sdk loads ai 7 here', () => {
     expect((require('ai') as { isStepCount: unknown }).isStepCount).toBe(jest.requireActual<typeof import('ai-v7')>('ai-v7').isStepCount);
   });
 });
+
+/** Type-checked only: `toAiSdkToolApproval(tools)` is a `toolApproval` that ai 7's own types accept. */
+export function typedToolApproval(tools: AiSdkToolSet): ToolApprovalConfiguration<ToolSet, unknown> {
+  return toAiSdkToolApproval(tools);
+}
