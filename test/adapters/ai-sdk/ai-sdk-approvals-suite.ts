@@ -163,7 +163,7 @@ export function describeAiSdkApprovals(name: string, major: SdkUnderTest['major'
           await continueWith(drive, tools, approved);
           const replay = await continueWith(drive, tools, approved);
           expect(runs).toEqual(['bob:5']);
-          const [told] = resumed(replay) as { toolCallId: string; output: { type: string } }[];
+          const [told] = resumed(replay);
           expect(told).toMatchObject({ toolCallId: 'call_pay', output: { type: drive.toolApproval ? 'execution-denied' : 'error-text' } });
           expect(JSON.stringify(told)).toContain('No approval is pending');
         });
