@@ -51,7 +51,8 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {
   /**
    * Calls the toolkit's `ApprovalManager` holds surface through the SDK's tool approvals (`needsApproval`, `tool-approval-request` / `tool-approval-response` parts) instead of a "pending
    * approval" answer to the model; toolwright's manager still decides, binds, stores and audits
-   * (see {@link FrameworkApprovals}). Default: off.
+   * (see {@link FrameworkApprovals}). On `ai` 7, pass `toolApproval: toAiSdkToolApproval(tools)`
+   * too (its run-level setting, which takes precedence over `needsApproval`). Default: off.
    */
   approvals?: FrameworkApprovals | undefined;
 }
