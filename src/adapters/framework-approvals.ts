@@ -114,6 +114,11 @@ function notPending(call: KeyedCall): ToolResult {
   return refused(`No approval is pending for call '${call.id}' of tool '${call.name}' (it was decided already, withdrawn, or never held): it does not run.`, 'APPROVAL_NOT_PENDING', call);
 }
 
+/** The refusal of a call that is held and was not decided in the framework's approval flow. */
+function awaiting(call: KeyedCall): ToolResult {
+  return refused(`Call '${call.id}' of tool '${call.name}' is waiting for a person's approval: it does not run until the approval flow approves it.`, 'APPROVAL_PENDING', call);
+}
+
 /**
  * @internal The gate one adapted tool set shares: the framework's approval questions and answers,
  * mapped onto an `ApprovalManager`. Calls are matched to held approvals by call id, tool and the
@@ -151,8 +156,12 @@ export class FrameworkApprovalGate {
    * The framework runs `call`: either it was not held (its result, from when the framework
    * asked), or the framework approved it: the held call runs through `manager.approve`. Never
    * rejects: refusals are error results (`APPROVAL_NOT_PENDING`, `APPROVAL_CHANGED`, …).
+   * `decided: false` says the framework holds no decision on this call id (it was never asked,
+   * e.g. an application's own approval setting took precedence): the call then goes through
+   * `view.callTool`, where toolwright's approval holds it if its policy says so; one already held
+   * does not run.
    */
-  async execute(call: KeyedCall): Promise<ToolResult> {
+  async execute(call: KeyedCall, decided = true): Promise<ToolResult> {
     const ran = this.ran.get(call.id);
     // only the same call of the same caller gets the result (a tool set may serve several users)
     if (ran !== undefined && ran.principal === this.principalOf(call.runContext) && isDeepStrictEqual(ran.args, argumentValue(call.arguments))) {
@@ -166,6 +175,7 @@ export class FrameworkApprovalGate {
       const message = ToolkitError.is(error) ? error.message : 'the approval store could not be read';
       return refused(`The approval of call '${call.id}' could not be checked (${message}); the call does not run.`, 'APPROVAL_STORE_FAILED', call);
     }
+    if (!decided) return held === undefined ? callThroughView(this.view, call, this.options) : awaiting(call);
     const value = argumentValue(call.arguments);
     // arguments that are not an object were never asked about (a framework forces its approval for
     // them): toolwright's own validation answers them, and its approval still holds what it must
@@ -176,6 +186,19 @@ export class FrameworkApprovalGate {
       return refused(`The approval of call '${call.id}' names other arguments than the ones held and shown; the call does not run and is rejected.`, 'APPROVAL_CHANGED', call);
     }
     return this.approve(held, call);
+  }
+
+  /**
+   * Why an approval the framework holds for `call` cannot reach a held call (none is held for it:
+   * decided already, withdrawn, never held), or `undefined` when one is held, or when the store
+   * cannot tell (then {@link execute} answers with the store's error).
+   */
+  async approvalRefusal(call: KeyedCall): Promise<string | undefined> {
+    try {
+      return (await this.heldFor(call)) === undefined ? notPending(call).forLLM : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The framework denied `call`: the held call is rejected (a tombstone); nothing when none is held. */

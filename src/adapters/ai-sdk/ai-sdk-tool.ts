@@ -27,11 +27,11 @@ export interface AdaptOptions {
 }
 
 /**
- * What `execute` reads of the SDK's second argument (`ToolExecutionOptions` in `ai` 6 and 7,
+ * @internal What `execute` reads of the SDK's second argument (`ToolExecutionOptions` in `ai` 6 and 7,
  * `ToolCallOptions` in 5): the run's context is `context` in 7 (this tool's entry of
  * `toolsContext`), `experimental_context` in 5 and 6.
  */
-interface SdkCallOptions {
+export interface SdkCallOptions {
   readonly toolCallId?: string | undefined;
   readonly abortSignal?: AbortSignal | undefined;
   readonly context?: unknown;
@@ -56,6 +56,15 @@ export interface SdkTool {
   readonly toModelOutput: ReturnType<typeof modelOutputOf>;
   readonly needsApproval?: (input: unknown, options: SdkCallOptions) => Promise<boolean>;
 }
+
+/** @internal An `ai` 7 `ToolApprovalStatus` as toolwright answers it. */
+export type SdkApprovalStatus = { readonly type: 'not-applicable' | 'user-approval' } | { readonly type: 'denied'; readonly reason: string };
+
+/**
+ * @internal What toolwright answers `ai` 7's `toolApproval` with for a call of an adapted tool
+ * (tools made with the `approvals` option only).
+ */
+export const APPROVAL_STATUS = new WeakMap<SdkTool, (input: unknown, options: SdkCallOptions) => Promise<SdkApprovalStatus>>();
 
 /**
  * The part of the `ai` package the adapter uses: `jsonSchema()` of the user's own installed major,
@@ -167,8 +176,8 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     const call = callOf(input, sdk, onProgress);
     let result: ToolResult;
     if (gate !== undefined && call.id !== undefined) {
-      await settleDenials(gate, sdk.messages, call.runContext);
-      result = await gate.execute({ ...call, id: call.id });
+      const decisions = await settleDenials(gate, sdk.messages, call.runContext);
+      result = await gate.execute({ ...call, id: call.id }, decisions.has(call.id));
     } else {
       result = await callThroughView(view, call, options.call);
     }
@@ -180,10 +189,20 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     const decisions = await settleDenials(gate, sdk.messages, call.runContext);
     return gate.needsApproval({ ...call, id: call.id }, decisions.has(call.id));
   };
+  const approvalStatus = async (input: unknown, sdk: SdkCallOptions): Promise<SdkApprovalStatus> => {
+    const call = callOf(input, sdk);
+    if (gate === undefined || call.id === undefined) return { type: 'not-applicable' };
+    const keyed = { ...call, id: call.id };
+    const decisions = await settleDenials(gate, sdk.messages, call.runContext);
+    // an approval toolwright holds nothing for is the SDK's denial: nothing runs, the model is told why
+    const refusal = decisions.get(call.id)?.approved === true ? await gate.approvalRefusal(keyed) : undefined;
+    if (refusal !== undefined) return { type: 'denied', reason: refusal };
+    return (await gate.needsApproval(keyed, decisions.has(call.id))) ? { type: 'user-approval' } : { type: 'not-applicable' };
+  };
   const execute: SdkTool['execute'] = options.preliminaryResults
     ? (input, sdk) => withProgress((onProgress) => run(input, sdk ?? {}, onProgress))
     : (input, sdk) => run(input, sdk ?? {}).then(finalOutput);
-  return {
+  const adapted: SdkTool = {
     description: tool.description,
     // no `validate`: the SDK passes the model's arguments as they are, and toolwright validates them
     inputSchema: loadAi().jsonSchema(lowered.schema),
@@ -193,4 +212,6 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     toModelOutput: modelOutputOf(options.major),
     ...(gate !== undefined ? { needsApproval } : {}),
   };
+  if (gate !== undefined) APPROVAL_STATUS.set(adapted, approvalStatus);
+  return adapted;
 }

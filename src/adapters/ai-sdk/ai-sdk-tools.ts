@@ -51,7 +51,8 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {
   /**
    * Calls the toolkit's `ApprovalManager` holds surface through the SDK's tool approvals (`needsApproval`, `tool-approval-request` / `tool-approval-response` parts) instead of a "pending
    * approval" answer to the model; toolwright's manager still decides, binds, stores and audits
-   * (see {@link FrameworkApprovals}). Default: off.
+   * (see {@link FrameworkApprovals}). On `ai` 7, pass `toolApproval: toAiSdkToolApproval(tools)`
+   * too (its run-level setting, which takes precedence over `needsApproval`). Default: off.
    */
   approvals?: FrameworkApprovals | undefined;
 }
@@ -192,6 +193,11 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
 
 /** The approval gate of each tool set made with the `approvals` option. */
 const GATES = new WeakMap<AiSdkToolSet, FrameworkApprovalGate>();
+
+/** @internal True for a tool set made with the `approvals` option. */
+export function madeWithApprovals(tools: AiSdkToolSet): boolean {
+  return GATES.has(tools);
+}
 
 /**
  * Records at once, in toolwright, the denials of a conversation whose calls were held through

@@ -13,6 +13,8 @@ export type { AiSdkToolsOptions, AiSdkSkippedTool, AiSdkToolSet, AiSdkTool, AiSd
 export { toAiSdkToolsContext } from './ai-sdk-context';
 export { stopOnReturnDirect } from './return-direct';
 export type { AiSdkStepToolResults } from './return-direct';
+export { toAiSdkToolApproval } from './ai-sdk-tool-approval';
+export type { AiSdkToolApproval, AiSdkToolApprovalRequest, AiSdkToolApprovalStatus } from './ai-sdk-tool-approval';
 export type { AiSdkToolsContext } from './ai-sdk-context';
 export type { AiSdkSchemaProvider } from './ai-sdk-tool';
 export { AiSdkToolError, isAiSdkToolProgress } from './ai-sdk-output';

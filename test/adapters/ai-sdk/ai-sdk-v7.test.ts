@@ -1,3 +1,6 @@
+import type { ToolApprovalConfiguration, ToolSet } from 'ai-v7';
+import { toAiSdkToolApproval, type AiSdkToolSet } from '../../../src/adapters/ai-sdk';
+import { describeAiSdkApprovals } from './ai-sdk-approvals-suite';
 import { describeAiSdk, type SdkUnderTest } from './ai-sdk-suite';
 import { describeAiSdk7 } from './ai-sdk-v7-only';
 
@@ -30,6 +33,7 @@ function loadSdk7(): SdkUnderTest {
 
 describeAiSdk('ai 7 (MockLanguageModelV4)', loadSdk7, onNode22);
 describeAiSdk7(loadSdk7, onNode22);
+describeAiSdkApprovals('ai 7', 7, loadSdk7, onNode22);
 
 onNode22('toolwright/ai-sdk loads ai 7 here', () => {
   it('require("ai") is ai 7', () => {
@@ -37,3 +41,8 @@ onNode22('toolwright/ai-sdk loads ai 7 here', () => {
     expect((require('ai') as { isStepCount: unknown }).isStepCount).toBe(jest.requireActual<typeof import('ai-v7')>('ai-v7').isStepCount);
   });
 });
+
+/** Type-checked only: `toAiSdkToolApproval(tools)` is a `toolApproval` that ai 7's own types accept. */
+export function typedToolApproval(tools: AiSdkToolSet): ToolApprovalConfiguration<ToolSet, unknown> {
+  return toAiSdkToolApproval(tools);
+}
