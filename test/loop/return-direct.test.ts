@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Agent, Runner, setTracingDisabled } from '@openai/agents';
-import { generateText, stepCountIs, streamText } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
+import { generateText, stepCountIs } from 'ai';
 import { runToolLoop, ScriptedProvider, Tool, ToolParam, ToolService, type Toolkit } from '../../src';
 import { stopOnReturnDirect, toAiSdkTools } from '../../src/adapters/ai-sdk';
 import { returnDirectToolUse, toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
-import { call, scriptedModel, type SdkUnderTest } from '../adapters/ai-sdk/ai-sdk-suite';
+import { call, scriptedModel } from '../adapters/ai-sdk/ai-sdk-suite';
+import { AI_SDK_6 } from '../adapters/ai-sdk/sdk-v6';
 import { ScriptedAgentsModel } from '../adapters/openai-agents/scripted-model';
 import { newToolkit } from '../support/toolkit';
 
@@ -112,18 +112,10 @@ describe('returnDirect through the OpenAI Agents SDK (toolUseBehavior: returnDir
 });
 
 describe('returnDirect through the AI SDK (stopWhen: stopOnReturnDirect)', () => {
-  const sdk: SdkUnderTest = {
-    major: 6,
-    generateText: generateText as unknown as SdkUnderTest['generateText'],
-    streamText: streamText as unknown as SdkUnderTest['streamText'],
-    stepCountIs,
-    mockModel: (doGenerate, doStream) => new MockLanguageModelV3({ doGenerate: doGenerate as never, doStream: doStream as never }),
-    readableStream: (parts) => convertArrayToReadableStream(parts),
-  };
 
   test('generateText stops after the step in which the tool answered', async () => {
     const { toolkit, reports } = setup();
-    const { model, seen } = scriptedModel(sdk, [{ calls: [call('render', { title: 'Q3' }), call('lookup', { q: 'sales' })] }, { text: 'never asked' }]);
+    const { model, seen } = scriptedModel(AI_SDK_6, [{ calls: [call('render', { title: 'Q3' }), call('lookup', { q: 'sales' })] }, { text: 'never asked' }]);
     const result = await generateText({ model: model as never, tools: toAiSdkTools(toolkit), stopWhen: [stopOnReturnDirect(toolkit), stepCountIs(5)], prompt: 'go' });
     expect(seen).toHaveLength(1);
     expect(result.steps).toHaveLength(1);
@@ -133,7 +125,7 @@ describe('returnDirect through the AI SDK (stopWhen: stopOnReturnDirect)', () =>
 
   test('a failed call (a tool-error) does not stop the run', async () => {
     const { toolkit } = setup();
-    const { model, seen } = scriptedModel(sdk, [{ calls: [call('render', { title: 'fail' })] }, { text: 'It failed.' }]);
+    const { model, seen } = scriptedModel(AI_SDK_6, [{ calls: [call('render', { title: 'fail' })] }, { text: 'It failed.' }]);
     const result = await generateText({ model: model as never, tools: toAiSdkTools(toolkit), stopWhen: [stopOnReturnDirect(toolkit), stepCountIs(5)], prompt: 'go' });
     expect(seen).toHaveLength(2);
     expect(result.text).toBe('It failed.');
