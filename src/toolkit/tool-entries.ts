@@ -95,13 +95,15 @@ export class ToolEntries {
       if (param.dto) dtos.push({ name: param.name, ...param.dto });
       if (param.standard) standard.push({ name: param.name, schema: param.standard });
     }
-    const root = { type: 'object', ...(required.length ? { required } : {}), additionalProperties: false } as const;
-    const schema = deepFreeze<ObjectJsonSchema>({ ...root, properties });
+    // key order as models are shown it: type, properties, required, additionalProperties
+    const objectOf = (props: Record<string, JsonSchema>): ObjectJsonSchema =>
+      deepFreeze<ObjectJsonSchema>({ type: 'object', properties: props, ...(required.length ? { required } : {}), additionalProperties: false });
+    const schema = objectOf(properties);
     // the library of a Standard Schema parameter validates it, with its own messages
     const checked = standard.length ? { ...properties, ...Object.fromEntries(standard.map((p) => [p.name, {}])) } : undefined;
     const behaviour: ToolBehaviour = options.group !== undefined ? { ...descriptor.behaviour, group: options.group } : descriptor.behaviour;
     const tool = new MethodTool(descriptor, schema, instance, behaviour);
-    const extras = checked ? { standard, checkSchema: deepFreeze<ObjectJsonSchema>({ ...root, properties: checked }) } : {};
+    const extras = checked ? { standard, checkSchema: objectOf(checked) } : {};
     return this.entry(tool, tool, schema, owner, behaviour, 'component', presets, dtos, extras);
   }
 
