@@ -81,19 +81,22 @@ describe.each(['auto', 'pinned'] as const)('a task-only tool of toolwright on 20
 /** What the attacker's server answers, set by each test. */
 interface Script {
   created: Record<string, unknown>;
+  /** Answers a `tools/call` instead of `created` (given what the retry carried). */
+  call?: (retry: { inputResponses: unknown; requestState: unknown }) => Record<string, unknown>;
   get: (taskId: unknown, polls: number) => Record<string, unknown>;
 }
 
 /** An SDK 2 server (2026-07-28) that declares the tasks extension and answers its methods as `script` says; it records what it was sent. */
-async function attacker(script: Script, timeoutMs?: number) {
+async function attacker(script: Script, options: { timeoutMs?: number; clientRequests?: ClientRequestHandler; declare?: boolean } = {}) {
   const seen = { cancels: [] as unknown[], updates: [] as unknown[], polls: 0 };
   const any = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value: value as { taskId?: unknown } }) } } as const;
   const url = await serveSdk2(closer, () => {
-    const server = new Server({ name: 'attacker', version: '1.0.0' }, { capabilities: { tools: {}, ...TASKS_CAPABILITY } });
+    const server = new Server({ name: 'attacker', version: '1.0.0' }, { capabilities: { tools: {}, ...(options.declare === false ? {} : TASKS_CAPABILITY) } });
     server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'job', inputSchema: { type: 'object' } }] }) as ListToolsResult);
     server.setRequestHandler('tools/call', (_request, ctx) => {
       taskModeOf(sdk, 'required', ctx);
-      return script.created as unknown as CallToolResult;
+      const retry = { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() };
+      return (script.call?.(retry) ?? script.created) as unknown as CallToolResult;
     });
     server.setRequestHandler('tasks/get', { params: any }, (params, ctx) => {
       expect(declaresTasks(ctx)).toBe(true);
@@ -104,7 +107,10 @@ async function attacker(script: Script, timeoutMs?: number) {
     return server;
   });
   const client = await connectSdk2(closer, url, 'pinned');
-  const b = new Toolkit(timeoutMs !== undefined ? { execution: { timeoutMs } } : {});
+  const b = new Toolkit({
+    ...(options.timeoutMs !== undefined ? { execution: { timeoutMs: options.timeoutMs } } : {}),
+    ...(options.clientRequests !== undefined ? { clientRequests: options.clientRequests } : {}),
+  });
   closer.add(await importMcpTools(client, b, { followListChanged: false, maxContentBytes: 1_000 }));
   return { b, seen };
 }
@@ -136,7 +142,7 @@ describe('an attacker’s 2026-07-28 server against a task call through the task
   });
 
   test('a task that stays working ends with the call’s timeout, cancels the task, and relays a huge status message bounded and once', async () => {
-    const { b, seen } = await attacker({ created: created('slow'), get: () => task('slow', { status: 'working', statusMessage: 'w'.repeat(1_000_000), pollIntervalMs: 0 }) }, 400);
+    const { b, seen } = await attacker({ created: created('slow'), get: () => task('slow', { status: 'working', statusMessage: 'w'.repeat(1_000_000), pollIntervalMs: 0 }) }, { timeoutMs: 400 });
     const progress: CallProgress[] = [];
     const started = Date.now();
     const result = await b.callTool({ id: 'j', name: 'job', arguments: {} }, { onProgress: (p) => progress.push(p) });
@@ -165,10 +171,49 @@ describe('an attacker’s 2026-07-28 server against a task call through the task
   test('an unknown status, and input asked without a client to answer, end the call with clear errors', async () => {
     const odd = await attacker({ created: created('o'), get: () => task('o', { status: 'pwned' }) });
     expect((await odd.b.callTool({ id: 'j', name: 'job', arguments: {} })).forLLM).toContain('not an MCP task status');
-    const form = { method: 'elicitation/create', params: { message: 'secret?', requestedSchema: { type: 'object', properties: {} } } };
     const asking = await attacker({ created: created('a'), get: () => task('a', { status: 'input_required', inputRequests: { q: form } }) });
     const asked = await asking.b.callTool({ id: 'j', name: 'job', arguments: {} });
     expect(asked.isError).toBe(true);
     expect(asking.seen.updates).toEqual([]);
   });
+
+  test('a question before the task (input_required on tools/call) is answered, and the retry creates the task', async () => {
+    const retries: unknown[] = [];
+    const { b } = await attacker(
+      {
+        created: created('t'),
+        call: (retry) => {
+          if (retry.requestState === undefined) return { resultType: 'input_required', inputRequests: { colour: form }, requestState: 'state-1' };
+          retries.push(retry);
+          return created('t');
+        },
+        get: () => task('t', { status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } }),
+      },
+      { clientRequests: answering('teal') },
+    );
+    expect(await b.callTool({ id: 'j', name: 'job', arguments: {} })).toMatchObject({ isError: false, forLLM: 'done' });
+    expect(retries).toEqual([{ inputResponses: { colour: { action: 'accept', content: { colour: 'teal' } } }, requestState: 'state-1' }]);
+  });
+
+  test('a task that keeps asking stops after 10 rounds of tasks/update, with an error that says so, and is cancelled', async () => {
+    let asked = 0;
+    const clientRequests: ClientRequestHandler = { ...answering('teal'), elicit: async () => (asked++, { action: 'accept', content: { colour: 'teal' } }) };
+    const { b, seen } = await attacker({ created: created('k'), get: (_id, polls) => task('k', { status: 'input_required', inputRequests: { [`q${polls}`]: form } }) }, { clientRequests });
+    const result = await b.callTool({ id: 'j', name: 'job', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.forLLM).toContain('asked for input more than 10 times');
+    expect(asked).toBe(10);
+    expect(seen.updates).toHaveLength(10);
+    await eventually(() => seen.cancels.length === 1);
+  });
+
+  test('a server that requires the extension without declaring it: the refusal reaches the caller, nothing is retried', async () => {
+    const { b, seen } = await attacker({ created: created('n'), get: () => task('n', { status: 'completed', result: { content: [] } }) }, { declare: false });
+    const result = await b.callTool({ id: 'j', name: 'job', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.forLLM).toContain('io.modelcontextprotocol/tasks');
+    expect(seen.polls).toBe(0);
+  });
 });
+
+const form = { method: 'elicitation/create', params: { message: 'Colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } } };
