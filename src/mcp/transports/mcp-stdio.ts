@@ -1,4 +1,5 @@
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from '../server/mcp-server';
 import { resolveStateSecret } from '../server/modern/state-secret';
