@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { Client as Sdk2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as Sdk2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
 import * as sdk from '@modelcontextprotocol/server';
 import { Toolkit, type CallProgress, type ClientRequestHandler } from '../../../src';
@@ -77,6 +80,17 @@ describe.each(['auto', 'pinned'] as const)('a task-only tool of toolwright on 20
     await eventually(() => state.aborted === 1);
   });
 });
+
+test('over stdio (a real child process), a task-only tool is called through the tasks extension on the same connection', async () => {
+  const root = join(__dirname, '..', '..', '..');
+  const client = closer.add(new Sdk2Client({ name: 'importer', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }));
+  await client.connect(new Sdk2StdioTransport({ command: process.execPath, args: [join(root, 'test', 'mcp', 'modern', 'fixtures', 'stdio-server.js')], cwd: root, stderr: 'pipe' }));
+  const b = new Toolkit();
+  closer.add(await importMcpTools(client, b, { prefix: 's', filter: ['slow_report', 'echo'], followListChanged: false }));
+  expect(await b.callTool({ id: 'r', name: 's_slow_report', arguments: { topic: 'tides' } })).toMatchObject({ isError: false, forLLM: 'report on tides' });
+  // the connection goes on serving the SDK's own requests
+  expect(await b.callTool({ id: 'e', name: 's_echo', arguments: { text: 'after' } })).toMatchObject({ isError: false, forLLM: 'echo: after' });
+}, 30_000);
 
 /** What the attacker's server answers, set by each test. */
 interface Script {
