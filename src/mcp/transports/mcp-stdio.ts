@@ -74,7 +74,12 @@ export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions):
   const opening = readStdioOpening(source, output, { modern: sdk !== undefined, maxLineBytes: MAX_OPENING_LINE_BYTES, onDiscover });
   let closeModern: (() => Promise<void>) | undefined;
   const served = opening.opened.then(async (opened) => {
-    if (opened === undefined) return mcp.close();
+    if (opened === undefined) {
+      // stdin ended (or the server closed) after probes only
+      probed?.input.end();
+      await probed?.served.close();
+      return mcp.close();
+    }
     if (opened.era === 'modern' && sdk !== undefined) {
       if (probed !== undefined) opened.input.pipe(probed.input);
       closeModern = (probed?.served ?? serveModernStdio(sdk, toolkit, { ...serverOptions, stateSecret }, opened.input, output)).close;

@@ -124,6 +124,13 @@ test('a server/discover probe decides nothing: a fallback initialize on the same
   expect(await child.end()).toBe(0);
 }, 30_000);
 
+test('a connection that only probes ends cleanly with stdin', async () => {
+  const child = raw();
+  child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+  expect(await child.end()).toBe(0);
+}, 30_000);
+
 test('after a server/discover probe, the first 2026-07-28 request commits the connection: a later initialize is refused, naming 2026-07-28', async () => {
   const child = raw();
   child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
