@@ -7,6 +7,8 @@ const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 /** The longest error message of a server relayed in an error, in characters. */
 const MAX_ERROR_CHARS = 300;
+/** How long a late answer to a request given up on is still taken (not handed to the SDK as an unknown id). */
+const LATE_ANSWER_MS = 5 * 60_000;
 
 type Message = { readonly id?: unknown; readonly result?: unknown; readonly error?: { readonly code?: unknown; readonly message?: unknown; readonly data?: unknown } };
 type OnMessage = (message: unknown, extra?: unknown) => void;
@@ -96,15 +98,19 @@ export function sendRawRequest(client: McpImportSdk2Client, method: string, para
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     };
-    const onAbort = (): void => {
+    /** Gives up: a late answer is still taken here (for a while), so the SDK never sees an id it does not know. */
+    const giveUp = (reason: unknown): void => {
       done();
-      reject(options.signal?.reason);
+      answers.set(id, () => undefined);
+      setTimeout(() => answers.delete(id), LATE_ANSWER_MS).unref();
+      reject(reason);
     };
-    const timer = setTimeout(() => {
+    const onAbort = (): void => giveUp(options.signal?.reason);
+    const timer = setTimeout(() => giveUp(new Error(`the server did not answer ${method} within ${options.timeout} ms`)), options.timeout);
+    if (options.signal?.aborted) {
       done();
-      reject(new Error(`the server did not answer ${method} within ${options.timeout} ms`));
-    }, options.timeout);
-    if (options.signal?.aborted) return onAbort();
+      return reject(options.signal.reason);
+    }
     options.signal?.addEventListener('abort', onAbort, { once: true });
     answers.set(id, (answer) => {
       done();

@@ -95,13 +95,15 @@ test('over stdio (a real child process), a task-only tool is called through the 
 /** What the attacker's server answers, set by each test. */
 interface Script {
   created: Record<string, unknown>;
+  /** Delays each tasks/get answer by this many ms. */
+  slowGetMs?: number;
   /** Answers a `tools/call` instead of `created` (given what the retry carried). */
   call?: (retry: { inputResponses: unknown; requestState: unknown }) => Record<string, unknown>;
   get: (taskId: unknown, polls: number) => Record<string, unknown>;
 }
 
 /** An SDK 2 server (2026-07-28) that declares the tasks extension and answers its methods as `script` says; it records what it was sent. */
-async function attacker(script: Script, options: { timeoutMs?: number; clientRequests?: ClientRequestHandler; declare?: boolean } = {}) {
+async function attacker(script: Script, options: { timeoutMs?: number; requestTimeoutMs?: number; clientRequests?: ClientRequestHandler; declare?: boolean } = {}) {
   const seen = { cancels: [] as unknown[], updates: [] as unknown[], polls: 0 };
   const any = { '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value: value as { taskId?: unknown } }) } } as const;
   const url = await serveSdk2(closer, () => {
@@ -112,8 +114,9 @@ async function attacker(script: Script, options: { timeoutMs?: number; clientReq
       const retry = { inputResponses: ctx.mcpReq.inputResponses, requestState: ctx.mcpReq.requestState() };
       return (script.call?.(retry) ?? script.created) as unknown as CallToolResult;
     });
-    server.setRequestHandler('tasks/get', { params: any }, (params, ctx) => {
+    server.setRequestHandler('tasks/get', { params: any }, async (params, ctx) => {
       expect(declaresTasks(ctx)).toBe(true);
+      if (script.slowGetMs !== undefined) await new Promise((resolve) => setTimeout(resolve, script.slowGetMs));
       return script.get((params as { taskId?: unknown }).taskId, ++seen.polls) as never;
     });
     server.setRequestHandler('tasks/update', { params: any }, (_params, ctx) => (seen.updates.push(ctx.mcpReq.inputResponses), { resultType: 'complete' }) as never);
@@ -121,12 +124,15 @@ async function attacker(script: Script, options: { timeoutMs?: number; clientReq
     return server;
   });
   const client = await connectSdk2(closer, url, 'pinned');
+  const errors: Error[] = [];
+  client.onerror = (error) => void errors.push(error);
   const b = new Toolkit({
     ...(options.timeoutMs !== undefined ? { execution: { timeoutMs: options.timeoutMs } } : {}),
     ...(options.clientRequests !== undefined ? { clientRequests: options.clientRequests } : {}),
   });
-  closer.add(await importMcpTools(client, b, { followListChanged: false, maxContentBytes: 1_000 }));
-  return { b, seen };
+  const requestTimeout = options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {};
+  closer.add(await importMcpTools(client, b, { followListChanged: false, maxContentBytes: 1_000, ...requestTimeout }));
+  return { b, seen, errors };
 }
 
 const created = (taskId: unknown) => ({ resultType: 'task', taskId, status: 'working', createdAt: '2026-11-27T00:00:00Z', lastUpdatedAt: '2026-11-27T00:00:00Z', ttlMs: 60_000, pollIntervalMs: 10 });
@@ -227,6 +233,15 @@ describe('an attacker’s 2026-07-28 server against a task call through the task
     expect(result.isError).toBe(true);
     expect(result.forLLM).toContain('io.modelcontextprotocol/tasks');
     expect(seen.polls).toBe(0);
+  });
+
+  test('a tasks/get slower than requestTimeoutMs ends the call with an error naming it; its late answer never reaches the SDK client', async () => {
+    const { b, seen, errors } = await attacker({ created: created('s'), slowGetMs: 300, get: () => task('s', { status: 'working' }) }, { requestTimeoutMs: 100 });
+    const result = await b.callTool({ id: 'j', name: 'job', arguments: {} });
+    expect(result.forLLM).toContain('did not answer tasks/get within 100 ms');
+    await eventually(() => seen.polls === 1 && seen.cancels.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(errors).toEqual([]);
   });
 });
 
