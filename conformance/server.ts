@@ -8,7 +8,7 @@
 import { serveMcpHttp, type McpHttpServer } from '../src/mcp';
 import type { Toolkit } from '../src';
 import { createSampleToolkit } from '../samples/create-toolkit';
-import { CONFORMANCE_HOOKS, CONFORMANCE_SERVICES } from './services';
+import { CONFORMANCE_HOOKS, CONFORMANCE_SERVICES, listChangeTriggers } from './services';
 
 /** The sample toolkit with every conformance service registered and its group on. */
 export function createConformanceToolkit(): Toolkit {
@@ -16,6 +16,7 @@ export function createConformanceToolkit(): Toolkit {
   toolkit.createToolGroup('conformance', 'Tools, resources and prompts the MCP conformance suite calls', true);
   for (const service of CONFORMANCE_SERVICES) toolkit.registerTool(service);
   for (const hook of CONFORMANCE_HOOKS) toolkit.use(hook);
+  for (const trigger of listChangeTriggers(toolkit)) toolkit.registerTool(trigger);
   return toolkit;
 }
 

@@ -2,6 +2,7 @@ import type { ToolTarget } from '../../src';
 import { ConformanceClientRequestsService } from './client-requests';
 import { ConformanceContentService } from './content';
 import { ConformanceInputRequiredService } from './input-required';
+import { ConformanceSwitchedService } from './list-changes';
 import { ConformancePromptsService } from './prompts';
 import { ConformanceResourcesService } from './resources';
 import { ConformanceSseService } from './sse';
@@ -22,8 +23,11 @@ export const CONFORMANCE_SERVICES: readonly ToolTarget[] = [
   ConformanceClientRequestsService,
   ConformanceInputRequiredService,
   ConformanceSseService,
+  ConformanceSwitchedService,
   ...TASK_FIXTURES,
 ];
+
+export { listChangeTriggers } from './list-changes';
 
 /** The hooks the conformance server adds to the toolkit. */
 export const CONFORMANCE_HOOKS = [ASK_NAME_BEFORE_TASK] as const;

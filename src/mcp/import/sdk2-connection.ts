@@ -5,6 +5,7 @@ import { chainListChanged } from './list-changed';
 import type { RemoteConnection, RemotePage, RemoteRequestLimits } from './remote-connection';
 import type { McpImportSdk2Client, McpImportSdk2Progress, McpImportSdk2RequestOptions } from './sdk2-client';
 import { answerInputRequests, inputRequiredOf, MAX_INPUT_ROUNDS } from './sdk2-input-requests';
+import { callThroughTasksExtension, needsTasksExtension } from './sdk2-extension-task';
 import { callAsSdk2Task, sdk2TaskProblem } from './sdk2-task-call';
 
 /** The revision whose servers answer with `input_required` and list changes through `subscriptions/listen`. */
@@ -27,8 +28,10 @@ export function relayProgress(ctx: ToolCallContext): (p: McpImportSdk2Progress) 
  * negotiated. On 2025-11-25 it works as an SDK 1.x client does (tasks through the 2025 task
  * methods, sent with toolwright's own result schemas: the SDK 2 has no task API). On 2026-07-28
  * a call's `input_required` answers are handed back by the SDK (`allowInputRequired`) and
- * answered through the importing call's `ClientRequests`; `list_changed` arrives on a
- * `subscriptions/listen` stream the import opens.
+ * answered through the importing call's `ClientRequests`; a tool the server runs only as a task
+ * (its refusal -32021 names the tasks extension) is called again through the extension
+ * (`io.modelcontextprotocol/tasks`), which the SDK has no client side of; `list_changed` arrives
+ * on a `subscriptions/listen` stream the import opens.
  */
 export class Sdk2Connection implements RemoteConnection {
   readonly protocolVersion: string | undefined;
@@ -66,10 +69,18 @@ export class Sdk2Connection implements RemoteConnection {
       ...(this.modern ? { allowInputRequired: true } : {}),
     };
     // under 2026-07-28 the server asks only what the importing call's own client can answer
-    const meta = this.modern ? { _meta: { [CLIENT_CAPABILITIES]: callCapabilities(ctx) } } : {};
+    const capabilities = callCapabilities(ctx);
+    const meta = this.modern ? { _meta: { [CLIENT_CAPABILITIES]: capabilities } } : {};
     let retry: { inputResponses: Record<string, unknown>; requestState?: string } | undefined;
     for (let round = 0; ; round++) {
-      const answer = await this.client.callTool({ name: tool.name, arguments: args, ...meta, ...retry }, options);
+      let answer: unknown;
+      try {
+        answer = await this.client.callTool({ name: tool.name, arguments: args, ...meta, ...retry }, options);
+      } catch (error) {
+        // a tool the server runs only as a task is refused before it runs: called again through the tasks extension
+        if (!this.modern || retry !== undefined || !needsTasksExtension(error, this.client)) throw error;
+        return callThroughTasksExtension(this.client, tool.name, args, ctx, capabilities, timeout);
+      }
       const asked = this.modern ? inputRequiredOf(answer) : undefined;
       if (asked === undefined) return answer as CallToolResult;
       if (round >= MAX_INPUT_ROUNDS) {

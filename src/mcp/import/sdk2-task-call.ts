@@ -4,13 +4,14 @@ import type { ToolCallContext } from '../../common/agent-tool';
 import { boundInput } from '../../common/quote-input';
 import type { McpImportSdk2Client, McpImportSdk2RequestOptions, McpImportSdk2ResultSchema } from './sdk2-client';
 
-/** The longest remote status message relayed as progress. */
-const MAX_STATUS_CHARS = 300;
-/** The server's poll interval is held between these, in ms: it cannot make the import spin or stall. */
-const MIN_POLL_MS = 50;
-const MAX_POLL_MS = 5_000;
-/** How long the `tools/call` that creates a task may take when the import sets no request timeout. */
-const MAX_CREATE_MS = 60_000;
+/** @internal The longest remote status message relayed as progress. */
+export const MAX_STATUS_CHARS = 300;
+/** @internal The server's poll interval is held between these, in ms: it cannot make the import spin or stall. */
+export const MIN_POLL_MS = 50;
+/** @internal See {@link MIN_POLL_MS}. */
+export const MAX_POLL_MS = 5_000;
+/** @internal How long the `tools/call` that creates a task may take when the import sets no request timeout. */
+export const MAX_CREATE_MS = 60_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -86,8 +87,8 @@ function taskRelays(client: McpImportSdk2Client): Map<string, Relay> {
   return own;
 }
 
-/** Waits `ms`, or rejects with the signal's reason when it fires first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** @internal Waits `ms`, or rejects with the signal's reason when it fires first. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from '../server/mcp-server';
@@ -10,6 +11,7 @@ type StdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
 
 /** The longest line read before a connection's era is decided: SDK v2's `STDIO_DEFAULT_MAX_BUFFER_SIZE` (10 MB). */
 const MAX_OPENING_LINE_BYTES = 10 * 1024 * 1024;
+const NEWLINE = Buffer.from('\n');
 
 /**
  * Options of {@link serveMcpStdio}.
@@ -34,9 +36,10 @@ export interface McpStdioOptions extends McpServerOptions {
 
 /**
  * Serves a toolkit over stdio (what MCP clients spawn from their config) to clients of both
- * revisions: the first message decides. An `initialize` opens a 2025-11-25 connection, served as
- * ever (SDK v1, one MCP session); a `server/discover` or a request carrying a 2026-07-28 `_meta`
- * envelope opens a 2026-07-28 connection, served through SDK v2 (`@modelcontextprotocol/server`,
+ * revisions: the first message other than a `server/discover` probe decides. An `initialize` opens
+ * a 2025-11-25 connection, served as ever (SDK v1, one MCP session), also after a probe (a client
+ * negotiating its version falls back to it on the same connection); a request carrying a 2026-07-28
+ * `_meta` envelope opens a 2026-07-28 connection, served through SDK v2 (`@modelcontextprotocol/server`,
  * an optional peer) with the server the HTTP handler builds. Without SDK v2 installed, a 2026-07-28
  * request gets the unsupported-version error naming 2025-11-25, and a negotiating client falls back
  * to `initialize`. stdout carries the protocol: log to stderr only. The server closes when stdin ends.
@@ -56,13 +59,35 @@ export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions):
   // a bad key is refused now, not when a 2026-07-28 client first connects
   if (stateSecret !== undefined) resolveStateSecret(stateSecret);
   const mcp = createMcpServer(toolkit, serverOptions);
-  const opening = readStdioOpening(source, output, { modern: sdk !== undefined, maxLineBytes: MAX_OPENING_LINE_BYTES });
+  // a server/discover probe goes to the 2026-07-28 server started for it; a fallback initialize closes that server again
+  let probed: { input: PassThrough; served: { close(): Promise<void> } } | undefined;
+  const onDiscover =
+    sdk === undefined
+      ? undefined
+      : (line: Buffer): void => {
+          if (probed === undefined) {
+            const input = new PassThrough();
+            probed = { input, served: serveModernStdio(sdk, toolkit, { ...serverOptions, stateSecret }, input, output) };
+          }
+          probed.input.write(Buffer.concat([line, NEWLINE]));
+        };
+  const opening = readStdioOpening(source, output, { modern: sdk !== undefined, maxLineBytes: MAX_OPENING_LINE_BYTES, onDiscover });
   let closeModern: (() => Promise<void>) | undefined;
   const served = opening.opened.then(async (opened) => {
-    if (opened === undefined) return mcp.close();
+    if (opened === undefined) {
+      // stdin ended (or the server closed) after probes only
+      probed?.input.end();
+      await probed?.served.close();
+      return mcp.close();
+    }
     if (opened.era === 'modern' && sdk !== undefined) {
-      closeModern = serveModernStdio(sdk, toolkit, { ...serverOptions, stateSecret }, opened.input, output).close;
+      if (probed !== undefined) opened.input.pipe(probed.input);
+      closeModern = (probed?.served ?? serveModernStdio(sdk, toolkit, { ...serverOptions, stateSecret }, opened.input, output)).close;
       return;
+    }
+    if (probed !== undefined) {
+      probed.input.end();
+      await probed.served.close();
     }
     await mcp.connect(new StdioServerTransport(opened.input, output));
     // the client closing our stdin ends the session
@@ -80,7 +105,7 @@ export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions):
     close: async () => {
       opening.stop();
       await served.catch(() => undefined);
-      await Promise.all([mcp.close(), closeModern?.()]);
+      await Promise.all([mcp.close(), (closeModern ?? probed?.served.close)?.()]);
     },
   };
 }

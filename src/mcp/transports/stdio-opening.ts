@@ -17,6 +17,11 @@ export interface StdioOpeningOptions {
   readonly modern: boolean;
   /** The longest line read before the era is decided, in bytes (longer: a parse error, and the line is skipped). */
   readonly maxLineBytes: number;
+  /**
+   * Answers a `server/discover` read before the era is decided (given when 2026-07-28 is served):
+   * a probe does not decide, so a client may still fall back to `initialize` on the same connection.
+   */
+  readonly onDiscover?: ((line: Buffer) => void) | undefined;
 }
 
 /** @internal The decided opening: its era, and the connection's input from the deciding message on. */
@@ -25,12 +30,12 @@ export interface StdioOpened {
   readonly input: Readable;
 }
 
-/** The era a parsed opening message asks for, or why it is not a message. */
-function classify(message: unknown): StdioEra | 'invalid' {
+/** The era a parsed opening message asks for, a version probe, or why it is not a message. */
+function classify(message: unknown): StdioEra | 'discover' | 'invalid' {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'invalid';
   const { method, params } = message as { method?: unknown; params?: { _meta?: unknown } };
   if (typeof method !== 'string') return 'invalid';
-  if (method === 'server/discover') return 'modern';
+  if (method === 'server/discover') return 'discover';
   const meta = typeof params === 'object' && params !== null ? params._meta : undefined;
   const claim = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[PROTOCOL_VERSION_KEY] : undefined;
   if (typeof claim !== 'string') return 'legacy';
@@ -52,8 +57,10 @@ function claimOf(message: unknown): string {
 
 /**
  * @internal Reads a stdio connection's first messages, line by line, until one decides its era: an
- * `initialize` or a message claiming no later revision opens a 2025-11-25 connection, a
- * `server/discover` or a request whose `_meta` claims a later revision a 2026-07-28 one. Before
+ * `initialize` or a message claiming no later revision opens a 2025-11-25 connection, a request
+ * whose `_meta` claims a later revision a 2026-07-28 one. A `server/discover` probe is handed to
+ * `onDiscover` and decides nothing (the client may fall back to `initialize`); without
+ * `onDiscover` it opens a 2026-07-28 connection. Before
  * that, a line that is not JSON, or not a JSON-RPC message, is answered with the JSON-RPC error
  * (id `null`) and skipped; a line longer than `maxLineBytes` is answered likewise and skipped up
  * to its newline, its bytes dropped as they arrive (memory stays bounded); without SDK v2, a
@@ -100,13 +107,17 @@ export function readStdioOpening(source: Readable, output: Writable, options: St
       answer(idOf(message), INVALID_REQUEST, 'Invalid Request: expected a JSON-RPC request or notification (an object with a string "method").');
       return false;
     }
-    if (era === 'modern' && !options.modern) {
+    if (era === 'discover' && options.onDiscover !== undefined) {
+      options.onDiscover(line);
+      return false;
+    }
+    if ((era === 'modern' || era === 'discover') && !options.modern) {
       const requested = claimOf(message);
       const id = idOf(message);
       if (id !== null) answer(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, { supported: ['2025-11-25'], requested });
       return false;
     }
-    decide(era, rest());
+    decide(era === 'discover' ? 'modern' : era, rest());
     return true;
   };
   const onData = (chunk: Buffer): void => {

@@ -251,14 +251,15 @@ describe('2026-07-28 requestState: what a hostile client tries (raw POSTs)', () 
     expect(effects.greet).toBe(1);
   });
 
-  test('forged answers for ids that were not asked, with and without a state: -32602 naming them', async () => {
+  test('answers for ids that were not asked, with and without a state, are ignored: the tool asks again and runs nothing', async () => {
     const { toolkit, effects } = askingToolkit();
     const http = await serve(toolkit);
     const { state } = await firstRound(http.url, 'greet');
     const withState = await rawCall(http.url, 't-alice', 'greet', {}, { requestState: state, inputResponses: { forged: ACCEPT_ALICE } });
-    expect(withState.error).toMatchObject({ code: -32602, message: expect.stringContaining("not asked ('forged')") });
+    expect(withState.result).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
+    expect(withState.result?.requestState).not.toBe(state);
     const without = await rawCall(http.url, 't-alice', 'greet', {}, { inputResponses: { user_name: ACCEPT_ALICE } });
-    expect(without.error).toMatchObject({ code: -32602, message: expect.stringContaining("not asked ('user_name')") });
+    expect(without.result).toMatchObject({ resultType: 'input_required' });
     expect(effects.greet).toBeUndefined();
   });
 

@@ -107,12 +107,38 @@ test('an initialize after 2026-07-28 requests is refused with the unsupported-ve
   expect(await child.end()).toBe(0);
 }, 30_000);
 
-test('a server/discover probe commits the connection to 2026-07-28: a fallback initialize after it is refused, naming 2026-07-28', async () => {
+test('a server/discover probe decides nothing: a fallback initialize on the same connection opens 2025-11-25', async () => {
   const child = raw();
   child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
   expect(await child.next()).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
-  child.send({ ...INITIALIZE, id: 2 });
-  expect(await child.next()).toMatchObject({ id: 2, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
+  child.send({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 2, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+  child.send({ ...INITIALIZE, id: 3 });
+  expect(await child.next()).toMatchObject({ id: 3, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'toolwright-test' } } });
+  child.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  child.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'old' } } });
+  expect(await child.next()).toMatchObject({ id: 4, result: { content: [{ type: 'text', text: 'echo: old' }] } });
+  // the connection is 2025-11-25 now: a later probe is not served as 2026-07-28
+  child.send({ jsonrpc: '2.0', id: 5, method: 'server/discover', params: { _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 5, error: expect.any(Object) });
+  expect(await child.end()).toBe(0);
+}, 30_000);
+
+test('a connection that only probes ends cleanly with stdin', async () => {
+  const child = raw();
+  child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+  expect(await child.end()).toBe(0);
+}, 30_000);
+
+test('after a server/discover probe, the first 2026-07-28 request commits the connection: a later initialize is refused, naming 2026-07-28', async () => {
+  const child = raw();
+  child.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 1, result: { supportedVersions: expect.arrayContaining(['2026-07-28']) } });
+  child.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'modern' }, _meta: META } });
+  expect(await child.next()).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: 'echo: modern' }] } });
+  child.send({ ...INITIALIZE, id: 3 });
+  expect(await child.next()).toMatchObject({ id: 3, error: { code: -32022, data: { supported: ['2026-07-28'] } } });
   expect(await child.end()).toBe(0);
 }, 30_000);
 

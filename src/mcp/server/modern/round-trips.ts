@@ -46,9 +46,6 @@ export function replaySafeOf(tool: AgentTool | undefined, override: McpToolOptio
   return own?.readOnly === true || own?.idempotent === true;
 }
 
-/** The most unasked keys a refusal names. */
-const MAX_NAMED_KEYS = 5;
-
 /**
  * @internal Multi Round-Trip Requests for `tools/call` (MCP 2026-07-28): checks what the client
  * sent back (the signed state, its answers), runs the call again from the start with every answer
@@ -115,15 +112,10 @@ export class McpRoundTrips {
     if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
       throw new RequestStateRefusal('Invalid inputResponses: it must be an object of answers keyed by the ids of the questions asked.');
     }
-    const given = Object.entries((responses ?? {}) as Record<string, unknown>);
-    if (request.requestState === undefined) {
-      if (given.length > 0) throw unasked(given.map(([key]) => key), 'no requestState came with them, so no question was asked');
-      return [];
-    }
+    // answers to questions that were not asked (none is, without a state) are ignored, as the
+    // revision says: the call runs from its recorded answers and asks again for what is missing
+    if (request.requestState === undefined) return [];
     const state = this.codec.verify(request.requestState, request.binding);
-    const asked = new Map(state.asked.map((question) => [question.key, question]));
-    const strays = given.filter(([key]) => !asked.has(key)).map(([key]) => key);
-    if (strays.length > 0) throw unasked(strays, 'the requestState did not ask them');
     const fresh: ReplayAnswer[] = [];
     for (const question of state.asked) {
       if (!Object.prototype.hasOwnProperty.call(responses, question.key)) continue;
@@ -138,10 +130,4 @@ export class McpRoundTrips {
     await this.codec.consume(state);
     return [...state.answers.map((answer) => ({ q: answer.q, a: answer.a })), ...fresh];
   }
-}
-
-function unasked(keys: readonly string[], why: string): RequestStateRefusal {
-  const named = keys.slice(0, MAX_NAMED_KEYS).map((key) => quoteInput(key)).join(', ');
-  const more = keys.length > MAX_NAMED_KEYS ? ` and ${keys.length - MAX_NAMED_KEYS} more` : '';
-  return new RequestStateRefusal(`Invalid inputResponses: they answer questions that were not asked (${named}${more}): ${why}.`);
 }
