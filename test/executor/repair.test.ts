@@ -210,6 +210,26 @@ describe("repair: 'safe'", () => {
     expect(JSON.stringify(repaired)).not.toContain(SECRET);
   });
 
+  it('never shows part of a preset value where call_repaired cuts a long text', async () => {
+    const SECRET = 'pg-secret-4711-abcdefghijklmnop';
+    const tool: AgentTool = {
+      name: 'query_db',
+      description: 'Run SQL',
+      parameters: { type: 'object', properties: { sql: { type: 'string' }, password: { type: 'string' } }, required: ['sql', 'password'] },
+      execute: () => 'rows',
+    };
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(tool, { presets: { query_db: { password: SECRET } } });
+    const events = recording(toolkit);
+    // the secret starts a few characters before the 4096th, where the quoted text is cut
+    const head = '{"sql": "';
+    const text = `${head}${'x'.repeat(4090 - head.length)}${SECRET}",}`;
+    expect((await toolkit.callTool(toolCall('query_db', text))).isError).toBe(false);
+    const repaired = JSON.stringify(events.filter((e) => e.type === 'call_repaired'));
+    expect(repaired).toContain('[REDA');
+    expect(repaired).not.toContain(SECRET.slice(0, 5));
+  });
+
   it('a subscriber that throws on call_repaired does not stop the call', async () => {
     const seen: Record<string, unknown>[] = [];
     const toolkit = toolkitWith([weather(seen)], { repair: 'safe' });
