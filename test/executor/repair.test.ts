@@ -230,6 +230,26 @@ describe("repair: 'safe'", () => {
     expect(repaired).not.toContain(SECRET.slice(0, 5));
   });
 
+  it("keeps a '__proto__' key as data: repaired arguments inherit no value the schema did not check", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const tool: AgentTool = {
+      name: 'grant',
+      description: 'Grant',
+      parameters: { type: 'object', properties: { city: { type: 'string' }, n: { type: 'integer' }, role: { type: 'string', enum: ['user'] } } },
+      execute: (args) => (seen.push(args), 'ok'),
+    };
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(tool);
+    for (const text of ["{'city': 'x', '__proto__': {'role': 'admin'},}", '{"city": "x", "n": "3", "__proto__": {"role": "admin"}}']) {
+      expect((await toolkit.callTool(toolCall('grant', text))).isError).toBe(false);
+    }
+    expect(seen).toHaveLength(2);
+    for (const args of seen) {
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+      expect(args.role).toBeUndefined();
+    }
+  });
+
   it('a subscriber that throws on call_repaired does not stop the call', async () => {
     const seen: Record<string, unknown>[] = [];
     const toolkit = toolkitWith([weather(seen)], { repair: 'safe' });
