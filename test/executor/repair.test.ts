@@ -250,6 +250,22 @@ describe("repair: 'safe'", () => {
     }
   });
 
+  it("never reads a call written in the text as its argument: not(true), negate(500), exclude('admin')", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const tool: AgentTool = {
+      name: 'transfer',
+      description: 'Transfer',
+      parameters: { type: 'object', properties: { confirm: { type: 'boolean' }, amount: { type: 'number' }, scope: { type: 'string' } } },
+      execute: (args) => (seen.push(args), 'ok'),
+    };
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(tool);
+    for (const text of ['{"confirm": not(true)}', '{"amount": negate(500)}', '{"amount": minus(5),}', "{'scope': exclude('admin')}", '{"confirm": Boolean(false)}']) {
+      expect((await toolkit.callTool(toolCall('transfer', text))).error?.code).toBe('MALFORMED_ARGUMENTS');
+    }
+    expect(seen).toEqual([]);
+  });
+
   it('a subscriber that throws on call_repaired does not stop the call', async () => {
     const seen: Record<string, unknown>[] = [];
     const toolkit = toolkitWith([weather(seen)], { repair: 'safe' });
