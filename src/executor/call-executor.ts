@@ -150,9 +150,9 @@ export class CallRun implements CallState {
     const problems = args !== undefined ? argumentProblems(this, entry, args) : undefined;
     if ((args === undefined || problems !== undefined) && repairs(this, entry)) {
       const repaired = repairArguments(this, entry, args);
-      // class-validator may still refuse repaired arguments: the call then answers what was sent
+      // a Standard Schema library or class-validator may still refuse repaired arguments: the call then answers what was sent
       const sent = args === undefined ? (parsed as MalformedArguments) : { args, problems: problems! };
-      if (repaired !== undefined) return entry.dtos !== undefined ? this.prepareRepaired(entry, repaired, sent) : this.proceed(entry, repaired);
+      if (repaired !== undefined) return entry.dtos !== undefined || entry.standard !== undefined ? this.prepareRepaired(entry, repaired, sent) : this.proceed(entry, repaired);
     }
     if (args === undefined) return malformedArguments(this, entry, parsed as MalformedArguments);
     // one round: class-validator's problems join the schema's in the same answer
@@ -170,11 +170,12 @@ export class CallRun implements CallState {
     return this.proceed(entry, args);
   }
 
-  /** {@link prepare} for repaired arguments; when class-validator refuses them, the answer is about what the model `sent`. */
+  /** {@link prepare} for repaired arguments; when their library or class-validator refuses them, the answer is about what the model `sent`. */
   private async prepareRepaired(entry: ToolEntry, args: Record<string, unknown>, sent: MalformedArguments | { args: Record<string, unknown>; problems: ProblemList }): Promise<ToolResult> {
     try {
       const problems = new ProblemList();
-      await prepareDtos(args, entry.dtos!, problems, redaction(this));
+      if (entry.standard !== undefined) await prepareStandard(args, entry.standard, problems, redaction(this));
+      if (entry.dtos !== undefined && problems.empty) await prepareDtos(args, entry.dtos, problems, redaction(this));
       if (this.done) return this.final!;
       if (problems.empty) return await this.proceed(entry, args);
       this.repairs = undefined;

@@ -1,6 +1,7 @@
 import { boundInput } from '../common/quote-input';
 import { isPlainObject } from '../common/plain-object';
-import type { CallState } from './call-state';
+import { redaction, type CallState } from './call-state';
+import type { Scrub } from './redact';
 import { argumentProblems } from './call-validate';
 import { coerceArguments } from './repair-coerce';
 import { repairJsonSyntax, MAX_REPAIR_CHARS } from './repair-syntax';
@@ -15,15 +16,20 @@ export function repairs(run: CallState, entry: ToolEntry): boolean {
   return (entry.behaviour.repair ?? run.core.repair) === 'safe';
 }
 
+/** A text as a change quotes it: preset values redacted before it is cut, so that no part of one stays at the cut. */
+function quoted(text: string, scrub: Scrub | undefined): string {
+  return boundInput(scrub ? scrub(text) : text, MAX_QUOTED_TEXT);
+}
+
 /** The model's text as one object: strict JSON of a JSON-encoded object, or jsonrepair's reading. */
-function repairText(raw: string): { args: Record<string, unknown>; change: RepairChange } | undefined {
+function repairText(raw: string, scrub: Scrub | undefined): { args: Record<string, unknown>; change: RepairChange } | undefined {
   let inner: unknown;
   try {
     inner = JSON.parse(raw);
   } catch {
     const repaired = repairJsonSyntax(raw);
     if (repaired === undefined) return undefined;
-    const change: RepairChange = { path: '', before: boundInput(raw, MAX_QUOTED_TEXT), after: boundInput(repaired.text, MAX_QUOTED_TEXT), kind: 'json_syntax' };
+    const change: RepairChange = { path: '', before: quoted(raw, scrub), after: quoted(repaired.text, scrub), kind: 'json_syntax' };
     return { args: repaired.value, change };
   }
   // arguments encoded twice: a JSON string whose text is the object
@@ -31,7 +37,7 @@ function repairText(raw: string): { args: Record<string, unknown>; change: Repai
   try {
     const parsed: unknown = JSON.parse(inner);
     if (!isPlainObject(parsed)) return undefined;
-    return { args: parsed, change: { path: '', before: boundInput(raw, MAX_QUOTED_TEXT), after: boundInput(inner, MAX_QUOTED_TEXT), kind: 'json_from_string' } };
+    return { args: parsed, change: { path: '', before: quoted(raw, scrub), after: quoted(inner, scrub), kind: 'json_from_string' } };
   } catch {
     return undefined;
   }
@@ -48,7 +54,7 @@ export function repairArguments(run: CallState, entry: ToolEntry, parsed: Record
   let args = parsed;
   if (args === undefined) {
     const raw = run.call.arguments;
-    const text = typeof raw === 'string' ? repairText(raw) : undefined;
+    const text = typeof raw === 'string' ? repairText(raw, redaction(run)) : undefined;
     if (text === undefined) return undefined;
     changes.push(text.change);
     args = entry.stripNulls !== undefined ? entry.stripNulls(text.args) : text.args;

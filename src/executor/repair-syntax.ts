@@ -26,7 +26,8 @@ export interface SyntaxRepair {
 interface Scan {
   /**
    * The text ends inside a string, after a number, a key or a separator, or inside an array or a
-   * nested object; or it holds what has two readings (strings side by side in an array, a lone sign).
+   * nested object; or it holds what has two readings (strings side by side in an array, a lone
+   * sign, a call such as `not(true)`).
    */
   readonly truncated: boolean;
   /** Quoted strings (keys included) and numbers outside comments. */
@@ -89,6 +90,8 @@ function scan(text: string): Scan {
     }
     i++;
     if (/\s/.test(ch)) continue;
+    // a call (`not(true)`, `negate(500)`): jsonrepair keeps its argument and drops what it does
+    if (ch === '(') return cut();
     if (last === 'number' ? /[-+0-9.eE]/.test(ch) : last !== 'word' && /[-+0-9.]/.test(ch)) {
       if (last !== 'number') {
         if (++values > MAX_REPAIR_VALUES) return cut();

@@ -74,7 +74,8 @@ export async function prepareStandard(
       args[name] = value;
     } else if (isPlainObject(value)) {
       for (const key of Object.keys(args)) delete args[key];
-      Object.assign(args, value);
+      // as data: assigning an own `__proto__` key (arktype keeps the model's) would set the prototype
+      for (const [key, item] of Object.entries(value)) Object.defineProperty(args, key, { value: item, writable: true, enumerable: true, configurable: true });
     } else {
       problems.add(`arguments: the ${schema['~standard'].vendor.slice(0, 40)} schema of the tool's input must describe an object`);
     }

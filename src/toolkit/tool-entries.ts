@@ -159,7 +159,7 @@ export class ToolEntries {
     extras: Pick<ToolEntry, 'standard' | 'checkSchema'> = {},
   ): ToolEntry {
     // a preset parameter of a decorated tool is not in the schema; of an AgentTool, it was taken out
-    const examples = checkExamples(behaviour.examples, schema, (presets ?? []).map((p) => p.name), owner);
+    const examples = checkExamples(behaviour.examples, schema, presets ?? [], owner);
     checkScopes(behaviour.scopes, owner);
     checkRepair(behaviour.repair, owner);
     return {

@@ -210,6 +210,62 @@ describe("repair: 'safe'", () => {
     expect(JSON.stringify(repaired)).not.toContain(SECRET);
   });
 
+  it('never shows part of a preset value where call_repaired cuts a long text', async () => {
+    const SECRET = 'pg-secret-4711-abcdefghijklmnop';
+    const tool: AgentTool = {
+      name: 'query_db',
+      description: 'Run SQL',
+      parameters: { type: 'object', properties: { sql: { type: 'string' }, password: { type: 'string' } }, required: ['sql', 'password'] },
+      execute: () => 'rows',
+    };
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(tool, { presets: { query_db: { password: SECRET } } });
+    const events = recording(toolkit);
+    // the secret starts a few characters before the 4096th, where the quoted text is cut
+    const head = '{"sql": "';
+    const text = `${head}${'x'.repeat(4090 - head.length)}${SECRET}",}`;
+    expect((await toolkit.callTool(toolCall('query_db', text))).isError).toBe(false);
+    const repaired = JSON.stringify(events.filter((e) => e.type === 'call_repaired'));
+    expect(repaired).toContain('[REDA');
+    expect(repaired).not.toContain(SECRET.slice(0, 5));
+  });
+
+  it("keeps a '__proto__' key as data: repaired arguments inherit no value the schema did not check", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const tool: AgentTool = {
+      name: 'grant',
+      description: 'Grant',
+      parameters: { type: 'object', properties: { city: { type: 'string' }, n: { type: 'integer' }, role: { type: 'string', enum: ['user'] } } },
+      execute: (args) => (seen.push(args), 'ok'),
+    };
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(tool);
+    for (const text of ["{'city': 'x', '__proto__': {'role': 'admin'},}", '{"city": "x", "n": "3", "__proto__": {"role": "admin"}}']) {
+      expect((await toolkit.callTool(toolCall('grant', text))).isError).toBe(false);
+    }
+    expect(seen).toHaveLength(2);
+    for (const args of seen) {
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+      expect(args.role).toBeUndefined();
+    }
+  });
+
+  it("never reads a call written in the text as its argument: not(true), negate(500), exclude('admin')", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const tool: AgentTool = {
+      name: 'transfer',
+      description: 'Transfer',
+      parameters: { type: 'object', properties: { confirm: { type: 'boolean' }, amount: { type: 'number' }, scope: { type: 'string' } } },
+      execute: (args) => (seen.push(args), 'ok'),
+    };
+    const toolkit = freshToolkit({ repair: 'safe' });
+    toolkit.registerTool(tool);
+    for (const text of ['{"confirm": not(true)}', '{"amount": negate(500)}', '{"amount": minus(5),}', "{'scope': exclude('admin')}", '{"confirm": Boolean(false)}']) {
+      expect((await toolkit.callTool(toolCall('transfer', text))).error?.code).toBe('MALFORMED_ARGUMENTS');
+    }
+    expect(seen).toEqual([]);
+  });
+
   it('a subscriber that throws on call_repaired does not stop the call', async () => {
     const seen: Record<string, unknown>[] = [];
     const toolkit = toolkitWith([weather(seen)], { repair: 'safe' });

@@ -98,6 +98,41 @@ describe('@Tool({ examples })', () => {
     expect(agentError.message).toContain("AgentTool 'mail': example #0 names the preset parameter 'key'");
   });
 
+  test("an example showing a preset's value, in any form, is a definition error that does not quote it", () => {
+    const SECRET = 'sk-live-0123456789abcdef';
+    const register = (example: Record<string, unknown>) =>
+      definitionError(() =>
+        newToolkit()
+          .registration()
+          .tool({
+            name: 'mail',
+            description: 'Mail',
+            parameters: { type: 'object', properties: { to: { type: 'string' }, note: { type: 'string' }, key: { type: 'string' } } },
+            behaviour: { examples: [{ to: 'x' }, example] },
+            execute: () => 'ok',
+          })
+          .presetParameters({ mail: { key: SECRET } })
+          .apply(),
+      );
+    for (const example of [{ to: 'x', note: `use ${SECRET}` }, { to: SECRET }, { to: encodeURIComponent(`a ${SECRET}/`) }]) {
+      const error = register(example);
+      expect(error.code).toBe('INVALID_DEFINITION');
+      expect(error.message).toContain("AgentTool 'mail': example #1 shows the value of a preset parameter");
+      expect(error.message).not.toContain(SECRET);
+    }
+  });
+
+  test('an example that is not JSON data (a cycle, a bigint) or is over 4,096 characters of JSON is a definition error', () => {
+    const base = { name: 't', description: 'T', parameters: { type: 'object' as const, properties: { n: { type: 'number' }, s: { type: 'string' } } }, execute: () => 'ok' };
+    const cyclic: Record<string, unknown> = { n: 1 };
+    cyclic.self = cyclic;
+    expect(definitionError(() => newToolkit().registerTool({ ...base, behaviour: { examples: [cyclic] } })).message).toContain('example #0 is not JSON data');
+    expect(definitionError(() => newToolkit().registerTool({ ...base, behaviour: { examples: [{ n: 1, big: 10n }] } })).message).toContain('example #0 is not JSON data');
+    const huge = definitionError(() => newToolkit().registerTool({ ...base, behaviour: { examples: [{ s: 'x'.repeat(1_000_000) }] } }));
+    expect(huge.message).toContain('example #0 is 1000008 characters of JSON, over the 4096 an example may have');
+    expect(huge.message.length).toBeLessThan(300);
+  });
+
   test('hostile examples: not an array, not objects, too many, a Standard Schema tool checked by its conversion', () => {
     const base = { name: 't', description: 'T', parameters: { type: 'object' as const, properties: { n: { type: 'number' } } }, execute: () => 'ok' };
     expect(definitionError(() => newToolkit().registerTool({ ...base, behaviour: { examples: 'n=1' as never } })).message).toContain('examples must be an array');
