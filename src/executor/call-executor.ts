@@ -8,7 +8,7 @@ import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import { attemptEnded, cancelBackoff, runAttempts, settingsFor } from './call-attempts';
 import { authorizeCall, scopeGate } from './call-authorize';
-import { abortCall, concludeSafely, gateRefusal, internalFailure, unknownTool } from './call-end';
+import { abortCall, concludeSafely, fail, gateRefusal, internalFailure, unknownTool } from './call-end';
 import { emitStarted, reportLog, reportProgress } from './call-events';
 import { errorAnswer } from './call-shape';
 import { hookPhaseTimedOut, runWithHooks } from './call-hooks';
@@ -163,8 +163,7 @@ export class CallRun implements CallState {
 
   /** DTO arguments become instances of their classes, validated by class-validator; Standard Schema ones are validated by their library. */
   private async prepare(entry: ToolEntry, args: Record<string, unknown>, problems: ProblemList): Promise<ToolResult> {
-    if (entry.standard !== undefined) await prepareStandard(args, entry.standard, problems, redaction(this));
-    if (entry.dtos !== undefined) await prepareDtos(args, entry.dtos, problems, redaction(this));
+    if (!(await this.validateInTime(entry, args, problems, false))) return validationTimedOut(this, entry);
     if (this.done) return this.final!;
     if (!problems.empty) return invalidArguments(this, entry, problems);
     return this.proceed(entry, args);
@@ -174,14 +173,36 @@ export class CallRun implements CallState {
   private async prepareRepaired(entry: ToolEntry, args: Record<string, unknown>, sent: MalformedArguments | { args: Record<string, unknown>; problems: ProblemList }): Promise<ToolResult> {
     try {
       const problems = new ProblemList();
-      if (entry.standard !== undefined) await prepareStandard(args, entry.standard, problems, redaction(this));
-      if (entry.dtos !== undefined && problems.empty) await prepareDtos(args, entry.dtos, problems, redaction(this));
+      if (!(await this.validateInTime(entry, args, problems, true))) return validationTimedOut(this, entry);
       if (this.done) return this.final!;
       if (problems.empty) return await this.proceed(entry, args);
       this.repairs = undefined;
       return sent instanceof MalformedArguments ? malformedArguments(this, entry, sent) : await this.prepare(entry, sent.args, sent.problems);
     } catch (error) {
       return internalFailure(this, error);
+    }
+  }
+
+  /**
+   * The asynchronous checks of `args` (the Standard Schema libraries', then class-validator's; after
+   * the library only when it found nothing, with `libraryFirst`) within the tool's `timeoutMs`:
+   * a validator that never answers cannot hold the call. False when the time ran out.
+   */
+  private async validateInTime(entry: ToolEntry, args: Record<string, unknown>, problems: ProblemList, libraryFirst: boolean): Promise<boolean> {
+    const checks = (async () => {
+      if (entry.standard !== undefined) await prepareStandard(args, entry.standard, problems, redaction(this));
+      if (entry.dtos !== undefined && (!libraryFirst || problems.empty)) await prepareDtos(args, entry.dtos, problems, redaction(this));
+      return true;
+    })();
+    const { timeoutMs } = settingsFor(this.core, entry);
+    if (timeoutMs <= 0) return checks;
+    checks.catch(() => undefined); // a validator failing after the time ran out: the call has ended already
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));
+    try {
+      return await Promise.race([checks, expired]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -282,4 +303,10 @@ export class CallRun implements CallState {
   deliverAsync(value: unknown, failed: boolean): boolean {
     return deliverAsync(this, value, failed);
   }
+}
+
+/** Ends a call whose asynchronous argument checks outlasted the tool's `timeoutMs`: the tool never ran. */
+function validationTimedOut(run: CallRun, entry: ToolEntry): ToolResult {
+  const { timeoutMs } = settingsFor(run.core, entry);
+  return fail(run, 'TIMEOUT', `Tool '${entry.name}' timed out after ${timeoutMs} ms while its arguments were validated; the tool did not run.`);
 }
