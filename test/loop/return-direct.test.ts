@@ -1,8 +1,11 @@
 import 'reflect-metadata';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { Agent, Runner, setTracingDisabled } from '@openai/agents';
 import { generateText, stepCountIs } from 'ai';
+import { createAgent, FakeToolCallingModel } from 'langchain';
 import { runToolLoop, ScriptedProvider, Tool, ToolParam, ToolService, type Toolkit } from '../../src';
 import { stopOnReturnDirect, toAiSdkTools } from '../../src/adapters/ai-sdk';
+import { toLangChainTools } from '../../src/adapters/langchain';
 import { returnDirectToolUse, toOpenAIAgentsTools } from '../../src/adapters/openai-agents';
 import { call, scriptedModel } from '../adapters/ai-sdk/ai-sdk-suite';
 import { AI_SDK_6 } from '../adapters/ai-sdk/sdk-v6';
@@ -129,5 +132,29 @@ describe('returnDirect through the AI SDK (stopWhen: stopOnReturnDirect)', () =>
     const result = await generateText({ model: model as never, tools: toAiSdkTools(toolkit), stopWhen: [stopOnReturnDirect(toolkit), stepCountIs(5)], prompt: 'go' });
     expect(seen).toHaveLength(2);
     expect(result.text).toBe('It failed.');
+  });
+});
+
+describe("returnDirect through LangChain (createAgent honours the tool's returnDirect)", () => {
+  const agentFor = (toolkit: Toolkit, turns: { name: string; args: Record<string, unknown>; id: string }[][]) =>
+    createAgent({ model: new FakeToolCallingModel({ toolCalls: [...turns, []] }), tools: toLangChainTools(toolkit) });
+
+  test("the run ends with the tool's answer as its last message, without another model call", async () => {
+    const { toolkit } = setup();
+    expect(toLangChainTools(toolkit).map((t) => [t.name, t.returnDirect])).toEqual([
+      ['render', true],
+      ['lookup', false],
+    ]);
+    const state = await agentFor(toolkit, [[{ name: 'render', args: { title: 'Q3' }, id: 'c1' }]]).invoke({ messages: [new HumanMessage('Report please')] });
+    const last = state.messages.at(-1)!;
+    expect(ToolMessage.isInstance(last) && last.content).toBe('# Q3');
+    expect(state.messages.filter((m) => AIMessage.isInstance(m))).toHaveLength(1);
+  });
+
+  test('a failed call of the tool goes back to the model', async () => {
+    const { toolkit } = setup();
+    const state = await agentFor(toolkit, [[{ name: 'render', args: { title: 'fail' }, id: 'c1' }]]).invoke({ messages: [new HumanMessage('Report please')] });
+    expect(AIMessage.isInstance(state.messages.at(-1))).toBe(true);
+    expect(state.messages.filter((m) => AIMessage.isInstance(m))).toHaveLength(2);
   });
 });

@@ -107,6 +107,8 @@ function langChainToolClass(): ToolClass {
       super({ responseFormat: 'content_and_artifact' });
       if (gate !== undefined) LANGCHAIN_GATES.set(this, gate);
       this.name = tool.name;
+      // createAgent ends the run after this tool answered (not after an error: its ToolMessage has status 'error')
+      this.returnDirect = tool.behaviour?.returnDirect === true;
       // a mutable copy (LangChain's converters may add keywords) of the OpenAI form: no `$schema`, arrays with `items`;
       // LangChain's tools have no examples field: the description carries them
       const { definition } = lowerToolSchema(toolSchemaOf(tool), 'openai');
