@@ -75,7 +75,7 @@ export interface FrameworkApprovals {
   readonly principal?: string | undefined;
 }
 
-/** A framework call with the id the framework gave it (required: the approval is keyed by it). */
+/** @internal A framework call with the id the framework gave it (required: the approval is keyed by it). */
 export type KeyedCall = FrameworkCall & { readonly id: string };
 
 /** How many calls that ran at the framework's "needs approval?" question wait for their `execute` (and how many denials are remembered). */

@@ -114,7 +114,7 @@ export class ConversationHandles {
 
 }
 
-/** The state of `session` as a handle carries it. */
+/** @internal The state of `session` as a handle carries it. */
 export function conversationStateOf(session: ToolkitSession): ConversationState {
   const state = session.sessionState;
   const skill = state.skill;
@@ -124,7 +124,7 @@ export function conversationStateOf(session: ToolkitSession): ConversationState 
   };
 }
 
-/** True when two states hold the same groups and skill. */
+/** @internal True when two states hold the same groups and skill. */
 export function sameConversationState(a: ConversationState, b: ConversationState): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
