@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['resources'],
   ['toolkit'],
   ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs', 'bullmq'],
-  ['redis', 'postgres'],
+  ['redis', 'postgres', 'testing'],
 ];
 
 const src = path.resolve(__dirname, '../../src');
