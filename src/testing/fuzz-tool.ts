@@ -144,7 +144,7 @@ export async function fuzzTool(view: ToolView, name: string, options: FuzzOption
       return undefined;
     }
     if (took > slowMs) findings.push({ kind: 'slow', arguments: args, invalid: isInvalid, message: `the call took ${took} ms (slowMs is ${slowMs})` });
-    if (outcome.error?.code === 'EXECUTION_FAILED') findings.push({ kind: 'crash', arguments: args, invalid: isInvalid, message: mask(`the tool threw: ${quoteInput(outcome.error.message, 300)}`, secrets) });
+    if (outcome.error?.code === 'EXECUTION_FAILED') findings.push({ kind: 'crash', arguments: args, invalid: isInvalid, message: mask(`EXECUTION_FAILED: ${quoteInput(outcome.error.message, 300)}`, secrets) });
     const text = JSON.stringify(outcome);
     const leaked = secrets.filter((secret) => text.includes(secret)).length;
     if (leaked > 0) findings.push({ kind: 'secret_leak', arguments: args, invalid: isInvalid, message: `the ${outcome.isError ? 'error' : 'result'} holds ${leaked} of the secret values` });

@@ -26,7 +26,7 @@ function stringArbitrary(fc: typeof FastCheck, schema: Schema): Arbitrary {
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'uri' || schema.format === 'url') return fc.webUrl();
   if (schema.format === 'uuid') return fc.uuid();
-  return fc.string({ minLength, maxLength, unit: 'grapheme' });
+  return fc.string({ minLength, maxLength, unit: 'binary' });
 }
 
 function numberArbitrary(fc: typeof FastCheck, schema: Schema, integer: boolean): Arbitrary {
