@@ -56,7 +56,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis', 'toolwright/postgres']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis', 'toolwright/postgres', 'toolwright/testing']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
@@ -285,7 +285,7 @@ for (const dir of [ts, esmTs]) {
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
 run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
-// without the optional peers of toolwright/build, /langchain, /nestjs, /ai-sdk, /bullmq, /redis and /postgres: the core works; toolwright/build, its bin, toLangChainTools, ToolwrightModule.forRoot, toAiSdkTools, toolwright/bullmq, /redis and /postgres name the install command
+// without the optional peers of toolwright/build, /langchain, /nestjs, /ai-sdk, /bullmq, /redis, /postgres and fuzzTool: the core works; toolwright/build, its bin, toLangChainTools, ToolwrightModule.forRoot, toAiSdkTools, toolwright/bullmq, /redis, /postgres and fuzzTool name the install command
 const install = "run 'npm i -D typescript typescript-json-schema'";
 const light = project(
   'consumer-light',
@@ -308,10 +308,17 @@ if (!queueMissing) throw new Error('toolwright/bullmq did not report its missing
 let storesMissing = 0;
 try { require('toolwright/redis'); } catch (e) { storesMissing += e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm install ioredis'") ? 1 : 0; }
 try { require('toolwright/postgres'); } catch (e) { storesMissing += e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm install pg'") ? 1 : 0; }
-if (storesMissing !== 2) throw new Error('toolwright/redis or toolwright/postgres did not report its missing peer');`,
+if (storesMissing !== 2) throw new Error('toolwright/redis or toolwright/postgres did not report its missing peer');
+const testing = require('toolwright/testing');
+const fuzzed = new Toolkit();
+fuzzed.registerTool({ name: 't', description: 'T', parameters: { type: 'object' }, execute: () => 'ok' });
+testing.fuzzTool(fuzzed, 't').then(
+  () => { throw new Error('fuzzTool ran without fast-check'); },
+  (e) => { if (!(e.code === 'PEER_DEPENDENCY_MISSING' && e.message.includes("run 'npm install --save-dev fast-check'"))) throw e; },
+);`,
     'service.ts': 'export class Service {}\n',
   },
-  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', 'ai-v7', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis', 'pg'],
+  ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', 'ai-v7', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis', 'pg', 'fast-check'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
 const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });
