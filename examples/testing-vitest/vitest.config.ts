@@ -1,8 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Vitest compiles TypeScript with esbuild, which keeps legacy decorators but emits no
-// `design:*` metadata: name each parameter (`@ToolParam({ name })`) or use a manifest
-// (`toolwright-schema`), as for any esbuild toolchain.
+// Vitest 5 on Vite 8 (the Oxc transform) emits decorator metadata when tsconfig.json has
+// `experimentalDecorators` and `emitDecoratorMetadata` (see "Toolchains" in toolwright's README).
 export default defineConfig({
   test: { environment: 'node' },
 });
