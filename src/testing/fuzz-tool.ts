@@ -64,7 +64,7 @@ export interface FuzzOptions {
   /** Values that must never appear in a result or an error: preset values, API keys. */
   readonly secrets?: readonly string[] | undefined;
   /**
-   * Call each valid argument set twice and compare the results: default on for tools annotated
+   * Call each valid argument set twice (when the first call succeeds) and compare the results: default on for tools annotated
    * `readOnly` or `idempotent`, off for the others.
    */
   readonly determinism?: boolean | undefined;
@@ -160,7 +160,7 @@ export async function fuzzTool(view: ToolView, name: string, options: FuzzOption
         break;
       }
       const first = await call(args, false);
-      if (!determinism || first === undefined || first.error?.code === 'INVALID_ARGUMENTS') continue;
+      if (!determinism || first === undefined || first.isError) continue;
       const second = await call(args, false);
       if (second !== undefined && comparable(first) !== comparable(second)) {
         findings.push({ kind: 'nondeterministic', arguments: args, invalid: false, message: mask(`the same arguments gave ${quoteInput(comparable(first), 150)}, then ${quoteInput(comparable(second), 150)}`, secrets) });
