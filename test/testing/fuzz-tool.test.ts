@@ -136,7 +136,7 @@ describe('fuzzTool', () => {
     expect((await fuzzTool(plain, 'place_order', { numRuns: 3, invalidRuns: 0, seed: 9, determinism: true })).ok).toBe(false);
   });
 
-  test('a decorated service method with a preset: the preset never reaches the report', async () => {
+  test('a decorated service method with a preset: the crash is found, the toolkit redacts the preset in its error, nothing leaks', async () => {
     class Payments {
       @Tool({ name: 'refund', description: 'Refund an order' })
       refund(@ToolParam({ name: 'orderId' }) orderId: string, @ToolParam({ name: 'amount' }) amount: number, @ToolParam({ name: 'apiKey' }) apiKey: string): string {
@@ -144,8 +144,9 @@ describe('fuzzTool', () => {
         return `refunded ${orderId}`;
       }
     }
-    const toolkit = new Toolkit({ presets: { refund: { apiKey: SECRET } } });
-    toolkit.registerTool(new Payments());
+    const toolkit = new Toolkit();
+    toolkit.registerTool(new Payments(), { presets: { refund: { apiKey: SECRET } } });
+    expect(Object.keys(toolkit.getToolSchemas()[0]?.parameters.properties ?? {})).toEqual(['orderId', 'amount']);
     const report = await fuzzTool(toolkit, 'refund', { numRuns: 40, seed: 4, secrets: [SECRET] });
     expect(report.findings.some((f) => f.kind === 'crash')).toBe(true);
     expect(report.findings.some((f) => f.kind === 'secret_leak')).toBe(false);
