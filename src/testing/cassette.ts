@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { LLMRequest, LLMResponse } from '../common/llm-types';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
+import { REDACTED } from '../executor/redact';
 
 /** What a cassette file says it is: `format` and `version` are checked on every read. */
-export const CASSETTE_FORMAT = 'toolwright-cassette';
+const CASSETTE_FORMAT = 'toolwright-cassette';
 /** The cassette layout this version writes and reads. */
-export const CASSETTE_VERSION = 1;
+const CASSETTE_VERSION = 1;
 
 /** A request as a cassette keeps it: no abort signal, credentials in `options` redacted. */
 export interface RecordedRequest {
@@ -37,15 +38,13 @@ export interface ChatInteraction {
 
 /** A cassette file: the turns of one recorded run, in the order they were asked. */
 export interface Cassette {
-  readonly format: typeof CASSETTE_FORMAT;
-  readonly version: typeof CASSETTE_VERSION;
+  readonly format: 'toolwright-cassette';
+  readonly version: 1;
   readonly interactions: readonly ChatInteraction[];
 }
 
 /** Option names whose values are credentials: replaced by {@link REDACTED} before anything is written. */
 const SECRET_KEY = /^(x-)?api[-_]?key$|^authorization$|^proxy-authorization$|^cookie$|^set-cookie$|secret|password|credential|^(access|refresh|bearer|auth|session|id)[-_]?token$|^token$/i;
-/** What a redacted value reads in a cassette. */
-export const REDACTED = '[redacted]';
 
 /** `value` with object keys sorted at every depth and credential-named keys redacted (when `redact`). */
 function canonical(value: unknown, redact: boolean): unknown {

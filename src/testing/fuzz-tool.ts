@@ -3,6 +3,7 @@ import { lazyPeer } from '../common/peer-dependency';
 import { quoteInput } from '../common/quote-input';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
+import { REDACTED } from '../executor/redact';
 import type { ToolView } from '../toolkit/tool-view';
 import { invalidArgumentsArbitrary, schemaArbitrary } from './schema-arbitrary';
 
@@ -76,7 +77,7 @@ export interface FuzzOptions {
 const comparable = (result: ToolResult): string => JSON.stringify({ forLLM: result.forLLM, data: result.data, isError: result.isError, code: result.error?.code, content: result.content });
 
 function mask(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.split(secret).join('[secret]'), text);
+  return secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
 }
 
 const MAX_FINDINGS_IN_ERROR = 5;

@@ -37,7 +37,7 @@ function aborted(request: LLMRequest, who: string): void {
  * The file is JSON, pretty, keys in a stable order, rewritten whole after each turn (a run that
  * stops halfway leaves a valid cassette); an existing file is replaced by the first turn. Option
  * values named like credentials (`apiKey`, `authorization`, `headers.cookie`, `*_token`,
- * `password`, `secret`…) are written as `[redacted]`. Replay it with {@link replayProvider}.
+ * `password`, `secret`…) are written as `[REDACTED]`. Replay it with {@link replayProvider}.
  *
  * @example
  * const model = process.env.RECORD ? recordProvider(new OpenAIProvider(new OpenAI()), 'test/cassettes/weather.json')

@@ -146,9 +146,9 @@ describe('recordProvider / replayProvider', () => {
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('tok-9');
     expect(JSON.parse(text).interactions[0].request.options).toEqual({
-      apiKey: '[redacted]',
-      extra: { access_token: '[redacted]', password: '[redacted]' },
-      headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]', 'x-trace': 'ok' },
+      apiKey: '[REDACTED]',
+      extra: { access_token: '[REDACTED]', password: '[REDACTED]' },
+      headers: { Authorization: '[REDACTED]', 'X-Api-Key': '[REDACTED]', 'x-trace': 'ok' },
       max_tokens: 50,
     });
     const other = { ...options, apiKey: 'sk-other', headers: { ...options.headers, Authorization: 'Bearer other' } };
