@@ -99,7 +99,8 @@ const MAX_FINDINGS_IN_ERROR = 5;
  */
 export async function fuzzTool(view: ToolView, name: string, options: FuzzOptions = {}): Promise<FuzzReport> {
   const tool = view.getActiveTools().find((candidate) => candidate.name === name);
-  if (tool === undefined) throw new ToolkitError('UNKNOWN_TOOL', `fuzzTool: the view shows no tool ${quoteInput(name)}.`, { tool: name });
+  const visible = view.getToolSchemas().find((candidate) => candidate.name === name);
+  if (tool === undefined || visible === undefined) throw new ToolkitError('UNKNOWN_TOOL', `fuzzTool: the view shows no tool ${quoteInput(name)}.`, { tool: name });
   const fc = fastCheck();
   const numRuns = Math.max(0, Math.floor(options.numRuns ?? 50));
   const invalidRuns = Math.max(0, Math.floor(options.invalidRuns ?? Math.ceil(numRuns / 2)));
@@ -109,7 +110,8 @@ export async function fuzzTool(view: ToolView, name: string, options: FuzzOption
   const annotations = tool.behaviour?.annotations;
   const determinism = options.determinism ?? (annotations?.readOnly === true || annotations?.idempotent === true);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const schema = tool.parameters as unknown as Readonly<Record<string, unknown>>;
+  // the schema the model sees: preset parameters hidden
+  const schema = visible.parameters as unknown as Readonly<Record<string, unknown>>;
   const valid = numRuns === 0 ? [] : fc.sample(schemaArbitrary(fc, schema), { numRuns, seed });
   const invalid = invalidRuns === 0 ? [] : fc.sample(invalidArgumentsArbitrary(fc, schema), { numRuns: invalidRuns, seed: seed + 1 });
 

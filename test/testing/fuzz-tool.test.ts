@@ -148,6 +148,7 @@ describe('fuzzTool', () => {
     toolkit.registerTool(new Payments(), { presets: { refund: { apiKey: SECRET } } });
     expect(Object.keys(toolkit.getToolSchemas()[0]?.parameters.properties ?? {})).toEqual(['orderId', 'amount']);
     const report = await fuzzTool(toolkit, 'refund', { numRuns: 40, seed: 4, secrets: [SECRET] });
+    expect(report.refused).toBe(0);
     const crash = report.findings.find((f) => f.kind === 'crash');
     expect(crash?.message).toContain('negative refund with [REDACTED]');
     expect(report.findings.some((f) => f.kind === 'secret_leak')).toBe(false);
