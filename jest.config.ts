@@ -26,6 +26,7 @@ const INTEGRATION: readonly string[] = [
   'mcp/modern/fleet.test.ts',
   'security/mcp-call-concurrency.test.ts',
   'security/user-callbacks.test.ts',
+  'testing/fuzz-tool.test.ts',
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
