@@ -163,7 +163,7 @@ export type {
   ProviderToolDefinitionMap,
 } from './schema/lowering/provider-definitions';
 export { runToolLoop, streamToolLoop, ScriptedProvider } from './loop';
-export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, LoopEvent, ScriptedTurn } from './loop';
+export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, LoopEvent, ScriptedTurn, ScriptedStreamTurn } from './loop';
 export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
 export type {
   PendingApproval,

@@ -2,14 +2,16 @@ import type { OpenAI } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type {
   Response,
   ResponseCreateParamsNonStreaming,
+  ResponseCreateParamsStreaming,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import {
@@ -29,6 +31,8 @@ import {
   toolCallIdOf,
   unknownRoleError,
 } from '../provider-support';
+import { sdkStream } from '../stream-support';
+import { chatCompletionEvents, responsesEvents } from './openai-stream';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -108,6 +112,53 @@ export class OpenAIProvider implements LLMProvider {
    * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`.
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
+    const { shared, definitions, restorers } = this.requestParts(request);
+    return this.api === 'responses'
+      ? this.viaResponses(
+          { ...shared, input: toResponsesInput(request.messages), ...definitions } as ResponseCreateParamsNonStreaming,
+          request.signal,
+          restorers,
+        )
+      : this.viaChatCompletions(
+          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
+          request.signal,
+          restorers,
+        );
+  }
+
+  /**
+   * Runs one model turn as a stream: Chat Completions with `stream: true` (usage included), or
+   * the Responses API's streaming events. Each tool call is complete as soon as the API moves on
+   * to the next one, so the loop can start it while the model writes the rest.
+   *
+   * @example
+   * for await (const event of provider.stream({ model: 'gpt-4.1-mini', messages, tools })) console.log(event.type);
+   * @throws ToolkitError `PROVIDER_FAILED` (also when the stream breaks off), `ABORTED`.
+   */
+  stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
+    const signal = options.signal ?? request.signal;
+    const { shared, definitions, restorers } = this.requestParts(request);
+    const callArguments = (name: string, raw: string) => this.callArguments(name, raw, restorers);
+    if (this.api === 'responses') {
+      const body = { ...shared, input: toResponsesInput(request.messages), ...definitions, stream: true } as ResponseCreateParamsStreaming;
+      return responsesEvents(sdkStream(VENDOR, 'responses.create', signal, () => this.client.responses.create(body, { signal })), callArguments);
+    }
+    const body = {
+      ...shared,
+      messages: toChatMessages(request.messages),
+      ...definitions,
+      stream: true,
+      stream_options: { include_usage: true },
+    } as ChatCompletionCreateParamsStreaming;
+    return chatCompletionEvents(sdkStream(VENDOR, 'chat.completions.create', signal, () => this.client.chat.completions.create(body, { signal })), callArguments);
+  }
+
+  /** The body fields both APIs take alike, the lowered tools and their argument restorers. */
+  private requestParts(request: LLMRequest): {
+    shared: Record<string, unknown>;
+    definitions: { tools?: (OpenAIChatToolDefinition | OpenAIResponsesToolDefinition)[] };
+    restorers: ReadonlyMap<string, ArgumentRestorer>;
+  } {
     const tools: LoweredTool[] = [];
     const restorers = new Map<string, ArgumentRestorer>();
     for (const tool of request.tools) {
@@ -123,17 +174,7 @@ export class OpenAIProvider implements LLMProvider {
       model: request.model,
     };
     const definitions = tools.length > 0 ? { tools: tools.map((t) => t.definition) } : {};
-    return this.api === 'responses'
-      ? this.viaResponses(
-          { ...shared, input: toResponsesInput(request.messages), ...definitions } as ResponseCreateParamsNonStreaming,
-          request.signal,
-          restorers,
-        )
-      : this.viaChatCompletions(
-          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
-          request.signal,
-          restorers,
-        );
+    return { shared, definitions, restorers };
   }
 
   private lowerTool(tool: ToolSchema): { lowered?: LoweredTool; report: readonly LoweringChange[] } {
