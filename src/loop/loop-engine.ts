@@ -125,6 +125,8 @@ export async function* loopEvents(options: ToolLoopOptions, messages: readonly M
     };
     try {
       for await (const event of modelTurnEvents(options.provider, request, streaming)) {
+        // a provider that keeps sending after the abort is not listened to
+        controller.signal.throwIfAborted();
         const call = assembler.take(event);
         if (event.type === 'text_delta') yield { type: 'text_delta', iteration, text: event.text };
         else if (event.type === 'tool_call_started') yield { type: 'tool_call_started', iteration, callId: event.id, name: event.name };
