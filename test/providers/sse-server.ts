@@ -25,8 +25,13 @@ export class SseWriter {
   async drain(): Promise<void> {
     if (this.closed || !this.res.writableNeedDrain) return;
     await new Promise<void>((resolve) => {
-      this.res.once('drain', resolve);
-      this.res.once('close', resolve);
+      const done = (): void => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.once('drain', done);
+      this.res.once('close', done);
     });
   }
 
