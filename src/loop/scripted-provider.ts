@@ -1,7 +1,7 @@
 import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../common/llm-types';
 import type { ToolCall } from '../common/tool-types';
 import { ToolkitError } from '../errors';
-import { DEFAULT_MAX_ARGUMENT_CHARS, TurnAssembler, responseEvents } from './model-turn';
+import { DEFAULT_MAX_ARGUMENT_CHARS, TurnAssembler, responseEvents } from './loop-parts';
 
 /** A scripted streamed turn: its events, or a function making them (it may wait, to test timing and abort). */
 export interface ScriptedStreamTurn {
