@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Streaming bench: the cost per event of `streamToolLoop` (OpenAIProvider over the official
+ * `openai` client, Chat Completions `stream: true`) against iterating the same client's raw
+ * stream, from the same local server (127.0.0.1, port 0) sending the same chunks, interleaved run
+ * by run after a warm-up; medians shown. Each turn: EVENTS text deltas and the finish.
+ * Bar: overhead <= 5 µs per event.
+ *
+ *   npm run bench                                  # builds dist/ and runs every bench
+ *   npx tsc -p tsconfig.build.json && node bench/stream-bench.js
+ *   RUNS=9 EVENTS=5000 node bench/stream-bench.js
+ *
+ * Exits with status 1 when the bar is missed.
+ */
+const path = require('node:path');
+const fs = require('node:fs');
+const http = require('node:http');
+const { performance } = require('node:perf_hooks');
+
+const dist = path.resolve(process.env.TOOLWRIGHT_DIST || path.join(__dirname, '..', 'dist'));
+if (!fs.existsSync(path.join(dist, 'providers/openai/index.js'))) {
+  console.error(`stream-bench: ${dist}/providers/openai/index.js not found; run \`npx tsc -p tsconfig.build.json\` first.`);
+  process.exit(1);
+}
+const { Toolkit, streamToolLoop } = require(path.join(dist, 'index.js'));
+const { OpenAIProvider } = require(path.join(dist, 'providers/openai/index.js'));
+const OpenAI = require('openai').default;
+
+const RUNS = Number(process.env.RUNS || 7);
+const EVENTS = Number(process.env.EVENTS || 5000);
+const BAR_US = 5;
+
+const chunk = (delta, finish = null) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+// the whole reply written at once: the server's cost is the same for both sides
+const body = [chunk({ role: 'assistant', content: '' }), ...Array.from({ length: EVENTS }, (_, i) => chunk({ content: `w${i} ` })), chunk({}, 'stop'), 'data: [DONE]\n\n'].join('');
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(body);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new OpenAI({ apiKey: 'bench', baseURL: `http://127.0.0.1:${server.address().port}/v1`, maxRetries: 0 });
+  const toolkit = new Toolkit();
+  const provider = new OpenAIProvider(client);
+  const messages = [{ role: 'user', content: 'write' }];
+
+  async function raw() {
+    const start = performance.now();
+    let n = 0;
+    const stream = await client.chat.completions.create({ model: 'm', messages, stream: true });
+    for await (const part of stream) if (part.choices[0]?.delta?.content) n++;
+    if (n !== EVENTS) throw new Error(`raw: ${n} deltas`);
+    return performance.now() - start;
+  }
+  async function loop() {
+    const start = performance.now();
+    let n = 0;
+    for await (const event of streamToolLoop({ provider, model: 'm', toolkit }, messages)) if (event.type === 'text_delta') n++;
+    if (n !== EVENTS) throw new Error(`loop: ${n} deltas`);
+    return performance.now() - start;
+  }
+
+  await raw();
+  await loop();
+  const raws = [];
+  const loops = [];
+  for (let i = 0; i < RUNS; i++) {
+    raws.push(await raw());
+    loops.push(await loop());
+  }
+  server.close();
+  const rawUs = (median(raws) * 1000) / EVENTS;
+  const loopUs = (median(loops) * 1000) / EVENTS;
+  const overhead = loopUs - rawUs;
+  console.log(`raw SDK stream:   ${rawUs.toFixed(2)} µs per event (median of ${RUNS}, ${EVENTS} events)`);
+  console.log(`streamToolLoop:   ${loopUs.toFixed(2)} µs per event`);
+  console.log(`overhead:         ${overhead.toFixed(2)} µs per event (${(loopUs / rawUs).toFixed(2)}×) — bar ≤ ${BAR_US} µs`);
+  if (overhead > BAR_US) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
