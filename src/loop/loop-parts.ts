@@ -103,11 +103,12 @@ export function directAnswer(options: ToolLoopOptions, calls: readonly ToolCall[
 export const DEFAULT_MAX_ARGUMENT_CHARS = 1_000_000;
 
 /** @internal One model turn as events: the provider's own stream, or its `chat` answer told as events. */
-export async function* modelTurnEvents(provider: LLMProvider, request: LLMRequest, streaming: boolean): AsyncGenerator<ProviderStreamEvent> {
-  if (streaming && provider.stream !== undefined) {
-    yield* provider.stream(request, { signal: request.signal });
-    return;
-  }
+export function modelTurnEvents(provider: LLMProvider, request: LLMRequest, streaming: boolean): AsyncIterable<ProviderStreamEvent> {
+  if (streaming && provider.stream !== undefined) return provider.stream(request, { signal: request.signal });
+  return chatEvents(provider, request);
+}
+
+async function* chatEvents(provider: LLMProvider, request: LLMRequest): AsyncGenerator<ProviderStreamEvent> {
   yield* responseEvents(await provider.chat(request));
 }
 

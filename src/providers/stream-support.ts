@@ -1,25 +1,32 @@
 import { providerError } from './provider-support';
 
 /**
- * @internal Opens an SDK stream and iterates it, a failure of either wrapped like any SDK call
- * (`PROVIDER_FAILED` with status and message, `ABORTED` when `signal` fired). Breaking out of the
- * iteration returns the SDK stream, which aborts its request.
+ * @internal Opens an SDK stream on first use and iterates it, a failure of either wrapped like any
+ * SDK call (`PROVIDER_FAILED` with status and message, `ABORTED` when `signal` fired). Returning
+ * early returns the SDK stream, which aborts its request. A plain iterator, not a generator: one
+ * promise per chunk, no generator queue.
  */
-export async function* sdkStream<T>(
+export function sdkStream<T>(
   vendor: string,
   operation: string,
   signal: AbortSignal | undefined,
   open: () => Promise<AsyncIterable<T>>,
-): AsyncGenerator<T> {
-  let stream: AsyncIterable<T>;
-  try {
-    stream = await open();
-  } catch (error) {
-    throw providerError(vendor, operation, error, signal);
-  }
-  try {
-    for await (const chunk of stream) yield chunk;
-  } catch (error) {
-    throw providerError(vendor, `${operation} stream`, error, signal);
-  }
+): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]: (): AsyncIterator<T> => {
+      let inner: AsyncIterator<T> | undefined;
+      const fail = (error: unknown): never => {
+        throw providerError(vendor, inner === undefined ? operation : `${operation} stream`, error, signal);
+      };
+      const started = (async () => (inner = (await open())[Symbol.asyncIterator]()))();
+      return {
+        next: () => (inner !== undefined ? inner.next() : started.then((it) => it.next())).then(undefined, fail),
+        return: async (): Promise<IteratorResult<T>> => {
+          const it = inner ?? (await started.catch(() => undefined));
+          await it?.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }
