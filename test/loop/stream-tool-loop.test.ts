@@ -256,4 +256,28 @@ describe('streamToolLoop', () => {
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { isError: false } });
     expect(findLeaks(events, [SECRET])).toEqual([]);
   });
+
+  it('a provider stream that sends arguments for a call it never started fails clearly', async () => {
+    const { toolkit, log } = setup();
+    const provider = new ScriptedProvider([ScriptedProvider.chunks([{ type: 'tool_call_delta', id: 'ghost', delta: '{}' }])]);
+    const { error } = await failure(streamToolLoop({ provider, model: 'm', toolkit }, user('x')));
+    expect((error as Error).message).toBe("The model stream sent arguments for the unknown tool call 'ghost'.");
+    expect(log).toEqual([]);
+  });
+
+  it('the time budget ends a stream that hangs, as time_budget', async () => {
+    const { toolkit } = setup();
+    const provider = new ScriptedProvider([
+      ScriptedProvider.chunks(async function* (_request, signal): AsyncIterable<ProviderStreamEvent> {
+        yield { type: 'text_delta', text: 'thinking' };
+        await new Promise((_resolve, reject) => {
+          if (signal?.aborted) reject(signal.reason);
+          signal?.addEventListener('abort', () => reject(signal.reason));
+        });
+      }),
+    ]);
+    const events = await collect(streamToolLoop({ provider, model: 'm', toolkit, timeBudgetMs: 50 }, user('x')));
+    expect(events.map((e) => e.type)).toEqual(['text_delta', 'final']);
+    expect(events[1]).toMatchObject({ type: 'final', result: { stopReason: 'time_budget', iterations: 1 } });
+  });
 });

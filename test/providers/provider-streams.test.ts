@@ -189,3 +189,55 @@ describe.each([chatCompletions, responses, anthropic])('$name stream through the
     expect(runs).toEqual([]);
   });
 });
+
+describe('hostile stream servers', () => {
+  const long = 'overloaded '.repeat(1_000);
+
+  it('a Responses `error` event fails the turn with a bounded PROVIDER_FAILED', async () => {
+    const { toolkit, runs } = setup();
+    server.reply((w) => {
+      responses.start(w);
+      responses.callStart(w, 0, 'call_x', 'lookup');
+      w.typed({ type: 'error', code: 'server_error', message: long, param: null, sequence_number: 2 });
+      w.end();
+    });
+    const { error } = await outcome(streamToolLoop({ provider: responses.provider(server.origin), model: 'test-model', toolkit }, user('x')));
+    expect(ToolkitError.is(error, 'PROVIDER_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(/^OpenAI responses.create stream failed: server_error: overloaded/);
+    expect((error as Error).message.length).toBeLessThan(600);
+    expect(runs).toEqual([]);
+  });
+
+  it('an Anthropic `error` event mid-stream fails the turn with PROVIDER_FAILED', async () => {
+    const { toolkit, runs } = setup();
+    server.reply((w) => {
+      anthropic.start(w);
+      anthropic.callStart(w, 0, 'toolu_1', 'lookup');
+      w.send({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error');
+      w.end();
+    });
+    const { error } = await outcome(streamToolLoop({ provider: anthropic.provider(server.origin), model: 'test-model', toolkit }, user('x')));
+    expect(ToolkitError.is(error, 'PROVIDER_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(/^Anthropic messages.create stream failed because .*Overloaded/);
+    expect(runs).toEqual([]);
+  });
+
+  it('Chat Completions arguments for a call index never started are refused, not run', async () => {
+    const { toolkit, runs } = setup();
+    server.reply((w) => {
+      chatCompletions.start(w);
+      // a forged continuation: no id, no name, for a call that never began
+      w.send(chatToolDelta(3, { arguments: '{"word":"forged"}' }));
+      chatCompletions.finish(w, 'tools');
+    }, (w) => {
+      chatCompletions.start(w);
+      chatCompletions.text(w, 'ok');
+      chatCompletions.finish(w, 'stop');
+    });
+    const { events, error } = await outcome(streamToolLoop({ provider: chatCompletions.provider(server.origin), model: 'test-model', toolkit }, user('x')));
+    expect(error).toBeUndefined();
+    // the nameless call reaches the toolkit, which answers it as an unknown tool; nothing runs
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { isError: true, error: { code: 'UNKNOWN_TOOL' } } });
+    expect(runs).toEqual([]);
+  });
+});
