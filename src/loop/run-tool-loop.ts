@@ -18,6 +18,7 @@ class TurnCalls {
   private readonly running: Promise<unknown>[] = [];
   private readonly batch: { call: ToolCall; index: number }[] = [];
   private wake: (() => void) | undefined;
+  private unsettled = 0;
   budgetHit = false;
 
   constructor(
@@ -34,6 +35,16 @@ class TurnCalls {
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
+  }
+
+  /** Calls are running. */
+  get busy(): boolean {
+    return this.unsettled > 0;
+  }
+
+  /** Resolves `true` at the next posted event. */
+  posted(): Promise<true> {
+    return new Promise((resolve) => (this.wake = () => resolve(true)));
   }
 
   /** Admits a complete call and starts it (or queues it for the batch). */
@@ -67,7 +78,8 @@ class TurnCalls {
   }
 
   private track(promise: Promise<unknown>): void {
-    this.running.push(promise);
+    this.unsettled++;
+    this.running.push(promise.finally(() => this.unsettled--));
   }
 
   private settle(index: number, result: ToolResult): void {
@@ -124,8 +136,18 @@ async function* loopEvents(options: ToolLoopOptions, messages: readonly Message[
       ...(options.options ? { options: options.options } : {}),
       signal: controller.signal,
     };
+    const events = modelTurnEvents(options.provider, request, streaming)[Symbol.asyncIterator]();
+    let ended = false;
     try {
-      for await (const event of modelTurnEvents(options.provider, request, streaming)) {
+      for (;;) {
+        const next = events.next();
+        // while early calls run, their progress and results go out even when the model is silent
+        while (calls?.busy && (await Promise.race([next.then(() => false), calls.posted()]))) {
+          while (calls.pending.length > 0) yield calls.pending.shift()!;
+        }
+        const step = await next;
+        if (step.done === true) break;
+        const event = step.value;
         // a provider that keeps sending after the abort is not listened to
         controller.signal.throwIfAborted();
         const call = assembler.take(event);
@@ -135,11 +157,18 @@ async function* loopEvents(options: ToolLoopOptions, messages: readonly Message[
         if (call !== undefined) calls?.add(call);
         if (calls !== undefined) while (calls.pending.length > 0) yield calls.pending.shift()!;
       }
+      ended = true;
       return assembler.response();
     } catch (error) {
       if (controller.signal.aborted && !outOfTime) throw outer?.reason ?? error;
       if (outOfTime) return undefined;
       throw ToolkitError.is(error) ? error : new ToolkitError('PROVIDER_FAILED', `The model provider failed because ${describeThrown(error)}`, { cause: error });
+    } finally {
+      if (!ended) {
+        // stopped early (a failure, the consumer left): end the request first, so that a read in flight settles
+        controller.abort(new ToolkitError('ABORTED', 'The tool loop was stopped.'));
+        await Promise.resolve(events.return?.()).catch(() => undefined);
+      }
     }
   }
 

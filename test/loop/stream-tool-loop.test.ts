@@ -280,4 +280,29 @@ describe('streamToolLoop', () => {
     expect(events.map((e) => e.type)).toEqual(['text_delta', 'final']);
     expect(events[1]).toMatchObject({ type: 'final', result: { stopReason: 'time_budget', iterations: 1 } });
   });
+
+  it('a result of an early call goes out while the model is still silent', async () => {
+    const { toolkit } = setup();
+    let resultSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (resultSeen = resolve));
+    let waited = false;
+    const provider = new ScriptedProvider([
+      ScriptedProvider.chunks(async function* (): AsyncIterable<ProviderStreamEvent> {
+        yield { type: 'tool_call_started', id: 'a', name: 'lookup' };
+        yield { type: 'tool_call_complete', id: 'a', name: 'lookup', arguments: '{"word":"early"}' };
+        // the model says nothing more until the consumer has the result (bounded: 2 s)
+        waited = await Promise.race([seen.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2_000))]);
+        yield { type: 'text_delta', text: 'and more' };
+        yield { type: 'finish' };
+      }),
+      ScriptedProvider.reply('done'),
+    ]);
+    const order: string[] = [];
+    for await (const event of streamToolLoop({ provider, model: 'm', toolkit }, user('x'))) {
+      order.push(event.type);
+      if (event.type === 'tool_result') resultSeen();
+    }
+    expect(waited).toBe(true);
+    expect(order.slice(0, 3)).toEqual(['tool_call_started', 'tool_result', 'text_delta']);
+  });
 });
