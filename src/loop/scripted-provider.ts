@@ -62,6 +62,7 @@ export class ScriptedProvider implements LLMProvider {
     return this.answer(this.take(request), request);
   }
 
+  /** The next turn as events: a streamed turn's own, or a plain turn's text, calls and finish. */
   async *stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
     const signal = options.signal ?? request.signal;
     const turn = this.take({ ...request, signal });
