@@ -2,13 +2,11 @@ import type { OpenAI } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type {
   Response,
   ResponseCreateParamsNonStreaming,
-  ResponseCreateParamsStreaming,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
 import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
@@ -31,8 +29,7 @@ import {
   toolCallIdOf,
   unknownRoleError,
 } from '../provider-support';
-import { sdkStream } from '../stream-support';
-import { chatCompletionEvents, responsesEvents } from './openai-stream';
+import { openAIStream } from './openai-stream';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -136,21 +133,10 @@ export class OpenAIProvider implements LLMProvider {
    * @throws ToolkitError `PROVIDER_FAILED` (also when the stream breaks off), `ABORTED`.
    */
   stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
-    const signal = options.signal ?? request.signal;
     const { shared, definitions, restorers } = this.requestParts(request);
+    const input = this.api === 'responses' ? { input: toResponsesInput(request.messages) } : { messages: toChatMessages(request.messages) };
     const callArguments = (name: string, raw: string) => this.callArguments(name, raw, restorers);
-    if (this.api === 'responses') {
-      const body = { ...shared, input: toResponsesInput(request.messages), ...definitions, stream: true } as ResponseCreateParamsStreaming;
-      return responsesEvents(sdkStream(VENDOR, 'responses.create', signal, () => this.client.responses.create(body, { signal })), callArguments);
-    }
-    const body = {
-      ...shared,
-      messages: toChatMessages(request.messages),
-      ...definitions,
-      stream: true,
-      stream_options: { include_usage: true },
-    } as ChatCompletionCreateParamsStreaming;
-    return chatCompletionEvents(sdkStream(VENDOR, 'chat.completions.create', signal, () => this.client.chat.completions.create(body, { signal })), callArguments);
+    return openAIStream(this.client, this.api, { ...shared, ...input, ...definitions }, options.signal ?? request.signal, callArguments);
   }
 
   /** The body fields both APIs take alike, the lowered tools and their argument restorers. */

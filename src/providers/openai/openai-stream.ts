@@ -1,14 +1,35 @@
-import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { OpenAI } from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { LLMUsage, ProviderStreamEvent } from '../../common/llm-types';
 import type { ToolCall } from '../../common/tool-types';
 import { boundInput } from '../../common/quote-input';
 import { ToolkitError } from '../../errors';
+import { sdkStream } from '../stream-support';
 
 const MAX_MESSAGE_CHARS = 500;
 
 /** @internal Turns the raw arguments text of a complete call into what the toolkit gets (strict-mode `null`s removed). */
 export type CallArguments = (name: string, raw: string) => ToolCall['arguments'];
+
+/**
+ * @internal Opens one streamed turn: Chat Completions with `stream: true` (usage included), or the
+ * Responses API's events, as provider stream events. `body`: the request without `stream`.
+ */
+export function openAIStream(
+  client: OpenAI,
+  api: 'chat' | 'responses',
+  body: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  callArguments: CallArguments,
+): AsyncIterable<ProviderStreamEvent> {
+  if (api === 'responses') {
+    const params = { ...body, stream: true } as ResponseCreateParamsStreaming;
+    return responsesEvents(sdkStream('OpenAI', 'responses.create', signal, () => client.responses.create(params, { signal })), callArguments);
+  }
+  const params = { ...body, stream: true, stream_options: { include_usage: true } } as ChatCompletionCreateParamsStreaming;
+  return chatCompletionEvents(sdkStream('OpenAI', 'chat.completions.create', signal, () => client.chat.completions.create(params, { signal })), callArguments);
+}
 
 interface OpenCall {
   readonly id: string;
