@@ -39,14 +39,12 @@ function setup(): Setup {
     name: 'slow',
     description: 'Waits until aborted',
     parameters: { type: 'object', properties: {} },
-    execute: (_args, ctx) =>
-      new Promise<string>((resolve) => {
-        log.push('slow started');
-        ctx.signal.addEventListener('abort', () => {
-          aborted.push('slow');
-          resolve('aborted');
-        });
-      }),
+    execute: async (_args, ctx) => {
+      log.push('slow started');
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      aborted.push('slow');
+      return 'aborted';
+    },
   });
   toolkit.registerTool(
     {
