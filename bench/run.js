@@ -16,6 +16,7 @@ const benches = [
   ['MCP over HTTP: 2026-07-28 vs the SDK v2 McpServer vs 2025-11-25; calls/s with 1 and 2 processes', 'mcp-http-bench.js'],
   ['LangChain adapter (per-call overhead)', 'langchain-bench.js'],
   ['OpenAI Agents SDK adapter (per-call overhead)', 'openai-agents-bench.js'],
+  ['streamToolLoop (overhead per event over the raw openai SDK stream, same local server)', 'stream-bench.js'],
   ['AI SDK adapter (per-call overhead over the SDK plain tool path + view.callTool)', 'ai-sdk-bench.js'],
   ['NestJS module (start-up: discovery and registration)', 'nestjs-bench.js'],
   ['MCP HTTP limits (session flood, slow reader)', 'mcp-http-limits.js'],

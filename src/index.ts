@@ -23,7 +23,7 @@ export type { Authorize, AuthorizeRequest, AuthorizeVerdict } from './executor/a
 export type { RepairChange, RepairKind, RepairMode } from './common/repair-types';
 export { isContextualTool, isAsyncTool } from './common/agent-tool';
 export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour, StandardAgentTool } from './common/agent-tool';
-export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider } from './common/llm-types';
+export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider, ProviderStreamEvent, ProviderStreamOptions } from './common/llm-types';
 export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './common/manifest';
 export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './common/results';
 export { textContent, imageContent, audioContent, embeddedResource, resourceLink, contentResult } from './common/content-results';
@@ -162,8 +162,8 @@ export type {
   ProviderToolDefinition,
   ProviderToolDefinitionMap,
 } from './schema/lowering/provider-definitions';
-export { runToolLoop, ScriptedProvider } from './loop';
-export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, ScriptedTurn } from './loop';
+export { runToolLoop, streamToolLoop, ScriptedProvider } from './loop';
+export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, LoopEvent, ScriptedTurn, ScriptedStreamTurn } from './loop';
 export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
 export type {
   PendingApproval,

@@ -65,4 +65,28 @@ export interface LLMRequest {
 export interface LLMProvider {
   /** Runs one model turn. */
   chat(request: LLMRequest): Promise<LLMResponse>;
+  /**
+   * Runs one model turn as a stream of events (optional; `streamToolLoop` falls back to `chat`).
+   * Each tool call is `tool_call_started`, `tool_call_delta`s, then `tool_call_complete` as soon as
+   * its arguments are whole; `finish` comes last. Breaking out of the iteration or aborting
+   * `signal` ends the request.
+   */
+  stream?(request: LLMRequest, options?: ProviderStreamOptions): AsyncIterable<ProviderStreamEvent>;
 }
+
+/** Options of {@link LLMProvider.stream}. */
+export interface ProviderStreamOptions {
+  /** Aborts the request (the request's own `signal` does too). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One event of a streamed model turn: a piece of text, a tool call starting, a piece of its
+ * arguments (JSON text), the call complete, and the end of the turn.
+ */
+export type ProviderStreamEvent =
+  | { readonly type: 'text_delta'; readonly text: string }
+  | { readonly type: 'tool_call_started'; readonly id: string; readonly name: string }
+  | { readonly type: 'tool_call_delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'tool_call_complete'; readonly id: string; readonly name: string; readonly arguments: ToolCall['arguments'] }
+  | { readonly type: 'finish'; readonly stopReason?: string | undefined; readonly usage?: LLMUsage | undefined };

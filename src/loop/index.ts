@@ -1,4 +1,4 @@
-export { runToolLoop } from './run-tool-loop';
-export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason } from './run-tool-loop';
+export { runToolLoop, streamToolLoop } from './run-tool-loop';
+export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, LoopEvent } from './run-tool-loop';
 export { ScriptedProvider } from './scripted-provider';
-export type { ScriptedTurn } from './scripted-provider';
+export type { ScriptedTurn, ScriptedStreamTurn } from './scripted-provider';

@@ -1,124 +1,264 @@
 import { modelParts } from '../common/content-text';
-import type { ToolExecutionContext } from '../common/execution-context';
-import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-types';
+import type { LLMResponse, LLMUsage, Message } from '../common/llm-types';
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import { quoteInput } from '../common/quote-input';
-import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
-import type { CallOptions, CallProgress } from '../executor/call-executor';
-import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
-import type { ToolView } from '../toolkit/tool-view';
+import type { CallOptions } from '../executor/call-executor';
+import { ToolkitError, describeThrown } from '../errors';
+import { CallGuard, DEFAULT_MAX_ARGUMENT_CHARS, TurnAssembler, abortReason, addUsage, directAnswer, modelTurnEvents } from './loop-parts';
+import type { LoopEvent, LoopStopReason, ToolLoopOptions, ToolLoopResult } from './loop-types';
 
-/** Why a loop stopped. */
-export type LoopStopReason =
-  | 'completed'
-  | 'max_iterations'
-  | 'max_tool_calls'
-  | 'time_budget'
-  | 'return_direct';
-
-/** One model turn of the loop, as reported to `onTurn`. */
-export interface LoopTurn {
-  /** 1 for the first model call. */
-  iteration: number;
-  /** What the model answered. */
-  response: LLMResponse;
-  /** The results of the turn's tool calls, in call order (empty when it called none). */
-  results: ToolResult[];
-}
-
-/** Options of {@link runToolLoop}. */
-export interface ToolLoopOptions {
-  /** The model. */
-  provider: LLMProvider;
-  /** The model name passed to the provider. */
-  model: string;
-  /** The toolkit, or one session of it. */
-  toolkit: ToolView;
-  /** Most model calls (default 10). Reaching it is not an error and makes no extra call. */
-  maxIterations?: number | undefined;
-  /** Agent-level context objects (between call-level and toolkit-level in the chain); its `Principal` decides which tools the model is offered and may call. */
-  context?: ToolExecutionContext | undefined;
-  /** Cancels the loop: the model request and running tools are aborted and the loop rejects. */
-  signal?: AbortSignal | undefined;
-  /** Provider options passed on every turn (temperature, max tokens…). */
-  options?: Record<string, unknown> | undefined;
-  /**
-   * Most tool calls in the whole loop; calls beyond it get a `TOOL_BUDGET_EXCEEDED` error result
-   * and the loop asks the model to finish.
-   */
-  maxToolCalls?: number | undefined;
-  /** Most calls per tool (one number for all, or per tool name); calls beyond it get a `TOOL_BUDGET_EXCEEDED` error result. */
-  maxCallsPerTool?: number | Record<string, number> | undefined;
-  /**
-   * How often the same call (same tool, same arguments) may run; repeats beyond it are answered
-   * with a `REPEATED_CALL` error result (default 3).
-   */
-  maxRepeatedCalls?: number | undefined;
-  /** A wall-clock budget in ms for the whole loop. */
-  timeBudgetMs?: number | undefined;
-  /** When a limit stops the loop, make one last model call without tools asking for a final answer (the text, or `true` for a default prompt). */
-  finalSummary?: boolean | string | undefined;
-  /** Called as soon as the model answers, before its tool calls run. */
-  onResponse?: ((response: LLMResponse, iteration: number) => void) | undefined;
-  /** Called after each model turn and its tool calls. */
-  onTurn?: ((turn: LoopTurn) => void) | undefined;
-  /** Called for each tool result. */
-  onToolResult?: ((result: ToolResult, call: ToolCall) => void) | undefined;
-  /** Receives tool progress. */
-  onProgress?: ((progress: CallProgress) => void) | undefined;
-}
-
-/** What {@link runToolLoop} resolves to. */
-export interface ToolLoopResult {
-  /** The last text the model produced. */
-  content: string;
-  /** The number of model calls made. */
-  iterations: number;
-  /** The whole conversation: the input messages, then every assistant and tool message. */
-  messages: Message[];
-  /** Why the loop stopped (`'return_direct'`: a `returnDirect` tool's result is the answer). */
-  stopReason: LoopStopReason;
-  /**
-   * Set when a `returnDirect` tool ended the loop: the tool, its call and its result (`content` is
-   * the result's text). The first such call of the batch, in call order, that did not fail.
-   */
-  returnedDirect?: { readonly tool: string; readonly callId: string; readonly result: ToolResult };
-  /** Tool calls made, all turns together. */
-  toolCalls: number;
-  /** Token usage summed over the turns, when the provider reports it. */
-  usage?: LLMUsage;
-}
+export type { LoopEvent, LoopStopReason, LoopTurn, ToolLoopOptions, ToolLoopResult } from './loop-types';
 
 const DEFAULT_SUMMARY_PROMPT = 'A limit was reached: do not call tools any more; answer now with what you have.';
 
-function stableKey(call: ToolCall): string {
-  const args = parseCallArguments(call.arguments);
-  if (args instanceof MalformedArguments) return `${call.name}\u0000${String(call.arguments)}`;
-  const sort = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sort)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
-        : v;
-  return `${call.name}\u0000${JSON.stringify(sort(args))}`;
+/** The calls of one turn as they run, and the events they post for the consumer. */
+class TurnCalls {
+  readonly calls: ToolCall[] = [];
+  readonly results: ToolResult[] = [];
+  readonly pending: LoopEvent[] = [];
+  private readonly running: Promise<unknown>[] = [];
+  private readonly batch: { call: ToolCall; index: number }[] = [];
+  private wake: (() => void) | undefined;
+  private unsettled = 0;
+  budgetHit = false;
+
+  constructor(
+    private readonly options: ToolLoopOptions,
+    private readonly guard: CallGuard,
+    private readonly callOptions: CallOptions,
+    private readonly iteration: number,
+    /** Start each call as soon as it is complete (streaming), or run the turn's calls as one batch at the end. */
+    private readonly early: boolean,
+  ) {}
+
+  post(event: LoopEvent): void {
+    this.pending.push(event);
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** Calls are running. */
+  get busy(): boolean {
+    return this.unsettled > 0;
+  }
+
+  /** Resolves `true` at the next posted event. */
+  posted(): Promise<true> {
+    return new Promise((resolve) => (this.wake = () => resolve(true)));
+  }
+
+  /** Admits a complete call and starts it (or queues it for the batch). */
+  add(call: ToolCall): void {
+    const index = this.calls.push(call) - 1;
+    const admission = this.guard.admit(call);
+    if (!admission.run) {
+      if (admission.budgetHit) this.budgetHit = true;
+      // refused through the toolkit: the call still gets its start and end events
+      this.track(this.options.toolkit.refuseCall(call, admission.code, admission.message, this.callOptions).then((r) => this.settle(index, r)));
+    } else if (this.early) {
+      this.track(this.options.toolkit.callTools([call], this.callOptions).then(([r]) => this.settle(index, r)));
+    } else {
+      this.batch.push({ call, index });
+    }
+  }
+
+  /** Yields the posted events until every call of the turn has its result. */
+  async *drain(): AsyncGenerator<LoopEvent> {
+    if (this.batch.length > 0) {
+      const batch = this.batch.splice(0);
+      this.track(this.options.toolkit.callTools(batch.map((b) => b.call), this.callOptions).then((done) => batch.forEach((b, i) => this.settle(b.index, done[i]))));
+    }
+    let settled = false;
+    const all = Promise.all(this.running).then(() => (settled = true));
+    for (;;) {
+      while (this.pending.length > 0) yield this.pending.shift()!;
+      if (settled) return;
+      await Promise.race([all, new Promise<void>((resolve) => (this.wake = resolve))]);
+    }
+  }
+
+  private track(promise: Promise<unknown>): void {
+    this.unsettled++;
+    this.running.push(promise.finally(() => this.unsettled--));
+  }
+
+  private settle(index: number, result: ToolResult): void {
+    this.results[index] = result;
+    this.post({ type: 'tool_result', iteration: this.iteration, call: this.calls[index], result });
+  }
 }
 
-function addUsage(total: LLMUsage | undefined, usage: LLMUsage | undefined): LLMUsage | undefined {
-  if (!usage) return total;
-  const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
-  const next: LLMUsage = {};
-  const input = sum(total?.inputTokens, usage.inputTokens);
-  const output = sum(total?.outputTokens, usage.outputTokens);
-  const all = sum(total?.totalTokens, usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0));
-  if (input !== undefined) next.inputTokens = input;
-  if (output !== undefined) next.outputTokens = output;
-  if (all !== undefined) next.totalTokens = all;
-  return next;
-}
+/**
+ * The tool loop as events, shared by `runToolLoop` (which drains it) and
+ * `streamToolLoop`: model → tool calls → results → model, with the caps, budgets, repeat check,
+ * time budget, summary turn and `returnDirect`. `streaming`: ask the provider's `stream` and start
+ * each call as soon as its arguments are complete.
+ */
+async function* loopEvents(options: ToolLoopOptions, messages: readonly Message[], streaming: boolean): AsyncGenerator<LoopEvent, void> {
+  const maxIterations = Math.max(1, options.maxIterations ?? 10);
+  const conversation: Message[] = [...messages];
+  const guard = new CallGuard(options);
+  const controller = new AbortController();
+  const outer = options.signal;
+  if (outer?.aborted) throw abortReason(outer);
+  const onOuterAbort = () => controller.abort(outer!.reason);
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  let outOfTime = false;
+  const budgetTimer =
+    options.timeBudgetMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          outOfTime = true;
+          controller.abort(new ToolkitError('TIMEOUT', `The tool loop ran out of its ${options.timeBudgetMs} ms budget.`));
+        }, options.timeBudgetMs);
 
-/** What an aborted loop rejects with: the signal's reason, or an `ABORTED` error when it has none. */
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new ToolkitError('ABORTED', 'The tool loop was aborted.');
+  let iterations = 0;
+  let content = '';
+  let usage: LLMUsage | undefined;
+  let stopReason: LoopStopReason = 'max_iterations';
+  let returnedDirect: ToolLoopResult['returnedDirect'];
+  let finished = false;
+  const callOptions: CallOptions = {
+    signal: controller.signal,
+    ...(options.context ? { agentContext: options.context } : {}),
+  };
+
+  /** One model turn: its events, then its response (`undefined` when the time budget ran out). */
+  async function* ask(tools: boolean, calls?: TurnCalls, extra?: Message): AsyncGenerator<LoopEvent, LLMResponse | undefined> {
+    iterations++;
+    const iteration = iterations;
+    const assembler = new TurnAssembler(options.maxArgumentChars ?? DEFAULT_MAX_ARGUMENT_CHARS);
+    const request = {
+      model: options.model,
+      messages: extra ? [...conversation, extra] : conversation,
+      // the provider's own array (the view's is frozen and shared)
+      tools: tools ? [...options.toolkit.getToolSchemas({ context: options.context })] : [],
+      ...(options.options ? { options: options.options } : {}),
+      signal: controller.signal,
+    };
+    const events = modelTurnEvents(options.provider, request, streaming)[Symbol.asyncIterator]();
+    let ended = false;
+    try {
+      for (;;) {
+        const next = events.next();
+        // while early calls run, their progress and results go out even when the model is silent
+        while (calls?.busy && (await Promise.race([next.then(() => false), calls.posted()]))) {
+          while (calls.pending.length > 0) yield calls.pending.shift()!;
+        }
+        const step = await next;
+        if (step.done === true) break;
+        const event = step.value;
+        // a provider that keeps sending after the abort is not listened to
+        controller.signal.throwIfAborted();
+        const call = assembler.take(event);
+        if (event.type === 'text_delta') yield { type: 'text_delta', iteration, text: event.text };
+        else if (event.type === 'tool_call_started') yield { type: 'tool_call_started', iteration, callId: event.id, name: event.name };
+        else if (event.type === 'tool_call_delta') yield { type: 'tool_call_delta', iteration, callId: event.id, delta: event.delta };
+        if (call !== undefined) calls?.add(call);
+        if (calls !== undefined) while (calls.pending.length > 0) yield calls.pending.shift()!;
+      }
+      ended = true;
+      return assembler.response();
+    } catch (error) {
+      if (controller.signal.aborted && !outOfTime) throw outer?.reason ?? error;
+      if (outOfTime) return undefined;
+      throw ToolkitError.is(error) ? error : new ToolkitError('PROVIDER_FAILED', `The model provider failed because ${describeThrown(error)}`, { cause: error });
+    } finally {
+      if (!ended) {
+        // stopped early (a failure, the consumer left): end the request first, so that a read in flight settles
+        controller.abort(new ToolkitError('ABORTED', 'The tool loop was stopped.'));
+        await Promise.resolve(events.return?.()).catch(() => undefined);
+      }
+    }
+  }
+
+  try {
+    while (iterations < maxIterations) {
+      if (outOfTime) {
+        stopReason = 'time_budget';
+        break;
+      }
+      const iteration = iterations + 1;
+      const turn = new TurnCalls(options, guard, {
+        ...callOptions,
+        onProgress: (progress) => {
+          options.onProgress?.(progress);
+          turn.post({ type: 'tool_progress', iteration, progress });
+        },
+      }, iteration, streaming);
+      const response = yield* ask(true, turn);
+      if (!response) {
+        stopReason = 'time_budget';
+        break;
+      }
+      usage = addUsage(usage, response.usage);
+      content = response.content;
+      options.onResponse?.(response, iterations);
+      const calls = response.toolCalls;
+      conversation.push({ role: 'assistant', content: response.content, ...(calls.length ? { toolCalls: calls } : {}) });
+      if (calls.length === 0) {
+        stopReason = 'completed';
+        options.onTurn?.({ iteration, response, results: [] });
+        yield { type: 'step_finished', iteration, response, results: [] };
+        break;
+      }
+      yield* turn.drain();
+      if (outer?.aborted) throw abortReason(outer);
+      const results = turn.results;
+      calls.forEach((call, index) => {
+        const result = results[index];
+        options.onToolResult?.(result, call);
+        const parts = result.isError ? undefined : modelParts(result.content);
+        conversation.push({
+          role: 'tool',
+          content: result.forLLM,
+          toolCallId: call.id,
+          name: call.name,
+          ...(result.isError ? { isError: true } : {}),
+          ...(parts !== undefined ? { parts } : {}),
+        });
+      });
+      options.onTurn?.({ iteration, response, results });
+      yield { type: 'step_finished', iteration, response, results };
+      returnedDirect = directAnswer(options, calls, results);
+      if (returnedDirect !== undefined) {
+        content = returnedDirect.result.forLLM;
+        stopReason = 'return_direct';
+        break;
+      }
+      if (turn.budgetHit) {
+        stopReason = 'max_tool_calls';
+        break;
+      }
+    }
+
+    if (stopReason !== 'completed' && stopReason !== 'return_direct' && options.finalSummary && !outOfTime) {
+      const prompt = typeof options.finalSummary === 'string' ? options.finalSummary : DEFAULT_SUMMARY_PROMPT;
+      const response = yield* ask(false, undefined, { role: 'user', content: prompt });
+      if (response) {
+        usage = addUsage(usage, response.usage);
+        content = response.content;
+        conversation.push({ role: 'user', content: prompt }, { role: 'assistant', content: response.content });
+        yield { type: 'step_finished', iteration: iterations, response, results: [] };
+      }
+    }
+    finished = true;
+  } finally {
+    if (budgetTimer !== undefined) clearTimeout(budgetTimer);
+    outer?.removeEventListener('abort', onOuterAbort);
+    // the consumer stopped early or the loop failed: stop the model request and running tools
+    if (!finished) controller.abort(new ToolkitError('ABORTED', 'The tool loop was stopped.'));
+  }
+  const result: ToolLoopResult = {
+    content,
+    iterations,
+    messages: conversation,
+    stopReason,
+    toolCalls: guard.admitted,
+    ...(usage ? { usage } : {}),
+    ...(returnedDirect ? { returnedDirect } : {}),
+  };
+  yield { type: 'final', result };
 }
 
 /**
@@ -135,174 +275,31 @@ function abortReason(signal: AbortSignal): unknown {
  *   (`ABORTED` when the signal has none).
  */
 export async function runToolLoop(options: ToolLoopOptions, messages: readonly Message[]): Promise<ToolLoopResult> {
-  const maxIterations = Math.max(1, options.maxIterations ?? 10);
-  const maxRepeats = options.maxRepeatedCalls ?? 3;
-  const conversation: Message[] = [...messages];
-  const perTool = new Map<string, number>();
-  const repeats = new Map<string, number>();
-  const controller = new AbortController();
-  const outer = options.signal;
-  const onOuterAbort = () => controller.abort(outer!.reason);
-  if (outer?.aborted) throw abortReason(outer);
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  let budgetTimer: ReturnType<typeof setTimeout> | undefined;
-  let outOfTime = false;
-  if (options.timeBudgetMs !== undefined) {
-    budgetTimer = setTimeout(() => {
-      outOfTime = true;
-      controller.abort(new ToolkitError('TIMEOUT', `The tool loop ran out of its ${options.timeBudgetMs} ms budget.`));
-    }, options.timeBudgetMs);
+  for await (const event of loopEvents(options, messages, false)) {
+    if (event.type === 'final') return event.result;
   }
-
-  let iterations = 0;
-  let toolCalls = 0;
-  let content = '';
-  let usage: LLMUsage | undefined;
-  let stopReason: LoopStopReason = 'max_iterations';
-  let returnedDirect: ToolLoopResult['returnedDirect'];
-
-  const ask = async (tools: boolean, extra?: Message): Promise<LLMResponse | undefined> => {
-    iterations++;
-    try {
-      return await options.provider.chat({
-        model: options.model,
-        messages: extra ? [...conversation, extra] : conversation,
-        // the provider's own array (the view's is frozen and shared)
-        tools: tools ? [...options.toolkit.getToolSchemas({ context: options.context })] : [],
-        ...(options.options ? { options: options.options } : {}),
-        signal: controller.signal,
-      });
-    } catch (error) {
-      if (controller.signal.aborted && !outOfTime) throw outer?.reason ?? error;
-      if (outOfTime) return undefined;
-      throw ToolkitError.is(error) ? error : new ToolkitError('PROVIDER_FAILED', `The model provider failed because ${describeThrown(error)}`, { cause: error });
-    }
-  };
-
-  const limitFor = (name: string): number | undefined =>
-    typeof options.maxCallsPerTool === 'number' ? options.maxCallsPerTool : options.maxCallsPerTool?.[name];
-
-  try {
-    while (iterations < maxIterations) {
-      if (outOfTime) {
-        stopReason = 'time_budget';
-        break;
-      }
-      const response = await ask(true);
-      if (!response) {
-        stopReason = 'time_budget';
-        break;
-      }
-      usage = addUsage(usage, response.usage);
-      content = response.content;
-      options.onResponse?.(response, iterations);
-      const calls = response.toolCalls ?? [];
-      conversation.push({ role: 'assistant', content: response.content, ...(calls.length ? { toolCalls: calls } : {}) });
-      if (calls.length === 0) {
-        stopReason = 'completed';
-        options.onTurn?.({ iteration: iterations, response, results: [] });
-        break;
-      }
-
-      const results: ToolResult[] = new Array<ToolResult>(calls.length);
-      const runnable: { call: ToolCall; index: number }[] = [];
-      const refused: Promise<unknown>[] = [];
-      const callOptions: CallOptions = {
-        signal: controller.signal,
-        ...(options.context ? { agentContext: options.context } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      };
-      let budgetHit = false;
-      calls.forEach((call, index) => {
-        const key = stableKey(call);
-        const seen = (repeats.get(key) ?? 0) + 1;
-        repeats.set(key, seen);
-        const used = (perTool.get(call.name) ?? 0) + 1;
-        const limit = limitFor(call.name);
-        let code: ToolkitErrorCode | undefined;
-        let message = '';
-        if (options.maxToolCalls !== undefined && toolCalls >= options.maxToolCalls) {
-          code = 'TOOL_BUDGET_EXCEEDED';
-          message = `The tool-call budget of this conversation (${options.maxToolCalls}) is used up; answer with what you have.`;
-          budgetHit = true;
-        } else if (limit !== undefined && used > limit) {
-          code = 'TOOL_BUDGET_EXCEEDED';
-          message = `Tool ${quoteInput(call.name)} may be called at most ${limit} time(s) in this conversation; use what you have.`;
-        } else if (seen > maxRepeats) {
-          code = 'REPEATED_CALL';
-          message = `You already called ${quoteInput(call.name)} with exactly these arguments ${seen - 1} time(s); the answer will not change. Use the earlier result or try something else.`;
-        }
-        if (code !== undefined) {
-          // refused through the toolkit: the call still gets its start and end events
-          refused.push(options.toolkit.refuseCall(call, code, message, callOptions).then((result) => (results[index] = result)));
-          return;
-        }
-        perTool.set(call.name, used);
-        toolCalls++;
-        runnable.push({ call, index });
-      });
-      const done = await options.toolkit.callTools(
-        runnable.map((r) => r.call),
-        callOptions,
-      );
-      await Promise.all(refused);
-      runnable.forEach((r, i) => (results[r.index] = done[i]));
-      if (outer?.aborted) throw abortReason(outer);
-      calls.forEach((call, index) => {
-        const result = results[index];
-        options.onToolResult?.(result, call);
-        const parts = result.isError ? undefined : modelParts(result.content);
-        conversation.push({
-          role: 'tool',
-          content: result.forLLM,
-          toolCallId: call.id,
-          name: call.name,
-          ...(result.isError ? { isError: true } : {}),
-          ...(parts !== undefined ? { parts } : {}),
-        });
-      });
-      options.onTurn?.({ iteration: iterations, response, results });
-      returnedDirect = directAnswer(options, calls, results);
-      if (returnedDirect !== undefined) {
-        content = returnedDirect.result.forLLM;
-        stopReason = 'return_direct';
-        break;
-      }
-      if (budgetHit) {
-        stopReason = 'max_tool_calls';
-        break;
-      }
-    }
-
-    if (stopReason !== 'completed' && stopReason !== 'return_direct' && options.finalSummary && !outOfTime) {
-      const prompt = typeof options.finalSummary === 'string' ? options.finalSummary : DEFAULT_SUMMARY_PROMPT;
-      const response = await ask(false, { role: 'user', content: prompt });
-      if (response) {
-        usage = addUsage(usage, response.usage);
-        content = response.content;
-        conversation.push({ role: 'user', content: prompt }, { role: 'assistant', content: response.content });
-      }
-    }
-  } finally {
-    if (budgetTimer !== undefined) clearTimeout(budgetTimer);
-    outer?.removeEventListener('abort', onOuterAbort);
-  }
-
-  return { content, iterations, messages: conversation, stopReason, toolCalls, ...(usage ? { usage } : {}), ...(returnedDirect ? { returnedDirect } : {}) };
+  throw new ToolkitError('PROVIDER_FAILED', 'The tool loop ended without a result.');
 }
 
 /**
- * The first call of a finished batch, in call order, whose tool says `returnDirect` and whose
- * result is the answer: not an error (the model then tries again), not a pending async answer.
+ * The tool loop as a stream of events, for chat UIs: `text_delta`s as the model writes,
+ * `tool_call_started` / `tool_call_delta` as a call forms, `tool_progress` and `tool_result` as
+ * tools run, `step_finished` after each turn, and `final` with what {@link runToolLoop} resolves to.
+ * Same options, limits and errors as `runToolLoop`. Uses the provider's `stream` (a provider
+ * without one is asked with `chat` and its answer told as events). Each tool call starts as soon
+ * as its arguments are complete, while the model still writes the next. Breaking out of the
+ * `for await`, or aborting `signal`, stops the model stream and aborts running tools; a stream
+ * that ends inside a call's arguments, or sends more than `maxArgumentChars` of them, fails with
+ * `PROVIDER_FAILED` and that call never runs.
+ *
+ * @example
+ * for await (const event of streamToolLoop({ provider, model: 'gpt-4.1-mini', toolkit }, messages)) {
+ *   if (event.type === 'text_delta') process.stdout.write(event.text);
+ *   if (event.type === 'final') console.log(event.result.stopReason);
+ * }
+ * @throws ToolkitError (from the iteration) `PROVIDER_FAILED` when the provider fails or its stream
+ *   is cut; the signal's reason when aborted (`ABORTED` when the signal has none).
  */
-function directAnswer(options: ToolLoopOptions, calls: readonly ToolCall[], results: readonly ToolResult[]): ToolLoopResult['returnedDirect'] {
-  const direct = new Set(
-    options.toolkit
-      .getActiveTools({ context: options.context })
-      .filter((tool) => tool.behaviour?.returnDirect === true)
-      .map((tool) => tool.name),
-  );
-  if (direct.size === 0) return undefined;
-  const index = calls.findIndex((call, i) => direct.has(call.name) && !results[i].isError && !results[i].async);
-  return index < 0 ? undefined : { tool: calls[index].name, callId: calls[index].id, result: results[index] };
+export function streamToolLoop(options: ToolLoopOptions, messages: readonly Message[]): AsyncIterable<LoopEvent> {
+  return { [Symbol.asyncIterator]: () => loopEvents(options, messages, true) };
 }

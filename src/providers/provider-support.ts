@@ -66,7 +66,7 @@ export function mergedOptions(
   options: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...defaults, ...options };
-  // these adapters speak the non-streaming form only
+  // the adapter decides `stream`: `chat` asks without it, `stream` with it
   delete merged.stream;
   return merged;
 }

@@ -1,10 +1,12 @@
 import { modelImages } from '../../common/content-text';
 import { isPlainObject } from '../../common/plain-object';
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
+import type { LLMProvider, LLMRequest, LLMResponse, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { type AnthropicToolDefinition, type LoweringChange, lowerToolOrOmit } from '../../schema/lowering';
 import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, unknownRoleError } from '../provider-support';
+import { sdkStream } from '../stream-support';
+import { anthropicEvents, usageOf } from './anthropic-stream';
 
 type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -93,19 +95,7 @@ export class AnthropicProvider implements LLMProvider {
    * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`.
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
-    const tools = request.tools.map((tool) => this.lower(tool)).filter((tool) => tool !== undefined);
-    const { system, messages } = toAnthropicMessages(request.messages);
-    const body = {
-      max_tokens: this.maxTokens,
-      ...(tools.length > 0 && this.disableParallelToolUse
-        ? { tool_choice: { type: 'auto', disable_parallel_tool_use: true } }
-        : {}),
-      ...mergedOptions(this.defaultOptions, request.options),
-      model: request.model,
-      ...(system !== undefined ? { system } : {}),
-      messages,
-      ...(tools.length > 0 ? { tools } : {}),
-    } as Anthropic.MessageCreateParamsNonStreaming;
+    const body = this.body(request);
     const message: Anthropic.Message = await sdkCall(VENDOR, 'messages.create', request.signal, () =>
       this.client.messages.create(body, { signal: request.signal }),
     );
@@ -128,14 +118,37 @@ export class AnthropicProvider implements LLMProvider {
     if (message.usage) response.usage = usageOf(message.usage);
     return response;
   }
-}
 
-/** Input tokens include cache reads and writes, which Anthropic counts apart from `input_tokens`. */
-function usageOf(usage: Anthropic.Usage): LLMUsage {
-  const inputTokens =
-    (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-  const outputTokens = usage.output_tokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  /**
+   * Runs one model turn as a stream (`stream: true`): text deltas, each `tool_use` block as a call
+   * that is complete at its `content_block_stop`, then the stop reason and usage.
+   *
+   * @example
+   * for await (const event of provider.stream({ model: 'claude-sonnet-4-5', messages, tools })) console.log(event.type);
+   * @throws ToolkitError `PROVIDER_FAILED` (also when the stream breaks off), `ABORTED`.
+   */
+  stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
+    const signal = options.signal ?? request.signal;
+    const body: Anthropic.MessageCreateParamsStreaming = { ...this.body(request), stream: true };
+    return anthropicEvents(sdkStream(VENDOR, 'messages.create', signal, () => this.client.messages.create(body, { signal })));
+  }
+
+  /** The request body, without `stream`. */
+  private body(request: LLMRequest): Anthropic.MessageCreateParamsNonStreaming {
+    const tools = request.tools.map((tool) => this.lower(tool)).filter((tool) => tool !== undefined);
+    const { system, messages } = toAnthropicMessages(request.messages);
+    return {
+      max_tokens: this.maxTokens,
+      ...(tools.length > 0 && this.disableParallelToolUse
+        ? { tool_choice: { type: 'auto', disable_parallel_tool_use: true } }
+        : {}),
+      ...mergedOptions(this.defaultOptions, request.options),
+      model: request.model,
+      ...(system !== undefined ? { system } : {}),
+      messages,
+      ...(tools.length > 0 ? { tools } : {}),
+    } as Anthropic.MessageCreateParamsNonStreaming;
+  }
 }
 
 /**

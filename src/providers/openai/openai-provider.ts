@@ -9,7 +9,7 @@ import type {
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message } from '../../common/llm-types';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import {
@@ -29,6 +29,7 @@ import {
   toolCallIdOf,
   unknownRoleError,
 } from '../provider-support';
+import { openAIStream } from './openai-stream';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -108,6 +109,42 @@ export class OpenAIProvider implements LLMProvider {
    * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`.
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
+    const { shared, definitions, restorers } = this.requestParts(request);
+    return this.api === 'responses'
+      ? this.viaResponses(
+          { ...shared, input: toResponsesInput(request.messages), ...definitions } as ResponseCreateParamsNonStreaming,
+          request.signal,
+          restorers,
+        )
+      : this.viaChatCompletions(
+          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
+          request.signal,
+          restorers,
+        );
+  }
+
+  /**
+   * Runs one model turn as a stream: Chat Completions with `stream: true` (usage included), or
+   * the Responses API's streaming events. Each tool call is complete as soon as the API moves on
+   * to the next one, so the loop can start it while the model writes the rest.
+   *
+   * @example
+   * for await (const event of provider.stream({ model: 'gpt-4.1-mini', messages, tools })) console.log(event.type);
+   * @throws ToolkitError `PROVIDER_FAILED` (also when the stream breaks off), `ABORTED`.
+   */
+  stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
+    const { shared, definitions, restorers } = this.requestParts(request);
+    const input = this.api === 'responses' ? { input: toResponsesInput(request.messages) } : { messages: toChatMessages(request.messages) };
+    const callArguments = (name: string, raw: string) => this.callArguments(name, raw, restorers);
+    return openAIStream(this.client, this.api, { ...shared, ...input, ...definitions }, options.signal ?? request.signal, callArguments);
+  }
+
+  /** The body fields both APIs take alike, the lowered tools and their argument restorers. */
+  private requestParts(request: LLMRequest): {
+    shared: Record<string, unknown>;
+    definitions: { tools?: (OpenAIChatToolDefinition | OpenAIResponsesToolDefinition)[] };
+    restorers: ReadonlyMap<string, ArgumentRestorer>;
+  } {
     const tools: LoweredTool[] = [];
     const restorers = new Map<string, ArgumentRestorer>();
     for (const tool of request.tools) {
@@ -123,17 +160,7 @@ export class OpenAIProvider implements LLMProvider {
       model: request.model,
     };
     const definitions = tools.length > 0 ? { tools: tools.map((t) => t.definition) } : {};
-    return this.api === 'responses'
-      ? this.viaResponses(
-          { ...shared, input: toResponsesInput(request.messages), ...definitions } as ResponseCreateParamsNonStreaming,
-          request.signal,
-          restorers,
-        )
-      : this.viaChatCompletions(
-          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
-          request.signal,
-          restorers,
-        );
+    return { shared, definitions, restorers };
   }
 
   private lowerTool(tool: ToolSchema): { lowered?: LoweredTool; report: readonly LoweringChange[] } {
