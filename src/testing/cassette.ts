@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LLMRequest, LLMResponse } from '../common/llm-types';
+import type { LLMRequest, LLMResponse, ProviderStreamEvent } from '../common/llm-types';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
 import { REDACTED } from '../executor/redact';
@@ -25,10 +25,7 @@ export interface RecordedError {
   readonly code?: string | undefined;
 }
 
-/**
- * One recorded model turn. `kind` names the provider method; `'chat'` is the only kind today,
- * other methods (a streamed turn and its events) add their own kind beside it.
- */
+/** One recorded `chat` turn: its request and its response, or the error the provider threw. */
 export interface ChatInteraction {
   readonly kind: 'chat';
   readonly request: RecordedRequest;
@@ -36,11 +33,25 @@ export interface ChatInteraction {
   readonly error?: RecordedError | undefined;
 }
 
+/**
+ * One recorded `stream` turn: its request and the events the provider sent, in order, then the
+ * error it failed with, if it did (a turn the consumer stopped early holds the events it read).
+ */
+export interface StreamInteraction {
+  readonly kind: 'stream';
+  readonly request: RecordedRequest;
+  readonly events: readonly ProviderStreamEvent[];
+  readonly error?: RecordedError | undefined;
+}
+
+/** One recorded model turn; `kind` names the provider method that answered it. */
+export type Interaction = ChatInteraction | StreamInteraction;
+
 /** A cassette file: the turns of one recorded run, in the order they were asked. */
 export interface Cassette {
   readonly format: 'toolwright-cassette';
   readonly version: 1;
-  readonly interactions: readonly ChatInteraction[];
+  readonly interactions: readonly Interaction[];
 }
 
 /** Option names whose values are credentials: replaced by {@link REDACTED} before anything is written. */
@@ -66,13 +77,13 @@ export function recordedRequest(request: LLMRequest): RecordedRequest {
   return { ...(canonical(rest, false) as RecordedRequest), ...(options === undefined ? {} : { options: canonical(options, true) as Record<string, unknown> }) };
 }
 
-/** A response as JSON keeps it, keys sorted. */
-export function recordedResponse(response: LLMResponse): LLMResponse {
-  return canonical(JSON.parse(JSON.stringify(response)), false) as LLMResponse;
+/** A response (or a stream event) as JSON keeps it, keys sorted. */
+export function recordedResponse<T extends LLMResponse | ProviderStreamEvent>(response: T): T {
+  return canonical(JSON.parse(JSON.stringify(response)), false) as T;
 }
 
 /** Writes the cassette, pretty and in a stable key order, through a temporary file (never half-written). */
-export function writeCassette(file: string, interactions: readonly ChatInteraction[]): void {
+export function writeCassette(file: string, interactions: readonly Interaction[]): void {
   const cassette: Cassette = { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, interactions };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
@@ -104,14 +115,20 @@ export function readCassette(file: string): Cassette {
   if (cassette.version !== CASSETTE_VERSION) fail(`has version ${quoteInput(String(cassette.version))}; this toolwright reads version ${CASSETTE_VERSION}.`);
   if (!Array.isArray(cassette.interactions)) fail('has no "interactions" array.');
   (cassette.interactions as unknown[]).forEach((entry, index) => {
-    if (!isObject(entry) || entry.kind !== 'chat') fail(`has an interaction ${index} of an unknown kind (this toolwright replays "chat").`);
+    if (!isObject(entry) || (entry.kind !== 'chat' && entry.kind !== 'stream')) fail(`has an interaction ${index} of an unknown kind (this toolwright replays "chat" and "stream").`);
     const interaction = entry as Record<string, unknown>;
     const request = interaction.request;
     if (!isObject(request) || typeof request.model !== 'string' || !Array.isArray(request.messages) || !Array.isArray(request.tools)) fail(`has an interaction ${index} without a valid request.`);
-    const response = interaction.response;
     const error = interaction.error;
-    const validResponse = isObject(response) && typeof response.content === 'string' && Array.isArray(response.toolCalls);
     const validError = isObject(error) && typeof error.message === 'string' && typeof error.name === 'string';
+    if (error !== undefined && !validError) fail(`has an interaction ${index} with a malformed error.`);
+    if (interaction.kind === 'stream') {
+      const events = interaction.events;
+      if (!Array.isArray(events) || !events.every((event) => isObject(event) && typeof event.type === 'string')) fail(`has a stream interaction ${index} without a valid "events" list.`);
+      return;
+    }
+    const response = interaction.response;
+    const validResponse = isObject(response) && typeof response.content === 'string' && Array.isArray(response.toolCalls);
     if (validResponse === validError) fail(`has an interaction ${index} without exactly one valid response or error.`);
   });
   return parsed as Cassette;

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { LLMProvider, LLMRequest, LLMResponse } from '../common/llm-types';
+import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../common/llm-types';
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError } from '../errors';
-import { readCassette, recordedRequest, recordedResponse, writeCassette, type ChatInteraction, type RecordedError } from './cassette';
+import { readCassette, recordedRequest, recordedResponse, writeCassette, type Interaction, type RecordedError } from './cassette';
 import { requestDiff } from './request-diff';
 
 /** A provider that records every turn it passes on to another one. */
@@ -46,19 +46,19 @@ function aborted(request: LLMRequest, who: string): void {
  */
 export function recordProvider(provider: LLMProvider, file: string): RecordingProvider {
   const absolute = path.resolve(file);
-  const interactions: ChatInteraction[] = [];
-  const record = (interaction: ChatInteraction, index: number): void => {
+  const interactions: Interaction[] = [];
+  const record = (interaction: Interaction, index: number): void => {
     interactions[index] = interaction;
     writeCassette(absolute, interactions.filter((entry) => entry !== undefined));
   };
-  return {
+  const reserve = (): number => interactions.length++;
+  const recorder: RecordingProvider = {
     file: absolute,
     get recorded() {
       return interactions.filter((entry) => entry !== undefined).length;
     },
     async chat(request: LLMRequest): Promise<LLMResponse> {
-      const index = interactions.length;
-      interactions.length++;
+      const index = reserve();
       const asked = recordedRequest(request);
       try {
         const response = await provider.chat(request);
@@ -67,6 +67,32 @@ export function recordProvider(provider: LLMProvider, file: string): RecordingPr
       } catch (error) {
         record({ kind: 'chat', request: asked, error: recordedError(error) }, index);
         throw error;
+      }
+    },
+  };
+  const stream = provider.stream?.bind(provider);
+  if (stream === undefined) return recorder;
+  return {
+    file: absolute,
+    get recorded() {
+      return recorder.recorded;
+    },
+    chat: recorder.chat,
+    async *stream(request: LLMRequest, options?: ProviderStreamOptions): AsyncGenerator<ProviderStreamEvent, void> {
+      const index = reserve();
+      const asked = recordedRequest(request);
+      const events: ProviderStreamEvent[] = [];
+      let error: RecordedError | undefined;
+      try {
+        for await (const event of stream(request, options)) {
+          events.push(recordedResponse(event));
+          yield event;
+        }
+      } catch (thrown) {
+        error = recordedError(thrown);
+        throw thrown;
+      } finally {
+        record({ kind: 'stream', request: asked, events, ...(error !== undefined ? { error } : {}) }, index);
       }
     },
   };
@@ -88,31 +114,53 @@ export function replayProvider(file: string): ReplayProvider {
   const { interactions } = readCassette(absolute);
   const where = quoteInput(absolute, 200);
   let next = 0;
-  return {
+  /** The next recorded turn, checked against `request` and asked for by the method `kind`. */
+  const turn = <K extends Interaction['kind']>(request: LLMRequest, kind: K): Extract<Interaction, { kind: K }> => {
+    aborted(request, 'replayProvider');
+    const index = next;
+    const interaction = interactions[index];
+    if (interaction === undefined) {
+      throw new ToolkitError('PROVIDER_FAILED', `replayProvider: request ${index} has no recorded turn in ${where} (it holds ${interactions.length}); record the cassette again.`);
+    }
+    if (interaction.kind !== kind) {
+      throw new ToolkitError('PROVIDER_FAILED', `replayProvider: request ${index} was recorded from \`${interaction.kind}\` in ${where} and is asked through \`${kind}\`; record the cassette again with the same loop.`);
+    }
+    const differences = requestDiff(interaction.request, recordedRequest(request));
+    if (differences.length > 0) {
+      throw new ToolkitError(
+        'PROVIDER_FAILED',
+        `replayProvider: request ${index} differs from the one recorded in ${where}; record the cassette again if the change is meant:\n  ${differences.join('\n  ')}`,
+      );
+    }
+    next++;
+    return interaction as Extract<Interaction, { kind: K }>;
+  };
+  const failure = (index: number, error: RecordedError): ToolkitError =>
+    new ToolkitError('PROVIDER_FAILED', `replayProvider: request ${index} failed when recorded${error.code === undefined ? '' : ` (${quoteInput(error.code)})`}: ${quoteInput(error.message, 500)}`);
+  const replay: ReplayProvider = {
     file: absolute,
     get remaining() {
       return interactions.length - next;
     },
     async chat(request: LLMRequest): Promise<LLMResponse> {
-      aborted(request, 'replayProvider');
-      const index = next;
-      const interaction = interactions[index];
-      if (interaction === undefined) {
-        throw new ToolkitError('PROVIDER_FAILED', `replayProvider: request ${index} has no recorded turn in ${where} (it holds ${interactions.length}); record the cassette again.`);
-      }
-      const differences = requestDiff(interaction.request, recordedRequest(request));
-      if (differences.length > 0) {
-        throw new ToolkitError(
-          'PROVIDER_FAILED',
-          `replayProvider: request ${index} differs from the one recorded in ${where}; record the cassette again if the change is meant:\n  ${differences.join('\n  ')}`,
-        );
-      }
-      next++;
-      if (interaction.error !== undefined) {
-        const { code, message } = interaction.error;
-        throw new ToolkitError('PROVIDER_FAILED', `replayProvider: request ${index} failed when recorded${code === undefined ? '' : ` (${quoteInput(code)})`}: ${quoteInput(message, 500)}`);
-      }
+      const interaction = turn(request, 'chat');
+      if (interaction.error !== undefined) throw failure(next - 1, interaction.error);
       return structuredClone(interaction.response as LLMResponse);
+    },
+  };
+  // a cassette with streamed turns answers `stream`; one without leaves `streamToolLoop` on `chat`, as when it was recorded
+  if (!interactions.some((interaction) => interaction.kind === 'stream')) return replay;
+  return {
+    file: absolute,
+    get remaining() {
+      return replay.remaining;
+    },
+    chat: replay.chat,
+    async *stream(request: LLMRequest): AsyncGenerator<ProviderStreamEvent, void> {
+      const interaction = turn(request, 'stream');
+      const index = next - 1;
+      for (const event of interaction.events) yield structuredClone(event);
+      if (interaction.error !== undefined) throw failure(index, interaction.error);
     },
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { ScriptedProvider, Tool, ToolParam, Toolkit, ToolkitError, runToolLoop, type LLMProvider, type LLMRequest, type Message } from '../../src';
+import { ScriptedProvider, Tool, ToolParam, Toolkit, ToolkitError, runToolLoop, streamToolLoop, type LLMProvider, type LLMRequest, type LoopEvent, type Message } from '../../src';
 import { OpenAIProvider } from '../../src/providers/openai';
 import { recordProvider, replayProvider } from '../../src/testing';
 import { WireServer } from '../providers/wire-server';
@@ -198,5 +198,74 @@ describe('record against the OpenAI SDK on a local server, replay without it', (
     expect(replayed.messages).toEqual(recorded.messages);
     expect(replayed.usage).toEqual(recorded.usage);
     expect(second.weather.calls).toBe(1);
+  });
+});
+
+describe('recordProvider / replayProvider with streamed turns', () => {
+  const streamed = async (provider: LLMProvider, kit: Toolkit): Promise<LoopEvent[]> => {
+    const events: LoopEvent[] = [];
+    for await (const event of streamToolLoop({ provider, model: 'm', toolkit: kit }, user('Weather in Paris?'))) events.push(event);
+    return events;
+  };
+  const shape = (events: LoopEvent[]) => events.map((event) => (event.type === 'text_delta' ? `text:${event.text}` : event.type));
+
+  test('a streamToolLoop run is recorded as stream turns and replays the same events, with no model', async () => {
+    const file = path.join(dir, 'stream.json');
+    const first = toolkit();
+    const recorder = recordProvider(script(), file);
+    const recorded = await streamed(recorder, first.toolkit);
+    const cassette = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(cassette.interactions.map((i: { kind: string }) => i.kind)).toEqual(['stream', 'stream']);
+    expect(cassette.interactions[0].events.at(-1)).toMatchObject({ type: 'finish' });
+
+    const second = toolkit();
+    const replayed = await streamed(replayProvider(file), second.toolkit);
+    expect(shape(replayed)).toEqual(shape(recorded));
+    expect(replayed.at(-1)).toMatchObject({ type: 'final', result: { content: 'It is sunny in Paris.' } });
+    expect(second.weather.calls).toBe(1);
+  });
+
+  test('a streamed turn asked through chat, and a drifted streamed request, fail naming the file and the turn', async () => {
+    const file = path.join(dir, 'stream.json');
+    await streamed(recordProvider(script(), file), toolkit().toolkit);
+    const viaChat = await rejection(runToolLoop({ provider: replayProvider(file), model: 'm', toolkit: toolkit().toolkit }, user('Weather in Paris?')));
+    expect(String(viaChat)).toMatch(/request 0 was recorded from `stream` .* asked through `chat`/);
+    const drifted = replayProvider(file);
+    const events: LoopEvent[] = [];
+    const failure = await rejection(
+      (async () => {
+        for await (const event of streamToolLoop({ provider: drifted, model: 'other-model', toolkit: toolkit().toolkit }, user('Weather in Paris?'))) events.push(event);
+      })(),
+    );
+    expect(String(failure)).toContain('request 0 differs');
+    expect(String(failure)).toContain('stream.json');
+  });
+
+  test('a stream that failed midway is recorded with the events before the failure; the replay sends them, then fails', async () => {
+    const file = path.join(dir, 'broken.json');
+    const broken: LLMProvider = {
+      chat: () => Promise.reject(new Error('not used')),
+      async *stream() {
+        yield { type: 'text_delta', text: 'Let me ' };
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      },
+    };
+    const seen: string[] = [];
+    const failure = await rejection(
+      (async () => {
+        for await (const event of streamToolLoop({ provider: recordProvider(broken, file), model: 'm', toolkit: toolkit().toolkit }, user('Hi'))) seen.push(event.type);
+      })(),
+    );
+    expect(String(failure)).toContain('socket hang up');
+    const cassette = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(cassette.interactions[0]).toMatchObject({ kind: 'stream', events: [{ type: 'text_delta', text: 'Let me ' }], error: { code: 'ECONNRESET' } });
+    const replayedTypes: string[] = [];
+    const again = await rejection(
+      (async () => {
+        for await (const event of streamToolLoop({ provider: replayProvider(file), model: 'm', toolkit: toolkit().toolkit }, user('Hi'))) replayedTypes.push(event.type);
+      })(),
+    );
+    expect(String(again)).toMatch(/request 0 failed when recorded \('ECONNRESET'\)|request 0 failed when recorded \(ECONNRESET\)/);
+    expect(replayedTypes).toEqual(seen);
   });
 });
