@@ -13,4 +13,4 @@
  */
 export { recordProvider, replayProvider, type RecordingProvider, type ReplayProvider } from './record-replay';
 export { fuzzTool, type FuzzFinding, type FuzzFindingKind, type FuzzOptions, type FuzzReport } from './fuzz-tool';
-export type { Cassette, ChatInteraction, RecordedError, RecordedRequest } from './cassette';
+export type { Cassette, ChatInteraction, Interaction, RecordedError, RecordedRequest, StreamInteraction } from './cassette';
