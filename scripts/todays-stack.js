@@ -26,7 +26,7 @@ const root = path.resolve(__dirname, '..');
 /** What a new project installs: the peers at the registry's `latest` (the others at npm's pick). */
 const STACK = [
   'typescript@latest', 'ai@latest', 'ioredis@latest', 'bullmq@latest', '@modelcontextprotocol/sdk@latest', '@modelcontextprotocol/server@latest', '@modelcontextprotocol/client@latest',
-  '@langchain/core@latest', 'pg@latest',
+  '@langchain/core@latest', 'pg@latest', '@google/genai@latest',
   '@openai/agents@latest', '@nestjs/common@latest', '@nestjs/core@latest', 'inversify@latest', 'reflect-metadata', 'rxjs',
   'class-validator', 'class-transformer', 'zod@latest',
 ];

@@ -1,0 +1,119 @@
+import type { Content, FunctionResponsePart, Part } from '@google/genai';
+import { modelMedia } from '../../common/content-text';
+import type { Message } from '../../common/llm-types';
+import { ToolkitError } from '../../errors';
+import { argumentsObject, toolCallIdOf, unknownRoleError } from '../provider-support';
+
+const VENDOR = 'Gemini';
+
+/**
+ * The prefix of the call ids the adapter makes up when Gemini sends a function call without one
+ * (the Gemini API often does). Such ids are never sent back: the response is matched by name and order.
+ */
+export const LOCAL_CALL_ID_PREFIX = 'toolwright-gemini-';
+
+/**
+ * The media types Gemini takes inline in a `functionResponse` (its multimodal function responses):
+ * images and documents.
+ */
+const FUNCTION_RESPONSE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+  'application/pdf',
+  'text/plain',
+]);
+
+/** Thought signatures Gemini attached to its function calls, by call id; replayed with the calls (Gemini 3 requires them). */
+export interface SignatureLookup {
+  get(callId: string): string | undefined;
+}
+
+/** The call id as the wire wants it: absent when the adapter made it up. */
+function wireId(id: string): { id?: string } {
+  return id.startsWith(LOCAL_CALL_ID_PREFIX) ? {} : { id };
+}
+
+/** A tool message's `functionResponse` part: its text as `output` (or `error`), its images and documents as inline parts. */
+function functionResponsePart(message: Message, index: number, names: ReadonlyMap<string, string>): Part {
+  const id = toolCallIdOf(message, index, VENDOR);
+  const name = message.name ?? names.get(id);
+  if (name === undefined || name === '') {
+    throw new ToolkitError(
+      'PROVIDER_FAILED',
+      `${VENDOR}: messages[${index}] is a "tool" message without name, answering a call no earlier assistant message made; ` +
+        'Gemini matches function responses by name, so set Message.name.',
+    );
+  }
+  const media = message.isError === true ? [] : modelMedia(message.parts, (type) => FUNCTION_RESPONSE_TYPES.has(type));
+  const parts: FunctionResponsePart[] = media.map((item) => ({ inlineData: { mimeType: item.mimeType, data: item.data } }));
+  return {
+    functionResponse: {
+      ...wireId(id),
+      name,
+      response: message.isError === true ? { error: message.content } : { output: message.content },
+      ...(parts.length > 0 ? { parts } : {}),
+    },
+  };
+}
+
+/**
+ * Maps provider-neutral messages to Gemini `contents`: system messages joined into
+ * `systemInstruction`; assistant turns as `model` contents of a text part and `functionCall` parts
+ * (with the thought signatures Gemini gave them); each run of consecutive `tool` messages as ONE
+ * `user` content of `functionResponse` parts, matched by call id and name (a failed call's text
+ * under `error`, else under `output`; the PNG, JPEG, WebP, HEIC/HEIF images and the PDF and
+ * plain-text files among its parts as inline data of the response).
+ *
+ * @example
+ * toGeminiContents([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
+ * // { systemInstruction: 'Be brief.', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }
+ * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`, or without a
+ * name when no earlier call has its id.
+ */
+export function toGeminiContents(
+  messages: readonly Message[],
+  signatures?: SignatureLookup,
+): { systemInstruction?: string; contents: Content[] } {
+  const system: string[] = [];
+  const contents: Content[] = [];
+  const names = new Map<string, string>();
+  let results: Part[] | undefined;
+  messages.forEach((message, index) => {
+    if (message.role !== 'tool') results = undefined;
+    switch (message.role) {
+      case 'system':
+        system.push(message.content);
+        break;
+      case 'user':
+        contents.push({ role: 'user', parts: [{ text: message.content }] });
+        break;
+      case 'assistant': {
+        const parts: Part[] = message.content !== '' ? [{ text: message.content }] : [];
+        for (const call of message.toolCalls ?? []) {
+          names.set(call.id, call.name);
+          const thoughtSignature = signatures?.get(call.id);
+          parts.push({
+            functionCall: { ...wireId(call.id), name: call.name, args: argumentsObject(call.arguments) ?? {} },
+            ...(thoughtSignature !== undefined ? { thoughtSignature } : {}),
+          });
+        }
+        if (parts.length > 0) contents.push({ role: 'model', parts });
+        break;
+      }
+      case 'tool': {
+        if (results === undefined) {
+          results = [];
+          contents.push({ role: 'user', parts: results });
+        }
+        results.push(functionResponsePart(message, index, names));
+        break;
+      }
+      default:
+        throw unknownRoleError(VENDOR, message, index);
+    }
+  });
+  return system.length > 0 ? { systemInstruction: system.join('\n\n'), contents } : { contents };
+}
