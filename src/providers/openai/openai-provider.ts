@@ -29,6 +29,7 @@ import {
   toolCallIdOf,
   unknownRoleError,
 } from '../provider-support';
+import { functionCallOutput, toolMediaMessage } from './openai-tool-media';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -47,6 +48,13 @@ export interface OpenAIProviderOptions {
   strict?: boolean | undefined;
   /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
   defaultOptions?: Record<string, unknown> | undefined;
+  /**
+   * Chat Completions only (its tool messages take text only): `'user-message'` (the default) sends
+   * the images and PDF files of tool results after them as one user message; `'omit'` sends the
+   * text only, for models that take no images. The Responses API always sends them in the
+   * `function_call_output`.
+   */
+  chatToolMedia?: 'user-message' | 'omit' | undefined;
   /** Sent as `parallel_tool_calls` when the request has tools. Unset: the API's default (on). */
   parallelToolCalls?: boolean | undefined;
   /**
@@ -87,6 +95,7 @@ export class OpenAIProvider implements LLMProvider {
   private readonly strict: boolean;
   private readonly defaultOptions: Record<string, unknown> | undefined;
   private readonly parallelToolCalls: boolean | undefined;
+  private readonly chatToolMedia: 'user-message' | 'omit' | undefined;
   private readonly lower: (tool: ToolSchema) => LoweredTool | undefined;
 
   constructor(
@@ -97,6 +106,7 @@ export class OpenAIProvider implements LLMProvider {
     this.strict = options.strict === true;
     this.defaultOptions = options.defaultOptions;
     this.parallelToolCalls = options.parallelToolCalls;
+    this.chatToolMedia = options.chatToolMedia;
     this.lower = cachedLowering(VENDOR, (tool) => this.lowerTool(tool), options.onLoweringReport);
   }
 
@@ -130,7 +140,7 @@ export class OpenAIProvider implements LLMProvider {
           restorers,
         )
       : this.viaChatCompletions(
-          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
+          { ...shared, messages: toChatMessages(request.messages, { toolMedia: this.chatToolMedia }), ...definitions } as ChatCompletionCreateParamsNonStreaming,
           request.signal,
           restorers,
         );
@@ -234,24 +244,42 @@ function responsesUsage(usage: NonNullable<Response['usage']>): LLMUsage {
 
 /**
  * Maps provider-neutral messages to Chat Completions messages: assistant tool calls with their
- * arguments as JSON text, `tool` messages with `tool_call_id`.
+ * arguments as JSON text, `tool` messages with `tool_call_id`. Tool messages take text only, so the
+ * images (PNG, JPEG, GIF, WebP) and PDF files of a run of tool results meant for the model follow
+ * the run as one `user` message of `image_url` / `file` parts, unless `toolMedia` is `'omit'`.
  *
  * @example
  * toChatMessages([{ role: 'tool', toolCallId: 'call_1', content: '21°C' }]);
  * // [{ role: 'tool', tool_call_id: 'call_1', content: '21°C' }]
  * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
  */
-export function toChatMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
-  return messages.map((message, index): ChatCompletionMessageParam => {
+export function toChatMessages(
+  messages: readonly Message[],
+  options: { readonly toolMedia?: 'user-message' | 'omit' | undefined } = {},
+): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  let run: { message: Message; callId: string }[] = [];
+  const endRun = (): void => {
+    const attachments = options.toolMedia === 'omit' ? undefined : toolMediaMessage(run);
+    if (attachments !== undefined) out.push(attachments);
+    run = [];
+  };
+  messages.forEach((message, index) => {
+    if (message.role !== 'tool') endRun();
     switch (message.role) {
       case 'system':
-        return { role: 'system', content: message.content };
+        out.push({ role: 'system', content: message.content });
+        break;
       case 'user':
-        return { role: 'user', content: message.content };
+        out.push({ role: 'user', content: message.content });
+        break;
       case 'assistant': {
         const calls = message.toolCalls ?? [];
-        if (calls.length === 0) return { role: 'assistant', content: message.content };
-        return {
+        if (calls.length === 0) {
+          out.push({ role: 'assistant', content: message.content });
+          break;
+        }
+        out.push({
           role: 'assistant',
           content: message.content === '' ? null : message.content,
           tool_calls: calls.map((call) => ({
@@ -259,19 +287,28 @@ export function toChatMessages(messages: readonly Message[]): ChatCompletionMess
             type: 'function' as const,
             function: { name: call.name, arguments: argumentsText(call.arguments) },
           })),
-        };
+        });
+        break;
       }
-      case 'tool':
-        return { role: 'tool', tool_call_id: toolCallIdOf(message, index, VENDOR), content: message.content };
+      case 'tool': {
+        const callId = toolCallIdOf(message, index, VENDOR);
+        out.push({ role: 'tool', tool_call_id: callId, content: message.content });
+        run.push({ message, callId });
+        break;
+      }
       default:
         throw unknownRoleError(VENDOR, message, index);
     }
   });
+  endRun();
+  return out;
 }
 
 /**
  * Maps provider-neutral messages to Responses API input items: assistant tool calls become
- * `function_call` items, `tool` messages `function_call_output` items (joined by `call_id`).
+ * `function_call` items, `tool` messages `function_call_output` items (joined by `call_id`) whose
+ * output is the text, or the text then `input_image` / `input_file` parts for the images (PNG,
+ * JPEG, GIF, WebP) and PDF files of the result meant for the model.
  *
  * @example
  * toResponsesInput([{ role: 'user', content: 'Hi' }]); // [{ role: 'user', content: 'Hi' }]
@@ -294,7 +331,7 @@ export function toResponsesInput(messages: readonly Message[]): ResponseInputIte
         }
         break;
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: toolCallIdOf(message, index, VENDOR), output: message.content });
+        input.push(functionCallOutput(message, toolCallIdOf(message, index, VENDOR)));
         break;
       default:
         throw unknownRoleError(VENDOR, message, index);
