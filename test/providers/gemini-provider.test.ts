@@ -1,6 +1,6 @@
 import type { GoogleGenAI } from '@google/genai';
 import { Container } from 'inversify';
-import { runToolLoop, Toolkit, toolResult, type LLMResponse, type LoweringChange, type Message } from '../../src';
+import { runToolLoop, Toolkit, toolResult, type LLMResponse, type LoweringChange, type ToolSchema } from '../../src';
 import { GeminiProvider, toGeminiContents } from '../../src/providers/gemini';
 import { rejection } from '../support/errors';
 import { geminiClient, WEATHER_TOOLS, WireServer } from './wire-server';
@@ -176,10 +176,10 @@ describe('GeminiProvider over generateContent', () => {
 
   test('a tool Gemini cannot take is left out and reported; the others are sent', async () => {
     const reports: LoweringChange[][] = [];
-    const recursive = {
+    const recursive: ToolSchema = {
       name: 'tree',
       description: 'Tree',
-      parameters: { type: 'object' as const, properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } } },
+      parameters: { type: 'object', properties: { node: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } } } } },
     };
     server.reply(reply([{ text: 'ok' }]));
     await new GeminiProvider(client, { onLoweringReport: (r) => reports.push([...r]) }).chat({

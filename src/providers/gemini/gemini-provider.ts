@@ -67,7 +67,7 @@ class SignatureStore implements SignatureLookup {
  * @example
  * import { GoogleGenAI } from '@google/genai';
  * import { GeminiProvider } from 'toolwright/gemini';
- * const provider = new GeminiProvider(new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY }));
+ * const provider = new GeminiProvider(new GoogleGenAI({}));
  * const result = await runToolLoop({ provider, model: 'gemini-2.5-flash', toolkit }, messages);
  */
 export class GeminiProvider implements LLMProvider {

@@ -5,7 +5,7 @@
  * @example
  * import { GoogleGenAI } from '@google/genai';
  * import { GeminiProvider } from 'toolwright/gemini';
- * const provider = new GeminiProvider(new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY }));
+ * const provider = new GeminiProvider(new GoogleGenAI({}));
  */
 export { GeminiProvider } from './gemini-provider';
 export type { GeminiProviderOptions } from './gemini-provider';
