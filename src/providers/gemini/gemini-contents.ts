@@ -26,8 +26,15 @@ const FUNCTION_RESPONSE_TYPES: ReadonlySet<string> = new Set([
   'text/plain',
 ]);
 
-/** Thought signatures Gemini attached to its function calls, by call id; replayed with the calls (Gemini 3 requires them). */
+/**
+ * Thought signatures Gemini attached to its function calls, by call id; replayed with the calls
+ * (Gemini 3 requires them). A `Map<string, string>` is one.
+ *
+ * @example
+ * const signatures: SignatureLookup = new Map([['fc_1', 'c2ln']]);
+ */
 export interface SignatureLookup {
+  /** The signature of the call `callId`, if Gemini gave one. */
   get(callId: string): string | undefined;
 }
 
