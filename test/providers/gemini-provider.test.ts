@@ -190,4 +190,20 @@ describe('GeminiProvider over generateContent', () => {
     expect((server.body(0) as { tools: { functionDeclarations: { name: string }[] }[] }).tools[0].functionDeclarations.map((d) => d.name)).toEqual(['get_time']);
     expect(reports.flat().some((change) => change.tool === 'tree' && change.omitted === true)).toBe(true);
   });
+
+  test('hostile call fields: a non-string id gets a made-up one, a non-string signature is dropped; the signature store keeps the last 1,024 calls', async () => {
+    const provider = new GeminiProvider(client);
+    const calls = Array.from({ length: 1025 }, (_, i) => ({ functionCall: { id: `fc_${i}`, name: 'get_time', args: { tz: 'UTC' } }, thoughtSignature: `sig-${i}` }));
+    server.reply(reply([{ functionCall: { id: 42, name: 'get_time', args: {} }, thoughtSignature: { forged: true } }, ...calls]), reply([{ text: 'done' }]));
+    const turn = await provider.chat({ model: 'gemini-test', messages: [{ role: 'user', content: 'time' }], tools: [] });
+    expect(turn.toolCalls[0].id).toMatch(/^toolwright-gemini-[0-9a-f-]{36}$/);
+    const replayed = [turn.toolCalls[0], turn.toolCalls[1], turn.toolCalls[1025]];
+    await provider.chat({ model: 'gemini-test', messages: [{ role: 'user', content: 'time' }, { role: 'assistant', content: '', toolCalls: replayed }], tools: [] });
+    const parts = (server.body(1) as { contents: { parts: Record<string, unknown>[] }[] }).contents[1].parts;
+    expect(parts).toEqual([
+      { functionCall: { name: 'get_time', args: {} } },
+      { functionCall: { id: 'fc_0', name: 'get_time', args: { tz: 'UTC' } } },
+      { functionCall: { id: 'fc_1024', name: 'get_time', args: { tz: 'UTC' } }, thoughtSignature: 'sig-1024' },
+    ]);
+  });
 });

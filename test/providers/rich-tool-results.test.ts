@@ -189,4 +189,63 @@ describe('rich tool results reach the model through the providers', () => {
     expect(failure.message).toContain('HTTP 400 INVALID_ARGUMENT: Unable to process input image.');
     for (const data of [RED_PIXEL_PNG, PDF, WAV]) expect(described).not.toContain(data);
   });
+
+  describe('a preset secret in the bytes of a part never reaches the wire; clean parts still do', () => {
+    const SECRET = 'svc-token-7d2e91c4ab';
+    /** The UTF-8 text of every base64 run in `body` (data URLs included): what the vendor decodes. */
+    const decoded = (body: unknown): string =>
+      (JSON.stringify(body).match(/[A-Za-z0-9+/]{16,}={0,2}/g) ?? []).map((run) => Buffer.from(run, 'base64').toString('utf8')).join('\n');
+
+    function leakyToolkit(): Toolkit {
+      const toolkit = new Toolkit({ container: new Container() });
+      toolkit
+        .registration()
+        .tool({
+          name: 'chart',
+          description: 'Draw the chart',
+          parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+          execute: (args) =>
+            contentResult([
+              'Chart:',
+              imageContent(Buffer.concat([Buffer.from(RED_PIXEL_PNG, 'base64'), Buffer.from(`tEXtComment\0${String(args.key)}`)]), 'image/png'),
+              embeddedResource({ uri: 'file:///q3.pdf', mimeType: 'application/pdf', blob: Buffer.from(`%PDF-1.7 ${String(args.key)}`) }),
+              imageContent(RED_PIXEL_PNG, 'image/png'),
+            ]),
+        })
+        .presetParameters({ chart: { key: SECRET } })
+        .apply();
+      return toolkit;
+    }
+
+    const responsesReply = (output: unknown[]) => ({ json: { id: 'r', object: 'response', created_at: 0, model: 'm', status: 'completed', output, error: null, incomplete_details: null } });
+    const chatReply = (message: Record<string, unknown>) => ({
+      json: { id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, ...message }, finish_reason: 'stop' }] },
+    });
+    const geminiReply = (parts: unknown[]) => ({ json: { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] } });
+    const openai = () => new OpenAI({ apiKey: 'test', baseURL: `${server.origin}/v1`, maxRetries: 0 });
+    const cases = {
+      'OpenAI Responses': () => {
+        server.reply(responsesReply([{ type: 'function_call', id: 'fc', call_id: 'call_1', name: 'chart', arguments: '{}', status: 'completed' }]), responsesReply([]));
+        return new OpenAIProvider(openai(), { api: 'responses' });
+      },
+      'OpenAI Chat Completions': () => {
+        server.reply(chatReply({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'chart', arguments: '{}' } }] }), chatReply({ content: 'ok' }));
+        return new OpenAIProvider(openai());
+      },
+      Gemini: () => {
+        server.reply(geminiReply([{ functionCall: { id: 'fc_1', name: 'chart', args: {} } }]), geminiReply([{ text: 'ok' }]));
+        return new GeminiProvider(geminiClient(server));
+      },
+    };
+    it.each(Object.keys(cases) as (keyof typeof cases)[])('%s', async (name) => {
+      const provider = cases[name]();
+      await runToolLoop({ provider, model: 'm', toolkit: leakyToolkit() }, [{ role: 'user', content: 'Show the chart' }]);
+      const body = server.body(1);
+      expect(JSON.stringify(body)).not.toContain(SECRET);
+      expect(decoded(body)).not.toContain(SECRET);
+      expect(JSON.stringify(body)).toContain('[REDACTED]');
+      expect(JSON.stringify(body)).toContain(RED_PIXEL_PNG);
+      expect(JSON.stringify(body)).not.toContain('application/pdf;base64');
+    });
+  });
 });

@@ -87,40 +87,32 @@ export function toGeminiContents(
   const system: string[] = [];
   const contents: Content[] = [];
   const names = new Map<string, string>();
+  // the functionResponse parts of the current run of tool messages, which share one content
   let results: Part[] | undefined;
-  messages.forEach((message, index) => {
-    if (message.role !== 'tool') results = undefined;
-    switch (message.role) {
-      case 'system':
-        system.push(message.content);
-        break;
-      case 'user':
-        contents.push({ role: 'user', parts: [{ text: message.content }] });
-        break;
-      case 'assistant': {
-        const parts: Part[] = message.content !== '' ? [{ text: message.content }] : [];
-        for (const call of message.toolCalls ?? []) {
-          names.set(call.id, call.name);
-          const thoughtSignature = signatures?.get(call.id);
-          parts.push({
-            functionCall: { ...wireId(call.id), name: call.name, args: argumentsObject(call.arguments) ?? {} },
-            ...(thoughtSignature !== undefined ? { thoughtSignature } : {}),
-          });
-        }
-        if (parts.length > 0) contents.push({ role: 'model', parts });
-        break;
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'tool') {
+      if (results === undefined) {
+        results = [];
+        contents.push({ role: 'user', parts: results });
       }
-      case 'tool': {
-        if (results === undefined) {
-          results = [];
-          contents.push({ role: 'user', parts: results });
-        }
-        results.push(functionResponsePart(message, index, names));
-        break;
-      }
-      default:
-        throw unknownRoleError(VENDOR, message, index);
+      results.push(functionResponsePart(message, index, names));
+      continue;
     }
-  });
+    results = undefined;
+    if (message.role === 'system') system.push(message.content);
+    else if (message.role === 'user') contents.push({ role: 'user', parts: [{ text: message.content }] });
+    else if (message.role === 'assistant') {
+      const parts: Part[] = message.content !== '' ? [{ text: message.content }] : [];
+      for (const call of message.toolCalls ?? []) {
+        names.set(call.id, call.name);
+        const thoughtSignature = signatures?.get(call.id);
+        parts.push({
+          functionCall: { ...wireId(call.id), name: call.name, args: argumentsObject(call.arguments) ?? {} },
+          ...(thoughtSignature !== undefined ? { thoughtSignature } : {}),
+        });
+      }
+      if (parts.length > 0) contents.push({ role: 'model', parts });
+    } else throw unknownRoleError(VENDOR, message, index);
+  }
   return system.length > 0 ? { systemInstruction: system.join('\n\n'), contents } : { contents };
 }
