@@ -135,10 +135,16 @@ describe('GeminiProvider over generateContent', () => {
   });
 
   test('arguments that are not an object reach the toolkit as JSON text; a part thought is not text', async () => {
-    server.reply(reply([{ text: 'hidden reasoning', thought: true }, { functionCall: { id: 'fc_1', name: 'get_time', args: ['UTC'] } }], 'STOP'));
+    server.reply(
+      reply([{ text: 'hidden reasoning', thought: true }, { functionCall: { id: 'fc_1', name: 'get_time', args: ['UTC'] } }], 'STOP', {
+        promptTokenCount: '9' as unknown as number,
+        candidatesTokenCount: 3,
+      }),
+    );
     const turn = await new GeminiProvider(client).chat({ model: 'gemini-test', messages: [{ role: 'user', content: 'time' }], tools: [...WEATHER_TOOLS] });
     expect(turn.content).toBe('');
     expect(turn.toolCalls).toEqual([{ id: 'fc_1', name: 'get_time', arguments: '["UTC"]' }]);
+    expect(turn.usage).toEqual({ inputTokens: 0, outputTokens: 3, totalTokens: 3 });
   });
 
   test('malformed replies: parts not an array, a call without a name, no candidates, a blocked prompt', async () => {

@@ -134,7 +134,7 @@ export class GeminiProvider implements LLMProvider {
     }
     const response: LLMResponse = { content: texts.join(''), toolCalls };
     if (typeof candidate.finishReason === 'string') response.finishReason = candidate.finishReason;
-    if (reply.usageMetadata) response.usage = usageOf(reply.usageMetadata);
+    if (isPlainObject(reply.usageMetadata)) response.usage = usageOf(reply.usageMetadata);
     return response;
   }
 
@@ -152,9 +152,14 @@ function malformed(what: string): ToolkitError {
   return new ToolkitError('PROVIDER_FAILED', `${VENDOR} models.generateContent returned a malformed response: ${what}.`);
 }
 
+/** A token count as reported, 0 when absent or not a count (a hostile reply cannot make `usage` a string). */
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
 /** Output tokens include the thinking tokens, which Gemini counts apart from `candidatesTokenCount`. */
 function usageOf(usage: NonNullable<GenerateContentResponse['usageMetadata']>): LLMUsage {
-  const inputTokens = (usage.promptTokenCount ?? 0) + (usage.toolUsePromptTokenCount ?? 0);
-  const outputTokens = (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
-  return { inputTokens, outputTokens, totalTokens: usage.totalTokenCount ?? inputTokens + outputTokens };
+  const inputTokens = count(usage.promptTokenCount) + count(usage.toolUsePromptTokenCount);
+  const outputTokens = count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount);
+  return { inputTokens, outputTokens, totalTokens: usage.totalTokenCount === undefined ? inputTokens + outputTokens : count(usage.totalTokenCount) };
 }
