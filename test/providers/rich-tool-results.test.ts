@@ -172,6 +172,14 @@ describe('rich tool results reach the model through the providers', () => {
     });
     expect(JSON.stringify(server.body(1))).not.toContain('shown to the user only');
     expectNoBytesInTextViews();
+
+    server.reset();
+    server.reply(reply([{ functionCall: { id: 'fc_1', name: 'chart', args: {} } }]), reply([{ text: 'ok' }]));
+    await runToolLoop({ provider: new GeminiProvider(geminiClient(server), { toolMedia: 'omit' }), model: 'gemini-test', toolkit: chartToolkit() }, [{ role: 'user', content: 'Show the chart' }]);
+    expect((server.body(1) as { contents: unknown[] }).contents[2]).toEqual({
+      role: 'user',
+      parts: [{ functionResponse: { id: 'fc_1', name: 'chart', response: { output: TEXT_VIEW } } }],
+    });
   });
 
   it('a provider that rejects the rich request fails with an error that quotes none of the bytes', async () => {

@@ -44,7 +44,7 @@ function wireId(id: string): { id?: string } {
 }
 
 /** A tool message's `functionResponse` part: its text as `output` (or `error`), its images and documents as inline parts. */
-function functionResponsePart(message: Message, index: number, names: ReadonlyMap<string, string>): Part {
+function functionResponsePart(message: Message, index: number, names: ReadonlyMap<string, string>, withMedia: boolean): Part {
   const id = toolCallIdOf(message, index, VENDOR);
   const name = message.name ?? names.get(id);
   if (name === undefined || name === '') {
@@ -54,7 +54,7 @@ function functionResponsePart(message: Message, index: number, names: ReadonlyMa
         'Gemini matches function responses by name, so set Message.name.',
     );
   }
-  const media = message.isError === true ? [] : modelMedia(message.parts, (type) => FUNCTION_RESPONSE_TYPES.has(type));
+  const media = message.isError === true || !withMedia ? [] : modelMedia(message.parts, (type) => FUNCTION_RESPONSE_TYPES.has(type));
   const parts: FunctionResponsePart[] = media.map((item) => ({ inlineData: { mimeType: item.mimeType, data: item.data } }));
   return {
     functionResponse: {
@@ -67,12 +67,29 @@ function functionResponsePart(message: Message, index: number, names: ReadonlyMa
 }
 
 /**
+ * Options of {@link toGeminiContents}.
+ *
+ * @example
+ * const options: GeminiContentsOptions = { signatures: new Map([['fc_1', 'c2ln']]), toolMedia: 'omit' };
+ */
+export interface GeminiContentsOptions {
+  /** The thought signatures to replay with the function calls they came with. */
+  readonly signatures?: SignatureLookup | undefined;
+  /**
+   * `'inline'` (the default): the images and files of tool results as inline data of the
+   * `functionResponse` (Gemini 3's multimodal function responses); `'omit'`: the text only, for
+   * models before Gemini 3.
+   */
+  readonly toolMedia?: 'inline' | 'omit' | undefined;
+}
+
+/**
  * Maps provider-neutral messages to Gemini `contents`: system messages joined into
  * `systemInstruction`; assistant turns as `model` contents of a text part and `functionCall` parts
  * (with the thought signatures Gemini gave them); each run of consecutive `tool` messages as ONE
  * `user` content of `functionResponse` parts, matched by call id and name (a failed call's text
  * under `error`, else under `output`; the PNG, JPEG, WebP, HEIC/HEIF images and the PDF and
- * plain-text files among its parts as inline data of the response).
+ * plain-text files among its parts as inline data of the response, unless `toolMedia` is `'omit'`).
  *
  * @example
  * toGeminiContents([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
@@ -82,7 +99,7 @@ function functionResponsePart(message: Message, index: number, names: ReadonlyMa
  */
 export function toGeminiContents(
   messages: readonly Message[],
-  signatures?: SignatureLookup,
+  options: GeminiContentsOptions = {},
 ): { systemInstruction?: string; contents: Content[] } {
   const system: string[] = [];
   const contents: Content[] = [];
@@ -95,7 +112,7 @@ export function toGeminiContents(
         results = [];
         contents.push({ role: 'user', parts: results });
       }
-      results.push(functionResponsePart(message, index, names));
+      results.push(functionResponsePart(message, index, names, options.toolMedia !== 'omit'));
       continue;
     }
     results = undefined;
@@ -105,7 +122,7 @@ export function toGeminiContents(
       const parts: Part[] = message.content !== '' ? [{ text: message.content }] : [];
       for (const call of message.toolCalls ?? []) {
         names.set(call.id, call.name);
-        const thoughtSignature = signatures?.get(call.id);
+        const thoughtSignature = options.signatures?.get(call.id);
         parts.push({
           functionCall: { ...wireId(call.id), name: call.name, args: argumentsObject(call.arguments) ?? {} },
           ...(thoughtSignature !== undefined ? { thoughtSignature } : {}),

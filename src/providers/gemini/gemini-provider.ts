@@ -21,6 +21,11 @@ export interface GeminiProviderOptions {
    */
   defaultOptions?: Record<string, unknown> | undefined;
   /**
+   * `'inline'` (the default) sends the images and files of tool results as inline data of the
+   * `functionResponse` (Gemini 3); `'omit'` sends their text view only, for earlier models.
+   */
+  toolMedia?: 'inline' | 'omit' | undefined;
+  /**
    * Receives the lowering report of each tool the first time it is lowered, a tool left out
    * included (an entry with `omitted: true`). Unset: a tool left out gets a
    * `TOOLWRIGHT_TOOL_SKIPPED` process warning.
@@ -74,12 +79,14 @@ export class GeminiProvider implements LLMProvider {
   private readonly defaultOptions: Record<string, unknown> | undefined;
   private readonly lower: (tool: ToolSchema) => GeminiFunctionDeclaration | undefined;
   private readonly signatures = new SignatureStore();
+  private readonly toolMedia: 'inline' | 'omit' | undefined;
 
   constructor(
     private readonly client: GoogleGenAI,
     options: GeminiProviderOptions = {},
   ) {
     this.defaultOptions = options.defaultOptions;
+    this.toolMedia = options.toolMedia;
     this.lower = cachedLowering(VENDOR, (tool) => {
       const { definition, report } = lowerToolOrOmit(tool, 'gemini');
       return { lowered: definition, report };
@@ -95,7 +102,7 @@ export class GeminiProvider implements LLMProvider {
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
     const declarations = request.tools.map((tool) => this.lower(tool)).filter((tool) => tool !== undefined);
-    const { systemInstruction, contents } = toGeminiContents(request.messages, this.signatures);
+    const { systemInstruction, contents } = toGeminiContents(request.messages, { signatures: this.signatures, toolMedia: this.toolMedia });
     const config: GenerateContentConfig = {
       ...mergedOptions(this.defaultOptions, request.options),
       ...(systemInstruction !== undefined ? { systemInstruction } : {}),

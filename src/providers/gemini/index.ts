@@ -10,4 +10,4 @@
 export { GeminiProvider } from './gemini-provider';
 export type { GeminiProviderOptions } from './gemini-provider';
 export { toGeminiContents } from './gemini-contents';
-export type { SignatureLookup } from './gemini-contents';
+export type { GeminiContentsOptions, SignatureLookup } from './gemini-contents';
