@@ -56,7 +56,7 @@ toolkit.registerTool({ name: 'echo', description: 'Echo', parameters: { type: 'o
   await container.load(tw.toolwrightModule({ services: [Weather] }));
   const viaModule = container.get(tw.Toolkit);
   if (container.get(tw.Toolkit) !== viaModule || (await viaModule.callTool({ id: '3', name: 'get_weather', arguments: { city: 'Rome' } })).forLLM !== 'sunny in Rome') throw new Error('toolwrightModule');
-  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis', 'toolwright/postgres', 'toolwright/testing']) await import(sub);
+  for (const sub of ['toolwright/openai', 'toolwright/anthropic', 'toolwright/gemini', 'toolwright/mcp', 'toolwright/otel', 'toolwright/build', 'toolwright/langchain', 'toolwright/openai-agents', 'toolwright/ai-sdk', 'toolwright/nestjs', 'toolwright/bullmq', 'toolwright/redis', 'toolwright/postgres', 'toolwright/testing']) await import(sub);
   const [lc] = (await import('toolwright/langchain')).toLangChainTools(toolkit);
   const m = await lc.invoke({ id: 'c1', name: lc.name, args: { city: 1 }, type: 'tool_call' });
   if (m.tool_call_id !== 'c1' || m.status !== 'error' || m.artifact.error.code !== 'INVALID_ARGUMENTS') throw new Error('langchain ' + JSON.stringify(m));
@@ -227,6 +227,7 @@ const ts = project('consumer-ts', 'commonjs', {
 import { Tool, ToolParam, ToolService, Toolkit, ToolExecutionContext, runToolLoop, ScriptedProvider, type ToolResult, type AgentTool } from 'toolwright';
 import { OpenAIProvider } from 'toolwright/openai';
 import { AnthropicProvider } from 'toolwright/anthropic';
+import { GeminiProvider } from 'toolwright/gemini';
 import { createMcpServer } from 'toolwright/mcp';
 import { instrumentToolkit } from 'toolwright/otel';
 import { generateManifest } from 'toolwright/build';
@@ -250,7 +251,7 @@ const result: Promise<ToolResult> = toolkit.callTool({ id: '1', name: 'get_weath
 void runToolLoop({ provider: new ScriptedProvider([]), model: 'm', toolkit }, []);
 const lcTools: ToolwrightLangChainTool[] = toLangChainTools(toolkit.session('s'), { context: ToolExecutionContext.of(new User('v')) });
 const aiTools: ToolSet = toAiSdkTools(toolkit.session('s'));
-void [tools, result, lcTools, aiTools, OpenAIProvider, AnthropicProvider, createMcpServer, instrumentToolkit, generateManifest];
+void [tools, result, lcTools, aiTools, OpenAIProvider, AnthropicProvider, GeminiProvider, createMcpServer, instrumentToolkit, generateManifest];
 void new Agent<ToolExecutionContext>({ name: 'a', tools: toOpenAIAgentsTools<ToolExecutionContext>(toolkit.session('s')) });
 class Config { get(key: string): string { return key; } }
 const nestOptions: ToolwrightNestOptions = { groups: [{ name: 'admin', active: false }], presets: { get_weather: { city: () => 'Paris' } } };

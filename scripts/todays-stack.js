@@ -10,7 +10,9 @@
  *   folder, and run;
  * - an AI SDK loop (`generateText` with the SDK's mock model) over toolwright/ai-sdk;
  * - a BullMQ round trip (toolwright/bullmq on the installed ioredis) on the machine's Redis;
- * - an MCP tools/list and tools/call: the SDK's `Client` against toolwright's server, in memory.
+ * - an MCP tools/list and tools/call: the SDK's `Client` against toolwright's server, in memory;
+ * - a Gemini tool loop: toolwright/gemini over the installed `@google/genai` client, against a local
+ *   server that speaks `generateContent`.
  *
  * Needs network access to the registry, Redis on 127.0.0.1:6379, Node 22 or later (`ai` 7) and a
  * built dist/ (`npm run build`). Prints the versions npm chose.
@@ -26,7 +28,7 @@ const root = path.resolve(__dirname, '..');
 /** What a new project installs: the peers at the registry's `latest` (the others at npm's pick). */
 const STACK = [
   'typescript@latest', 'ai@latest', 'ioredis@latest', 'bullmq@latest', '@modelcontextprotocol/sdk@latest', '@modelcontextprotocol/server@latest', '@modelcontextprotocol/client@latest',
-  '@langchain/core@latest', 'pg@latest',
+  '@langchain/core@latest', 'pg@latest', '@google/genai@latest',
   '@openai/agents@latest', '@nestjs/common@latest', '@nestjs/core@latest', 'inversify@latest', 'reflect-metadata', 'rxjs',
   'class-validator', 'class-transformer', 'zod@latest',
 ];
@@ -140,10 +142,39 @@ await client.close();
 await server.close();
 process.stdout.write('ok\\n');
 `;
+// Gemini: the installed @google/genai client against a local server speaking generateContent; the
+// model calls the tool, then answers with the function response it got.
+const gemini = `
+import { createServer } from 'node:http';
+import { GoogleGenAI } from '@google/genai';
+import { Toolkit, runToolLoop } from 'toolwright';
+import { GeminiProvider } from 'toolwright/gemini';
+const toolkit = new Toolkit();
+toolkit.registerTool(${tool});
+const bodies = [];
+const server = createServer(async (req, res) => {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  bodies.push(JSON.parse(text));
+  const parts = bodies.length === 1
+    ? [{ functionCall: { id: 'fc_1', name: 'get_weather', args: { city: 'Paris' } } }]
+    : [{ text: JSON.stringify(bodies[1].contents[2].parts[0].functionResponse) }];
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] }));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const client = new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl: 'http://127.0.0.1:' + server.address().port } });
+const result = await runToolLoop({ provider: new GeminiProvider(client), model: 'gemini-test', toolkit }, [{ role: 'user', content: 'Weather in Paris?' }]);
+server.close();
+const declared = bodies[0].tools[0].functionDeclarations[0];
+if (declared.name !== 'get_weather' || !result.content.includes('"id":"fc_1"') || !result.content.includes('sunny in Paris')) throw new Error('gemini: ' + JSON.stringify([declared, result.content]));
+process.stdout.write('ok\\n');
+`;
 const checks = {
   'AI SDK loop (toolwright/ai-sdk, MockLanguageModelV4)': ['ai-loop.mjs', aiLoop],
   [`BullMQ round trip (toolwright/bullmq, ioredis ${installed('ioredis')}, Redis 127.0.0.1:6379)`]: ['queue.mjs', queueRun("import * as tw from 'toolwright'; import * as bullmq from 'toolwright/bullmq';")],
   'MCP tools/list and tools/call (SDK Client, toolwright server, in memory)': ['mcp.mjs', mcp],
+  [`Gemini tool loop (toolwright/gemini, @google/genai ${installed('@google/genai')}, local generateContent server)`]: ['gemini.mjs', gemini],
 };
 for (const [label, [file, source]] of Object.entries(checks)) {
   fs.writeFileSync(path.join(app, file), source);

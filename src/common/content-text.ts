@@ -82,3 +82,43 @@ export function modelImages(parts: readonly ToolContent[] | undefined, mimeTypes
   }
   return images;
 }
+
+/** @internal A binary part meant for the model, in the form the provider adapters send it. */
+export interface ModelMedia {
+  /** `image` for an image part; `file` for an embedded resource's bytes or an audio part. */
+  readonly kind: 'image' | 'file';
+  /** The media type, lower-cased. */
+  readonly mimeType: string;
+  /** The bytes, base64-encoded. */
+  readonly data: string;
+  /** A file name: the last segment of a resource's URI (bounded), else the kind and an index. */
+  readonly filename: string;
+}
+
+function fileName(uri: string, fallback: string): string {
+  const segment = uri.split(/[/\\]/).pop()?.split(/[?#]/)[0] ?? '';
+  return segment === '' ? fallback : boundInput(segment, MAX_PLACEHOLDER_FIELD);
+}
+
+/**
+ * @internal The images, audio and embedded binary resources among `parts` meant for the model whose
+ * media type `accepts` (lower-cased), in order. Embedded text resources are left out: their text
+ * is already in the text view.
+ */
+export function modelMedia(parts: readonly ToolContent[] | undefined, accepts: (mimeType: string) => boolean): ModelMedia[] {
+  const media: ModelMedia[] = [];
+  for (const part of parts ?? []) {
+    if (!isFor(part, 'assistant')) continue;
+    const fallback = `${part.type}-${media.length + 1}`;
+    if (part.type === 'image' || part.type === 'audio') {
+      const mimeType = part.mimeType.toLowerCase();
+      if (accepts(mimeType)) media.push({ kind: part.type === 'image' ? 'image' : 'file', mimeType, data: part.data, filename: fallback });
+    } else if (part.type === 'resource' && 'blob' in part.resource && typeof part.resource.blob === 'string') {
+      const mimeType = (part.resource.mimeType ?? '').toLowerCase();
+      if (mimeType !== '' && accepts(mimeType)) {
+        media.push({ kind: mimeType.startsWith('image/') ? 'image' : 'file', mimeType, data: part.resource.blob, filename: fileName(part.resource.uri, fallback) });
+      }
+    }
+  }
+  return media;
+}

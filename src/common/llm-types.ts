@@ -17,7 +17,8 @@ export interface Message {
   isError?: boolean | undefined;
   /**
    * On a `tool` message of a rich result: its content parts meant for the model. `content` stays
-   * the text view; providers whose tool results take images (Anthropic) send the images after it.
+   * the text view; the provider adapters send the images and files their API takes after it
+   * (Anthropic, OpenAI, Gemini: see the README's table of rich results per provider).
    */
   parts?: readonly ToolContent[] | undefined;
 }

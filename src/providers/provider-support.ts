@@ -1,6 +1,7 @@
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
 import type { Message } from '../common/llm-types';
 import type { ToolCall, ToolSchema } from '../common/tool-types';
+import { boundInput } from '../common/quote-input';
 import { describeThrown, ToolkitError } from '../errors';
 import { deliverLoweringReport, type LoweringChange } from '../schema/lowering';
 
@@ -71,16 +72,29 @@ export function mergedOptions(
   return merged;
 }
 
-/** The API's own error type and message from an SDK `APIError` body (OpenAI and Anthropic shapes). */
+/** The longest API error message quoted in a `PROVIDER_FAILED` error. */
+const MAX_API_MESSAGE = 1000;
+
+/** The API's own error type and message from an SDK error body (OpenAI, Anthropic and Google shapes). */
 function apiErrorDetail(body: unknown): { type?: string; message?: string } {
   if (typeof body !== 'object' || body === null) return {};
   const outer = body as { type?: unknown; message?: unknown; error?: unknown };
-  // Anthropic: { type: 'error', error: { type, message } }; OpenAI: { message, type, param, code }
-  const inner = typeof outer.error === 'object' && outer.error !== null ? (outer.error as { type?: unknown; message?: unknown }) : outer;
-  return {
-    type: typeof inner.type === 'string' ? inner.type : undefined,
-    message: typeof inner.message === 'string' ? inner.message : undefined,
-  };
+  // Anthropic: { type: 'error', error: { type, message } }; OpenAI: { message, type, param, code };
+  // Google: { error: { code, message, status } }
+  const inner =
+    typeof outer.error === 'object' && outer.error !== null ? (outer.error as { type?: unknown; status?: unknown; message?: unknown }) : outer;
+  const type = typeof inner.type === 'string' ? inner.type : 'status' in inner && typeof inner.status === 'string' ? inner.status : undefined;
+  return { type, message: typeof inner.message === 'string' ? boundInput(inner.message, MAX_API_MESSAGE) : undefined };
+}
+
+/** The error body of an SDK error: its `error` field, or its message when that is a JSON object (`@google/genai`'s `ApiError`). */
+function errorBody(error: { error?: unknown; message?: unknown }): unknown {
+  if (error.error !== undefined || typeof error.message !== 'string' || !error.message.startsWith('{')) return error.error;
+  try {
+    return JSON.parse(error.message) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -93,11 +107,11 @@ export function providerError(vendor: string, operation: string, error: unknown,
   if (signal?.aborted) {
     return new ToolkitError('ABORTED', `${vendor} ${operation} was aborted because ${describeThrown(signal.reason)}`, { cause: error });
   }
-  const sdkError = typeof error === 'object' && error !== null ? (error as { status?: unknown; error?: unknown }) : {};
+  const sdkError = typeof error === 'object' && error !== null ? (error as { status?: unknown; error?: unknown; message?: unknown }) : {};
   let detail = describeThrown(error);
   if (typeof sdkError.status === 'number') {
-    const { type, message } = apiErrorDetail(sdkError.error);
-    detail = `HTTP ${sdkError.status}${type ? ` ${type}` : ''}: ${message ?? detail}`;
+    const { type, message } = apiErrorDetail(errorBody(sdkError));
+    detail = `HTTP ${sdkError.status}${type ? ` ${type}` : ''}: ${message ?? boundInput(detail, MAX_API_MESSAGE)}`;
   }
   return new ToolkitError('PROVIDER_FAILED', `${vendor} ${operation} failed because ${detail}`, { cause: error });
 }

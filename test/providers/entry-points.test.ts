@@ -8,6 +8,7 @@ describe('provider entry points do not load the vendor SDKs', () => {
   test.each([
     ['../../src/providers/openai', 'openai', 'OpenAIProvider'],
     ['../../src/providers/anthropic', '@anthropic-ai/sdk', 'AnthropicProvider'],
+    ['../../src/providers/gemini', '@google/genai', 'GeminiProvider'],
   ])('%s', (entry, sdk, exported) => {
     jest.resetModules();
     jest.doMock(sdk, () => {

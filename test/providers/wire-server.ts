@@ -1,3 +1,4 @@
+import { GoogleGenAI } from '@google/genai';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ToolSchema } from '../../src';
@@ -155,4 +156,12 @@ export function anthropicTextReply(text: string): ScriptedReply {
       usage: { input_tokens: 1, output_tokens: 1 },
     },
   };
+}
+
+/**
+ * A real `@google/genai` client speaking to `server`. Jest runs tests in a separate realm where
+ * Node's fetch dispatcher symbol the SDK looks up is missing, so it gets Node's own `fetch`.
+ */
+export function geminiClient(server: WireServer): GoogleGenAI {
+  return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.origin, fetch: (input, init) => fetch(input, init) } });
 }

@@ -7,5 +7,6 @@
  * import { OpenAIProvider } from 'toolwright/openai';
  * const provider = new OpenAIProvider(new OpenAI(), { api: 'responses' });
  */
-export { OpenAIProvider, toChatMessages, toResponsesInput } from './openai-provider';
+export { OpenAIProvider } from './openai-provider';
+export { toChatMessages, toResponsesInput } from './openai-messages';
 export type { OpenAIProviderOptions } from './openai-provider';

@@ -9,7 +9,7 @@ import type {
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import {
@@ -22,14 +22,12 @@ import {
 } from '../../schema/lowering';
 import {
   argumentsObject,
-  argumentsText,
   cachedLowering,
   mergedOptions,
   sdkCall,
-  toolCallIdOf,
-  unknownRoleError,
 } from '../provider-support';
 import { openAIStream } from './openai-stream';
+import { toChatMessages, toResponsesInput } from './openai-messages';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -48,6 +46,13 @@ export interface OpenAIProviderOptions {
   strict?: boolean | undefined;
   /** Body fields sent with every request (e.g. `{ temperature: 0 }`); `request.options` win over them. */
   defaultOptions?: Record<string, unknown> | undefined;
+  /**
+   * Chat Completions only (its tool messages take text only): `'user-message'` (the default) sends
+   * the images and PDF files of tool results after them as one user message; `'omit'` sends the
+   * text only, for models that take no images. The Responses API always sends them in the
+   * `function_call_output`.
+   */
+  chatToolMedia?: 'user-message' | 'omit' | undefined;
   /** Sent as `parallel_tool_calls` when the request has tools. Unset: the API's default (on). */
   parallelToolCalls?: boolean | undefined;
   /**
@@ -88,6 +93,7 @@ export class OpenAIProvider implements LLMProvider {
   private readonly strict: boolean;
   private readonly defaultOptions: Record<string, unknown> | undefined;
   private readonly parallelToolCalls: boolean | undefined;
+  private readonly chatToolMedia: 'user-message' | 'omit' | undefined;
   private readonly lower: (tool: ToolSchema) => LoweredTool | undefined;
 
   constructor(
@@ -98,6 +104,7 @@ export class OpenAIProvider implements LLMProvider {
     this.strict = options.strict === true;
     this.defaultOptions = options.defaultOptions;
     this.parallelToolCalls = options.parallelToolCalls;
+    this.chatToolMedia = options.chatToolMedia;
     this.lower = cachedLowering(VENDOR, (tool) => this.lowerTool(tool), options.onLoweringReport);
   }
 
@@ -110,17 +117,10 @@ export class OpenAIProvider implements LLMProvider {
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
     const { shared, definitions, restorers } = this.requestParts(request);
+    const body = { ...shared, ...this.conversation(request), ...definitions };
     return this.api === 'responses'
-      ? this.viaResponses(
-          { ...shared, input: toResponsesInput(request.messages), ...definitions } as ResponseCreateParamsNonStreaming,
-          request.signal,
-          restorers,
-        )
-      : this.viaChatCompletions(
-          { ...shared, messages: toChatMessages(request.messages), ...definitions } as ChatCompletionCreateParamsNonStreaming,
-          request.signal,
-          restorers,
-        );
+      ? this.viaResponses(body as ResponseCreateParamsNonStreaming, request.signal, restorers)
+      : this.viaChatCompletions(body as ChatCompletionCreateParamsNonStreaming, request.signal, restorers);
   }
 
   /**
@@ -134,9 +134,13 @@ export class OpenAIProvider implements LLMProvider {
    */
   stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
     const { shared, definitions, restorers } = this.requestParts(request);
-    const input = this.api === 'responses' ? { input: toResponsesInput(request.messages) } : { messages: toChatMessages(request.messages) };
     const callArguments = (name: string, raw: string) => this.callArguments(name, raw, restorers);
-    return openAIStream(this.client, this.api, { ...shared, ...input, ...definitions }, options.signal ?? request.signal, callArguments);
+    return openAIStream(this.client, this.api, { ...shared, ...this.conversation(request), ...definitions }, options.signal ?? request.signal, callArguments);
+  }
+
+  /** The conversation as the API takes it: Responses `input` items, or Chat Completions `messages` (tool media as set). */
+  private conversation(request: LLMRequest): { input: ResponseInputItem[] } | { messages: ChatCompletionMessageParam[] } {
+    return this.api === 'responses' ? { input: toResponsesInput(request.messages) } : { messages: toChatMessages(request.messages, { toolMedia: this.chatToolMedia }) };
   }
 
   /** The body fields both APIs take alike, the lowered tools and their argument restorers. */
@@ -257,75 +261,4 @@ export class OpenAIProvider implements LLMProvider {
 
 function responsesUsage(usage: NonNullable<Response['usage']>): LLMUsage {
   return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, totalTokens: usage.total_tokens };
-}
-
-/**
- * Maps provider-neutral messages to Chat Completions messages: assistant tool calls with their
- * arguments as JSON text, `tool` messages with `tool_call_id`.
- *
- * @example
- * toChatMessages([{ role: 'tool', toolCallId: 'call_1', content: '21°C' }]);
- * // [{ role: 'tool', tool_call_id: 'call_1', content: '21°C' }]
- * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
- */
-export function toChatMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
-  return messages.map((message, index): ChatCompletionMessageParam => {
-    switch (message.role) {
-      case 'system':
-        return { role: 'system', content: message.content };
-      case 'user':
-        return { role: 'user', content: message.content };
-      case 'assistant': {
-        const calls = message.toolCalls ?? [];
-        if (calls.length === 0) return { role: 'assistant', content: message.content };
-        return {
-          role: 'assistant',
-          content: message.content === '' ? null : message.content,
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: 'function' as const,
-            function: { name: call.name, arguments: argumentsText(call.arguments) },
-          })),
-        };
-      }
-      case 'tool':
-        return { role: 'tool', tool_call_id: toolCallIdOf(message, index, VENDOR), content: message.content };
-      default:
-        throw unknownRoleError(VENDOR, message, index);
-    }
-  });
-}
-
-/**
- * Maps provider-neutral messages to Responses API input items: assistant tool calls become
- * `function_call` items, `tool` messages `function_call_output` items (joined by `call_id`).
- *
- * @example
- * toResponsesInput([{ role: 'user', content: 'Hi' }]); // [{ role: 'user', content: 'Hi' }]
- * @throws ToolkitError `PROVIDER_FAILED` for a `tool` message without `toolCallId`.
- */
-export function toResponsesInput(messages: readonly Message[]): ResponseInputItem[] {
-  const input: ResponseInputItem[] = [];
-  messages.forEach((message, index) => {
-    switch (message.role) {
-      case 'system':
-      case 'user':
-        input.push({ role: message.role, content: message.content });
-        break;
-      case 'assistant':
-        if (message.content !== '' || (message.toolCalls ?? []).length === 0) {
-          input.push({ role: 'assistant', content: message.content });
-        }
-        for (const call of message.toolCalls ?? []) {
-          input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call.arguments) });
-        }
-        break;
-      case 'tool':
-        input.push({ type: 'function_call_output', call_id: toolCallIdOf(message, index, VENDOR), output: message.content });
-        break;
-      default:
-        throw unknownRoleError(VENDOR, message, index);
-    }
-  });
-  return input;
 }
