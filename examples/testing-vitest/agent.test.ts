@@ -26,6 +26,11 @@ function toolkit(): Toolkit {
 }
 
 describe('weather agent', () => {
+  test('the toolchain emits decorator metadata', () => {
+    // Vite 8 reads `emitDecoratorMetadata` from tsconfig.json; without it this is undefined.
+    expect(Reflect.getMetadata('design:paramtypes', WeatherService.prototype, 'getWeather')).toEqual([String]);
+  });
+
   test('answers from the recorded run', async () => {
     const result = await runToolLoop({ provider: model(), model: 'gpt-5', toolkit: toolkit() }, [{ role: 'user', content: 'Weather in Oslo?' }]);
     expect(result.content).toBe('Sunny in Oslo.');
