@@ -87,11 +87,19 @@ function apiErrorDetail(body: unknown): { type?: string; message?: string } {
   return { type, message: typeof inner.message === 'string' ? boundInput(inner.message, MAX_API_MESSAGE) : undefined };
 }
 
-/** The error body of an SDK error: its `error` field, or its message when that is a JSON object (`@google/genai`'s `ApiError`). */
+/** `@google/genai` prefixes the JSON of an error chunk met mid-stream with this. */
+const GOOGLE_STREAM_ERROR_PREFIX = /^got status: [^.]*\. (?=\{)/;
+
+/**
+ * The error body of an SDK error: its `error` field, or its message when that is a JSON object
+ * (`@google/genai`'s `ApiError`, also after the prefix of an error met mid-stream).
+ */
 function errorBody(error: { error?: unknown; message?: unknown }): unknown {
-  if (error.error !== undefined || typeof error.message !== 'string' || !error.message.startsWith('{')) return error.error;
+  if (error.error !== undefined || typeof error.message !== 'string') return error.error;
+  const json = error.message.replace(GOOGLE_STREAM_ERROR_PREFIX, '');
+  if (!json.startsWith('{')) return undefined;
   try {
-    return JSON.parse(error.message) as unknown;
+    return JSON.parse(json) as unknown;
   } catch {
     return undefined;
   }

@@ -55,6 +55,8 @@ export type SseScript = (writer: SseWriter, body: Record<string, unknown>) => Pr
  */
 export class SseServer {
   readonly bodies: Record<string, unknown>[] = [];
+  /** The path (with query) of each request. */
+  readonly paths: string[] = [];
   private readonly scripts: SseScript[] = [];
   /** Resolves when the client of the current reply went away. */
   clientGone: Promise<void> = Promise.resolve();
@@ -88,6 +90,7 @@ export class SseServer {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
     this.bodies.push(body);
+    this.paths.push(req.url ?? '');
     this.clientGone = new Promise((resolve) => res.once('close', () => resolve()));
     const script = this.scripts.shift();
     if (script === undefined) {

@@ -162,6 +162,6 @@ export function anthropicTextReply(text: string): ScriptedReply {
  * A real `@google/genai` client speaking to `server`. Jest runs tests in a separate realm where
  * Node's fetch dispatcher symbol the SDK looks up is missing, so it gets Node's own `fetch`.
  */
-export function geminiClient(server: WireServer): GoogleGenAI {
+export function geminiClient(server: { readonly origin: string }): GoogleGenAI {
   return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.origin, fetch: (input, init) => fetch(input, init) } });
 }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { FunctionDeclaration, GenerateContentConfig, GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { FunctionDeclaration, GenerateContentConfig, GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { isPlainObject } from '../../common/plain-object';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage } from '../../common/llm-types';
+import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
 import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { ToolkitError } from '../../errors';
 import { type GeminiFunctionDeclaration, type LoweringChange, lowerToolOrOmit } from '../../schema/lowering';
 import { cachedLowering, mergedOptions, sdkCall } from '../provider-support';
+import { sdkStream } from '../stream-support';
 import { LOCAL_CALL_ID_PREFIX, type SignatureLookup, toGeminiContents } from './gemini-contents';
+import { candidateOf, geminiEvents, malformed, usageOf } from './gemini-stream';
 
 /**
  * Options of {@link GeminiProvider}.
@@ -55,7 +57,8 @@ class SignatureStore implements SignatureLookup {
 
 /**
  * An {@link LLMProvider} over the official `@google/genai` client (a peer dependency you
- * construct yourself; this module only imports its types), calling `models.generateContent`.
+ * construct yourself; this module only imports its types), calling `models.generateContent`
+ * (`models.generateContentStream` for {@link GeminiProvider.stream}).
  * Tools are lowered with `lowerToolSchemas(tools, 'gemini')` and sent as one tool of
  * `functionDeclarations`; system messages become `systemInstruction`; tool results travel as
  * `functionResponse` parts matched by call id and name, a run of them in one content (parallel
@@ -101,6 +104,45 @@ export class GeminiProvider implements LLMProvider {
    * @throws ToolkitError `PROVIDER_FAILED`, `ABORTED`.
    */
   async chat(request: LLMRequest): Promise<LLMResponse> {
+    const operation = 'models.generateContent';
+    const reply: GenerateContentResponse = await sdkCall(VENDOR, operation, request.signal, () =>
+      this.client.models.generateContent(this.params(request, request.signal)),
+    );
+    const found = candidateOf(reply, operation);
+    if (found === undefined) throw new ToolkitError('PROVIDER_FAILED', `${VENDOR} ${operation} returned no candidates.`);
+    const texts: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const part of found.parts as readonly Record<string, unknown>[]) {
+      if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
+      if (part.functionCall !== undefined) toolCalls.push(this.callOf(part.functionCall, part.thoughtSignature, operation));
+    }
+    const response: LLMResponse = { content: texts.join(''), toolCalls };
+    if (typeof found.candidate.finishReason === 'string') response.finishReason = found.candidate.finishReason;
+    if (isPlainObject(reply.usageMetadata)) response.usage = usageOf(reply.usageMetadata);
+    return response;
+  }
+
+  /**
+   * Runs one model turn as a stream (`models.generateContentStream`): each text part as a text
+   * delta, each function call (Gemini sends whole calls) as a call started, its arguments as one
+   * JSON delta and complete, then the finish reason and usage. Thought signatures are kept as
+   * {@link GeminiProvider.chat} keeps them.
+   *
+   * @example
+   * for await (const event of provider.stream({ model: 'gemini-2.5-flash', messages, tools })) console.log(event.type);
+   * @throws ToolkitError `PROVIDER_FAILED` (also when the stream breaks off before its finish reason), `ABORTED`.
+   */
+  stream(request: LLMRequest, options: ProviderStreamOptions = {}): AsyncIterable<ProviderStreamEvent> {
+    const signal = options.signal ?? request.signal;
+    const params = this.params(request, signal);
+    return geminiEvents(
+      sdkStream(VENDOR, 'models.generateContentStream', signal, () => this.client.models.generateContentStream(params)),
+      (call, thoughtSignature) => this.callOf(call, thoughtSignature, 'models.generateContentStream'),
+    );
+  }
+
+  /** The parameters of one request, for `generateContent` and `generateContentStream` alike. */
+  private params(request: LLMRequest, signal: AbortSignal | undefined): GenerateContentParameters {
     const declarations = request.tools.map((tool) => this.lower(tool)).filter((tool) => tool !== undefined);
     const { systemInstruction, contents } = toGeminiContents(request.messages, { signatures: this.signatures, toolMedia: this.toolMedia });
     const config: GenerateContentConfig = {
@@ -108,65 +150,17 @@ export class GeminiProvider implements LLMProvider {
       ...(systemInstruction !== undefined ? { systemInstruction } : {}),
       // copies: the SDK writes its own form of `parameters` into the declarations it is given, and ours are frozen
       ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations.map((d) => ({ ...d }) as FunctionDeclaration) }] } : {}),
-      ...(request.signal !== undefined ? { abortSignal: request.signal } : {}),
+      ...(signal !== undefined ? { abortSignal: signal } : {}),
     };
-    const reply: GenerateContentResponse = await sdkCall(VENDOR, 'models.generateContent', request.signal, () =>
-      this.client.models.generateContent({ model: request.model, contents, config }),
-    );
-    return this.turnOf(reply);
+    return { model: request.model, contents, config };
   }
 
-  private turnOf(reply: GenerateContentResponse): LLMResponse {
-    const candidates: unknown = reply?.candidates;
-    if (!Array.isArray(candidates) || candidates.length === 0) {
-      const blocked = reply?.promptFeedback?.blockReason;
-      throw new ToolkitError(
-        'PROVIDER_FAILED',
-        blocked !== undefined
-          ? `${VENDOR} models.generateContent blocked the prompt: ${String(blocked)}.`
-          : `${VENDOR} models.generateContent returned no candidates.`,
-      );
-    }
-    const candidate: unknown = candidates[0];
-    if (!isPlainObject(candidate)) throw malformed('candidates[0] is not an object');
-    const content = candidate.content;
-    const parts: unknown = content === undefined ? [] : isPlainObject(content) ? (content.parts ?? []) : undefined;
-    if (!Array.isArray(parts)) throw malformed('candidates[0].content.parts is not an array');
-    const texts: string[] = [];
-    const toolCalls: ToolCall[] = [];
-    for (const part of parts) {
-      if (!isPlainObject(part)) throw malformed('a part is not an object');
-      if (typeof part.text === 'string' && part.thought !== true) texts.push(part.text);
-      if (part.functionCall !== undefined) toolCalls.push(this.callOf(part.functionCall, part.thoughtSignature));
-    }
-    const response: LLMResponse = { content: texts.join(''), toolCalls };
-    if (typeof candidate.finishReason === 'string') response.finishReason = candidate.finishReason;
-    if (isPlainObject(reply.usageMetadata)) response.usage = usageOf(reply.usageMetadata);
-    return response;
-  }
-
-  private callOf(call: unknown, thoughtSignature: unknown): ToolCall {
-    if (!isPlainObject(call) || typeof call.name !== 'string') throw malformed('a functionCall has no name');
+  private callOf(call: unknown, thoughtSignature: unknown, operation: string): ToolCall {
+    if (!isPlainObject(call) || typeof call.name !== 'string') throw malformed(operation, 'a functionCall has no name');
     const id = typeof call.id === 'string' && call.id !== '' ? call.id : `${LOCAL_CALL_ID_PREFIX}${randomUUID()}`;
     if (typeof thoughtSignature === 'string') this.signatures.set(id, thoughtSignature);
     const args = call.args;
     // args that are no object go on as JSON text: the toolkit answers MALFORMED_ARGUMENTS and shows what was sent
     return { id, name: call.name, arguments: args === undefined ? {} : isPlainObject(args) ? args : JSON.stringify(args) };
   }
-}
-
-function malformed(what: string): ToolkitError {
-  return new ToolkitError('PROVIDER_FAILED', `${VENDOR} models.generateContent returned a malformed response: ${what}.`);
-}
-
-/** A token count as reported, 0 when absent or not a count (a hostile reply cannot make `usage` a string). */
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-/** Output tokens include the thinking tokens, which Gemini counts apart from `candidatesTokenCount`. */
-function usageOf(usage: NonNullable<GenerateContentResponse['usageMetadata']>): LLMUsage {
-  const inputTokens = count(usage.promptTokenCount) + count(usage.toolUsePromptTokenCount);
-  const outputTokens = count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount);
-  return { inputTokens, outputTokens, totalTokens: usage.totalTokenCount === undefined ? inputTokens + outputTokens : count(usage.totalTokenCount) };
 }
