@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { Toolkit, ToolkitError, streamToolLoop, type LoopEvent, type Message, type ProviderStreamEvent } from '../../src';
 import { GeminiProvider } from '../../src/providers/gemini';
-import { SseServer, type SseWriter, within } from './sse-server';
+import { SseServer, type SseWriter, collect, within } from './sse-server';
 import { geminiClient, WEATHER_TOOLS } from './wire-server';
 
 let server: SseServer;
@@ -38,16 +38,6 @@ function setup(): { toolkit: Toolkit; runs: string[] } {
 }
 
 const user = (content: string): Message[] => [{ role: 'user', content }];
-
-async function collect<T>(events: AsyncIterable<T>): Promise<{ events: T[]; error?: unknown }> {
-  const seen: T[] = [];
-  try {
-    for await (const event of events) seen.push(event);
-    return { events: seen };
-  } catch (error) {
-    return { events: seen, error };
-  }
-}
 
 describe('GeminiProvider.stream over generateContentStream', () => {
   test('text parts arrive as deltas (thoughts left out), then the finish reason and usage', async () => {

@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import { Container } from 'inversify';
 import OpenAI from 'openai';
-import { Toolkit, ToolkitError, streamToolLoop, type LLMProvider, type LoopEvent, type Message } from '../../src';
+import { Toolkit, ToolkitError, streamToolLoop, type LLMProvider, type Message } from '../../src';
 import { AnthropicProvider } from '../../src/providers/anthropic';
 import { OpenAIProvider } from '../../src/providers/openai';
-import { SseServer, type SseWriter, chatChunk, chatToolDelta, within } from './sse-server';
+import { SseServer, type SseWriter, chatChunk, chatToolDelta, collect, within } from './sse-server';
 
 /** How one vendor's stream is written on the wire. */
 interface Wire {
@@ -95,16 +95,6 @@ function setup(): { toolkit: Toolkit; runs: { word: string; at: number }[] } {
 
 const user = (content: string): Message[] => [{ role: 'user', content }];
 
-async function outcome(events: AsyncIterable<LoopEvent>): Promise<{ events: LoopEvent[]; error?: unknown }> {
-  const seen: LoopEvent[] = [];
-  try {
-    for await (const event of events) seen.push(event);
-    return { events: seen };
-  } catch (error) {
-    return { events: seen, error };
-  }
-}
-
 describe.each([chatCompletions, responses, anthropic])('$name stream through the real SDK client', (wire) => {
   it('runs two parallel calls, the first starting before the second one\'s arguments are complete', async () => {
     const { toolkit, runs } = setup();
@@ -137,7 +127,7 @@ describe.each([chatCompletions, responses, anthropic])('$name stream through the
         wire.finish(w, 'stop');
       },
     );
-    const { events, error } = await outcome(streamToolLoop({ provider: wire.provider(server.origin), model: 'test-model', toolkit }, user('alpha and beta?')));
+    const { events, error } = await collect(streamToolLoop({ provider: wire.provider(server.origin), model: 'test-model', toolkit }, user('alpha and beta?')));
     expect(error).toBeUndefined();
     expect(runs.map((r) => r.word)).toEqual(['alpha', 'beta']);
     expect(runs[0].at).toBeLessThan(secondDoneAt);
@@ -158,7 +148,7 @@ describe.each([chatCompletions, responses, anthropic])('$name stream through the
       wire.argDelta(w, 0, 'call_cut', '{"word":"hal');
       setTimeout(() => w.cut(), 20);
     });
-    const { events, error } = await outcome(streamToolLoop({ provider: wire.provider(server.origin), model: 'test-model', toolkit }, user('cut')));
+    const { events, error } = await collect(streamToolLoop({ provider: wire.provider(server.origin), model: 'test-model', toolkit }, user('cut')));
     expect(ToolkitError.is(error, 'PROVIDER_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/stream failed because|ended inside the arguments of tool call 'call_cut'/);
     expect((error as Error).message.length).toBeLessThan(600);
@@ -181,7 +171,7 @@ describe.each([chatCompletions, responses, anthropic])('$name stream through the
       }
       w.end();
     });
-    const { error } = await outcome(streamToolLoop({ provider: wire.provider(server.origin), model: 'test-model', toolkit }, user('big')));
+    const { error } = await collect(streamToolLoop({ provider: wire.provider(server.origin), model: 'test-model', toolkit }, user('big')));
     expect(ToolkitError.is(error, 'PROVIDER_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/^The model stream sent more than 1000000 characters of arguments for tool call 'call_big' \(tool 'lookup'\)/);
     expect(await within(server.clientGone, 5_000)).toBe(true);
@@ -201,7 +191,7 @@ describe('hostile stream servers', () => {
       w.typed({ type: 'error', code: 'server_error', message: long, param: null, sequence_number: 2 });
       w.end();
     });
-    const { error } = await outcome(streamToolLoop({ provider: responses.provider(server.origin), model: 'test-model', toolkit }, user('x')));
+    const { error } = await collect(streamToolLoop({ provider: responses.provider(server.origin), model: 'test-model', toolkit }, user('x')));
     expect(ToolkitError.is(error, 'PROVIDER_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/^OpenAI responses.create stream failed: server_error: overloaded/);
     expect((error as Error).message.length).toBeLessThan(600);
@@ -216,7 +206,7 @@ describe('hostile stream servers', () => {
       w.send({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error');
       w.end();
     });
-    const { error } = await outcome(streamToolLoop({ provider: anthropic.provider(server.origin), model: 'test-model', toolkit }, user('x')));
+    const { error } = await collect(streamToolLoop({ provider: anthropic.provider(server.origin), model: 'test-model', toolkit }, user('x')));
     expect(ToolkitError.is(error, 'PROVIDER_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/^Anthropic messages.create stream failed because .*Overloaded/);
     expect(runs).toEqual([]);
@@ -234,7 +224,7 @@ describe('hostile stream servers', () => {
       chatCompletions.text(w, 'ok');
       chatCompletions.finish(w, 'stop');
     });
-    const { events, error } = await outcome(streamToolLoop({ provider: chatCompletions.provider(server.origin), model: 'test-model', toolkit }, user('x')));
+    const { events, error } = await collect(streamToolLoop({ provider: chatCompletions.provider(server.origin), model: 'test-model', toolkit }, user('x')));
     expect(error).toBeUndefined();
     // the nameless call reaches the toolkit, which answers it as an unknown tool; nothing runs
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ result: { isError: true, error: { code: 'UNKNOWN_TOOL' } } });

@@ -127,3 +127,14 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<boo
     clearTimeout(timer);
   }
 }
+
+/** Iterates `events` to the end; what came before a failure, and the failure. */
+export async function collect<T>(events: AsyncIterable<T>): Promise<{ events: T[]; error?: unknown }> {
+  const seen: T[] = [];
+  try {
+    for await (const event of events) seen.push(event);
+    return { events: seen };
+  } catch (error) {
+    return { events: seen, error };
+  }
+}
