@@ -4,7 +4,8 @@ import type { Message } from '../../common/llm-types';
 import { argumentsText, toolCallIdOf, unknownRoleError } from '../provider-support';
 import { functionCallOutput, toolMediaMessage } from './openai-tool-media';
 
-const VENDOR = 'OpenAI';
+/** @internal The vendor name errors and lowering reports carry. */
+export const VENDOR = 'OpenAI';
 
 /**
  * Maps provider-neutral messages to Chat Completions messages: assistant tool calls with their

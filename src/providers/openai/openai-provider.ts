@@ -27,7 +27,7 @@ import {
   sdkCall,
 } from '../provider-support';
 import { openAIStream } from './openai-stream';
-import { toChatMessages, toResponsesInput } from './openai-messages';
+import { toChatMessages, toResponsesInput, VENDOR } from './openai-messages';
 
 /**
  * Options of {@link OpenAIProvider}.
@@ -69,7 +69,6 @@ interface LoweredTool {
   readonly restore: ArgumentRestorer;
 }
 
-const VENDOR = 'OpenAI';
 
 /**
  * An {@link LLMProvider} over the official `openai` client (a peer dependency you construct
