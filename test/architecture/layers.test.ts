@@ -5,7 +5,7 @@ import ts from 'typescript';
 /**
  * The architecture as a test: each folder of `src/` imports only folders of lower layers (type
  * imports included), never a sibling of its own layer, and no file takes part in an import circle.
- * The layers, lowest first (the README's "Architecture" section draws them; a test below keeps it true):
+ * The layers, lowest first (docs/contributing/architecture.md draws them; a test below keeps it true):
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['errors'],
@@ -72,9 +72,9 @@ describe('architecture', () => {
     expect(violations).toEqual([]);
   });
 
-  it("the README's architecture drawing shows these layers, in this order", () => {
-    const readme = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Architecture'));
+  it('the architecture page draws these layers, in this order', () => {
+    const page = fs.readFileSync(path.resolve(__dirname, '../../docs/contributing/architecture.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Layers'));
     const drawing = section.slice(section.indexOf('```'), section.indexOf('```', section.indexOf('```') + 3));
     const drawn = [...drawing.matchAll(/^(\d+)  ([a-z]+(?: · [a-z]+)*)/gm)].map((m) => ({ rank: Number(m[1]), folders: m[2].split(' · ') }));
     expect(drawn).toEqual(LAYERS.map((folders, i) => ({ rank: i + 1, folders: [...folders] })).reverse());

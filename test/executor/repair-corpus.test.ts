@@ -85,7 +85,7 @@ describe('the repair corpus', () => {
     }
     const expectedRepairs = counts.repaired + counts.missed;
     const share = (100 * counts.repaired) / expectedRepairs;
-    // the figures quoted in the README's Performance section
+    // the figures quoted on the Performance page (docs/performance.md)
     process.stdout.write(
       `repair corpus: ${CASES.length} cases; ${counts.repaired} of ${expectedRepairs} repairable repaired (${share.toFixed(1)} %), ` +
         `${counts.refused} of ${CASES.length - expectedRepairs} refused as expected, ${counts.wrong} wrong\n` +

@@ -418,7 +418,7 @@ export function describeNestSuite(label: string, major: number): void {
         expect(message.match(/Make it a singleton/g)).toHaveLength(1);
       });
 
-      it('a request-scoped factory provider cannot be seen into: the app starts and its tools are not registered (README says so)', async () => {
+      it('a request-scoped factory provider cannot be seen into: the app starts and its tools are not registered (the NestJS page says so)', async () => {
         const module = appModule(ToolwrightModule.forRoot(), [{ provide: 'PER_REQUEST', scope: Scope.REQUEST, useFactory: () => new RequestTools() }]);
         await withApp(module, async (_app, toolkit) => {
           expect(toolkit.getAllTools()).toEqual([]);

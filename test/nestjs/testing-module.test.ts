@@ -9,8 +9,9 @@ import { ToolwrightModule } from '../../src/nestjs';
 import { fuzzTool, recordProvider, replayProvider } from '../../src/testing';
 
 /**
- * The README's NestJS testing example: `Test.createTestingModule` with `ToolwrightModule`, the
- * service's dependency overridden, a recorded model run replayed, and a tool fuzzed.
+ * The NestJS example of the testing guide (docs/guide/testing.md): `Test.createTestingModule` with
+ * `ToolwrightModule`, the service's dependency overridden, a recorded model run replayed, and a
+ * tool fuzzed.
  */
 @Injectable()
 class ForecastApi {

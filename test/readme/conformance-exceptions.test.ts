@@ -2,20 +2,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * The README's MCP conformance figures and exceptions agree with conformance/expected-failures/
- * (which `npm run conformance` holds to the suite's results, one file per requirement set), so the
- * README never promises more or less than CI checks.
+ * The MCP conformance page's figures and exceptions (docs/integrations/mcp/conformance.md) agree
+ * with conformance/expected-failures/ (which `npm run conformance` holds to the suite's results, one
+ * file per requirement set), so the documentation never promises more or less than CI checks.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const DIR = path.join(ROOT, 'conformance/expected-failures');
 const SETS = ['2025-11-25', '2026-07-28', 'tasks'];
 
-function readmeSection(): string {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('### MCP conformance');
-  expect(start).toBeGreaterThan(0);
-  const end = readme.indexOf('\n#', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+const PAGE = 'docs/integrations/mcp/conformance.md';
+
+function conformancePage(): string {
+  const page = fs.readFileSync(path.join(ROOT, PAGE), 'utf8');
+  expect(page.startsWith('# MCP conformance\n')).toBe(true);
+  return page;
 }
 
 function expectedFailures(set: string): Record<string, unknown> {
@@ -31,9 +31,9 @@ test('one file of expected failures per requirement set, each entry with a reaso
   }
 });
 
-test("the README's figures per set add up with that set's expected failures", () => {
+test("the page's figures per set add up with that set's expected failures", () => {
   const rows = new Map(
-    [...readmeSection().matchAll(/^\| `([a-z0-9-]+)` \| (\d+) of (\d+) \| .*\[(\d+)\]\(conformance\/expected-failures\/([a-z0-9-]+)\.json\) \|$/gm)].map((m) => [
+    [...conformancePage().matchAll(/^\| `([a-z0-9-]+)` \| (\d+) of (\d+) \| .*\[(\d+)\]\(https:\/\/github\.com\/toolwright\/toolwright\/blob\/main\/conformance\/expected-failures\/([a-z0-9-]+)\.json\) \|$/gm)].map((m) => [
       m[1],
       { passing: Number(m[2]), total: Number(m[3]), listed: Number(m[4]), file: m[5] },
     ]),
@@ -46,7 +46,7 @@ test("the README's figures per set add up with that set's expected failures", ()
   }
 });
 
-test('the README lists exactly the expected 2025-11-25 failures, the revision toolwright serves', () => {
-  const listed = [...readmeSection().matchAll(/^\| `([a-z0-9-]+)` \| (?!\d+ of )/gm)].map((m) => m[1]);
+test('the page lists exactly the expected 2025-11-25 failures, the revision toolwright serves', () => {
+  const listed = [...conformancePage().matchAll(/^\| `([a-z0-9-]+)` \| (?!\d+ of )/gm)].map((m) => m[1]);
   expect(listed.sort()).toEqual(Object.keys(expectedFailures('2025-11-25')).sort());
 });
