@@ -18,6 +18,12 @@ const { shipped } = packTarball(work);
 for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
+// one rolled-up declaration file per entry point (scripts/rollup-types.js), not one per module
+const declarations = fs.readdirSync(path.join(shipped, 'dist'), { recursive: true }).filter((name) => name.endsWith('.d.ts'));
+const entryPoints = Object.values(JSON.parse(fs.readFileSync(path.join(shipped, 'package.json'), 'utf8')).exports).filter((target) => typeof target === 'object' && target.types !== undefined);
+if (declarations.length !== entryPoints.length || declarations.length > 20) {
+  throw new Error(`the package ships ${declarations.length} .d.ts files for ${entryPoints.length} entry points: ${declarations.sort().join(', ')}`);
+}
 
 function project(name, type, files, without = []) {
   const dir = path.join(work, name);
