@@ -18,6 +18,13 @@ const { shipped } = packTarball(work);
 for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
+// one rolled-up declaration file per entry point (scripts/rollup-types.js), not one per module
+const manifest = JSON.parse(fs.readFileSync(path.join(shipped, 'package.json'), 'utf8'));
+const declared = Object.values(manifest.exports).flatMap((target) => (typeof target === 'object' ? [target.types, target.import?.types] : [])).filter((file) => file !== undefined);
+const declarations = fs.readdirSync(path.join(shipped, 'dist'), { recursive: true }).filter((name) => /\.d\.[mc]?ts$/.test(name)).map((name) => `./dist/${name}`);
+if (declarations.sort().join() !== [...new Set(declared)].sort().join() || declarations.length > 20) {
+  throw new Error(`the package ships ${declarations.length} declaration files (${declarations.join(', ')}); package.json \`exports\` names ${declared.length}`);
+}
 
 function project(name, type, files, without = []) {
   const dir = path.join(work, name);
@@ -214,13 +221,30 @@ main().catch((e) => {
 });
 `;
 
+// The vendor clients a provider takes, as the consumer's own build of each SDK (CommonJS or ES module)
+// declares them: each SDK class has private members, so the provider's types must name that build.
+const providerClients = `
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { OpenAIProvider } from 'toolwright/openai';
+import { AnthropicProvider } from 'toolwright/anthropic';
+import { GeminiProvider } from 'toolwright/gemini';
+export const providers = [
+  new OpenAIProvider(new OpenAI({ apiKey: 'k' })),
+  new AnthropicProvider(new Anthropic({ apiKey: 'k' })),
+  new GeminiProvider(new GoogleGenAI({ apiKey: 'k' })),
+];
+`;
+
 /** TypeScript options of a strict nodenext project that checks the libraries' types too. */
 const tsOptions = (extra) => ({
   target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, ...extra,
 });
 
 const ts = project('consumer-ts', 'commonjs', {
-  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: [], outDir: 'out' }), include: ['index.ts', 'mcp.ts', 'mcp2.ts'] }),
+  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: [], outDir: 'out' }), include: ['index.ts', 'mcp.ts', 'mcp2.ts', 'providers.ts'] }),
+  'providers.ts': providerClients,
   'mcp.ts': mcpRoundTrip,
   'mcp2.ts': mcp2RoundTrip,
   'index.ts': `
@@ -272,7 +296,8 @@ void [routing, worker];
 `,
 });
 const esmTs = project('consumer-ts-esm', 'module', {
-  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: ['node'], outDir: 'out' }), include: ['mcp.ts', 'mcp2.ts'] }),
+  'tsconfig.json': JSON.stringify({ compilerOptions: tsOptions({ types: ['node'], outDir: 'out' }), include: ['mcp.ts', 'mcp2.ts', 'providers.ts'] }),
+  'providers.ts': providerClients,
   'mcp.ts': mcpRoundTrip,
   'mcp2.ts': mcp2RoundTrip,
 });
