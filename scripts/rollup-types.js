@@ -15,15 +15,10 @@ const root = path.resolve(__dirname, '..');
 const dist = path.join(root, 'dist');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-/**
- * The entry points' declaration files, the root first: [subpath, absolute path, the ES module
- * declarations' path or undefined]. An entry point whose types name a class of a peer published as
- * two builds (the `openai` and `@anthropic-ai/sdk` clients) gives ES module importers a `.d.mts`
- * of the same text: resolved as an ES module, it names the class of the build they import.
- */
+/** The entry points' declaration files, the root first: [subpath, absolute path]. */
 const entries = Object.entries(pkg.exports)
   .filter(([, target]) => typeof target === 'object' && target.types !== undefined)
-  .map(([subpath, target]) => [subpath, path.join(root, target.types), target.import?.types === undefined ? undefined : path.join(root, target.import.types)]);
+  .map(([subpath, target]) => [subpath, path.join(root, target.types)]);
 
 /** Every declaration file a file reaches through relative imports. */
 function closure(file) {
@@ -138,12 +133,11 @@ async function main() {
   const exported = rootNames(rootFile);
   const outputs = new Map([[rootFile, await rollUp(rootFile, new Set())]]);
   const problems = [];
-  for (const [subpath, file, esm] of entries.slice(1)) {
+  for (const [subpath, file] of entries.slice(1)) {
     const shared = new Set([...closure(file)].filter((name) => core.has(name)));
     const code = await rollUp(file, shared);
     for (const name of unexported(code, exported)) problems.push(`${subpath} uses ${name}, a name of the root's modules that 'toolwright' does not export`);
     outputs.set(file, code);
-    if (esm !== undefined) outputs.set(esm, code);
   }
   if (problems.length > 0) throw new Error(problems.join('\n'));
   for (const name of fs.readdirSync(dist, { recursive: true })) {

@@ -125,7 +125,7 @@ export function providerError(vendor: string, operation: string, error: unknown,
 }
 
 /** Runs one SDK request, its failure wrapped by {@link providerError}. */
-export async function sdkCall<T>(vendor: string, operation: string, signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
+export async function sdkCall<T>(vendor: string, operation: string, signal: AbortSignal | undefined, send: () => PromiseLike<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {

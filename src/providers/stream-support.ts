@@ -10,7 +10,7 @@ export function sdkStream<T>(
   vendor: string,
   operation: string,
   signal: AbortSignal | undefined,
-  open: () => Promise<AsyncIterable<T>>,
+  open: () => PromiseLike<AsyncIterable<T>>,
 ): AsyncIterable<T> {
   return {
     [Symbol.asyncIterator]: (): AsyncIterator<T> => {

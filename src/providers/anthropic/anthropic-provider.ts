@@ -6,6 +6,7 @@ import type { ToolCall, ToolSchema } from '../../common/tool-types';
 import { type AnthropicToolDefinition, type LoweringChange, lowerToolOrOmit } from '../../schema/lowering';
 import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, unknownRoleError } from '../provider-support';
 import { sdkStream } from '../stream-support';
+import type { AnthropicClient } from './anthropic-client';
 import { anthropicEvents, usageOf } from './anthropic-stream';
 
 type MessageParam = Anthropic.MessageParam;
@@ -75,7 +76,7 @@ export class AnthropicProvider implements LLMProvider {
   private readonly lower: (tool: ToolSchema) => AnthropicToolDefinition | undefined;
 
   constructor(
-    private readonly client: Anthropic,
+    private readonly client: AnthropicClient,
     options: AnthropicProviderOptions = {},
   ) {
     this.maxTokens = options.maxTokens ?? 4096;

@@ -9,3 +9,4 @@
  */
 export { AnthropicProvider, toAnthropicMessages } from './anthropic-provider';
 export type { AnthropicProviderOptions } from './anthropic-provider';
+export type { AnthropicClient, AnthropicRequestOptions } from './anthropic-client';

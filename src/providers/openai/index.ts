@@ -10,3 +10,4 @@
 export { OpenAIProvider } from './openai-provider';
 export { toChatMessages, toResponsesInput } from './openai-messages';
 export type { OpenAIProviderOptions } from './openai-provider';
+export type { OpenAIClient, OpenAIRequestOptions } from './openai-client';

@@ -1,4 +1,3 @@
-import type { OpenAI } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -26,6 +25,7 @@ import {
   mergedOptions,
   sdkCall,
 } from '../provider-support';
+import type { OpenAIClient } from './openai-client';
 import { openAIStream } from './openai-stream';
 import { toChatMessages, toResponsesInput, VENDOR } from './openai-messages';
 
@@ -96,7 +96,7 @@ export class OpenAIProvider implements LLMProvider {
   private readonly lower: (tool: ToolSchema) => LoweredTool | undefined;
 
   constructor(
-    private readonly client: OpenAI,
+    private readonly client: OpenAIClient,
     options: OpenAIProviderOptions = {},
   ) {
     this.api = options.api ?? 'chat';

@@ -1,6 +1,6 @@
-import type { OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { OpenAIClient } from './openai-client';
 import type { LLMUsage, ProviderStreamEvent } from '../../common/llm-types';
 import type { ToolCall } from '../../common/tool-types';
 import { boundInput } from '../../common/quote-input';
@@ -17,7 +17,7 @@ export type CallArguments = (name: string, raw: string) => ToolCall['arguments']
  * Responses API's events, as provider stream events. `body`: the request without `stream`.
  */
 export function openAIStream(
-  client: OpenAI,
+  client: OpenAIClient,
   api: 'chat' | 'responses',
   body: Record<string, unknown>,
   signal: AbortSignal | undefined,
