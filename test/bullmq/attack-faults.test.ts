@@ -4,6 +4,7 @@ import { Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
 import { HostileService, RUNS } from './fixtures/hostile';
+import { delayedAnswer } from './fixtures/queue';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -118,8 +119,12 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(RUNS.get(tag)).toBe(1);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // a barrier due after the retry would be (2 s backoff): the worker of concurrency 1 runs the retry, if any, first
+    const barrier = await delayedAnswer(queueName, { v: 1, tool: 'big_result', callId: 'barrier', args: { n: 3 } }, 2_500);
+    expect(barrier.answer.forLLM).toBe('xxx');
     expect(RUNS.get(tag)).toBe(1);
+    // and no retry is left for later either
+    expect(barrier.pending).toBe(0);
   });
 
   it('a flood of cancel messages (junk and 1 MB ids) neither grows the worker memory nor stops it', async () => {

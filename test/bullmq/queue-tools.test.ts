@@ -255,12 +255,18 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       expect(result.error?.code).toBe('TIMEOUT');
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
       expect(Date.now() - started).toBeLessThan(15_000);
-      const late = createToolWorker(workerToolkit(), { connection: REDIS, queueName: idle });
-      await late.ready();
-      await new Promise((r) => setTimeout(r, 500));
-      await late.close();
+      // a late worker of concurrency 1 takes the jobs in queue order: once a call queued after the
+      // timed-out one has run, the timed-out one had its turn
+      const late = createToolWorker(workerToolkit(), { connection: REDIS, queueName: idle, concurrency: 1 });
+      try {
+        await late.ready();
+        expect((await idleCaller.callTool({ id: 'w2', name: 'quick_wait', arguments: { tag: `barrier-${idle}` } })).forLLM).toBe(`ran barrier-${idle}`);
+      } finally {
+        await late.close();
+      }
       const redis = new Redis(REDIS);
       try {
+        expect(await redis.get(`${runsPrefix}:quick:barrier-${idle}`)).toBe('1');
         expect(await redis.get(`${runsPrefix}:quick:w-${idle}`)).toBeNull();
       } finally {
         redis.disconnect();
