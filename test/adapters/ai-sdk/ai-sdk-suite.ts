@@ -435,6 +435,28 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest, describeI
       expect(lastToolResults(seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'Oslo: 18 °C' });
     });
 
+    it('without onToolSkipped or onLoweringReport, a skipped tool gets one TOOLWRIGHT_TOOL_SKIPPED process warning naming it and why', () => {
+      const { toolkit } = setup();
+      toolkit.registerTool({
+        name: 'tag_map',
+        description: 'A map argument (no strict form)',
+        parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
+        execute: () => 'ok',
+      });
+      const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      try {
+        const tools = toAiSdkTools(toolkit, { strict: true });
+        expect(Object.keys(tools)).toContain('get_weather');
+        expect(Object.keys(tools)).not.toContain('tag_map');
+        expect(tools.tag_map).toBeUndefined();
+        const skipped = spy.mock.calls.filter(([, options]) => (options as { code?: string } | undefined)?.code === 'TOOLWRIGHT_TOOL_SKIPPED');
+        expect(skipped).toHaveLength(1);
+        expect(String(skipped[0]![0])).toMatch(/^toolwright\/ai-sdk left tool 'tag_map' out of the AI SDK tool set: Tool "tag_map" cannot be sent to OpenAI in strict mode: the schema at "tags" is a map/);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
     it('a rich result: the model gets forLLM then the images meant for it as content output; user-only parts stay with the application', async () => {
       const { toolkit } = setup();
       toolkit.registerTool({
