@@ -8,6 +8,7 @@ import {
   ToolExecutionContext,
   ToolParam,
   ToolService,
+  type AgentTool,
   type ToolEvent,
   type ToolResult,
 } from '../../../src';
@@ -21,6 +22,14 @@ import { freshToolkit } from '../../support/toolkit';
  * `ai-v7`, Node 22 and later), each with its own mock language model from `ai/test` driving the
  * real `generateText` / `streamText` loops.
  */
+
+/** A tool with a map argument: OpenAI's strict mode has no form for it, so a strict tool set leaves it out. */
+const TAG_MAP: AgentTool = {
+  name: 'tag_map',
+  description: 'A map argument (no strict form)',
+  parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
+  execute: () => 'ok',
+};
 
 /** What the suite uses of one `ai` major, typed loosely enough for all. */
 export interface SdkUnderTest {
@@ -409,12 +418,7 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest, describeI
 
     it('strict: the OpenAI strict schema and strict flag go to the model; null optionals are restored; unlowerable tools are skipped and reported', async () => {
       const { toolkit } = setup();
-      toolkit.registerTool({
-        name: 'tag_map',
-        description: 'A map argument (no strict form)',
-        parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
-        execute: () => 'ok',
-      });
+      toolkit.registerTool(TAG_MAP);
       const skipped: string[] = [];
       const reports: string[] = [];
       const tools = toAiSdkTools(toolkit, {
@@ -437,12 +441,7 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest, describeI
 
     it('without onToolSkipped or onLoweringReport, a skipped tool gets one TOOLWRIGHT_TOOL_SKIPPED process warning naming it and why', () => {
       const { toolkit } = setup();
-      toolkit.registerTool({
-        name: 'tag_map',
-        description: 'A map argument (no strict form)',
-        parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
-        execute: () => 'ok',
-      });
+      toolkit.registerTool(TAG_MAP);
       const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
       try {
         const tools = toAiSdkTools(toolkit, { strict: true });
