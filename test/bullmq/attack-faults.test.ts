@@ -132,22 +132,30 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
     const vm = await import('node:vm');
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;
+    // the worker's one slot is held by a call that ignores its signal: only a cancel frees it
+    const tag = `flood-${queueName}`;
+    const controller = new AbortController();
+    const hung = caller.callTool({ id: 'fl0', name: 'hang', arguments: { tag } }, { signal: controller.signal });
+    for (let i = 0; i < 400 && RUNS.get(tag) === undefined; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(RUNS.get(tag)).toBe(1);
     const publisher = new Redis(REDIS);
     try {
       gc();
       const before = process.memoryUsage().heapUsed;
       const junk = 'j'.repeat(1_000_000);
       for (let i = 0; i < 150; i++) await publisher.publish(`bull:${queueName}:toolwright:cancel`, `${junk}${i}`);
-      await publisher.ping();
-      await new Promise((r) => setTimeout(r, 500));
+      // the caller's cancel of the held call is published after the flood, on the same channel: once
+      // the worker acted on it (the next call gets the slot), it had read every junk message before it
+      controller.abort();
+      expect((await hung).error?.code).toBe('ABORTED');
+      const still = await caller.callTool({ id: 'fl1', name: 'big_result', arguments: { n: 2 } }, { signal: AbortSignal.timeout(15_000) });
+      expect(still.forLLM).toBe('xx');
       gc();
       const grown = process.memoryUsage().heapUsed - before;
       expect(grown).toBeLessThan(60_000_000);
     } finally {
       publisher.disconnect();
     }
-    const still = await caller.callTool({ id: 'fl1', name: 'big_result', arguments: { n: 2 } });
-    expect(still.forLLM).toBe('xx');
   });
 });
 
