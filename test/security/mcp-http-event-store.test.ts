@@ -14,7 +14,11 @@ import { messageOf, readSse, sessionHeaders, type SseEvent } from '../support/mc
  * given a replay with a gap); a closed session's events are released; preset values never reach it.
  */
 const closer = new Closer();
-afterEach(() => closer.closeAll());
+afterEach(() => {
+  // a test that failed before its results were stored leaves its watch on the store
+  jest.restoreAllMocks();
+  return closer.closeAll();
+});
 
 const SECRET = 'sk-live-9f8e7d6c5b4a';
 
