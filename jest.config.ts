@@ -8,11 +8,14 @@ import type { Config } from 'jest';
 type Project = Exclude<NonNullable<Config['projects']>[number], string>;
 
 /**
- * The `integration` project: the suites that take seconds each because they start real child
- * processes or HTTP servers, run the TypeScript compiler over files on disk, or run thousands of
- * generated cases. Every other `test/**\/*.test.ts` is the `unit` project. `npm test` runs both;
- * `npx jest --selectProjects unit` runs the quick part. Listed by path rather than by a file-name
- * suffix because SECURITY.md links the test/security files by name.
+ * The `integration` project: the suites that need the machine's Redis or PostgreSQL, or take
+ * seconds each because they start real child processes or HTTP servers, run the TypeScript
+ * compiler over files on disk, or run thousands of generated cases. Every other
+ * `test/**\/*.test.ts` is the `unit` project. `npm test` runs both; `npx jest --selectProjects unit`
+ * runs the quick part, which needs no service, and which CI also runs on Node 22 and 24: a suite
+ * whose subject differs between Node versions stays there (the AI SDK 7 suites, which run from
+ * Node 22 on; the MCP SDK 2 client loaded from CommonJS in a child process). Listed by path rather
+ * than by a file-name suffix because SECURITY.md links the test/security files by name.
  */
 const INTEGRATION: readonly string[] = [
   // real child processes
@@ -27,6 +30,32 @@ const INTEGRATION: readonly string[] = [
   'security/mcp-call-concurrency.test.ts',
   'security/user-callbacks.test.ts',
   'testing/fuzz-tool.test.ts',
+  'mcp/import-content.test.ts',
+  'mcp/reference-servers.test.ts',
+  'mcp/import/sdk2-reference-servers.test.ts',
+  'mcp/import/sdk2-tasks-extension.test.ts',
+  'mcp/modern/stdio-attacker.test.ts',
+  'mcp/modern/stdio-clients.test.ts',
+  // the machine's Redis and PostgreSQL (some with real child processes too)
+  'adapters/framework-approvals-replicas.test.ts',
+  'approval-stores/shared-store.test.ts',
+  'approval-stores/store-changes.test.ts',
+  'bullmq/attack-faults.test.ts',
+  'bullmq/attack-forged-events.test.ts',
+  'bullmq/attack-forged-jobs.test.ts',
+  'bullmq/attack-lost-events.test.ts',
+  'bullmq/attack-redis-loss.test.ts',
+  'bullmq/attack-secrets.test.ts',
+  'bullmq/authorization.test.ts',
+  'bullmq/failed-jobs.test.ts',
+  'bullmq/faults.test.ts',
+  'bullmq/ioredis-version.test.ts',
+  'bullmq/mcp-queued.test.ts',
+  'bullmq/queue-tools.test.ts',
+  'bullmq/sample.test.ts',
+  'mcp/modern/tasks-extension.test.ts',
+  'redis/redis-mcp-event-bus.test.ts',
+  'redis/redis-mcp-state-store.test.ts',
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
@@ -50,6 +79,7 @@ const INTEGRATION: readonly string[] = [
   'security/mcp-http-slow-reader.test.ts',
   // the TypeScript compiler over files on disk
   'codegen/cli.test.ts',
+  'codegen/cli-check.test.ts',
   'codegen/definition-errors.test.ts',
   'codegen/generate-manifest.test.ts',
   'codegen/sample-manifest.test.ts',

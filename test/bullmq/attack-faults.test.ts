@@ -4,6 +4,7 @@ import { Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
 import { HostileService, RUNS } from './fixtures/hostile';
+import { delayedAnswer } from './fixtures/queue';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -118,8 +119,12 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(RUNS.get(tag)).toBe(1);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // a barrier due after the retry would be (2 s backoff): the worker of concurrency 1 runs the retry, if any, first
+    const barrier = await delayedAnswer(queueName, { v: 1, tool: 'big_result', callId: 'barrier', args: { n: 3 } }, 2_500);
+    expect(barrier.answer.forLLM).toBe('xxx');
     expect(RUNS.get(tag)).toBe(1);
+    // and no retry is left for later either
+    expect(barrier.pending).toBe(0);
   });
 
   it('a flood of cancel messages (junk and 1 MB ids) neither grows the worker memory nor stops it', async () => {
@@ -127,22 +132,30 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
     const vm = await import('node:vm');
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;
+    // the worker's one slot is held by a call that ignores its signal: only a cancel frees it
+    const tag = `flood-${queueName}`;
+    const controller = new AbortController();
+    const hung = caller.callTool({ id: 'fl0', name: 'hang', arguments: { tag } }, { signal: controller.signal });
+    for (let i = 0; i < 400 && RUNS.get(tag) === undefined; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(RUNS.get(tag)).toBe(1);
     const publisher = new Redis(REDIS);
     try {
       gc();
       const before = process.memoryUsage().heapUsed;
       const junk = 'j'.repeat(1_000_000);
       for (let i = 0; i < 150; i++) await publisher.publish(`bull:${queueName}:toolwright:cancel`, `${junk}${i}`);
-      await publisher.ping();
-      await new Promise((r) => setTimeout(r, 500));
+      // the caller's cancel of the held call is published after the flood, on the same channel: once
+      // the worker acted on it (the next call gets the slot), it had read every junk message before it
+      controller.abort();
+      expect((await hung).error?.code).toBe('ABORTED');
+      const still = await caller.callTool({ id: 'fl1', name: 'big_result', arguments: { n: 2 } }, { signal: AbortSignal.timeout(15_000) });
+      expect(still.forLLM).toBe('xx');
       gc();
       const grown = process.memoryUsage().heapUsed - before;
       expect(grown).toBeLessThan(60_000_000);
     } finally {
       publisher.disconnect();
     }
-    const still = await caller.callTool({ id: 'fl1', name: 'big_result', arguments: { n: 2 } });
-    expect(still.forLLM).toBe('xx');
   });
 });
 

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { defineSkill, Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
+import { queuedJobKeys } from './fixtures/queue';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -146,12 +147,17 @@ describe('attack: the model reaching a queued tool around the gates', () => {
       expect(direct.error?.code).toBe('TOOL_DISABLED');
       const viaSkill = await session.callTool({ id: 'g2', name: 'invoke_skill', arguments: { name: 'monthly' } }, { context });
       expect(viaSkill.forLLM).toContain("Tool 'build_report' is disabled: its group 'reports' is not active.");
-      const redis = new Redis(REDIS);
+      expect(await queuedJobKeys(queueName)).toEqual([]);
+      // the positive control: with the group on, the skill's call is queued to a worker, and its job is seen the same way
+      session.updateToolGroups(['reports'], true);
+      const worker = createToolWorker(workerToolkit(), { connection: REDIS, queueName, contexts: TRAVEL });
       try {
-        expect(await redis.keys(`bull:${queueName}:tw-*`)).toEqual([]);
+        await worker.ready();
+        expect((await session.callTool({ id: 'g3', name: 'invoke_skill', arguments: { name: 'monthly' } }, { context })).forLLM).toMatch(/^report 2026-10 for ada@acme/);
       } finally {
-        redis.disconnect();
+        await worker.close();
       }
+      expect(await queuedJobKeys(queueName)).toHaveLength(1);
     } finally {
       await routing.close();
     }

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { Redis } from 'ioredis';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Toolkit } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { Closer, connectInMemory, textOf } from '../support/mcp';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { queuedJobKeys } from './fixtures/queue';
 import { ReportService, SECRET, TRAVEL } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -43,16 +43,13 @@ describe('queued tools served over MCP (the client as the attacker)', () => {
     const smuggled = (await client.client.callTool({ name: 'leak_key', arguments: { apiKey: 'attacker' } })) as CallToolResult;
     expect(smuggled.isError).toBe(true);
     expect(textOf(smuggled)).toContain('apiKey');
-    const redis = new Redis(REDIS);
-    try {
-      expect(await redis.keys(`bull:${queueName}:tw-*`)).toEqual([]);
-    } finally {
-      redis.disconnect();
-    }
+    expect(await queuedJobKeys(queueName)).toEqual([]);
     const leaked = (await client.client.callTool({ name: 'leak_key', arguments: {} })) as CallToolResult;
     expect(leaked.isError).toBeFalsy();
     expect(textOf(leaked)).toMatch(/^the key is \S+$/);
     expect(JSON.stringify(leaked)).not.toContain(SECRET);
+    // the positive control: the valid call was queued, and its job is seen the same way
+    expect(await queuedJobKeys(queueName)).toHaveLength(1);
   });
 
   it('a group switched off is unreachable over MCP too: the call errors and nothing is queued', async () => {
@@ -62,11 +59,10 @@ describe('queued tools served over MCP (the client as the attacker)', () => {
     const refused = (await client.client.callTool({ name: 'leak_key', arguments: {} })) as CallToolResult;
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/disabled/i);
-    const redis = new Redis(REDIS);
-    try {
-      expect(await redis.keys(`bull:${queueName}:tw-*`)).toEqual([]);
-    } finally {
-      redis.disconnect();
-    }
+    expect(await queuedJobKeys(queueName)).toEqual([]);
+    // the positive control: with the group on again the same call is queued, and its job is seen the same way
+    toolkit.updateToolGroups(['reports'], true);
+    expect(((await client.client.callTool({ name: 'leak_key', arguments: {} })) as CallToolResult).isError).toBeFalsy();
+    expect(await queuedJobKeys(queueName)).toHaveLength(1);
   });
 });

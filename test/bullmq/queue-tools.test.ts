@@ -5,6 +5,7 @@ import { ApprovalManager, isPendingApprovalResult, Toolkit, ToolExecutionContext
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
 import { startMonitor } from './fixtures/monitor';
+import { queuedJobKeys } from './fixtures/queue';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -76,12 +77,10 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
     const invalid = await caller.callTool({ id: 'c3', name: 'build_report', arguments: { month: 'October' } }, { context: user });
     expect(invalid.error?.code).toBe('INVALID_ARGUMENTS');
     expect(invalid.forLLM).toContain('month');
-    const redis = new Redis(REDIS);
-    try {
-      expect(await redis.keys(`bull:${queueName}:tw-*`)).toEqual([]);
-    } finally {
-      redis.disconnect();
-    }
+    expect(await queuedJobKeys(queueName)).toEqual([]);
+    // the positive control: a valid call is queued, and its job is seen the same way
+    expect((await caller.callTool({ id: 'c5', name: 'build_report', arguments: { month: '2026-10' } }, { context: user })).isError).toBe(false);
+    expect(await queuedJobKeys(queueName)).toHaveLength(1);
   });
 
   it('redacts a preset the worker tool leaks, on the worker, before it reaches Redis or the caller', async () => {
@@ -170,17 +169,14 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
     caller.use(approvals.hook);
     const held = await caller.callTool({ id: 'g3', name: 'build_report', arguments: { month: '2026-09' } }, { context: user });
     expect(isPendingApprovalResult(held)).toBe(true);
-    const redis = new Redis(REDIS);
-    try {
-      expect(await redis.keys(`bull:${queueName}:tw-*`)).toEqual([]);
-      const [pending] = approvals.pending();
-      // approved later by someone else, in no context: the call runs as its requester, on a worker
-      const approved = await approvals.approve(pending.id, { toolkit: caller });
-      expect(approved.forLLM).toMatch(/^report 2026-09 for ada@acme/);
-      expect(approved.toolCallId).toBe('g3');
-    } finally {
-      redis.disconnect();
-    }
+    expect(await queuedJobKeys(queueName)).toEqual([]);
+    const [pending] = approvals.pending();
+    // approved later by someone else, in no context: the call runs as its requester, on a worker
+    const approved = await approvals.approve(pending.id, { toolkit: caller });
+    expect(approved.forLLM).toMatch(/^report 2026-09 for ada@acme/);
+    expect(approved.toolCallId).toBe('g3');
+    // the positive control: the approved call was queued, and its job is seen the same way
+    expect(await queuedJobKeys(queueName)).toHaveLength(1);
   });
 
   it('after close(), calls of routed tools answer QUEUE_UNAVAILABLE and never run in this process', async () => {
@@ -259,12 +255,18 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
       expect(result.error?.code).toBe('TIMEOUT');
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
       expect(Date.now() - started).toBeLessThan(15_000);
-      const late = createToolWorker(workerToolkit(), { connection: REDIS, queueName: idle });
-      await late.ready();
-      await new Promise((r) => setTimeout(r, 500));
-      await late.close();
+      // a late worker of concurrency 1 takes the jobs in queue order: once a call queued after the
+      // timed-out one has run, the timed-out one had its turn
+      const late = createToolWorker(workerToolkit(), { connection: REDIS, queueName: idle, concurrency: 1 });
+      try {
+        await late.ready();
+        expect((await idleCaller.callTool({ id: 'w2', name: 'quick_wait', arguments: { tag: `barrier-${idle}` } })).forLLM).toBe(`ran barrier-${idle}`);
+      } finally {
+        await late.close();
+      }
       const redis = new Redis(REDIS);
       try {
+        expect(await redis.get(`${runsPrefix}:quick:barrier-${idle}`)).toBe('1');
         expect(await redis.get(`${runsPrefix}:quick:w-${idle}`)).toBeNull();
       } finally {
         redis.disconnect();

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { EmptyResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { LOG_LEVELS, Tool, ToolEmitter, ToolParam, ToolService, Toolkit, type CallLog } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { LOG_QUEUE_LIMIT } from '../../src/mcp/server/mcp-logging';
 import { recordEvents } from '../support/events';
 import { Closer, textOf } from '../support/mcp';
 import { AskingClient, connectAsking } from '../support/mcp-asking';
@@ -13,6 +12,9 @@ afterEach(() => closer.closeAll());
 
 /** A preset value with characters that JSON and URLs escape, so every encoding of it is checked. */
 const SECRET = 'sk-"live"\\ünï/2024-ABCDEFGH';
+
+/** The documented bound (README, "a call queues at most 64 messages"), not the source's constant: changing it must fail here. */
+const LOG_QUEUE_LIMIT = 64;
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -64,6 +64,7 @@ describe('createGuardrailHook: arguments', () => {
     );
     const result = await toolkit.callTool(toolCall('read_file', { path: 'a' }));
     expect(result.forLLM).toContain("guardrail 'input[1]' blocked it: second");
+    expect(FileService.runs).toEqual([]);
   });
 
   it('a guardrail that throws fails the call closed (HOOK_FAILED)', async () => {

@@ -26,9 +26,13 @@ class TeamPrincipal extends McpPrincipal {
   }
 }
 
+/** Who `whoami` ran for: a refused request must not run it, whatever status it gets. */
+const whoamiRuns: string[] = [];
+
 class AccountService {
   @Tool({ description: 'Who is calling' })
   whoami(principal: McpPrincipal): string {
+    whoamiRuns.push(principal.id);
     return `${principal.id} [${principal.scopes.join(',')}]`;
   }
 
@@ -123,6 +127,7 @@ describe('MCP HTTP authentication', () => {
     const http = await serve();
     const annSession = await rawSession(http.url, bearer(ANN_TOKEN));
     const call = toolsCall(2, 'whoami');
+    whoamiRuns.length = 0;
 
     const asBob = await post(http.url, call, inSession(annSession, bearer(BOB_TOKEN)));
     expect(asBob.status).toBe(404); // as if the session did not exist: ids cannot be probed
@@ -134,10 +139,12 @@ describe('MCP HTTP authentication', () => {
     const bobListens = await post(http.url, '', { ...inSession(annSession, bearer(BOB_TOKEN)), accept: 'text/event-stream' }, { method: 'GET' });
     expect(bobListens.status).toBe(404);
     expect(http.handler.sessionCount).toBe(1);
+    expect(whoamiRuns).toEqual([]);
 
     const asAnn = await post(http.url, call, inSession(annSession, bearer(ANN_TOKEN)));
     expect(asAnn.status).toBe(200);
     expect(messagesOf(asAnn.text)[0].result).toMatchObject({ content: [{ type: 'text', text: 'ann [tools]' }] });
+    expect(whoamiRuns).toEqual(['ann']);
   });
 
   test('bearerAuth accepts the SDK AuthInfo of a token verifier (the principal is its subject); an expired one is refused', async () => {

@@ -2,6 +2,7 @@ import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Tool, ToolEmitter, Toolkit, ToolkitError, ToolParam, ToolService } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp, type McpHttpOptions } from '../../src/mcp';
+import { McpEventStores } from '../../src/mcp/transports/mcp-event-store';
 import { Closer, eventually } from '../support/mcp';
 import { post, sdkClient, toolsCall } from '../support/mcp-http';
 import { messageOf, readSse, sessionHeaders, type SseEvent } from '../support/mcp-sse';
@@ -13,7 +14,11 @@ import { messageOf, readSse, sessionHeaders, type SseEvent } from '../support/mc
  * given a replay with a gap); a closed session's events are released; preset values never reach it.
  */
 const closer = new Closer();
-afterEach(() => closer.closeAll());
+afterEach(() => {
+  // a test that failed before its results were stored leaves its watch on the store
+  jest.restoreAllMocks();
+  return closer.closeAll();
+});
 
 const SECRET = 'sk-live-9f8e7d6c5b4a';
 
@@ -71,6 +76,24 @@ function toolkit(): Toolkit {
   return kit;
 }
 
+/**
+ * Resolves once the built-in store has been handed the result of each request id in `ids` (kept
+ * or refused as too large: either way the store's state is final for it). It watches the real
+ * store's `add`, which still stores every event.
+ */
+function resultsStored(...ids: number[]): Promise<void> {
+  const pending = new Set(ids);
+  const add = McpEventStores.prototype.add;
+  let done!: () => void;
+  const stored = new Promise<void>((resolve) => (done = resolve));
+  const spy = jest.spyOn(McpEventStores.prototype, 'add').mockImplementation(function (this: McpEventStores, session, streamId, message) {
+    const id = add.call(this, session, streamId, message);
+    if ('result' in message && pending.delete(message.id as number) && pending.size === 0) done();
+    return id;
+  });
+  return stored.finally(() => spy.mockRestore());
+}
+
 const isResult = (event: SseEvent) => messageOf(event)?.result !== undefined;
 const getFrom = (url: URL, headers: Record<string, string>, lastEventId: string) =>
   readSse(url, { method: 'GET', headers: { ...headers, 'last-event-id': lastEventId } }, isResult);
@@ -120,6 +143,7 @@ describe('the built-in store is bounded', () => {
     const headers = await sessionHeaders(http.url);
     // paced: the messages go out live (none wait in the log queue when the stream ends)
     expectAllRead();
+    const resultStored = resultsStored(7);
     const live = await readSse(http.url, { method: 'POST', headers, body: toolsCall(7, 'chatty', { count: 300, size: 200, paced: true }) }, (event) => {
       // the last message, or the notice of those the log queue dropped (sent once it drained)
       const data = String(messageOf(event)?.params?.data ?? '');
@@ -128,11 +152,11 @@ describe('the built-in store is bounded', () => {
     });
     expect(live.ended).toBe(true);
     await eventually(() => http.handler.storedEvents.events > 0);
-    // wait for the result to be stored, then check the bound
+    // once the result is stored, check the bound
     const received = live.events.filter((e) => e.data !== '');
     expect(received.length).toBeGreaterThan(40);
     const priming = live.events[0];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await resultStored;
     expect(http.handler.storedEvents.events).toBeLessThanOrEqual(40);
     expect(http.handler.storedEvents.bytes).toBeLessThanOrEqual(64 * 1024);
 
@@ -154,17 +178,19 @@ describe('the built-in store is bounded', () => {
   test('sessions together stay under maxEvents and maxBytes; an event too large to keep drops its stream (no replay with a gap)', async () => {
     const http = await serve({ resumability: { retryIntervalMs: 50, maxEventsPerSession: 100, maxEvents: 60, maxBytes: 48 * 1024 } });
     const sessions = await Promise.all([sessionHeaders(http.url), sessionHeaders(http.url), sessionHeaders(http.url)]);
+    const floodStored = resultsStored(0, 1, 2);
     await Promise.all(sessions.map((headers, i) => readSse(http.url, { method: 'POST', headers, body: toolsCall(i, 'chatty', { count: 300, size: 300 }) })));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await floodStored;
     expect(http.handler.storedEvents.events).toBeLessThanOrEqual(60);
     expect(http.handler.storedEvents.bytes).toBeLessThanOrEqual(48 * 1024);
 
     // a result larger than maxBytes: not kept, and the events before it on its stream go too
     const headers = sessions[0];
+    const bigStored = resultsStored(9);
     const big = await readSse(http.url, { method: 'POST', headers, body: toolsCall(9, 'big', { size: 60 * 1024 }) });
     const [primingOfBig] = big.events;
     expect(primingOfBig.data).toBe('');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await bigStored;
     expect((await getFrom(http.url, headers, primingOfBig.id!)).status).toBe(400);
   });
 

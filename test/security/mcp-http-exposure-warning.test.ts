@@ -53,16 +53,15 @@ describe('MCP HTTP exposure warning', () => {
       const port = url.port;
       await post(url, INITIALIZE);
       expect(ours(spy.mock.calls)).toHaveLength(0);
-      // the machine's own non-loopback address, where it has one (CI containers do)
+      // the machine's own non-loopback address: the test needs one (CI containers have one)
       const external = Object.values(networkInterfaces())
         .flat()
         .find((i) => i && !i.internal && i.family === 'IPv4');
-      if (external) {
-        await post(new URL(`http://${external.address}:${port}/mcp`), INITIALIZE);
-        await post(new URL(`http://${external.address}:${port}/mcp`), INITIALIZE);
-        expect(ours(spy.mock.calls)).toHaveLength(1);
-        expect(String(ours(spy.mock.calls)[0][0])).toContain(external.address);
-      }
+      if (external === undefined) throw new Error('This test needs a non-loopback IPv4 interface to reach the server on; the machine has none.');
+      await post(new URL(`http://${external.address}:${port}/mcp`), INITIALIZE);
+      await post(new URL(`http://${external.address}:${port}/mcp`), INITIALIZE);
+      expect(ours(spy.mock.calls)).toHaveLength(1);
+      expect(String(ours(spy.mock.calls)[0][0])).toContain(external.address);
     } finally {
       spy.mockRestore();
     }

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { Toolkit } from '../../src';
 import { createMcpHttpHandler, serveMcpHttp } from '../../src/mcp';
 import { Closer } from '../support/mcp';
-import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient } from '../support/mcp-http';
+import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient, toolsCall } from '../support/mcp-http';
 
 /**
  * Security item 7: a browser page on a foreign origin cannot drive the MCP endpoint. Requests
@@ -13,8 +13,23 @@ import { INITIALIZE, listen, messagesOf, post, rawSession, sdkClient } from '../
 const closer = new Closer();
 afterEach(() => closer.closeAll());
 
+/** How often `touch` ran: a refused request must not run it, whatever status it gets. */
+let touches = 0;
+
+/** A toolkit with one tool, so a refused call has something it could have run. */
+function touchToolkit(): Toolkit {
+  const toolkit = new Toolkit();
+  toolkit.registerTool({
+    name: 'touch',
+    description: 'Counts its runs',
+    parameters: { type: 'object', properties: {} },
+    execute: () => `touched ${++touches}`,
+  });
+  return toolkit;
+}
+
 async function serve(options: { allowedOrigins?: string[] } = {}) {
-  return closer.add(await serveMcpHttp(new Toolkit(), { name: 'origin', version: '0', ...options }));
+  return closer.add(await serveMcpHttp(touchToolkit(), { name: 'origin', version: '0', ...options }));
 }
 
 describe('MCP HTTP Origin checks', () => {
@@ -31,15 +46,20 @@ describe('MCP HTTP Origin checks', () => {
     expect(http.handler.sessionCount).toBe(0);
   });
 
-  test('a foreign Origin cannot use an existing session either', async () => {
+  test('a foreign Origin cannot use an existing session either: no list, no call, the tool does not run', async () => {
     const http = await serve();
     const sessionId = await rawSession(http.url);
-    const answer = await post(http.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), {
-      origin: 'https://evil.example',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-06-18',
-    });
+    const inSession = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    const answer = await post(http.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { origin: 'https://evil.example', ...inSession });
     expect(answer.status).toBe(403);
+    touches = 0;
+    const call = await post(http.url, toolsCall(3, 'touch'), { origin: 'https://evil.example', ...inSession });
+    expect(call.status).toBe(403);
+    expect(touches).toBe(0);
+    // the positive control: the same call without the foreign Origin runs the tool
+    const own = await post(http.url, toolsCall(4, 'touch'), inSession);
+    expect(messagesOf(own.text)[0].result).toMatchObject({ content: [{ type: 'text', text: 'touched 1' }] });
+    expect(touches).toBe(1);
   });
 
   test('no Origin (SDK client), the server’s own origin and allowedOrigins are accepted', async () => {

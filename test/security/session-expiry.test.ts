@@ -3,10 +3,18 @@ import { Container } from 'inversify';
 import { Toolkit, ToolkitError } from '../../src';
 
 /** Regression: an expired session kept working (calls, toggles) until some lookup happened to sweep it. */
+/** How often `wipe` ran: the promise is that an expired session does not run it, whatever it answers. */
+let wipes = 0;
+
 function setup() {
+  wipes = 0;
   const toolkit = new Toolkit({ container: new Container(), sessionTtlMs: 1_000 });
   toolkit.createToolGroup('admin', 'Admin', false);
-  toolkit.registerTool({ name: 'wipe', description: 'Wipe', parameters: { type: 'object', properties: {} }, execute: () => 'wiped' }, { group: 'admin' });
+  const wipe = () => {
+    wipes++;
+    return 'wiped';
+  };
+  toolkit.registerTool({ name: 'wipe', description: 'Wipe', parameters: { type: 'object', properties: {} }, execute: wipe }, { group: 'admin' });
   return toolkit;
 }
 
@@ -22,6 +30,7 @@ describe('security: an expired session stops at once', () => {
     jest.setSystemTime(1_000_000 + 1_001);
     const late = await session.callTool({ id: 'b', name: 'wipe', arguments: {} });
     expect(late.error?.code).toBe('SESSION_CLOSED');
+    expect(wipes).toBe(1);
     expect(session.closed).toBe(true);
     expect(() => session.updateToolGroups(['admin'], false)).toThrow(ToolkitError);
     await expect(session.activateSkill('none')).rejects.toThrow(/closed/);
@@ -37,6 +46,7 @@ describe('security: an expired session stops at once', () => {
     expect(fresh).not.toBe(session);
     expect(fresh.getActiveGroups()).toEqual([]); // a new session starts from the toolkit's groups: admin is off
     expect((await fresh.callTool({ id: 'c', name: 'wipe', arguments: {} })).error?.code).toBe('TOOL_DISABLED');
+    expect(wipes).toBe(0);
   });
 
   it('use restarts the TTL', async () => {

@@ -8,6 +8,7 @@ import {
   ToolExecutionContext,
   ToolParam,
   ToolService,
+  type AgentTool,
   type ToolEvent,
   type ToolResult,
 } from '../../../src';
@@ -21,6 +22,14 @@ import { freshToolkit } from '../../support/toolkit';
  * `ai-v7`, Node 22 and later), each with its own mock language model from `ai/test` driving the
  * real `generateText` / `streamText` loops.
  */
+
+/** A tool with a map argument: OpenAI's strict mode has no form for it, so a strict tool set leaves it out. */
+const TAG_MAP: AgentTool = {
+  name: 'tag_map',
+  description: 'A map argument (no strict form)',
+  parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
+  execute: () => 'ok',
+};
 
 /** What the suite uses of one `ai` major, typed loosely enough for all. */
 export interface SdkUnderTest {
@@ -409,12 +418,7 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest, describeI
 
     it('strict: the OpenAI strict schema and strict flag go to the model; null optionals are restored; unlowerable tools are skipped and reported', async () => {
       const { toolkit } = setup();
-      toolkit.registerTool({
-        name: 'tag_map',
-        description: 'A map argument (no strict form)',
-        parameters: { type: 'object', properties: { tags: { type: 'object', additionalProperties: { type: 'string' } } } },
-        execute: () => 'ok',
-      });
+      toolkit.registerTool(TAG_MAP);
       const skipped: string[] = [];
       const reports: string[] = [];
       const tools = toAiSdkTools(toolkit, {
@@ -433,6 +437,23 @@ export function describeAiSdk(label: string, load: () => SdkUnderTest, describeI
       expect(reports).toContain('get_weather:days');
       expect(reports).toContain('tag_map:'); // the omission, in the same report as every other change
       expect(lastToolResults(seen[1]!)[0]!.output).toEqual({ type: 'text', value: 'Oslo: 18 °C' });
+    });
+
+    it('without onToolSkipped or onLoweringReport, a skipped tool gets one TOOLWRIGHT_TOOL_SKIPPED process warning naming it and why', () => {
+      const { toolkit } = setup();
+      toolkit.registerTool(TAG_MAP);
+      const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      try {
+        const tools = toAiSdkTools(toolkit, { strict: true });
+        expect(Object.keys(tools)).toContain('get_weather');
+        expect(Object.keys(tools)).not.toContain('tag_map');
+        expect(tools.tag_map).toBeUndefined();
+        const skipped = spy.mock.calls.filter(([, options]) => (options as { code?: string } | undefined)?.code === 'TOOLWRIGHT_TOOL_SKIPPED');
+        expect(skipped).toHaveLength(1);
+        expect(String(skipped[0]![0])).toMatch(/^toolwright\/ai-sdk left tool 'tag_map' out of the AI SDK tool set: Tool "tag_map" cannot be sent to OpenAI in strict mode: the schema at "tags" is a map/);
+      } finally {
+        spy.mockRestore();
+      }
     });
 
     it('a rich result: the model gets forLLM then the images meant for it as content output; user-only parts stay with the application', async () => {

@@ -271,6 +271,26 @@ describe('toLangChainTools: toolwright tools as @langchain/core structured tools
     expect(seen).toEqual(['start forecast call_cb {"city":"x"}', 'end error']);
   });
 
+  it('an error thrown under the adapter (a view breaking its promise never to reject) goes to handleToolError and is rethrown to LangChain', async () => {
+    const { toolkit, weather } = makeToolkit();
+    const view = toolkit.session('s-broken');
+    const [forecast] = toLangChainTools(view);
+    jest.spyOn(view, 'callTool').mockRejectedValue(new Error('the view broke'));
+    const seen: string[] = [];
+    class Recorder extends BaseCallbackHandler {
+      name = 'recorder';
+      override handleToolError(error: unknown): void {
+        seen.push(`error ${(error as Error).message}`);
+      }
+      override handleToolEnd(): void {
+        seen.push('end');
+      }
+    }
+    await expect(forecast.invoke(call('forecast', { city: 'Oslo', days: 2 }, 'call_broken'), { callbacks: [new Recorder()] })).rejects.toThrow('the view broke');
+    expect(seen).toEqual(['error the view broke']);
+    expect(weather.seen).toEqual([]);
+  });
+
   it('tool progress reaches LangChain callbacks as tool events', async () => {
     const toolkit = new Toolkit({ container: new Container() });
     toolkit.registerTool({

@@ -264,6 +264,25 @@ describe('toOpenAIAgentsTools with the Agents SDK Runner', () => {
     expect(seen?.aborted).toBe(true);
   });
 
+  it('without onLoweringReport, a tool with no OpenAI form is left out with one TOOLWRIGHT_TOOL_SKIPPED process warning naming it and why', () => {
+    const { toolkit } = setup();
+    // registration checks an AgentTool's parameters once; this one's change afterwards, to a schema no provider takes
+    const shifting = { name: 'shifting', description: 'Parameters that change after registration', parameters: { type: 'object', properties: {} } as AgentTool['parameters'], execute: () => 'ok' };
+    toolkit.registerTool(shifting);
+    shifting.parameters = { type: 'string' } as unknown as AgentTool['parameters'];
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const tools = toOpenAIAgentsTools(toolkit);
+      expect(tools.map((t) => t.name)).toEqual(['get_weather', 'charge']);
+      expect(tools.map((t) => t.name)).toEqual(['get_weather', 'charge']);
+      const skipped = spy.mock.calls.filter(([, options]) => (options as { code?: string } | undefined)?.code === 'TOOLWRIGHT_TOOL_SKIPPED');
+      expect(skipped).toHaveLength(1);
+      expect(String(skipped[0]![0])).toMatch(/^toolwright\/openai-agents left tool 'shifting' out of the agent's tools: Tool "shifting" cannot be sent to OpenAI \(Responses API\): its parameters schema must be an object schema/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('sends a tool without a strict form with strict: false (reported), and every tool plain with strict: false', async () => {
     const toolkit = newToolkit();
     toolkit.registerTool({
