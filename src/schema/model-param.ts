@@ -147,7 +147,7 @@ export function typeFixes(name: string): string {
   const param = name.replace(/['\\]/g, '\\$&');
   return (
     `name its type: @ToolParam({ name: '${param}', type: () => String }) (or Number, Boolean, Date, [String] for an array, ` +
-    "a DTO class), or schema: { type: '…' }, or for an optional parameter a default of its type (default: 3)"
+    "type: () => MyDto for a DTO class), or schema: { type: '…' }, or for an optional parameter a default of its type (default: 3)"
   );
 }
 
