@@ -37,7 +37,8 @@ export function ToolParam(options: ToolParamOptions = {}): ParameterDecorator {
  * a tool parameter. Without it, a parameter typed with a class is injected by that type — which
  * needs decorator metadata: under esbuild, tsx and vitest (no metadata) say the key here, or
  * use the build-time manifest written as a module. A token key injects a non-class value
- * (`@InjectContext(TENANT_ID) tenantId: string`).
+ * (`@InjectContext(TENANT_ID) tenantId: string`); `ToolEmitter`, `AbortSignal` and
+ * `ClientRequests` as keys inject the call's emitter, signal and client requests, as their types do.
  *
  * @example
  * @Tool({ description: 'My orders' })

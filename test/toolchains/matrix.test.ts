@@ -135,7 +135,7 @@ describe('what each toolchain gives', () => {
     expect(report.quick.calls).toEqual({});
   });
 
-  it.each([...WITH_METADATA, ...WITHOUT_METADATA])('%s: types said in the decorators (type thunk, default, @InjectContext) work, as under tsc', (name) => {
+  it.each([...WITH_METADATA, ...WITHOUT_METADATA])('%s: types said in the decorators (type thunk, default, @InjectContext for a context, the emitter and the signal) work, as under tsc', (name) => {
     const { plain } = reportOf(name);
     expect(plain.registration).toBe('ok');
     expect(plain.parameters).toEqual({
@@ -149,9 +149,9 @@ describe('what each toolchain gives', () => {
       required: ['city'],
       additionalProperties: false,
     });
-    expect(plain.calls.defaults).toEqual({ isError: false, text: 'Paris: 18 °C, cloudy for 3 days, metric=true, short (string,number,boolean,string)' });
-    expect(plain.calls.given).toEqual({ isError: false, text: 'Lyon: 18 °C, cloudy for 5 days, metric=false, long (string,number,boolean,string)' });
-    expect(plain.calls.nullMeansDefault?.text).toBe('Nice: 18 °C, cloudy for 3 days, metric=true, short (string,number,boolean,string)');
+    expect(plain.calls.defaults).toEqual({ isError: false, text: 'Paris: 18 °C, cloudy for 3 days, metric=true, short (string,number,boolean,string,true) [forecasting]' });
+    expect(plain.calls.given).toEqual({ isError: false, text: 'Lyon: 18 °C, cloudy for 5 days, metric=false, long (string,number,boolean,string,true) [forecasting]' });
+    expect(plain.calls.nullMeansDefault?.text).toBe('Nice: 18 °C, cloudy for 3 days, metric=true, short (string,number,boolean,string,true) [forecasting]');
     expect(plain.calls.wrongTypes?.isError).toBe(true);
     expect(plain.calls.wrongTypes?.text).toContain("'days': must be number");
     expect(plain.calls.wrongTypes?.text).toContain("'metric': must be boolean");
