@@ -36,6 +36,7 @@ beforeAll(() => {
   const flags = { experimentalDecorators: true, emitDecoratorMetadata: true };
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: flags }));
   fs.writeFileSync(path.join(dir, 'tsconfig.no-metadata.json'), JSON.stringify({ compilerOptions: { ...flags, emitDecoratorMetadata: false } }));
+  fs.writeFileSync(path.join(dir, 'tsconfig.standard-decorators.json'), JSON.stringify({ compilerOptions: {} }));
   // a Vitest test file writes the same report (`test` is a global: each Vitest resolves its own)
   fs.writeFileSync(
     path.join(dir, 'quick.test.ts'),
@@ -161,5 +162,13 @@ describe('what each toolchain gives', () => {
 
   it.each([...WITH_METADATA, ...WITHOUT_METADATA])('%s with the manifest module: the Quick example works as written', (name) => {
     expectQuickWorks(reportOf(name).quickWithManifest);
+  });
+
+  it('bun without experimentalDecorators (standard decorators): the class fails to load, naming the tsconfig flag', async () => {
+    const run = runChild(path.join(ROOT, 'node_modules/bun/bin/bun.exe'), ['--tsconfig-override', 'tsconfig.standard-decorators.json', entry], dir);
+    await expect(run).rejects.toThrow(
+      '@Tool on getWeather ran as a standard (TC39) decorator, which cannot decorate parameters: toolwright\'s decorators are ' +
+        'TypeScript\'s experimental ones. Set "experimentalDecorators": true in the tsconfig.json your compiler reads',
+    );
   });
 });
