@@ -63,7 +63,8 @@ async function vitestProject(): Promise<void> {
     logLevel: 'silent',
     keepNames: true,
   });
-  const config = { resolve: { alias: [{ find: '../../../../src', replacement: bundle }] }, test: { globals: true } };
+  // its cache beside the project, not in the node_modules the project links to
+  const config = { cacheDir: path.join(dir, '.vite'), resolve: { alias: [{ find: '../../../../src', replacement: bundle }] }, test: { globals: true } };
   fs.writeFileSync(path.join(dir, 'vitest.config.mjs'), `export default ${JSON.stringify(config)};\n`);
 }
 
