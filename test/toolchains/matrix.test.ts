@@ -4,8 +4,12 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { generateManifest, serializeManifestModule } from '../../src/codegen';
 import { ROOT } from '../support/child-process';
-import type { QuickReport, ServiceReport } from './fixtures/quick/main';
-import { bundleAndRun, runChild, runNode, runTsx } from './toolchain-runs';
+import type { QuickReport as QuickOnly, ServiceReport } from './fixtures/quick/main';
+import type { ShopReport } from './fixtures/shop/main';
+import { bundleAndRun, expectValidated, runChild, runNode, runTsx } from './toolchain-runs';
+
+/** What each toolchain prints: the Quick example's report, and the shop's with the manifest module and with explicit decorators. */
+type QuickReport = QuickOnly & { readonly shop: { readonly manifest: ShopReport; readonly explicit: ShopReport } };
 
 /**
  * What works without decorator metadata, per toolchain: the README's Quick example (a plain
@@ -16,7 +20,6 @@ import { bundleAndRun, runChild, runNode, runTsx } from './toolchain-runs';
  */
 jest.setTimeout(240_000);
 
-const FIXTURE = path.join(ROOT, 'test/toolchains/fixtures/quick');
 const RUNNERS = path.join(ROOT, 'test/toolchains/runners/node_modules');
 let dir: string;
 let entry: string;
@@ -25,13 +28,21 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-matrix-'));
   // what a project has: its packages where its modules resolve them (Vitest and Bun take no NODE_PATH)
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  const manifest = generateManifest({ cwd: ROOT, files: ['test/toolchains/fixtures/quick/weather.service.ts'] });
-  const moduleFile = path.join(dir, 'quick.manifest.ts');
-  fs.writeFileSync(moduleFile, serializeManifestModule(manifest, { outFile: moduleFile, cwd: ROOT }));
-  const main = path.relative(dir, path.join(FIXTURE, 'main')).split(path.sep).join('/');
-  const imports = `import { manifest } from './quick.manifest';\nimport { runQuick } from '${main}';\n`;
+  for (const [name, files] of [['quick', 'weather.service.ts'], ['shop', '*.ts']] as const) {
+    const moduleFile = path.join(dir, `${name}.manifest.ts`);
+    const manifest = generateManifest({ cwd: ROOT, files: [`test/toolchains/fixtures/${name}/${files}`] });
+    fs.writeFileSync(moduleFile, serializeManifestModule(manifest, { outFile: moduleFile, cwd: ROOT }));
+  }
+  const main = (name: string): string => path.relative(dir, path.join(ROOT, 'test/toolchains/fixtures', name, 'main')).split(path.sep).join('/');
+  fs.writeFileSync(
+    path.join(dir, 'report.ts'),
+    `import { manifest } from './quick.manifest';\nimport { manifest as shopManifest } from './shop.manifest';\n` +
+      `import { runQuick } from '${main('quick')}';\nimport { runShop } from '${main('shop')}';\n` +
+      'export async function report() {\n' +
+      "  return { ...(await runQuick(manifest)), shop: { manifest: await runShop('manifest', shopManifest), explicit: await runShop('explicit') } };\n}\n",
+  );
   entry = path.join(dir, 'entry.ts');
-  fs.writeFileSync(entry, `${imports}runQuick(manifest).then((report) => console.log(JSON.stringify(report)));\n`);
+  fs.writeFileSync(entry, "import { report } from './report';\nreport().then((r) => console.log(JSON.stringify(r)));\n");
   // what Bun reads (one tsconfig.json for the whole run), as in a Bun project; an override without the metadata flag
   const flags = { experimentalDecorators: true, emitDecoratorMetadata: true };
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: flags }));
@@ -40,8 +51,8 @@ beforeAll(() => {
   // a Vitest test file writes the same report (`test` is a global: each Vitest resolves its own)
   fs.writeFileSync(
     path.join(dir, 'quick.test.ts'),
-    `import { writeFileSync } from 'node:fs';\n${imports}` +
-      "test('quick', async () => writeFileSync(process.env.QUICK_REPORT as string, JSON.stringify(await runQuick(manifest))));\n",
+    "import { writeFileSync } from 'node:fs';\nimport { report } from './report';\n" +
+      "test('report', async () => writeFileSync(process.env.QUICK_REPORT as string, JSON.stringify(await report())));\n",
   );
 });
 
@@ -171,5 +182,14 @@ describe('what each toolchain gives', () => {
       '@Tool on getWeather ran as a standard (TC39) decorator, which cannot decorate parameters: toolwright\'s decorators are ' +
         'TypeScript\'s experimental ones. Set "experimentalDecorators": true in the tsconfig.json your compiler reads',
     );
+  });
+
+  it.each([...WITH_METADATA, ...WITHOUT_METADATA])('%s: the shop (DTOs, arrays of DTOs, a Date, contexts) validated by class-validator, as under tsc', (name) => {
+    const { shop } = reportOf(name);
+    expectValidated(shop.manifest);
+    expect(shop.manifest).toEqual(reportOf('tsc').shop.manifest);
+    expect(shop.explicit.registration).toBe('ok');
+    expect(JSON.parse(shop.explicit.calls.valid!.text)).toMatchObject({ orderIsInstance: true, linesAreInstances: true, user: 'u-7', tenant: 'acme' });
+    expect(shop.explicit).toEqual(reportOf('tsc').shop.explicit);
   });
 });

@@ -6,7 +6,7 @@ import type { ToolManifest } from '../../src';
 import { ROOT } from '../support/child-process';
 import type { ShapeReport } from './fixtures/shapes/main';
 import type { ShopReport } from './fixtures/shop/main';
-import { bundleAndRun as bundle, runTsx } from './toolchain-runs';
+import { bundleAndRun as bundle, expectValidated, runTsx } from './toolchain-runs';
 
 /**
  * SPEC §9, toolchains without decorator metadata: the same shop services, compiled by esbuild,
@@ -56,24 +56,6 @@ function writeEntry(name: string, service: 'manifest' | 'explicit', kind: Manife
 /** Bundles and runs an entry; a shop report unless said otherwise. */
 function bundleAndRun<Report = ShopReport>(entry: string, compiler: 'esbuild' | 'tsc'): Promise<Report> {
   return bundle<Report>(entry, compiler);
-}
-
-function expectValidated(report: ShopReport): void {
-  expect(report.registration).toBe('ok');
-  expect(report.calls.valid?.isError).toBe(false);
-  expect(JSON.parse(report.calls.valid!.text)).toMatchObject({
-    order: '2 x A-1',
-    orderIsInstance: true,
-    extraIsInstance: true,
-    linesAreInstances: true,
-    user: 'u-7',
-  });
-  expect(report.calls.fractional?.text).toContain("'order.qty': must be integer");
-  expect(report.calls.pattern?.text).toContain("'order.sku': must match pattern");
-  expect(report.calls.nested?.text).toContain("'order.extra.qty'");
-  // the rule only class-validator holds: proof that it ran, on nested DTOs and on array items
-  expect(report.calls.classValidatorOnly?.text).toContain("'order.extra.sku': sku must match /^[a-z]$/i regular expression");
-  expect(report.calls.classValidatorOnly?.text).toContain("'lines[0].sku': sku must match /^[a-z]$/i regular expression");
 }
 
 describe('toolchains without decorator metadata', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import * as ts from 'typescript';
 import { ROOT } from '../support/child-process';
+import type { ShopReport } from './fixtures/shop/main';
 
 /**
  * Child processes for the toolchain tests: each runs a fixture compiled the way one toolchain
@@ -64,4 +65,23 @@ export async function bundleAndRun<Report>(entry: string, compiler: 'esbuild' | 
 /** Runs an entry with tsx (esbuild per file, no metadata), with the project's tsconfig as a user's would be. */
 export function runTsx<Report>(entry: string): Promise<Report> {
   return runNode<Report>([path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', path.join(ROOT, 'tsconfig.json'), entry], path.dirname(entry));
+}
+
+/** The shop's report where DTOs were validated by class-validator and passed as instances, and the context injected. */
+export function expectValidated(report: ShopReport): void {
+  expect(report.registration).toBe('ok');
+  expect(report.calls.valid?.isError).toBe(false);
+  expect(JSON.parse(report.calls.valid!.text)).toMatchObject({
+    order: '2 x A-1',
+    orderIsInstance: true,
+    extraIsInstance: true,
+    linesAreInstances: true,
+    user: 'u-7',
+  });
+  expect(report.calls.fractional?.text).toContain("'order.qty': must be integer");
+  expect(report.calls.pattern?.text).toContain("'order.sku': must match pattern");
+  expect(report.calls.nested?.text).toContain("'order.extra.qty'");
+  // the rule only class-validator holds: proof that it ran, on nested DTOs and on array items
+  expect(report.calls.classValidatorOnly?.text).toContain("'order.extra.sku': sku must match /^[a-z]$/i regular expression");
+  expect(report.calls.classValidatorOnly?.text).toContain("'lines[0].sku': sku must match /^[a-z]$/i regular expression");
 }
