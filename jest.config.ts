@@ -86,6 +86,8 @@ const INTEGRATION: readonly string[] = [
   'codegen/manifest-module.test.ts',
   'codegen/project-typescript7.test.ts',
   'toolchains/no-metadata.test.ts',
+  'toolchains/matrix.test.ts',
+  'codegen/cli-watch.test.ts',
   'toolchains/esm-project.test.ts',
   'readme/snippets.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks

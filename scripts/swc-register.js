@@ -14,6 +14,8 @@ const swc = require('@swc/core');
 
 
 const root = path.resolve(__dirname, '..');
+// named, so that files outside the repository (a test's temporary project) compile the same way
+const swcrc = path.join(root, '.swcrc');
 const nodeModules = `${path.sep}node_modules${path.sep}`;
 const previous = require.extensions['.ts'];
 
@@ -23,7 +25,7 @@ require.extensions['.ts'] = function compileTs(module, filename) {
     throw new Error(`swc-register: refusing to compile ${filename} (inside node_modules)`);
   }
   const source = fs.readFileSync(filename, 'utf8');
-  const { code } = swc.transformSync(source, { filename, cwd: root, swcrc: true });
+  const { code } = swc.transformSync(source, { filename, cwd: root, swcrc: true, configFile: swcrc });
   module._compile(code, filename);
 };
 

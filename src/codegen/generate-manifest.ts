@@ -261,6 +261,14 @@ function checkDuplicates(classes: readonly ScannedClass[], cwd: string, skip: Se
  *   TypeScript source, or nothing to scan. With `onProblem`, definition problems go there instead.
  */
 export function generateManifest(options: GenerateManifestOptions): ToolManifest {
+  return generateWithSources(options).manifest;
+}
+
+/**
+ * @internal {@link generateManifest}, also returning the project's own source files the
+ * Program read (the inputs and what they import, outside node_modules): what `--watch` watches.
+ */
+export function generateWithSources(options: GenerateManifestOptions): { manifest: ToolManifest; sources: string[] } {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const project = options.project === undefined ? undefined : loadProject(options.project, cwd);
   const files = resolveFiles(options, cwd, project?.fileNames);
@@ -317,5 +325,9 @@ export function generateManifest(options: GenerateManifestOptions): ToolManifest
     options.onProgress?.({ file: displayPath(file, cwd), index: fileIndex + 1, total: files.length, tools });
   });
 
-  return canonicalManifest({ version: 1, generator: 'toolwright-schema', classes });
+  const sources = program
+    .getSourceFiles()
+    .filter((file) => !file.isDeclarationFile && !/[\\/]node_modules[\\/]/.test(file.fileName))
+    .map((file) => path.resolve(file.fileName));
+  return { manifest: canonicalManifest({ version: 1, generator: 'toolwright-schema', classes }), sources };
 }

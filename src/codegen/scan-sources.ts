@@ -214,8 +214,8 @@ export function scanSourceFile(sourceFile: TS.SourceFile, displayName: string): 
       problem(
         node.name ?? node,
         `class ${className} has @Tool methods but is not exported${topLevel ? '' : ' from the top level of its module'}. ` +
-          `Fix: declare it at the top level and export it (\`export class ${className}\`): a tool class is registered from ` +
-          'other modules (`toolkit.registerTool(…)`), and the manifest describes exported classes only.',
+          `Fix: add \`export\`${topLevel ? '' : ' and declare it at the top level'} (\`export class ${className}\`), also in a file that ` +
+          'registers it itself: the manifest describes exported classes only, and the toolkit finds each tool class in it by name.',
       );
       return;
     }

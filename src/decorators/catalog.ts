@@ -1,3 +1,4 @@
+import { legacyOnly } from './tool';
 import { ownRecords, recordParam, type PromptArgOptions, type PromptOptions, type ResourceOptions, type ResourceParamOptions } from '../metadata/records';
 
 /**
@@ -14,6 +15,7 @@ import { ownRecords, recordParam, type PromptArgOptions, type PromptOptions, typ
  */
 export function Resource(options: ResourceOptions): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Resource', propertyKey);
     const methodName = String(propertyKey);
     ownRecords(target).resources.set(methodName, { methodName, options: { ...options } });
   };
@@ -33,6 +35,7 @@ export function Resource(options: ResourceOptions): MethodDecorator {
  */
 export function Prompt(options: PromptOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Prompt', propertyKey);
     const methodName = String(propertyKey);
     ownRecords(target).prompts.set(methodName, { methodName, options: { ...options } });
   };

@@ -4,6 +4,25 @@ import { markInjectable } from '../di/services';
 import { ownRecords, recordParam, type ToolOptions, type ToolParamOptions, type ToolServiceOptions } from '../metadata/records';
 
 /**
+ * @internal Refuses a method decorator called as a standard (TC39) decorator — `(method, context)`
+ * instead of `(prototype, name)` — which is what a compiler without `experimentalDecorators` does
+ * (Bun does so silently): the records would land nowhere, and registration would only say the
+ * class has no tools.
+ *
+ * @throws ToolkitError `INVALID_DEFINITION` naming the tsconfig flag.
+ */
+export function legacyOnly(decorator: string, key: unknown): void {
+  if (typeof key !== 'object' || key === null) return;
+  const name = (key as { name?: unknown }).name;
+  throw new ToolkitError(
+    'INVALID_DEFINITION',
+    `${decorator} on ${typeof name === 'string' ? name : 'a method'} ran as a standard (TC39) decorator, which cannot decorate parameters: ` +
+      'toolwright\'s decorators are TypeScript\'s experimental ones. Set "experimentalDecorators": true in the tsconfig.json your ' +
+      'compiler reads (Bun reads the project\'s for the whole run; tsx takes --tsconfig).',
+  );
+}
+
+/**
  * Marks a method as a tool. Records metadata only; `registerTool` checks it.
  *
  * @example
@@ -12,6 +31,7 @@ import { ownRecords, recordParam, type ToolOptions, type ToolParamOptions, type 
  */
 export function Tool(options: ToolOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    legacyOnly('@Tool', propertyKey);
     const methodName = String(propertyKey);
     ownRecords(target).tools.set(methodName, { methodName, options: { ...options } });
   };
@@ -37,7 +57,8 @@ export function ToolParam(options: ToolParamOptions = {}): ParameterDecorator {
  * a tool parameter. Without it, a parameter typed with a class is injected by that type — which
  * needs decorator metadata: under esbuild, tsx and vitest (no metadata) say the key here, or
  * use the build-time manifest written as a module. A token key injects a non-class value
- * (`@InjectContext(TENANT_ID) tenantId: string`).
+ * (`@InjectContext(TENANT_ID) tenantId: string`); `ToolEmitter`, `AbortSignal` and
+ * `ClientRequests` as keys inject the call's emitter, signal and client requests, as their types do.
  *
  * @example
  * @Tool({ description: 'My orders' })

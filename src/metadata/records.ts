@@ -41,6 +41,12 @@ export interface ToolParamOptions {
   schema?: JsonSchema | StandardSchemaLike | undefined;
   /** What reflection cannot see: `() => [String]`, `() => AddressDto`, `() => Unit`. */
   type?: (() => TypeHint) | undefined;
+  /**
+   * The value the method gets when the model leaves the parameter out: it makes the parameter
+   * optional, is shown to the model as the schema's `default`, and its `typeof` names the type
+   * where nothing else does (no decorator metadata, no manifest): `default: 3` is a number.
+   */
+  default?: string | number | boolean | undefined;
   /** Integer instead of number. Shorthand for `schema: { type: 'integer' }`. */
   integer?: boolean | undefined;
   /** Allowed values (an enum object or a list). */

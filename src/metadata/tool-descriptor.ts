@@ -18,6 +18,8 @@ export interface ModelParamDescriptor {
   readonly date?: boolean;
   /** Set for `@ToolParam({ schema })` given a Standard Schema: its library validates the argument (`schema` is its conversion). */
   readonly standard?: StandardSchemaLike;
+  /** `@ToolParam({ default })`: what the method gets when the argument is absent. */
+  readonly default?: string | number | boolean;
   /** Set for `@ToolParam({ preset: true })`: never visible; bound where the tool runs (`PRESET_UNBOUND` elsewhere). */
   readonly preset?: boolean;
 }

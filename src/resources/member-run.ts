@@ -146,7 +146,7 @@ export async function runMember(core: CatalogCore, entry: CatalogEntry, values: 
       const args = entry.descriptor.params.map((param) => {
         switch (param.kind) {
           case 'model':
-            return presets.has(param.name) ? presets.get(param.name) : values[param.name];
+            return presets.has(param.name) ? presets.get(param.name) : values[param.name] === undefined ? param.default : values[param.name];
           case 'signal':
             return bounded.signal;
           case 'client':

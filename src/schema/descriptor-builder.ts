@@ -11,6 +11,7 @@ import {
 import type { ParamDescriptor, ToolDescriptor } from '../metadata/tool-descriptor';
 import { assertToolName, snakeCase } from '../metadata/tool-name';
 import { deepFreeze } from './lowering/schema-utils';
+import { NO_METADATA, typeFixes } from './model-param';
 import { buildParamDescriptor } from './param-descriptor';
 
 /** Re-exported for the toolkit, which freezes the schemas it assembles from descriptors. */
@@ -114,16 +115,7 @@ export function methodParams(
   // Without metadata, parameters are still described when the decorators say everything (a
   // `type` thunk, `@InjectContext`) — or the manifest does.
   const undecorated = Array.from({ length: count }, (_, i) => i).filter((i) => !records.has(i));
-  if (paramTypes === undefined && undecorated.length > 0 && !manifest) {
-    throw new ToolkitError(
-      'DECORATOR_METADATA_MISSING',
-      `${owner}: no design:paramtypes metadata, so parameter #${undecorated[0]} (no @ToolParam, no @InjectContext) cannot be told ` +
-        'apart. Enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with tsc or swc ' +
-        "(esbuild, tsx and vitest on Vite 7 or older emit none), keep `import 'reflect-metadata'` at the top of your entry point; or " +
-        'generate the manifest module with toolwright-schema (-o tools.manifest.ts) and pass it to new Toolkit({ manifest }); ' +
-        "or decorate every parameter: @ToolParam({ name, type: () => … }), @InjectContext(TheClass).",
-    );
-  }
+  if (paramTypes === undefined && undecorated.length > 0 && !manifest) throw metadataMissing(owner, count, records, types);
   const describe = (): ParamDescriptor[] => {
     const params: ParamDescriptor[] = [];
     const seen = new Set<string>();
@@ -140,6 +132,36 @@ export function methodParams(
     return params;
   };
   return { owner, describe };
+}
+
+/**
+ * The error for a method whose parameters cannot be told apart without decorator metadata: it
+ * names each such parameter with its own fix, then the two fixes for all of them at once.
+ */
+function metadataMissing(owner: string, count: number, records: Map<number, ToolParamRecord>, types: ToolManifest['types']): ToolkitError {
+  const lines: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const record = records.get(index);
+    if (record === undefined) {
+      lines.push(`parameter #${index} has no @ToolParam and no @InjectContext: mark a context object @InjectContext(TheClass), or a value the model sends @ToolParam({ name: '…', type: () => … })`);
+      continue;
+    }
+    try {
+      buildParamDescriptor(owner, index, { record, manifest: undefined, types, designType: undefined });
+    } catch (error) {
+      if (ToolkitError.is(error, 'MISSING_NAME')) lines.push(`parameter #${index} has a @ToolParam without a name (reflection cannot see names): ${typeFixes('…')}`);
+      else if (ToolkitError.is(error, 'DECORATOR_METADATA_MISSING')) lines.push(`parameter '${record.options?.name}' (#${index}) has a @ToolParam that names no type: ${typeFixes(record.options?.name ?? '…')}`);
+      else throw error;
+    }
+  }
+  return new ToolkitError(
+    'DECORATOR_METADATA_MISSING',
+    `${owner}: no design:paramtypes metadata (${NO_METADATA}), so ${lines.length === 1 ? 'this parameter' : 'these parameters'} cannot be told apart:\n` +
+      lines.map((line) => `  - ${line}`).join('\n') +
+      '\nOr fix every parameter at once: enable "experimentalDecorators" and "emitDecoratorMetadata" in tsconfig.json and compile with ' +
+      "tsc, swc, Vite 8 (vitest 4.1+) or Bun, with `import 'reflect-metadata'` at the top of your entry point; or generate the manifest " +
+      'module with toolwright-schema (-o tools.manifest.ts) and pass it to new Toolkit({ manifest }).',
+  );
 }
 
 function buildOne(

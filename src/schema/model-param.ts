@@ -38,7 +38,11 @@ export function buildModelParam(
         "@ToolParam({ name: '…' }), or generate a manifest with toolwright-schema and pass it to new Toolkit({ manifest }).",
     );
   }
-  const required = options.required ?? (manifest ? !manifest.optional : true);
+  const fallback = options.default;
+  if (fallback !== undefined && options.required === true) {
+    throw new ToolkitError('INVALID_DEFINITION', `${owner} ${label}: a parameter with a default is optional; drop required: true or the default.`);
+  }
+  const required = options.required ?? (fallback !== undefined ? false : manifest ? !manifest.optional : true);
   // A declared preset is never shown to a model: its schema does not matter.
   if (options.preset === true) return { kind: 'model', index, name, required, schema: deepFreeze({}), preset: true };
   // a Standard Schema (zod, valibot, arktype) says the whole type: its library validates, its converter shows it
@@ -85,9 +89,10 @@ export function buildModelParam(
   // `days: number | undefined` reflects as Object (tsc with strictNullChecks, swc): a fragment
   // such as `{ minimum: 1 }` still tells which type is meant.
   if (schema.type === undefined) {
-    const implied = typeFromKeywords(schema);
+    const implied = composite(schema) ? undefined : (typeFromKeywords(schema) ?? typeOfDefault(fallback, options.integer));
     if (implied) schema.type = implied;
   }
+  if (fallback !== undefined) schema.default = checkedDefault(`${owner} ${label}`, fallback, schema);
   const description = options.description ?? manifest?.description ?? fragment?.description;
   if (description) schema.description = description;
   else delete schema.description;
@@ -95,7 +100,7 @@ export function buildModelParam(
   if (schema.type === undefined && schema.enum === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined && schema.const === undefined) {
     // no metadata at all: most likely the compiler's flags, which the fixes below go around
     const code = designType === undefined ? 'DECORATOR_METADATA_MISSING' : 'INVALID_DEFINITION';
-    throw new ToolkitError(code, `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. ${TYPE_FIXES}`);
+    throw new ToolkitError(code, `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. Fix: ${typeFixes(name)}; ${MANIFEST_FIX}.`);
   }
   // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
   const problems = fragment !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;
@@ -124,23 +129,58 @@ export function buildModelParam(
     schema: deepFreeze(schema),
     ...(dto ? { dto } : {}),
     ...(date && !standard ? { date: true } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
     ...(standard ? { standard } : {}),
   };
 }
 
-/** The two ways to name a type reflection cannot see (never `x?: T`: illegal before an injected parameter). */
-const TYPE_FIXES =
-  "Name it in @ToolParam: type: () => String (or Number, Boolean, [String] for an array, type: () => MyDto for a DTO class) " +
-  "or schema: { type: '…' }; " +
-  'or generate a manifest with toolwright-schema and pass it to new Toolkit({ manifest }).';
+/** Which compilers emit decorator metadata, for messages. */
+export const NO_METADATA =
+  'esbuild, tsx and vitest on Vite 7 or older emit none; tsc, swc, Vite 8 (vitest 4.1+) and Bun do, given "emitDecoratorMetadata"';
+
+/**
+ * The ways to name the type of parameter `name` in its decorator where reflection cannot see it
+ * (never `x?: T`: illegal before an injected parameter).
+ * @internal
+ */
+export function typeFixes(name: string): string {
+  const param = name.replace(/['\\]/g, '\\$&');
+  return (
+    `name its type: @ToolParam({ name: '${param}', type: () => String }) (or Number, Boolean, Date, [String] for an array, ` +
+    "type: () => MyDto for a DTO class), or schema: { type: '…' }, or for an optional parameter a default of its type (default: 3)"
+  );
+}
+
+const MANIFEST_FIX = 'or generate the manifest module with toolwright-schema (-o tools.manifest.ts) and pass it to new Toolkit({ manifest })';
+
+/** The JSON type a default names: `'a'` a string, `3` a number (an integer with `integer: true`), `true` a boolean. */
+function typeOfDefault(value: ToolParamOptions['default'], integer: boolean | undefined): JsonSchemaType | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return integer ? 'integer' : 'number';
+  return typeof value === 'string' ? 'string' : 'boolean';
+}
+
+/** A default that the parameter's own schema accepts (its type, its enum), or a definition error. */
+function checkedDefault(owner: string, value: string | number | boolean, schema: JsonSchema): string | number | boolean {
+  const type = typeOfDefault(value, Number.isInteger(value));
+  const types: readonly unknown[] = schema.type === undefined ? [type] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  const fits = (types.includes(type) || (type === 'integer' && types.includes('number'))) && (!Array.isArray(schema.enum) || schema.enum.includes(value));
+  if (!fits) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `${owner}: its default ${JSON.stringify(value)} is not a value of its type (${JSON.stringify(schema.type ?? schema.enum ?? 'unknown')}). ` +
+        'A default is a string, number or boolean the parameter accepts.',
+    );
+  }
+  return value;
+}
 
 /** What reflection reported for a parameter whose type it could not tell, and why. */
 function reflectionSaw(designType: unknown): string {
   if (designType === undefined) {
     return (
       'the compiler emitted no design:paramtypes for it. Enable "experimentalDecorators" and "emitDecoratorMetadata" in ' +
-      "tsconfig.json and compile with tsc or swc, with `import 'reflect-metadata'` at the top of your entry point; " +
-      'esbuild, tsx and vitest on Vite 7 or older emit no decorator metadata'
+      `tsconfig.json, with \`import 'reflect-metadata'\` at the top of your entry point (${NO_METADATA})`
     );
   }
   if (designType === Object) {
@@ -166,9 +206,13 @@ const KEYWORD_TYPES: readonly (readonly [JsonSchemaType, readonly string[]])[] =
   ['object', ['properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'dependentRequired', 'minProperties', 'maxProperties']],
 ];
 
+/** A schema whose values an enum, a constant, a combination or a reference says: no type is implied. */
+function composite(schema: JsonSchema): boolean {
+  return schema.enum !== undefined || schema.const !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined || schema.allOf !== undefined || schema.$ref !== undefined;
+}
+
 /** The one JSON type that a fragment's keywords imply (`minimum` → number…), if exactly one. */
 function typeFromKeywords(schema: JsonSchema): JsonSchemaType | undefined {
-  if (schema.enum !== undefined || schema.const !== undefined || schema.anyOf || schema.oneOf || schema.allOf || schema.$ref) return undefined;
   const implied = KEYWORD_TYPES.filter(([, keywords]) => keywords.some((k) => schema[k] !== undefined)).map(([type]) => type);
   return implied.length === 1 ? implied[0] : undefined;
 }

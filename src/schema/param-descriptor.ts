@@ -86,6 +86,10 @@ export function buildParamDescriptor(owner: string, index: number, sources: Para
         `${owner} ${label} has both @ToolParam and @InjectContext: keep @ToolParam when the model fills it, @InjectContext when the context does.`,
       );
     }
+    // what reflection would inject by type, said by the decorator where there is no reflection
+    if (record.context === ToolEmitter) return { kind: 'emitter', index };
+    if (record.context === AbortSignal) return { kind: 'signal', index };
+    if (record.context === ClientRequests) return { kind: 'client', index };
     return { kind: 'context', index, type: record.context, typeName: keyName(record.context) };
   }
   if (record?.options === undefined) {

@@ -38,7 +38,7 @@ export class MethodTool implements AgentTool {
   private valueFor(param: ParamDescriptor, args: Record<string, unknown>, ctx: ToolCallContext): unknown {
     switch (param.kind) {
       case 'model': {
-        const value = args[param.name];
+        const value = args[param.name] === undefined ? param.default : args[param.name];
         return param.date ? toDates(value) : value;
       }
       case 'signal':

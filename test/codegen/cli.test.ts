@@ -98,6 +98,8 @@ describe('usage', () => {
     expect(result).toEqual({ code: 0, stdout: USAGE, stderr: '' });
     expect(USAGE).toContain('--project');
     expect(USAGE).toContain('--check');
+    expect(USAGE).toContain('--watch');
+    expect(USAGE).toContain('npm i -D typescript typescript-json-schema');
   });
 
   it.each([
@@ -111,6 +113,7 @@ describe('usage', () => {
     [['src/**/*.tsx', '-o', 'm.json'], 'no TypeScript source file matches src/**/*.tsx'],
     [['stub.js', '-o', 'm.json'], 'no such file or directory: stub.js'],
     [['-p', 'nope.json', '-o', 'm.json'], 'tsconfig not found: nope.json'],
+    [['src/greeter.ts', '-o', 'm.json', '--check', '--watch'], '--check and --watch exclude each other'],
   ])('%j exits 2 with one line: %s', (argv, message) => {
     const result = run(argv, { cwd: dir });
     expect(result.code).toBe(2);
@@ -200,12 +203,14 @@ describe('generating and checking', () => {
     expect(counter.classes.Counter).toEqual(manifest.classes.Counter);
   });
 
-  it('exits 1 with the problems, file:line and fix when generation fails', () => {
+  it('exits 1 with the problems, file:line and fix when generation fails: a tool class registered in its own file, not exported', () => {
     fs.writeFileSync(path.join(dir, 'bad.ts'), `import { Tool } from './stub';\nclass Hidden {\n  @Tool()\n  x(): void {}\n}\nexport const h = new Hidden();\n`);
     const result = run(['bad.ts', '-o', 'bad.json'], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('toolwright-schema: bad.ts:2:7: class Hidden has @Tool methods but is not exported.');
-    expect(result.stderr).toContain('Fix: ');
+    expect(result.stderr).toContain(
+      'toolwright-schema: bad.ts:2:7: class Hidden has @Tool methods but is not exported. Fix: add `export` (`export class Hidden`), also in a file ' +
+        'that registers it itself: the manifest describes exported classes only, and the toolkit finds each tool class in it by name.\n',
+    );
     expect(result.stderr).toContain('toolwright-schema: 1 problem: the files named above are left out of bad.json (0 tools in 0 classes)');
     expect((JSON.parse(fs.readFileSync(path.join(dir, 'bad.json'), 'utf8')) as ToolManifest).classes).toEqual({});
   });

@@ -31,7 +31,7 @@ describe('definitions the generator cannot handle', () => {
     const error = failure([`${INVALID}/not-exported.ts`]);
     expect(error.code).toBe('INVALID_DEFINITION');
     expect(error.message).toContain(`${INVALID}/not-exported.ts:4:7: class HiddenService has @Tool methods but is not exported.`);
-    expect(error.message).toContain('Fix: declare it at the top level and export it (`export class HiddenService`)');
+    expect(error.message).toContain('Fix: add `export` (`export class HiddenService`)');
   });
 
   it('two tool classes with the same name in different files names both files', () => {

@@ -102,6 +102,18 @@ describe('toolwright-schema in a project whose typescript is 7', () => {
     expect(greetParams(dir)).toEqual(EXPECTED_PARAMS);
   });
 
+  it('names the dev dependency and its install command in a project without typescript-json-schema', async () => {
+    const bare = makeProject(path.join(work, 'bare'), path.join(work, 'dist'), ['typescript-json-schema']);
+    fs.writeFileSync(path.join(bare, 'stub.ts'), STUB);
+    fs.writeFileSync(path.join(bare, 'greeter.ts'), GREETER);
+    const run = await runNode(bare, ['dist/codegen/cli.js', 'greeter.ts', '-o', 'tools.manifest.json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      "toolwright-schema: toolwright/build needs typescript-json-schema, an optional peer dependency that is not installed: run 'npm i -D typescript typescript-json-schema'.\n",
+    );
+    expect(fs.existsSync(path.join(bare, 'tools.manifest.json'))).toBe(false);
+  });
+
   it('names the fix when typescript-json-schema itself resolves a typescript without a compiler API', async () => {
     // an install that forces one typescript on every package (npm `overrides`): typescript-json-schema sees 7 too
     const forced = makeProject(path.join(work, 'forced'), path.join(work, 'dist'), ['typescript', 'typescript-json-schema']);

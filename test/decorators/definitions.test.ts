@@ -5,6 +5,8 @@ import {
   asyncResult,
   loadManifest,
   parseManifest,
+  Prompt,
+  Resource,
   Tool,
   ToolExecutionContext,
   ToolParam,
@@ -930,5 +932,23 @@ describe('@Tool on a static method', () => {
       }
     }
     expect(() => newToolkit().registerTool(Counter)).toThrow(/Counter\.count: @Tool is on a static method.*drop `static`/);
+  });
+});
+
+describe('compiled without experimentalDecorators', () => {
+  it('a method decorator called as a standard (TC39) decorator throws, naming the method and the tsconfig flag', () => {
+    const method = function greet(): string {
+      return 'hi';
+    };
+    const context = { kind: 'method', name: 'greet', static: false, private: false };
+    const standard = (decorator: MethodDecorator) => () => (decorator as unknown as (value: unknown, context: unknown) => void)(method, context);
+    const error = thrown(standard(Tool({ description: 'Greet' })), 'INVALID_DEFINITION');
+    expect(error.message).toBe(
+      '@Tool on greet ran as a standard (TC39) decorator, which cannot decorate parameters: toolwright\'s decorators are ' +
+        'TypeScript\'s experimental ones. Set "experimentalDecorators": true in the tsconfig.json your compiler reads ' +
+        "(Bun reads the project's for the whole run; tsx takes --tsconfig).",
+    );
+    expect(thrown(standard(Prompt({ description: 'Greet' })), 'INVALID_DEFINITION').message).toContain('@Prompt on greet ran as a standard (TC39) decorator');
+    expect(thrown(standard(Resource({ uri: 'a://greet' })), 'INVALID_DEFINITION').message).toContain('@Resource on greet ran as a standard (TC39) decorator');
   });
 });
