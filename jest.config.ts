@@ -27,6 +27,8 @@ const INTEGRATION: readonly string[] = [
   'security/mcp-call-concurrency.test.ts',
   'security/user-callbacks.test.ts',
   'testing/fuzz-tool.test.ts',
+  // vitepress builds and Chromium
+  'docs/check-site.test.ts',
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',
