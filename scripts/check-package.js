@@ -18,6 +18,10 @@ const { shipped } = packTarball(work);
 for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
+// the documentation site's sources and build (docs/, site/) stay out of the package
+for (const unwanted of ['docs', 'site']) {
+  if (fs.existsSync(path.join(shipped, unwanted))) throw new Error(`the package ships ${unwanted}/: keep it out of package.json "files"`);
+}
 
 function project(name, type, files, without = []) {
   const dir = path.join(work, name);
