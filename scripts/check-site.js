@@ -37,9 +37,18 @@ function sitePages(siteDir) {
   return pages.filter((page) => page !== '/404.html').sort();
 }
 
+/** `text` URL-decoded; as it is when it is no valid encoding (a stray `%`). */
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The file a site path names (`/` and `/dir/` mean their index.html), or undefined outside `siteDir`. */
 function fileOf(siteDir, pathname) {
-  const relative = decodeURIComponent(pathname).replace(/\/$/, '/index.html');
+  const relative = decoded(pathname).replace(/\/$/, '/index.html');
   const file = path.join(siteDir, relative);
   return file.startsWith(siteDir + path.sep) ? file : undefined;
 }
@@ -160,10 +169,11 @@ async function checkSite({ siteDir, repoDir, searches, chromiumPath = process.en
   const problems = problemList();
   const { server, origin } = await serve(root);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-check-site-'));
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
   const seen = new Map();
   let searched = 0;
+  let context;
   try {
+    context = await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
     await eachParallel(pages, PARALLEL, async (pagePath) => seen.set(pagePath, await visit(context, origin, pagePath, problems)));
     const text = [...seen.values()].map((page) => page.text).join('\n');
     for (const term of searches) {
@@ -171,12 +181,16 @@ async function checkSite({ siteDir, repoDir, searches, chromiumPath = process.en
         problems.add(`search term "${term}" appears on no page: search for a name the docs mention`, '(search)');
         continue;
       }
-      const found = await search(context, origin, pages.includes('/index.html') ? '/index.html' : pages[0], term);
       searched += 1;
-      if (found.length === 0) problems.add(`the search box finds nothing for "${term}"`, '(search)');
+      try {
+        const found = await search(context, origin, pages.includes('/index.html') ? '/index.html' : pages[0], term);
+        if (found.length === 0) problems.add(`the search box finds nothing for "${term}"`, '(search)');
+      } catch (error) {
+        problems.add(`searching for "${term}" failed: ${String(error.message).split('\n')[0]}`, '(search)');
+      }
     }
   } finally {
-    await context.close();
+    await context?.close();
     server.close();
     fs.rmSync(userDataDir, { recursive: true, force: true });
   }
@@ -197,7 +211,7 @@ function checkLinks(root, origin, seen, repo, problems) {
       const repoLink = REPO_LINK.exec(href);
       if (repoLink !== null) {
         repoLinks += 1;
-        const relative = decodeURIComponent(repoLink[2]);
+        const relative = decoded(repoLink[2]);
         if (!repo.has(relative, repoLink[1])) problems.add(`link to ${repoLink[1]}/main/${relative}, which the repository does not have`, pagePath);
         continue;
       }
@@ -211,7 +225,7 @@ function checkLinks(root, origin, seen, repo, problems) {
       }
       if (url.hash.length > 1 && ids.has(target)) {
         anchors += 1;
-        const id = decodeURIComponent(url.hash.slice(1));
+        const id = decoded(url.hash.slice(1));
         if (!ids.get(target).has(id)) problems.add(`link to ${target}#${id}: no element has that id there`, pagePath);
       }
     }
