@@ -98,6 +98,7 @@ export interface ToolkitErrorCodes {
   // call time: the call itself
   /** The tool name is unknown; the model is told close names and the available tools. */
   readonly UNKNOWN_TOOL: 'result';
+  // reading a resource, getting a prompt
   /**
    * No resource of the view has that URI (or matches it), also when it exists in a group the view
    * has off.
@@ -105,6 +106,7 @@ export interface ToolkitErrorCodes {
   readonly UNKNOWN_RESOURCE: 'rejection';
   /** No prompt of the view has that name, also when it exists in a group the view has off. */
   readonly UNKNOWN_PROMPT: 'rejection';
+  // call time: the call itself, continued
   /** The tool's group is off (or a skill scopes it out). */
   readonly TOOL_DISABLED: 'result';
   /**
