@@ -56,6 +56,8 @@ const INTEGRATION: readonly string[] = [
   'mcp/modern/tasks-extension.test.ts',
   'redis/redis-mcp-event-bus.test.ts',
   'redis/redis-mcp-state-store.test.ts',
+  // vitepress builds and Chromium
+  'docs/check-site.test.ts',
   // real MCP HTTP servers on 127.0.0.1
   'mcp/mcp-http.test.ts',
   'mcp/mcp-catalog-http.test.ts',

@@ -25,6 +25,10 @@ const declarations = fs.readdirSync(path.join(shipped, 'dist'), { recursive: tru
 if (declarations.sort().join() !== [...new Set(declared)].sort().join() || declarations.length > 20) {
   throw new Error(`the package ships ${declarations.length} declaration files (${declarations.join(', ')}); package.json \`exports\` names ${declared.length}`);
 }
+// the documentation site's sources and build (docs/, site/) stay out of the package
+for (const unwanted of ['docs', 'site']) {
+  if (fs.existsSync(path.join(shipped, unwanted))) throw new Error(`the package ships ${unwanted}/: keep it out of package.json "files"`);
+}
 
 function project(name, type, files, without = []) {
   const dir = path.join(work, name);

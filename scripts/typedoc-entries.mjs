@@ -11,8 +11,11 @@ export const entries = Object.entries(pkg.exports)
   .filter(([, target]) => typeof target === 'object' && typeof target.types === 'string')
   .map(([key, target]) => [pkg.name + key.slice(1), target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '')]);
 
-/** TypeDoc's default module name for a source path: the path, without a trailing `/index`. */
-const defaultName = (source) => (source === 'index' ? 'index' : source.replace(/\/index$/, ''));
+/**
+ * TypeDoc's default module name for a source path: its path from `displayBasePath` (the repository
+ * root, so that "Defined in" shows `src/…` paths), without a trailing `/index`.
+ */
+const defaultName = (source) => `src/${source}`.replace(/\/index$/, '');
 
 /** @param {import('typedoc').Application} app */
 export function load(app) {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 
 export { ToolkitError } from './errors';
-export type { ToolkitErrorCode, ToolkitErrorOptions } from './errors';
+export type { ToolkitErrorCode, ToolkitErrorCodes, ToolkitErrorOptions } from './errors';
 export type { Frozen, JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from './common/json-schema';
 export type {
   ToolCall,

@@ -1,5 +1,21 @@
-import { defineConfig } from 'vitepress';
+import { existsSync, readFileSync } from 'node:fs';
+import { defineConfig, type DefaultTheme } from 'vitepress';
 import { sidebar } from './sidebar.mts';
+
+/**
+ * The API reference's sidebar, written by TypeDoc (`npm run docs`) into the git-ignored docs/api/;
+ * empty before the first `npm run docs`, so that `npm run docs:dev` also starts in a fresh clone.
+ */
+function apiSidebar(): DefaultTheme.SidebarItem[] {
+  const file = new URL('../api/typedoc-sidebar.json', import.meta.url);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DefaultTheme.SidebarItem[]) : [];
+}
+
+/** The generated references: the error codes (scripts/error-reference.js) and the API (TypeDoc). */
+const reference: DefaultTheme.SidebarItem = {
+  text: 'Reference',
+  items: [{ text: 'Error codes', link: '/reference/errors' }, { text: 'API', link: '/api/', items: apiSidebar() }],
+};
 
 export default defineConfig({
   title: 'toolwright',
@@ -9,7 +25,7 @@ export default defineConfig({
   lastUpdated: false,
   themeConfig: {
     search: { provider: 'local' },
-    sidebar,
+    sidebar: [...(sidebar as DefaultTheme.SidebarItem[]), reference],
     outline: [2, 3],
   },
 });
