@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
-import { ApprovalManager, Toolkit, type ToolwrightLogger } from '../../src';
-import { PINO_LEVEL, pinoLogger } from '../support/loggers';
+import { ApprovalManager, Toolkit } from '../../src';
+import { PINO_LEVEL, pinoLogger, throwingLogger } from '../support/loggers';
 
 function payingToolkit(approvals: ApprovalManager): Toolkit {
   const toolkit = new Toolkit({ container: new Container() });
@@ -36,7 +36,7 @@ describe('new ApprovalManager({ logger })', () => {
   });
 
   it('a throwing logger does not stop a call from being held or decided', async () => {
-    const broken = { debug: () => undefined, info: () => { throw new Error('log down'); }, warn: () => undefined, error: () => undefined } satisfies ToolwrightLogger;
+    const broken = throwingLogger();
     const approvals = new ApprovalManager({ tools: ['pay'], logger: broken });
     const toolkit = payingToolkit(approvals);
     const held = await toolkit.callTool({ id: 'c1', name: 'pay', arguments: { amount: 5, iban: 'x' } });

@@ -1,7 +1,7 @@
 import { Container } from 'inversify';
 import { Toolkit, type ToolwrightLogger } from '../../src';
 import { serveMcpHttp } from '../../src/mcp';
-import { PINO_LEVEL, pinoLogger } from '../support/loggers';
+import { PINO_LEVEL, pinoLogger, throwingLogger } from '../support/loggers';
 import { Closer, connectInMemory, eventually, textOf } from '../support/mcp';
 import { INITIALIZE, post, sdkClient } from '../support/mcp-http';
 
@@ -39,20 +39,7 @@ describe('createMcpServer({ logger })', () => {
   });
 
   it('a logger that throws does not break the connection or its calls', async () => {
-    const broken: ToolwrightLogger = {
-      debug: () => {
-        throw new Error('x');
-      },
-      info: () => {
-        throw new Error('x');
-      },
-      warn: () => {
-        throw new Error('x');
-      },
-      error: () => {
-        throw new Error('x');
-      },
-    };
+    const broken = throwingLogger();
     const toolkit = new Toolkit({ container: new Container(), logger: broken });
     toolkit.registerTool({ name: 'ping', description: 'Ping', parameters: { type: 'object', properties: {} }, execute: () => 'pong' });
     const { client, mcp } = await connectInMemory(toolkit, closer, { logger: broken });

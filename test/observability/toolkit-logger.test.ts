@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Toolkit, ToolkitError, type AgentTool, type ToolwrightLogger } from '../../src';
 import { findLeaks } from '../support/leaks';
-import { consoleLogger, PINO_LEVEL, pinoLogger } from '../support/loggers';
+import { consoleLogger, PINO_LEVEL, pinoLogger, throwingLogger } from '../support/loggers';
 
 /** A tool with a preset `key` that leaks it every way a tool can: thrown, logged, reported, returned. */
 function leakyTool(): AgentTool {
@@ -99,20 +99,7 @@ describe('new Toolkit({ logger: console })', () => {
 
 describe('a logger never costs a call', () => {
   it('a logger that throws on every line does not fail any call', async () => {
-    const throwing: ToolwrightLogger = {
-      debug: () => {
-        throw new Error('debug broke');
-      },
-      info: () => {
-        throw new Error('info broke');
-      },
-      warn: () => {
-        throw new Error('warn broke');
-      },
-      error: () => {
-        throw new Error('error broke');
-      },
-    };
+    const throwing = throwingLogger();
     const toolkit = new Toolkit({ container: new Container(), logger: throwing });
     toolkit.registerTool(tool('get_weather', () => 'sunny'));
     expect((await toolkit.callTool({ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } })).forLLM).toBe('sunny');

@@ -44,3 +44,11 @@ export function consoleLogger(): { logger: ToolwrightLogger; text(): string } {
   const logger = new Console({ stdout: out.stream, stderr: out.stream, colorMode: false });
   return { logger, text: out.text };
 }
+
+/** A logger whose every method throws: what toolwright must survive. */
+export function throwingLogger(): ToolwrightLogger {
+  const fail = (): never => {
+    throw new Error('the logger is broken');
+  };
+  return { debug: fail, info: fail, warn: fail, error: fail };
+}
