@@ -13,7 +13,8 @@ export type ToolwrightLogFields = Readonly<Record<string, unknown>>;
 
 /**
  * Where toolwright writes what it does (the `logger` option of `new Toolkit`, `createMcpServer`,
- * `serveMcpStdio`, `serveMcpHttp`, `ApprovalManager`, `createToolWorker`, `ToolwrightModule.forRoot`):
+ * `serveMcpStdio`, `serveMcpHttp`, `ApprovalManager`, `createToolWorker`, `queueTools`,
+ * `ToolwrightModule.forRoot`):
  * any object with `debug`, `info`, `warn` and `error` methods. Each is called as
  * `logger.info(fields, message)`: pino's (and bunyan's) order, where `fields` become properties of
  * the JSON line and `message` its `msg`; `console` prints both (the fields object, then the text).

@@ -2,7 +2,8 @@ import { Toolkit, type AgentTool } from '../../src';
 import { createToolWorker, queueTools } from '../../src/bullmq';
 import { eventually } from '../support/mcp';
 import { PINO_LEVEL, pinoLogger } from '../support/loggers';
-import { cleanRedis, REDIS, requireRedis, uniqueQueue } from '../support/redis';
+import { cleanRedis, REDIS, requireRedis, startRedis, uniqueQueue } from '../support/redis';
+import { freePort } from '../bullmq/fixtures/processes';
 
 jest.setTimeout(30_000);
 
@@ -70,5 +71,33 @@ describe('createToolWorker({ logger }) (real Redis)', () => {
     );
     expect(lines().filter((line) => line.tool === 'ok')).toEqual([]);
     expect(text()).not.toMatch(/fine|second attempt|first attempt|upstream|sk-worker|sk-work/);
+  });
+
+  it('queueTools({ logger }) logs its routes, and the queue and the worker log a lost Redis', async () => {
+    const port = await freePort();
+    const redis = await startRedis(port);
+    const connection = { host: '127.0.0.1', port };
+    const queueName = uniqueQueue('lost-redis');
+    const { logger, lines } = pinoLogger('debug');
+    const caller = new Toolkit();
+    for (const tool of tools()) caller.registerTool(tool);
+    const routing = queueTools(caller, { connection, queueName, tools: ['ok'], connectTimeoutMs: 500, logger });
+    const worker = createToolWorker(new Toolkit(), { connection, queueName, tools: [], connectTimeoutMs: 500, closeTimeoutMs: 500, logger });
+    try {
+      await Promise.all([routing.ready(), worker.ready()]);
+      expect(lines()).toContainEqual(expect.objectContaining({ level: PINO_LEVEL.info, event: 'queue_routed', queueName, tools: ['ok'] }));
+      await new Promise<void>((resolve) => {
+        redis.once('exit', () => resolve());
+        redis.kill('SIGKILL');
+      });
+      await eventually(() => lines().some((line) => line.event === 'queue_lost') && lines().some((line) => line.event === 'worker_error'), 10_000);
+      expect(lines()).toContainEqual(
+        expect.objectContaining({ level: PINO_LEVEL.error, event: 'queue_lost', queueName, error: expect.stringContaining(`the connection to Redis at 127.0.0.1:${port} was lost`) }),
+      );
+      expect(lines()).toContainEqual(expect.objectContaining({ level: PINO_LEVEL.error, event: 'worker_error', queueName }));
+    } finally {
+      if (redis.exitCode === null && redis.signalCode === null) redis.kill('SIGKILL');
+      await Promise.all([routing.close(), worker.close()]);
+    }
   });
 });
