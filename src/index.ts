@@ -42,6 +42,7 @@ export type {
 } from './common/tool-content';
 export { LOG_LEVELS, ToolEmitter } from './common/tool-emitter';
 export type { LogLevel, ToolLogEntry } from './common/tool-emitter';
+export type { ToolwrightLogger, ToolwrightLogFields, ToolwrightLogLevel } from './common/logger';
 export { ClientRequests } from './common/client-requests';
 export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestPhase, ClientRequestScope } from './common/client-requests';
 export type {

@@ -31,6 +31,8 @@ export interface QueuePlace {
   readonly contexts: TravellingContexts;
   /** Context keys the workers provide themselves (never required to travel). */
   readonly workerContexts: readonly ContextKey[];
+  /** Told when the connection to Redis was lost (after the calls waiting were answered). */
+  readonly onLost?: ((why: string) => void) | undefined;
 }
 
 /**
@@ -194,6 +196,7 @@ export class QueueRunner implements RemoteRunner {
         errorToolResult('QUEUE_UNAVAILABLE', `Tool '${call.entry.name}' was queued on queue '${this.place.queueName}', but ${why}. It may still run on a worker once Redis is back; check before calling it again.`),
       );
     }
+    this.place.onLost?.(why);
   }
 
   /**

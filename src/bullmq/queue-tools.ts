@@ -1,5 +1,6 @@
 import { Principal } from '../common/principal';
 import type { ContextKey } from '../common/execution-context';
+import { checkedLogger, writeLog, type ToolwrightLogger } from '../common/logger';
 import { ToolkitError } from '../errors';
 import { addRoute, assertSelection, contextKeysOf, entriesOf, selects } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
@@ -44,6 +45,15 @@ export interface QueueToolsOptions {
    * second run.
    */
   readonly keepResultsMs?: number | undefined;
+  /**
+   * Where the routing logs (default: nowhere): the routes made (`info`) and a lost connection to
+   * Redis (`error`, naming the address, never credentials). The calls themselves, with their
+   * `QUEUE_UNAVAILABLE` failures, are logged by the toolkit's own `logger`.
+   *
+   * @example
+   * queueTools(toolkit, { connection, queueName: 'reports', groups: ['reports'], logger: pino() });
+   */
+  readonly logger?: ToolwrightLogger | undefined;
 }
 
 /** The routing of {@link queueTools}. */
@@ -94,9 +104,12 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
     const needed = contextKeysOf(entry)?.find((key) => !declared.has(key));
     if (needed !== undefined) throw untravelled(needed, entry.name);
   }
+  const logger = checkedLogger(options.logger, `queueTools('${queueName}', { logger })`);
+  const onLost = logger && ((why: string): void => writeLog(logger, 'error', { event: 'queue_lost', queueName, error: why }, `queue ${queueName}: ${why}`));
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
-  const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs, contexts, workerContexts: options.workerContexts ?? [] });
+  const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs, contexts, workerContexts: options.workerContexts ?? [], onLost });
   addRoute(toolkit, takes, runner);
+  if (logger) writeLog(logger, 'info', { event: 'queue_routed', queueName, ...(groups !== undefined ? { groups: [...groups] } : {}), ...(tools !== undefined ? { tools: [...tools] } : {}) }, `calls routed to queue ${queueName}`);
   let closing: Promise<void> | undefined;
   return {
     ready: () => runner.start(),

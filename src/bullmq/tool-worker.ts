@@ -1,5 +1,6 @@
 import { QueueEventsProducer, Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { checkedLogger, type ToolwrightLogger } from '../common/logger';
 import type { ToolResult } from '../common/tool-types';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
@@ -8,6 +9,7 @@ import type { Toolkit } from '../toolkit/toolkit';
 import { decodeContext, isToolJobId, MAX_JOB_DATA_CHARS, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, KEEP_ON_JOB, type JobReport } from './job-events';
 import { DEFAULT_CONNECT_TIMEOUT_MS, RedisLink, type QueueConnection } from './redis-link';
+import { logWorker } from './worker-logging';
 
 /**
  * Options of {@link createToolWorker}.
@@ -43,6 +45,15 @@ export interface ToolWorkerOptions {
   readonly closeTimeoutMs?: number | undefined;
   /** Receives the worker's connection and job errors (default: dropped; `ready()` reports an unreachable Redis). */
   readonly onError?: ((error: Error) => void) | undefined;
+  /**
+   * Where the worker logs (default: nowhere): started and closed (`info`), each call that ended in
+   * an error result, each job retried or found stalled because its worker was lost (`warn`),
+   * connection errors (`error`). Calls themselves are logged by the worker toolkit's own `logger`.
+   *
+   * @example
+   * createToolWorker(toolkit, { connection, queueName: 'reports', logger: pino() });
+   */
+  readonly logger?: ToolwrightLogger | undefined;
 }
 
 /** A running worker: see {@link createToolWorker}. */
@@ -103,6 +114,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
   if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1) {
     throw new ToolkitError('INVALID_OPTIONS', `createToolWorker('${queueName}'): concurrency must be a whole number ≥ 1, not ${String(concurrency).slice(0, 40)}.`);
   }
+  const logger = checkedLogger(options.logger, `createToolWorker('${queueName}', { logger })`);
   const serves = selects(options);
   checkServed(toolkit, options, serves, queueName);
   const gate = workerGate(toolkit, serves, queueName);
@@ -142,6 +154,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
     settings: { ...options.workerOptions?.settings, backoffStrategy: (_made, _type, error) => (error instanceof RetryLater ? error.delayMs : 0) },
   });
   worker.on('error', report);
+  if (logger) logWorker(worker, logger, queueName, concurrency);
   // cancellations come by pub/sub: a worker does not read the queue's whole event stream for them
   const listener = link.client();
   listener.on('message', (_channel: string, jobId: string) => {

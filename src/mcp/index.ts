@@ -10,6 +10,8 @@ export type { McpTaskOptions } from './server/mcp-tasks';
 export type { McpRequestInfo } from './server/mcp-tool-call';
 export { serveMcpStdio } from './transports/mcp-stdio';
 export type { McpStdioOptions } from './transports/mcp-stdio';
+export { stderrLogger } from './shared/stderr-logger';
+export type { StderrLoggerOptions } from './shared/stderr-logger';
 export { createMcpHttpHandler, serveMcpHttp } from './transports/mcp-http';
 export type { McpHttpHandler, McpHttpServeOptions, McpHttpServer } from './transports/mcp-http';
 export type { McpHttpOptions } from './transports/mcp-http-options';

@@ -109,6 +109,7 @@ export class ApprovalManager {
     this.shared = options.store && (require('./approval-shared') as typeof import('./approval-shared')).SharedApprovals.create(options, parts); // loaded with a store only
     this.pendingList$ = GuardedObservable.of(this.held.list$, report, 'pending$');
     this.decisionList$ = GuardedObservable.of(this.decisionsSubject, report, 'decisions$');
+    if (options.logger) (require('./approval-logging') as typeof import('./approval-logging')).logApprovals(options.logger, this.held.list$, this.decisionsSubject); // loaded with a logger only
     const asking = options.elicitation;
     if (asking) {
       const host = { newId: () => this.newId(), now: this.now, record: this.record.bind(this), publish };
@@ -187,7 +188,7 @@ export class ApprovalManager {
     await this.claim(approval, 'approved');
     if (remembered !== undefined) this.rememberedDecisions.add(remembered, origin?.session);
     const result = await this.grants.run(approval, run);
-    this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now() });
+    this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
   }
 
@@ -209,7 +210,7 @@ export class ApprovalManager {
     await this.claim(approval, 'rejected');
     if (remembered !== undefined) this.rememberedDecisions.add(remembered, lifetime);
     const result = rejectedResult(approval, reason);
-    this.decisionsSubject.next({ approval, decision: 'rejected', result, decidedAt: this.now() });
+    this.decisionsSubject.next({ approval, decision: 'rejected', result, decidedAt: this.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
   }
 

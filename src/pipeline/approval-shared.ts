@@ -256,7 +256,7 @@ export class SharedApprovals {
     const result = await this.host.grants.run(approval, run);
     // for the other replicas' decisions$
     this.store.finish?.(id, result).catch((error: unknown) => this.host.report(storeFailed(`The result of approval '${id}' was not kept for the other replicas`, error), 'store'));
-    this.host.publish({ approval, decision: 'approved', result, decidedAt: this.host.now() });
+    this.host.publish({ approval, decision: 'approved', result, decidedAt: this.host.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
   }
 
@@ -286,7 +286,7 @@ export class SharedApprovals {
     await this.decide(approval, this.auditOf(approval, record.digest, 'rejected', options.decidedBy, reason));
     if (remembered !== undefined) await this.remember(remembered, lifetime);
     const result = rejectedResult(approval, reason);
-    this.host.publish({ approval, decision: 'rejected', result, decidedAt: this.host.now() });
+    this.host.publish({ approval, decision: 'rejected', result, decidedAt: this.host.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
   }
 

@@ -1,4 +1,5 @@
 import type { ToolExecutionContext } from '../common/execution-context';
+import type { ToolwrightLogger } from '../common/logger';
 import type { ToolResult, ToolRisk } from '../common/tool-types';
 import type { CallOptions } from '../executor/call-executor';
 import type { HookContext } from '../executor/hooks';
@@ -114,6 +115,16 @@ export interface ApprovalManagerOptions extends ApprovalPolicy {
    * subscriber never crashes the process nor fails a decision.
    */
   onCallbackError?: ((error: unknown, source: string) => void) | undefined;
+  /**
+   * Where approvals are logged at `info` (default: nowhere): each call held (`approval_requested`,
+   * with a `store` also those held by other processes) and each decision (`approval_approved`,
+   * `approval_rejected`, with `decidedBy`), naming the approval, tool, call, session and principal;
+   * never the arguments or the reason (which may quote them). See {@link ToolwrightLogger}.
+   *
+   * @example
+   * new ApprovalManager({ tools: ['send_payment'], logger: pino() });
+   */
+  logger?: ToolwrightLogger | undefined;
 }
 
 /**
@@ -173,7 +184,7 @@ export interface ApproveOptions {
   onProgress?: CallOptions['onProgress'] | undefined;
   /** With a `store`: the digest of the call as shown ({@link PendingApproval.digest}); another call in the store is refused (`APPROVAL_CHANGED`). */
   digest?: string | undefined;
-  /** With a `store`: who decides, for the audit trail (a user id, never a secret). */
+  /** Who decides (a user id, never a secret): on `decisions$`, in the `logger`'s lines, and with a `store` in the audit trail. */
   decidedBy?: string | undefined;
 }
 
@@ -202,7 +213,7 @@ export interface RejectOptions {
   remember?: RememberScope | undefined;
   /** With a `store`: the digest of the call as shown (see {@link ApproveOptions.digest}). */
   digest?: string | undefined;
-  /** With a `store`: who decides, for the audit trail. */
+  /** Who decides: on `decisions$` and in the `logger`'s lines, and with a `store` in the audit trail. */
   decidedBy?: string | undefined;
 }
 
@@ -221,6 +232,8 @@ export interface ApprovalDecision {
   readonly result: ToolResult;
   /** When it was decided (ms since the epoch). */
   readonly decidedAt: number;
+  /** Who decided: the `decidedBy` given to `approve` / `reject` (absent when none was). */
+  readonly decidedBy?: string | undefined;
 }
 
 /**

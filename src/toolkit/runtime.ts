@@ -4,6 +4,7 @@ import { isAsyncTool, type AgentTool } from '../common/agent-tool';
 import type { ClientRequestHandler } from '../common/client-requests';
 import { ToolExecutionContext } from '../common/execution-context';
 import { GuardedObservable, type CallbackFailureReporter } from '../common/guarded-observable';
+import { checkedLogger, writeLog, type ToolwrightLogger } from '../common/logger';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
@@ -32,6 +33,7 @@ import { SessionTable } from './sessions';
 import { resolveSkillOptions, type SkillDefinition } from './skill-definition';
 import { SkillRegistry } from './skills';
 import { ToolEntries } from './tool-entries';
+import { logToolkitEvents } from './toolkit-logging';
 import { Catalog } from '../resources/catalog';
 import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
@@ -69,6 +71,8 @@ export class ToolkitRuntime implements ToolkitCore {
   readonly clientRequests: ClientRequestHandler | undefined;
   readonly authorize: Authorize | undefined;
   readonly repair: RepairMode | undefined;
+  /** Where registrations and call events are logged (`undefined`: nowhere, at no cost). */
+  readonly logger: ToolwrightLogger | undefined;
   /** Where the context of the work in progress comes from (set by the Nest module: the request's caller). */
   ambient: (() => ToolExecutionContext | undefined) | undefined = undefined;
   readonly asyncListeners = new Map<string, CallLink>();
@@ -117,6 +121,8 @@ export class ToolkitRuntime implements ToolkitCore {
     this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
     this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
     this.dispatcher = new Dispatcher(this, this.meta);
+    this.logger = checkedLogger(options.logger, 'new Toolkit({ logger })');
+    if (this.logger) logToolkitEvents(this.events, this.logger);
   }
 
   /** Makes `view` (the `Toolkit`, whose state is {@link state}) the toolkit's own view. */
@@ -228,6 +234,7 @@ export class ToolkitRuntime implements ToolkitCore {
         );
       }
       this.addEntries(entries, members);
+      if (this.logger) writeLog(this.logger, 'debug', { event: 'tools_registered', tools: entries.map((e) => e.name), groups: [...new Set(entries.flatMap((e) => (e.group !== undefined ? [e.group] : [])))] }, `registered ${entries.length} tool(s)`);
       return entries.map((e) => e.tool);
     } catch (error) {
       for (const ctor of bound) releaseService(this.container, ctor);
@@ -251,6 +258,7 @@ export class ToolkitRuntime implements ToolkitCore {
       this.skills.forget(skill.name);
       throw error;
     }
+    if (this.logger) writeLog(this.logger, 'debug', { event: 'skill_registered', skill: skill.name }, `registered skill ${skill.name}`);
     this.registryChanged();
   }
 

@@ -1,5 +1,6 @@
 import type { ToolkitContainer } from '../di/services';
 import type { ClientRequestHandler } from '../common/client-requests';
+import type { ToolwrightLogger } from '../common/logger';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolManifest } from '../common/manifest';
 import type { ExecutionOptions } from '../common/tool-types';
@@ -57,4 +58,15 @@ export interface ToolkitOptions {
    * `call_repaired`; `'off'` (the default) refuses them. See the README's "Argument repair".
    */
   repair?: RepairMode | undefined;
+  /**
+   * Where the toolkit logs what it does (default: nowhere, at no cost): registrations, each call's
+   * start and end (`debug`), failed and timed-out calls and throwing callbacks (`warn`), and what
+   * tools log with `ToolEmitter.log` (at their level). Lines carry tool names, call ids, error
+   * codes and durations, never arguments, results or preset values. pino, console or anything
+   * with `debug`/`info`/`warn`/`error` (see {@link ToolwrightLogger}).
+   *
+   * @example
+   * new Toolkit({ logger: pino() });
+   */
+  logger?: ToolwrightLogger | undefined;
 }

@@ -1,26 +1,12 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Toolkit, type ToolResult } from '../../src';
 import { createToolWorker, queueTools } from '../../src/bullmq';
-import { uniqueQueue } from '../support/redis';
+import { startRedis, uniqueQueue } from '../support/redis';
 import { freePort, within } from './fixtures/processes';
 import { HostileService, RUNS } from './fixtures/hostile';
 
 jest.setTimeout(60_000);
-
-/** A free port on 127.0.0.1, picked now. */
-/** A Redis of this test's own, as a child process it can kill. */
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Ready to accept connections')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${String(code)}: ${out}`)));
-  });
-}
 
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 
 /** The machine's Redis: every queue test uses it for real. */
@@ -52,4 +53,17 @@ export async function cleanRedis(...patterns: string[]): Promise<void> {
  */
 export function parserSettled(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 3_500));
+}
+
+/** A Redis of the test's own on `port`, as a child process it can kill (no persistence). */
+export function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ready to accept connections')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${String(code)}: ${out}`)));
+  });
 }

@@ -4,6 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
 import type { AgentTool } from '../../common/agent-tool';
+import { checkedLogger, writeLog, type ToolwrightLogger } from '../../common/logger';
 import type { ToolExecutionContext } from '../../common/execution-context';
 import type { ToolkitSession } from '../../toolkit/session';
 import type { Toolkit } from '../../toolkit/toolkit';
@@ -95,6 +96,16 @@ export interface McpServerOptions {
    * `Infinity`: no cap.
    */
   maxConcurrentCalls?: number | undefined;
+  /**
+   * Where the server logs (default: nowhere; `serveMcpStdio`: stderr at `info`, see
+   * `stderrLogger`): connections opened and closed (`info`), requests refused (`warn`: over its
+   * `maxConcurrentCalls`, and over HTTP every answer of status 400 or more). `false`: nothing.
+   * Calls are logged by the toolkit's own `logger`.
+   *
+   * @example
+   * createMcpServer(toolkit, { name: 'app', version: '1.0.0', logger: pino() });
+   */
+  logger?: ToolwrightLogger | false | undefined;
   /** Passed to the SDK's `Server` (capabilities and instructions are set by toolwright). */
   serverOptions?: Omit<ServerOptions, 'capabilities' | 'instructions'> | undefined;
 }
@@ -143,12 +154,14 @@ class ToolkitMcpServer implements McpServerHandle {
   private readonly catalog: McpCatalog;
   private readonly tasks: McpTasks | undefined;
   private closed = false;
+  private readonly logger: ToolwrightLogger | undefined;
 
   constructor(
     private readonly toolkit: Toolkit,
     private readonly options: McpServerOptions,
   ) {
     if (options.maxConcurrentCalls !== undefined) checkLimit('maxConcurrentCalls', options.maxConcurrentCalls);
+    const logger = (this.logger = checkedLogger(options.logger, 'createMcpServer({ logger })'));
     this.list = new McpToolList(options);
     this.server = new Server(
       { name: options.name, version: options.version, ...(options.title !== undefined ? { title: options.title } : {}) },
@@ -165,7 +178,8 @@ class ToolkitMcpServer implements McpServerHandle {
         debouncedNotificationMethods: ['notifications/tools/list_changed', ...CATALOG_NOTIFICATIONS, ...(options.serverOptions?.debouncedNotificationMethods ?? [])],
       },
     );
-    const slots = new RequestSlots(options.maxConcurrentCalls);
+    const busy = logger && ((): void => writeLog(logger, 'warn', { event: 'mcp_request_refused', server: options.name, reason: 'busy', maxConcurrentCalls: slots.max }, 'MCP request refused: too many requests running on this connection'));
+    const slots = new RequestSlots(options.maxConcurrentCalls, busy);
     this.catalog = new McpCatalog(this.server, options, (sessionId) => this.current ?? this.resolveView(sessionId), slots);
     this.tasks = options.tasks !== false ? serveMcpTasks(this.server, options.tasks ?? {}) : undefined;
     const channels = new McpCallChannels(this.server, options);
@@ -201,6 +215,7 @@ class ToolkitMcpServer implements McpServerHandle {
     if (this.options.progressBarrier === undefined) this.calls.barrier = typeof (transport as { handleRequest?: unknown }).handleRequest !== 'function';
     await this.server.connect(transport);
     if (!this.options.sessions) this.resolveView(undefined);
+    this.log('mcp_connection_opened', 'MCP connection opened', transport);
   }
 
   async close(): Promise<void> {
@@ -221,11 +236,20 @@ class ToolkitMcpServer implements McpServerHandle {
   private release(): void {
     if (this.closed) return;
     this.closed = true;
+    this.log('mcp_connection_closed', 'MCP connection closed', this.server.transport);
     this.subscription?.unsubscribe();
     this.subscription = undefined;
     this.catalog.release();
     this.tasks?.release();
     this.ownSession?.close();
+  }
+
+  private log(event: string, message: string, transport: Transport | undefined): void {
+    if (!this.logger) return;
+    const sessionId = this.ownSession?.id ?? transport?.sessionId;
+    // a prefix names the session in the logs without handing its whole id to whoever reads them
+    const session = sessionId !== undefined ? { session: `${sessionId.slice(0, 8)}…` } : {};
+    writeLog(this.logger, 'info', { event, server: this.options.name, transport: transport?.constructor.name ?? 'none', ...session }, message);
   }
 
   private resolveView(sessionId: string | undefined): ToolView {

@@ -16,7 +16,11 @@ export class RequestSlots {
   /** When the last request ended (`Date.now()`, 0 before any). */
   lastEnded = 0;
 
-  constructor(readonly max: number = DEFAULT_MAX_CONCURRENT_CALLS) {}
+  /** @param onFull told of each request refused because all of its owner's slots are in use. */
+  constructor(
+    readonly max: number = DEFAULT_MAX_CONCURRENT_CALLS,
+    private readonly onFull?: () => void,
+  ) {}
 
   /** How many requests of `owner` run now. */
   count(owner = ''): number {
@@ -26,7 +30,10 @@ export class RequestSlots {
   /** Takes a slot of `owner`; false (nothing taken) when all of them are in use. */
   take(owner = ''): boolean {
     const running = this.count(owner);
-    if (running >= this.max) return false;
+    if (running >= this.max) {
+      this.onFull?.();
+      return false;
+    }
     this.running.set(owner, running + 1);
     return true;
   }

@@ -1,3 +1,4 @@
+import { checkedLogger } from '../../common/logger';
 import type { StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { McpStateStore } from '../server/modern/state-store';
@@ -141,10 +142,11 @@ export interface McpHttpOptions extends McpServerOptions {
 export function checkedLimits(
   options: Pick<
     McpHttpOptions,
-    'maxSessions' | 'maxSessionsPerPrincipal' | 'sessionIdleTimeoutMs' | 'bodyTimeoutMs' | 'resumability' | 'tasks' | 'maxConcurrentCalls' | 'transportOptions' | 'stateSecret' | 'stateStore' | 'bus'
+    'maxSessions' | 'maxSessionsPerPrincipal' | 'sessionIdleTimeoutMs' | 'bodyTimeoutMs' | 'resumability' | 'tasks' | 'maxConcurrentCalls' | 'transportOptions' | 'stateSecret' | 'stateStore' | 'bus' | 'logger'
   >,
 ): { maxSessions: number; maxSessionsPerPrincipal: number; sessionIdleTimeoutMs: number; bodyTimeoutMs: number; maxBodyBytes: number } {
   if (options.tasks) checkTaskOptions(options.tasks);
+  checkedLogger(options.logger, 'createMcpHttpHandler({ logger })');
   if (options.resumability) checkedResumability(options.resumability);
   checkModernOptions(options);
   if (options.maxConcurrentCalls !== undefined) checkLimit('maxConcurrentCalls', options.maxConcurrentCalls);

@@ -7,6 +7,7 @@ import type { Toolkit } from '../../toolkit/toolkit';
 import { httpRequestScope } from '../shared/http-request-scope';
 import { isInitializeRequest, requestBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';
 import { isLoopback, McpHttpGuard } from './mcp-http-guard';
+import { refusalWatcher, warnExposed } from './mcp-http-logging';
 import { checkedLimits, type McpHttpOptions } from './mcp-http-options';
 import { ModernHttp } from './mcp-http-modern';
 import { McpHttpResumability } from './mcp-http-resumability';
@@ -45,17 +46,6 @@ export interface McpHttpHandler {
   readonly storedEvents: { readonly events: number; readonly bytes: number };
   /** Closes every session (their SSE streams included) and stops the idle sweep. */
   close(): Promise<void>;
-}
-
-/** The code of the warning emitted when the endpoint is reachable beyond loopback without `authenticate`. */
-const EXPOSED_WARNING = 'TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED';
-
-function warnExposed(where: string): void {
-  process.emitWarning(
-    `toolwright MCP HTTP endpoint ${where} is reachable beyond loopback without authentication: anyone who can reach it can call the tools. ` +
-      "Pass authenticate (e.g. authenticate: bearerAuth(verify)) or listen on '127.0.0.1'.",
-    { code: EXPOSED_WARNING },
-  );
 }
 
 function replyError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -162,6 +152,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
   delete sdkTransportOptions.maxRequestBodySize;
   let exposureWarned = listenerKnown || authenticate !== undefined;
   const warnAmbiguous = ambiguousPrincipalWarning();
+  const watch = refusalWatcher(serverOptions);
 
   /** The POST body: the one parsed before the handler, or read here within the deadline and size bound. */
   const bodyOf = (req: IncomingMessage, parsed: unknown): Promise<BodyOutcome> => requestBody(req, parsed, limits.maxBodyBytes, limits.bodyTimeoutMs);
@@ -249,6 +240,7 @@ function buildHandler(toolkit: Toolkit, options: McpHttpOptions, listenerKnown: 
 
   const handler = ((req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => {
     const body = parsedBody ?? (req as IncomingMessage & { body?: unknown }).body;
+    watch?.(req, res);
     handle(req, res, body).catch((error: unknown) => {
       replyError(res, 500, -32603, `Internal server error: ${boundInput(error instanceof Error ? error.message : String(error), MAX_ERROR_CHARS)}`);
     });

@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
+import { checkedLogger, writeLog } from '../../common/logger';
 import type { Toolkit } from '../../toolkit/toolkit';
+import { stderrLogger } from '../shared/stderr-logger';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from '../server/mcp-server';
 import { resolveStateSecret } from '../server/modern/state-secret';
 import { loadServerSdk } from './mcp-http-modern';
@@ -43,6 +45,8 @@ export interface McpStdioOptions extends McpServerOptions {
  * an optional peer) with the server the HTTP handler builds. Without SDK v2 installed, a 2026-07-28
  * request gets the unsupported-version error naming 2025-11-25, and a negotiating client falls back
  * to `initialize`. stdout carries the protocol: log to stderr only. The server closes when stdin ends.
+ * It logs to stderr at `info` (`stderrLogger()`: serving, connections opened and closed, refused
+ * requests) unless `logger` names another logger, or `false` for none.
  *
  * @example
  * // server.ts, started by the MCP client
@@ -50,7 +54,9 @@ export interface McpStdioOptions extends McpServerOptions {
  * process.on('SIGTERM', () => void mcp.close());
  */
 export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions): Promise<McpServerHandle> {
-  const { stdin, stdout, stateSecret, ...serverOptions } = options;
+  const { stdin, stdout, stateSecret, logger: given, ...rest } = options;
+  const logger = checkedLogger(given ?? stderrLogger(), 'serveMcpStdio({ logger })');
+  const serverOptions = { ...rest, logger: logger ?? (false as const) };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as StdioModule;
   const source = stdin ?? process.stdin;
@@ -71,6 +77,7 @@ export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions):
           }
           probed.input.write(Buffer.concat([line, NEWLINE]));
         };
+  if (logger) writeLog(logger, 'info', { event: 'mcp_stdio_serving', server: serverOptions.name, version: serverOptions.version, tools: toolkit.getActiveTools().length }, `MCP server ${serverOptions.name} ${serverOptions.version} serving over stdio`);
   const opening = readStdioOpening(source, output, { modern: sdk !== undefined, maxLineBytes: MAX_OPENING_LINE_BYTES, onDiscover });
   let closeModern: (() => Promise<void>) | undefined;
   const served = opening.opened.then(async (opened) => {
@@ -81,6 +88,7 @@ export async function serveMcpStdio(toolkit: Toolkit, options: McpStdioOptions):
       return mcp.close();
     }
     if (opened.era === 'modern' && sdk !== undefined) {
+      if (logger) writeLog(logger, 'info', { event: 'mcp_connection_opened', server: serverOptions.name, transport: 'stdio', revision: '2026-07-28' }, 'MCP connection opened (2026-07-28)');
       if (probed !== undefined) opened.input.pipe(probed.input);
       closeModern = (probed?.served ?? serveModernStdio(sdk, toolkit, { ...serverOptions, stateSecret }, opened.input, output)).close;
       return;
