@@ -4,7 +4,7 @@
  * is required, with the project's `.swcrc` (legacy decorators with metadata), as Jest does. Only `.ts` files outside
  * node_modules are transformed; inversify (ESM-only) loads through Node's own require(esm).
  *
- *   node -r ./scripts/swc-register.js samples/mcp-server.ts
+ *   node -r ./scripts/swc-register.js examples/demo/mcp-server.ts
  *
  * It writes nothing to stdout (stdio MCP servers use stdout for the protocol).
  */

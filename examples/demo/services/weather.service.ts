@@ -1,7 +1,7 @@
 import { inject } from 'inversify';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
-import { Tool, ToolEmitter, ToolParam, ToolService } from '../../src';
+import { Tool, ToolEmitter, ToolParam, ToolService } from '../../../src';
 import { WeatherApi } from './http-client';
 
 /** Where and how far ahead: a DTO validated by class-validator, delivered as an instance. */
