@@ -58,6 +58,7 @@ const INTEGRATION: readonly string[] = [
   'toolchains/no-metadata.test.ts',
   'toolchains/esm-project.test.ts',
   'readme/snippets.test.ts',
+  'decorators/import-type-erased.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',
   // the TypeScript compiler over the public API with a user's compiler options

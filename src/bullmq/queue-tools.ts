@@ -1,7 +1,7 @@
 import { Principal } from '../common/principal';
 import type { ContextKey } from '../common/execution-context';
 import { ToolkitError } from '../errors';
-import { addRoute, assertSelection, contextKeysOf, entriesOf, selects } from '../toolkit/remote-routes';
+import { addRoute, assertSelection, contextKeysOf, entriesOf, selects, type ToolEntry } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { untravelled, type TravellingContexts } from './job-data';
 import { QueueRunner } from './queue-runner';
@@ -90,13 +90,14 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   const contexts = options.contexts ?? {};
   // the caller's Principal always travels (see PRINCIPAL_NAME)
   const declared = new Set<ContextKey>([Principal, ...Object.values(contexts), ...(options.workerContexts ?? [])]);
-  for (const entry of entriesOf(toolkit).filter(takes)) {
+  const admit = (entry: ToolEntry): void => {
     const needed = contextKeysOf(entry)?.find((key) => !declared.has(key));
     if (needed !== undefined) throw untravelled(needed, entry.name);
-  }
+  };
+  for (const entry of entriesOf(toolkit).filter(takes)) admit(entry);
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
   const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs, contexts, workerContexts: options.workerContexts ?? [] });
-  addRoute(toolkit, takes, runner);
+  addRoute(toolkit, takes, runner, admit);
   let closing: Promise<void> | undefined;
   return {
     ready: () => runner.start(),

@@ -34,6 +34,7 @@ import { SkillRegistry } from './skills';
 import { ToolEntries } from './tool-entries';
 import { Catalog } from '../resources/catalog';
 import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
+import { checkRegistration } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
@@ -227,6 +228,7 @@ export class ToolkitRuntime implements ToolkitCore {
             `It registers: ${keys.join(', ') || '(nothing)'}.`,
         );
       }
+      checkRegistration(entries, members, this.remote);
       this.addEntries(entries, members);
       return entries.map((e) => e.tool);
     } catch (error) {

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
-import { HostileService, RUNS } from './fixtures/hostile';
+import { HOSTILE_PRESETS, HostileService, RUNS } from './fixtures/hostile';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
 jest.setTimeout(60_000);
@@ -11,8 +11,12 @@ jest.setTimeout(60_000);
 const runsPrefix = uniqueQueue('attack-runs');
 process.env.TW_RUNS = runsPrefix;
 
-function callerToolkit(): Toolkit {
+/** The caller: its preset tools run on the workers, so `route` (queueTools) comes before the registrations. */
+function callerToolkit(route: (toolkit: Toolkit) => void): Toolkit {
   const toolkit = new Toolkit();
+  toolkit.createToolGroup('reports', 'Reports', true);
+  toolkit.createToolGroup('hostile', 'Hostile tools', true);
+  route(toolkit);
   toolkit.registerTool(ReportService);
   toolkit.registerTool(HostileService);
   return toolkit;
@@ -21,7 +25,7 @@ function callerToolkit(): Toolkit {
 function workerToolkit(): Toolkit {
   const toolkit = new Toolkit();
   toolkit.registration().tool(ReportService).presetParameters({ build_report: { apiKey: SECRET }, leak_key: { apiKey: SECRET }, reject_key: { apiKey: SECRET } }).apply();
-  toolkit.registerTool(HostileService);
+  toolkit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
   return toolkit;
 }
 
@@ -35,8 +39,9 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
 
   beforeAll(async () => {
     await requireRedis();
-    caller = callerToolkit();
-    routing = queueTools(caller, { connection: REDIS, queueName, tools: SERVED, contexts: TRAVEL });
+    caller = callerToolkit((toolkit) => {
+      routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports', 'hostile'], contexts: TRAVEL });
+    });
     worker = createToolWorker(workerToolkit(), { connection: REDIS, queueName, concurrency: 1, contexts: TRAVEL, tools: SERVED });
     await Promise.all([routing.ready(), worker.ready()]);
   });
@@ -155,7 +160,7 @@ describe('attack: options that would have left a connection open or a worker tha
 
   it('keepResultsMs that is not a non-negative number is refused', () => {
     for (const keepResultsMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
-      expect(() => queueTools(callerToolkit(), { connection: REDIS, queueName: 'never-used', tools: ['build_report'], contexts: TRAVEL, keepResultsMs })).toThrow(/keepResultsMs/);
+      expect(() => queueTools(workerToolkit(), { connection: REDIS, queueName: 'never-used', tools: ['build_report'], contexts: TRAVEL, keepResultsMs })).toThrow(/keepResultsMs/);
     }
   });
 });

@@ -24,8 +24,10 @@ const runs = (what: string): Promise<string | null> => redis.get(`${runsPrefix}:
 
 function caller(queueName: string): { toolkit: Toolkit; routing: QueuedTools } {
   const toolkit = new Toolkit();
+  toolkit.createToolGroup('reports', 'Reports', true);
+  const routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
   toolkit.registerTool(ReportService);
-  return { toolkit, routing: queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL }) };
+  return { toolkit, routing };
 }
 
 describe('queued calls survive worker faults (real Redis, real worker processes)', () => {
@@ -106,9 +108,10 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
   it('Redis refusing connections: calls answer QUEUE_UNAVAILABLE within seconds, ready() rejects, close() does not hang', async () => {
     const port = await freePort();
     const toolkit = new Toolkit();
-    toolkit.registerTool(ReportService);
+    toolkit.createToolGroup('reports', 'Reports', true);
     const connection = { host: '127.0.0.1', port };
-    const routing = queueTools(toolkit, { connection, queueName: 'unreachable', tools: ['slow_job'], connectTimeoutMs: 1_000 });
+    const routing = queueTools(toolkit, { connection, queueName: 'unreachable', groups: ['reports'], contexts: TRAVEL, connectTimeoutMs: 1_000 });
+    toolkit.registerTool(ReportService);
     const started = Date.now();
     const result = await toolkit.callTool({ id: 'u1', name: 'slow_job', arguments: { ms: 1, tag: 'u' } });
     expect(Date.now() - started).toBeLessThan(10_000);

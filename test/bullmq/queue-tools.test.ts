@@ -14,8 +14,11 @@ process.env.TW_RUNS = runsPrefix;
 
 const user = ToolExecutionContext.of(new UserContext('ada', 'acme'));
 
-function callerToolkit(): Toolkit {
+/** The caller: ReportService's tools run on the workers, so `route` (queueTools) comes before the registration. */
+function callerToolkit(route: (toolkit: Toolkit) => void): Toolkit {
   const toolkit = new Toolkit();
+  toolkit.createToolGroup('reports', 'Monthly reports', true);
+  route(toolkit);
   toolkit.registerTool(ReportService);
   return toolkit;
 }
@@ -36,8 +39,9 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
 
   beforeEach(async () => {
     queueName = uniqueQueue('queue');
-    caller = callerToolkit();
-    routing = queueTools(caller, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
+    caller = callerToolkit((toolkit) => {
+      routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
+    });
     worker = createToolWorker(workerToolkit(), { connection: REDIS, queueName, concurrency: 4, contexts: TRAVEL });
     await Promise.all([routing.ready(), worker.ready()]);
   });
@@ -203,7 +207,7 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
   });
 
   it('a typo in the tools or groups to route or serve is INVALID_OPTIONS at once, naming it (never a silent local run)', () => {
-    expect(() => queueTools(callerToolkit(), { connection: REDIS, queueName, tools: ['build_reprot'] })).toThrow(
+    expect(() => queueTools(workerToolkit(), { connection: REDIS, queueName, tools: ['build_reprot'] })).toThrow(
       `queueTools('${queueName}'): the toolkit has no tool 'build_reprot'.`,
     );
     expect(() => createToolWorker(workerToolkit(), { connection: REDIS, queueName, groups: ['report'] })).toThrow(
@@ -251,8 +255,10 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
 
   it('timeoutMs bounds the whole call, queue time included: a call no worker takes answers TIMEOUT and never runs later', async () => {
     const idle = uniqueQueue('idle');
-    const idleCaller = callerToolkit();
-    const idleRouting = queueTools(idleCaller, { connection: REDIS, queueName: idle, tools: ['quick_wait'] });
+    let idleRouting!: QueuedTools;
+    const idleCaller = callerToolkit((toolkit) => {
+      idleRouting = queueTools(toolkit, { connection: REDIS, queueName: idle, groups: ['reports'] });
+    });
     try {
       const started = Date.now();
       const result = await idleCaller.callTool({ id: 'w1', name: 'quick_wait', arguments: { tag: `w-${idle}` } });

@@ -247,18 +247,55 @@ describe('@ToolParam({ preset: true })', () => {
     }
   }
 
-  it('registers without a bound preset (bound on the workers that run it): hidden, and PRESET_UNBOUND where it is called', async () => {
+  it('a preset forgotten at registration is INVALID_DEFINITION at once, naming the tool, the parameter and the fix; nothing is registered', () => {
     const toolkit = newToolkit();
-    toolkit.registerTool(Bulk);
-    expect(toolkit.getToolSchemas()[0].parameters.properties).toEqual({ format: { type: 'string', enum: ['csv', 'json'] } });
-    const result = await toolkit.callTool({ id: 'u1', name: 'bulk_export', arguments: { format: 'csv' } });
-    expect(result.error?.code).toBe('PRESET_UNBOUND');
-    expect(result.forLLM).toBe(
-      "Tool 'bulk_export' cannot run in this process: its preset parameter 'apiKey' is bound only on the workers that run it. " +
-        'Route it to them (queueTools from toolwright/bullmq), or bind the preset here with presetParameters.',
+    const error = thrown(() => toolkit.registerTool(Bulk), 'INVALID_DEFINITION');
+    expect(error.message).toBe(
+      "Bulk.exportAll: tool 'bulk_export' hides the preset parameter(s) 'apiKey' (@ToolParam({ preset: true })), and nothing binds them here, so every call would fail. " +
+        'Bind them: toolkit.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: … } }).apply() (a function or fromContainer(token) is read at each call). ' +
+        "If workers run the tool, put it in a group (.group('reports')), route that group with queueTools(toolkit, { groups: ['reports'], … }) from toolwright/bullmq, then register it (the workers bind the preset).",
     );
-    const sneaky = await toolkit.callTool({ id: 'u2', name: 'bulk_export', arguments: { format: 'csv', apiKey: 'mine' } });
-    expect(sneaky.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(error.tool).toBe('bulk_export');
+    expect(toolkit.getToolSchemas()).toEqual([]);
+    // the whole registration is refused: the service without presets registered beside it too
+    class Plain {
+      @Tool({ name: 'plain', description: 'Plain' })
+      plain(): string {
+        return 'ok';
+      }
+    }
+    thrown(() => toolkit.registration().tool(Plain).tool(Bulk).apply(), 'INVALID_DEFINITION');
+    expect(toolkit.getToolSchemas()).toEqual([]);
+  });
+
+  it('names only the unbound parameters, never a bound value, and for a grouped tool the group to route', () => {
+    @ToolService({ group: 'exports' })
+    class TwoKeys {
+      @Tool({ name: 'two_keys', description: 'Needs two secrets' })
+      run(@ToolParam({ name: 'apiKey', preset: true }) apiKey: string, @ToolParam({ name: 'signingKey', preset: true }) signingKey: string): string {
+        return `${apiKey}${signingKey}`;
+      }
+    }
+    const error = thrown(() => newToolkit().registration().tool(TwoKeys).presetParameters({ two_keys: { apiKey: 'sk-live-0f9e8d7c6b5a' } }).apply(), 'INVALID_DEFINITION');
+    expect(error.message).toContain("hides the preset parameter(s) 'signingKey' (");
+    expect(error.message).toContain('presetParameters({ two_keys: { signingKey: … } })');
+    expect(error.message).toContain("route its group first: queueTools(toolkit, { groups: ['exports'], … })");
+    expect(error.message).not.toContain('apiKey');
+    expect(`${error.message} ${error.stack ?? ''} ${JSON.stringify(error)}`).not.toContain('sk-live-0f9e8d7c6b5a');
+  });
+
+  it('a preset bound to what exists only later (a function, fromContainer) registers, and is read at call time', async () => {
+    const API = Symbol('bulk api key');
+    const container = new Container();
+    let rotated: string | undefined;
+    const toolkit = newToolkit({ container });
+    toolkit.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: fromContainer(API) } }).apply();
+    const lazy = newToolkit();
+    lazy.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: () => rotated ?? 'unset' } }).apply();
+    container.bind(API).toConstantValue('sk-bound-after-registration');
+    rotated = 'sk-rotated';
+    expect((await call(toolkit, 'bulk_export', { format: 'json' })).forLLM).toBe('json:27');
+    expect((await call(lazy, 'bulk_export', { format: 'csv' })).forLLM).toBe('csv:10');
   });
 
   it('is hidden and filled from the preset once bound', async () => {

@@ -330,7 +330,7 @@ describe('resources and prompts: definition errors name Class.method and the fix
     expect(definitionError(Static)).toContain('Static.b: @Tool is on a static method (or @Resource, @Prompt)');
   });
 
-  test('presets go under resource:<name> / prompt:<name>; a preset naming nothing is refused; one left unbound is bound elsewhere (PRESET_UNBOUND here)', async () => {
+  test('presets go under resource:<name> / prompt:<name>; a preset naming nothing is refused; one left unbound is refused at registration', async () => {
     @ToolService()
     class Keyed {
       @Resource({ uri: 'k://data', name: 'data' })
@@ -338,11 +338,13 @@ describe('resources and prompts: definition errors name Class.method and the fix
         return apiKey.length;
       }
     }
-    const unbound = freshToolkit();
-    unbound.registerTool(Keyed);
-    const read = await unbound.resources.read('k://data').catch((error: unknown) => error);
-    expect(ToolkitError.is(read, 'PRESET_UNBOUND')).toBe(true);
-    expect((read as Error).message).toContain("Resource 'data' cannot run in this process: its preset parameter 'apiKey' is bound only on the workers");
+    expect(() => freshToolkit().registerTool(Keyed)).toThrow(
+      "Keyed.data: resource 'data' hides the preset parameter(s) 'apiKey' (preset: true), and nothing binds them, so every read would fail. " +
+        "Bind them: toolkit.registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: … } }).apply() (a resource runs where it is registered).",
+    );
+    const bound = freshToolkit();
+    bound.registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: () => 'k3y' } }).apply();
+    expect(await bound.resources.read('k://data')).toMatchObject({ contents: [{ text: '3' }] });
     expect(() => freshToolkit().registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: 'k', other: 1 } }).apply()).toThrow(
       "Keyed.data: preset(s) 'other' match no parameter of resource 'data'. Its parameters: apiKey.",
     );
