@@ -257,7 +257,7 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
     const idle = uniqueQueue('idle');
     let idleRouting!: QueuedTools;
     const idleCaller = callerToolkit((toolkit) => {
-      idleRouting = queueTools(toolkit, { connection: REDIS, queueName: idle, groups: ['reports'] });
+      idleRouting = queueTools(toolkit, { connection: REDIS, queueName: idle, groups: ['reports'], contexts: TRAVEL });
     });
     try {
       const started = Date.now();
