@@ -29,8 +29,9 @@ export interface BoundPreset {
  * `visible` are those a preset may fill, `declared` those `@ToolParam({ preset: true })` says
  * must be filled.
  *
- * A declared preset left unbound stays hidden and is bound elsewhere — on the workers that run
- * the tool (`toolwright/bullmq`): calling it where it is unbound fails with `PRESET_UNBOUND`.
+ * A declared preset left unbound stays hidden and gets a placeholder that fails with
+ * `PRESET_UNBOUND` when resolved: the registration refuses it unless a route to workers takes the
+ * tool (see `checkRegistration`), so only a routed tool run outside its route could reach it.
  *
  * @throws ToolkitError `INVALID_DEFINITION` for a preset naming no parameter.
  */

@@ -47,9 +47,9 @@ export interface ToolParamOptions {
   enum?: EnumLike | undefined;
   /**
    * A hidden parameter (an API key, a tenant id): it never appears in any schema. Bind it with
-   * `presetParameters` where the tool runs; a toolkit that routes the tool to workers
-   * (`toolwright/bullmq`) need not know it, and calling the tool where it is bound nowhere answers
-   * `PRESET_UNBOUND`.
+   * `presetParameters` when registering the tool: registering it unbound is an `INVALID_DEFINITION`
+   * error, unless a route to workers (`queueTools` from `toolwright/bullmq`, set up before the
+   * registration) already takes the tool — the workers bind it then.
    */
   preset?: boolean | undefined;
 }
