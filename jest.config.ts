@@ -83,8 +83,13 @@ const shared: Project = {
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
   transformIgnorePatterns: ['^(?!.*/node_modules/ai-v7/).*/node_modules/(?!(inversify|@inversifyjs|@nestjs|@workflow/serde|arktype|arkregex|@ark)/)'],
-  // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
-  moduleNameMapper: { '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs' },
+  moduleNameMapper: {
+    // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
+    '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs',
+    // examples/demo uses examples/weather-agent's sources: the package by its name, modules as `./x.js`
+    '^toolwright$': '<rootDir>/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
 };
 
 /**

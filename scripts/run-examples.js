@@ -66,8 +66,10 @@ function runScript(name, dir, script) {
   return output;
 }
 
-const names = fs.readdirSync(examples).filter((name) => name !== 'demo' && fs.existsSync(path.join(examples, name, 'package.json')));
-if (names.length === 0) throw new Error('no example project under examples/');
+// `node scripts/run-examples.js weather-agent nest-app` runs only those
+const only = process.argv.slice(2);
+const names = fs.readdirSync(examples).filter((name) => name !== 'demo' && fs.existsSync(path.join(examples, name, 'package.json')) && (only.length === 0 || only.includes(name)));
+if (names.length === 0) throw new Error(`no example project under examples/${only.length ? ` named ${only.join(', ')}` : ''}`);
 for (const name of names) {
   const { dir, pkg } = install(name);
   runScript(name, dir, pkg.scripts.build);

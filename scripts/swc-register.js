@@ -27,6 +27,21 @@ require.extensions['.ts'] = function compileTs(module, filename) {
   module._compile(code, filename);
 };
 
+// The example projects' sources import the package by its name and their own modules as `./x.js`
+// (ES module style); in this repository (examples/demo imports examples/weather-agent) the name
+// means the sources and `./x.js` the `./x.ts` beside the importing file.
+const Module = require('node:module');
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function resolveSources(request, parent, ...rest) {
+  if (request === 'toolwright') return path.join(root, 'src', 'index.ts');
+  const from = parent?.filename;
+  if (from?.endsWith('.ts') && /^\.\.?\//.test(request) && request.endsWith('.js')) {
+    const source = path.resolve(path.dirname(from), `${request.slice(0, -3)}.ts`);
+    if (!fs.existsSync(path.resolve(path.dirname(from), request)) && fs.existsSync(source)) return source;
+  }
+  return resolveFilename.call(this, request, parent, ...rest);
+};
+
 // Error stack traces point into the .ts sources.
 if (!process.execArgv.includes('--enable-source-maps') && typeof process.setSourceMapsEnabled === 'function') {
   process.setSourceMapsEnabled(true);
