@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
 import * as ts from 'typescript';
-import { Toolkit, ToolkitError } from '../../src';
+import { Toolkit } from '../../src';
+import { thrown } from '../support/errors';
 import { ROOT } from '../support/child-process';
 
 /**
@@ -77,28 +78,18 @@ function compiled(how: 'import type' | 'import', param: 'dto' | 'context'): new 
   return (require(path.join(src, 'orders.js')) as { Orders: new () => object }).Orders;
 }
 
-function registrationError(target: new () => object): ToolkitError {
-  try {
-    new Toolkit().registerTool(target);
-  } catch (error) {
-    if (ToolkitError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('registration succeeded');
-}
-
 describe('a class erased by `import type`', () => {
   it('a DTO parameter: the error names `import type` as the likely cause and both fixes', () => {
-    const error = registrationError(compiled('import type', 'dto'));
-    expect(error.code).toBe('INVALID_DEFINITION');
+    const Orders = compiled('import type', 'dto');
+    const error = thrown(() => new Toolkit().registerTool(Orders), 'INVALID_DEFINITION');
     expect(error.message).toContain("Orders.place parameter 'order' (#0): its type is unknown: reflection saw Function");
     expect(error.message).toContain("imported with `import type` (the autofix of typescript-eslint's consistent-type-imports rule)");
     expect(error.message).toContain("import it as a value (`import { TheClass } from '…'`) or name it in the decorator: @ToolParam({ type: () => TheClass })");
   });
 
   it('a context parameter: the error names `import type` and @InjectContext', () => {
-    const error = registrationError(compiled('import type', 'context'));
-    expect(error.code).toBe('UNRESOLVABLE_PARAMETER');
+    const Orders = compiled('import type', 'context');
+    const error = thrown(() => new Toolkit().registerTool(Orders), 'UNRESOLVABLE_PARAMETER');
     expect(error.message).toContain('Orders.whoAmI parameter #1 has no @ToolParam and is not an injectable type (reflection saw Function)');
     expect(error.message).toContain('imported with `import type`');
     expect(error.message).toContain('@InjectContext(TheClass) for a context object');
