@@ -11,10 +11,12 @@ function unboundNames(presets: readonly BoundPreset[] | undefined): string[] {
 
 const quoted = (names: readonly string[]): string => names.map((name) => `'${name}'`).join(', ');
 
+/** A property name as it is written in an object literal. */
+const property = (name: string): string => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`);
+
 /** `{ key: { a: …, b: … } }` as the presetParameters argument that binds `names` of `key`. */
 function presetsArgument(key: string, names: readonly string[]): string {
-  const property = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `'${key}'`;
-  return `{ ${property}: { ${names.map((name) => `${name}: …`).join(', ')} } }`;
+  return `{ ${property(key)}: { ${names.map((name) => `${property(name)}: …`).join(', ')} } }`;
 }
 
 /** The class of `Class.method` (the owner of a decorated tool, resource or prompt). */
