@@ -64,15 +64,15 @@ export interface QueuedTools {
  * sessions, hooks, approval, events, `ToolResult`s — and the arguments are validated before
  * anything is enqueued. A job carries the tool, the validated arguments, the call id, the
  * session id and the travelling context; never a preset value (a `@ToolParam({ preset: true })`
- * parameter is hidden here and bound on the workers: route before registering such a tool, since
- * a registration refuses a preset nothing binds unless a route takes the tool). The tool's `timeoutMs` bounds the whole
- * call, time in the queue included; its retry settings become the job's attempts, run by the
- * queue; progress and logs come back as they happen; the caller's abort cancels the job.
+ * parameter is hidden here and bound on the workers; the route may come before or after the
+ * registration). The tool's `timeoutMs` bounds the whole call, time in the queue included; its
+ * retry settings become the job's attempts, run by the queue; progress and logs come back as
+ * they happen; the caller's abort cancels the job. Tools registered later that the route takes
+ * are routed too (one injecting a context `contexts` does not declare fails its registration).
  *
  * @example
- * toolkit.createToolGroup('reports', 'Monthly reports', true);
- * const routing = queueTools(toolkit, { connection, queueName: 'reports', groups: ['reports'] });
  * toolkit.registerTool(ReportTools); // its hidden apiKey is bound on the workers
+ * const routing = queueTools(toolkit, { connection, queueName: 'reports', groups: ['reports'] });
  * await toolkit.callTool({ id: 'c1', name: 'build_report', arguments: { month: '2026-10' } });
  * await routing.close();
  * @throws ToolkitError `INVALID_OPTIONS` (no queue name, nothing to route, a tool or group the

@@ -18,7 +18,7 @@ export interface ModelParamDescriptor {
   readonly date?: boolean;
   /** Set for `@ToolParam({ schema })` given a Standard Schema: its library validates the argument (`schema` is its conversion). */
   readonly standard?: StandardSchemaLike;
-  /** Set for `@ToolParam({ preset: true })`: never visible; bound at registration, or on the workers of a route that takes the tool. */
+  /** Set for `@ToolParam({ preset: true })`: never visible; bound at registration, or on the workers of a route that takes the tool (`PRESET_UNBOUND` where neither). */
   readonly preset?: boolean;
 }
 

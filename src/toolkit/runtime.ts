@@ -34,7 +34,7 @@ import { SkillRegistry } from './skills';
 import { ToolEntries } from './tool-entries';
 import { Catalog } from '../resources/catalog';
 import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
-import { checkRegistration } from './registration-checks';
+import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
@@ -230,6 +230,7 @@ export class ToolkitRuntime implements ToolkitCore {
       }
       checkRegistration(entries, members, this.remote);
       this.addEntries(entries, members);
+      warnUnboundPresets(entries, () => this.remote);
       return entries.map((e) => e.tool);
     } catch (error) {
       for (const ctor of bound) releaseService(this.container, ctor);

@@ -13,6 +13,7 @@ import {
 import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 import { thrown } from '../support/errors';
 import { eventsText, recordEvents } from '../support/events';
+import { warningsDuring } from '../support/warnings';
 
 afterAll(() => expectAllSchemasMetaValid());
 
@@ -247,41 +248,100 @@ describe('@ToolParam({ preset: true })', () => {
     }
   }
 
-  it('a preset forgotten at registration is INVALID_DEFINITION at once, naming the tool, the parameter and the fix; nothing is registered', () => {
-    const toolkit = newToolkit();
-    const error = thrown(() => toolkit.registerTool(Bulk), 'INVALID_DEFINITION');
-    expect(error.message).toBe(
-      "Bulk.exportAll: tool 'bulk_export' hides the preset parameter(s) 'apiKey' (@ToolParam({ preset: true })), and nothing binds them here, so every call would fail. " +
-        'Bind them: toolkit.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: … } }).apply() (a function or fromContainer(token) is read at each call). ' +
-        "If workers run the tool, put it in a group (.group('reports')), route that group with queueTools(toolkit, { groups: ['reports'], … }) from toolwright/bullmq, then register it (the workers bind the preset).",
-    );
-    expect(error.tool).toBe('bulk_export');
-    expect(toolkit.getToolSchemas()).toEqual([]);
-    // the whole registration is refused: the service without presets registered beside it too
-    class Plain {
-      @Tool({ name: 'plain', description: 'Plain' })
-      plain(): string {
-        return 'ok';
+  const UNBOUND_WARNING = 'TOOLWRIGHT_PRESET_UNBOUND';
+
+  it('registers unbound (bound on the workers that run it): hidden, one warning naming both fixes, and PRESET_UNBOUND where it is called — the body never runs', async () => {
+    const ran: string[] = [];
+    class Unrouted {
+      @Tool({ name: 'unrouted_export', description: 'Export' })
+      exportAll(@ToolParam({ name: 'format', enum: ['csv', 'json'] }) format: string, @ToolParam({ name: 'apiKey', preset: true }) apiKey: string): string {
+        ran.push(format);
+        return `${format}:${apiKey.length}`;
       }
     }
-    thrown(() => toolkit.registration().tool(Plain).tool(Bulk).apply(), 'INVALID_DEFINITION');
-    expect(toolkit.getToolSchemas()).toEqual([]);
+    const toolkit = newToolkit();
+    const warnings = await warningsDuring(UNBOUND_WARNING, () => {
+      toolkit.registerTool(Unrouted);
+      // the same tool registered again (another toolkit): still one warning per tool
+      newToolkit().registerTool(Unrouted);
+    });
+    const fixes =
+      "Bind it when registering: toolkit.registration().tool(Unrouted).presetParameters({ unrouted_export: { apiKey: … } }).apply() (a function or fromContainer(token) is read at each call), " +
+      "or, if workers run the tool, route it to them: queueTools(toolkit, { tools: ['unrouted_export'], … }) from toolwright/bullmq once it is registered " +
+      "(or { groups: […] } naming its group, before or after), " +
+      'which hides it on the caller and binds it on the workers (createToolWorker).';
+    expect(warnings).toEqual([
+      "Unrouted.exportAll: tool 'unrouted_export' hides the preset parameter(s) 'apiKey' (@ToolParam({ preset: true })), which nothing binds in this process, " +
+        `and no route to workers takes the tool, so every call of it here fails with PRESET_UNBOUND. ${fixes}`,
+    ]);
+    expect(toolkit.getToolSchemas()[0].parameters.properties).toEqual({ format: { type: 'string', enum: ['csv', 'json'] } });
+    const result = await toolkit.callTool({ id: 'u1', name: 'unrouted_export', arguments: { format: 'csv' } });
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe('PRESET_UNBOUND');
+    expect(result.error?.message).toBe(
+      "Tool 'unrouted_export' cannot run in this process: its preset parameter(s) 'apiKey' (preset: true) are bound nowhere here, and no route to workers takes it. " + fixes,
+    );
+    const sneaky = await toolkit.callTool({ id: 'u2', name: 'unrouted_export', arguments: { format: 'csv', apiKey: 'mine' } });
+    expect(sneaky.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(ran).toEqual([]);
+    // registering it again warns no more
+    expect(await warningsDuring(UNBOUND_WARNING, () => newToolkit().registerTool(Unrouted))).toEqual([]);
   });
 
-  it('names only the unbound parameters, never a bound value, and for a grouped tool the group to route', () => {
+  it('one warning per tool naming only the unbound parameters, never a bound value; none for a tool whose presets are all bound', async () => {
+    const BOUND = 'sk-live-0f9e8d7c6b5a';
     @ToolService({ group: 'exports' })
     class TwoKeys {
       @Tool({ name: 'two_keys', description: 'Needs two secrets' })
       run(@ToolParam({ name: 'apiKey', preset: true }) apiKey: string, @ToolParam({ name: 'signingKey', preset: true }) signingKey: string): string {
         return `${apiKey}${signingKey}`;
       }
+
+      @Tool({ name: 'three_keys', description: 'Needs three secrets, none bound' })
+      three(@ToolParam({ name: 'a', preset: true }) a: string, @ToolParam({ name: 'b-key', preset: true }) b: string, @ToolParam({ name: 'c', preset: true }) c: string): string {
+        return a + b + c;
+      }
     }
-    const error = thrown(() => newToolkit().registration().tool(TwoKeys).presetParameters({ two_keys: { apiKey: 'sk-live-0f9e8d7c6b5a' } }).apply(), 'INVALID_DEFINITION');
-    expect(error.message).toContain("hides the preset parameter(s) 'signingKey' (");
-    expect(error.message).toContain('presetParameters({ two_keys: { signingKey: … } })');
-    expect(error.message).toContain("route its group first: queueTools(toolkit, { groups: ['exports'], … })");
-    expect(error.message).not.toContain('apiKey');
-    expect(`${error.message} ${error.stack ?? ''} ${JSON.stringify(error)}`).not.toContain('sk-live-0f9e8d7c6b5a');
+    const toolkit = newToolkit();
+    const warnings = await warningsDuring(UNBOUND_WARNING, () =>
+      toolkit.registration().tool(TwoKeys).presetParameters({ two_keys: { apiKey: BOUND } }).apply(),
+    );
+    expect(warnings).toHaveLength(2);
+    const [two, three] = warnings;
+    expect(two).toContain("TwoKeys.run: tool 'two_keys' hides the preset parameter(s) 'signingKey' (");
+    expect(two).toContain('presetParameters({ two_keys: { signingKey: … } })');
+    expect(two).toContain("queueTools(toolkit, { tools: ['two_keys'], … })");
+    expect(two).not.toContain('apiKey');
+    expect(three).toContain("hides the preset parameter(s) 'a', 'b-key', 'c' (");
+    expect(three).toContain("presetParameters({ three_keys: { a: …, 'b-key': …, c: … } })");
+    expect(three).toContain('which hides them on the caller and binds them on the workers');
+    expect(warnings.join(' ')).not.toContain(BOUND);
+    const result = await toolkit.callTool({ id: 't1', name: 'two_keys', arguments: {} });
+    expect(result.error?.code).toBe('PRESET_UNBOUND');
+    expect(result.error?.message).toContain("its preset parameter(s) 'signingKey' (preset: true) are bound nowhere here");
+    expect(JSON.stringify(result)).not.toContain(BOUND);
+    expect(
+      await warningsDuring(UNBOUND_WARNING, () =>
+        newToolkit().registration().tool(TwoKeys).presetParameters({ two_keys: { apiKey: BOUND, signingKey: () => 's' }, three_keys: { a: '1', 'b-key': '2', c: '3' } }).apply(),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a registration that fails warns about nothing', async () => {
+    class Quiet {
+      @Tool({ name: 'quiet_export', description: 'Export' })
+      run(@ToolParam({ name: 'apiKey', preset: true }) apiKey: string): string {
+        return apiKey;
+      }
+    }
+    const taken = newToolkit();
+    taken.registerTool({ name: 'quiet_export', description: 'Taken', parameters: { type: 'object', properties: {} }, execute: () => 'taken' });
+    const warnings = await warningsDuring(UNBOUND_WARNING, () => {
+      thrown(() => taken.registerTool(Quiet), 'DUPLICATE_TOOL');
+    });
+    expect(warnings).toEqual([]);
+    // the failed registration used up nothing: the next one warns
+    expect(await warningsDuring(UNBOUND_WARNING, () => newToolkit().registerTool(Quiet))).toHaveLength(1);
   });
 
   it('a preset bound to what exists only later (a function, fromContainer) registers, and is read at call time', async () => {

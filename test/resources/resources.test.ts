@@ -16,6 +16,7 @@ import {
 } from '../../src';
 import { freshToolkit } from '../support/toolkit';
 import { rejection } from '../support/errors';
+import { warningsDuring } from '../support/warnings';
 
 class UserContext {
   constructor(readonly id: string) {}
@@ -351,6 +352,31 @@ describe('resources and prompts: definition errors name Class.method and the fix
     expect(() => freshToolkit().registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: 'k' }, 'prompt:data': { apiKey: 'k' } }).apply()).toThrow(
       "Presets name tool(s) 'prompt:data' that this registration does not register. It registers: resource:data.",
     );
+  });
+
+  test('a prompt preset left unbound is refused at registration with the whole service (its tools too), and nothing is warned about', async () => {
+    @ToolService()
+    class Reviews {
+      @Tool({ name: 'post_review', description: 'Posts a review with a hidden key' })
+      post(@ToolParam({ name: 'text' }) text: string, @ToolParam({ name: 'apiKey', preset: true }) apiKey: string) {
+        return `${text}:${apiKey.length}`;
+      }
+
+      @Prompt({ name: 'review', description: 'Review with a house style' })
+      review(@PromptArg({ name: 'topic' }) topic: string, @PromptArg({ name: 'style-guide', preset: true }) guide: string) {
+        return `${topic} in ${guide}`;
+      }
+    }
+    const toolkit = freshToolkit();
+    const warnings = await warningsDuring('TOOLWRIGHT_PRESET_UNBOUND', () => {
+      expect(() => toolkit.registration().tool(Reviews).presetParameters({ 'prompt:review': {} }).apply()).toThrow(
+        "Reviews.review: prompt 'review' hides the preset parameter(s) 'style-guide' (preset: true), and nothing binds them, so every read would fail. " +
+          "Bind them: toolkit.registration().tool(Reviews).presetParameters({ 'prompt:review': { 'style-guide': … } }).apply() (a prompt runs where it is registered).",
+      );
+    });
+    expect(warnings).toEqual([]);
+    expect(toolkit.getAllTools()).toEqual([]);
+    expect(toolkit.prompts.list()).toEqual([]);
   });
 
   test('registration is atomic: a duplicate resource registers none of the service\'s tools either', () => {
