@@ -11,12 +11,8 @@ jest.setTimeout(60_000);
 const runsPrefix = uniqueQueue('attack-runs');
 process.env.TW_RUNS = runsPrefix;
 
-/** The caller: its preset tools run on the workers, so `route` (queueTools) comes before the registrations. */
-function callerToolkit(route: (toolkit: Toolkit) => void): Toolkit {
+function callerToolkit(): Toolkit {
   const toolkit = new Toolkit();
-  toolkit.createToolGroup('reports', 'Reports', true);
-  toolkit.createToolGroup('hostile', 'Hostile tools', true);
-  route(toolkit);
   toolkit.registerTool(ReportService);
   toolkit.registerTool(HostileService);
   return toolkit;
@@ -39,9 +35,8 @@ describe('attack: callers, callbacks and tools that misbehave around a queue (wo
 
   beforeAll(async () => {
     await requireRedis();
-    caller = callerToolkit((toolkit) => {
-      routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports', 'hostile'], contexts: TRAVEL });
-    });
+    caller = callerToolkit();
+    routing = queueTools(caller, { connection: REDIS, queueName, tools: SERVED, contexts: TRAVEL });
     worker = createToolWorker(workerToolkit(), { connection: REDIS, queueName, concurrency: 1, contexts: TRAVEL, tools: SERVED });
     await Promise.all([routing.ready(), worker.ready()]);
   });
@@ -160,7 +155,7 @@ describe('attack: options that would have left a connection open or a worker tha
 
   it('keepResultsMs that is not a non-negative number is refused', () => {
     for (const keepResultsMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
-      expect(() => queueTools(workerToolkit(), { connection: REDIS, queueName: 'never-used', tools: ['build_report'], contexts: TRAVEL, keepResultsMs })).toThrow(/keepResultsMs/);
+      expect(() => queueTools(callerToolkit(), { connection: REDIS, queueName: 'never-used', tools: ['build_report'], contexts: TRAVEL, keepResultsMs })).toThrow(/keepResultsMs/);
     }
   });
 });

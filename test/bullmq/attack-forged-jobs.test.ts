@@ -131,13 +131,12 @@ describe('attack: the model reaching a queued tool around the gates', () => {
 
   it('a skill run and invoke_skill cannot reach a routed tool whose group is off: TOOL_DISABLED, nothing queued', async () => {
     const caller = new Toolkit();
-    caller.createToolGroup('reports', 'Reports', true);
-    const routing = queueTools(caller, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     caller.registerTool(ReportService);
     caller.registerSkill(defineSkill({
       name: 'monthly', description: 'Monthly report', tools: ['build_report'],
       run: async (_args, ctx) => (await ctx.callTool('build_report', { month: '2026-10' })).forLLM,
     }));
+    const routing = queueTools(caller, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     try {
       await routing.ready();
       const session = caller.session('gate-1');

@@ -35,9 +35,8 @@ describe('attack: the event that answers a call never reaches the caller (no tim
   beforeEach(async () => {
     queueName = uniqueQueue('lost-event');
     toolkit = new Toolkit();
-    toolkit.createToolGroup('reports', 'Reports', true);
-    routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     toolkit.registerTool(ReportService);
+    routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     await Promise.all([workers.start(queueName), routing.ready()]);
   });
 

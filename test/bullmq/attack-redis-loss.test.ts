@@ -43,9 +43,8 @@ describe('attack: the queue Redis goes away mid-call (a Redis of the test own, k
     const connection = { host: '127.0.0.1', port };
     const queueName = uniqueQueue('redis-loss');
     const caller = new Toolkit();
-    caller.createToolGroup('hostile', 'Hostile tools', true);
-    const routing = queueTools(caller, { connection, queueName, groups: ['hostile'], connectTimeoutMs: 1_500 });
     caller.registerTool(HostileService);
+    const routing = queueTools(caller, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 1_500 });
     const workerKit = new Toolkit();
     workerKit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
     const worker = createToolWorker(workerKit, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 1_500, closeTimeoutMs: 1_000 });
@@ -73,9 +72,8 @@ describe('attack: the queue Redis goes away mid-call (a Redis of the test own, k
     const connection = { host: '127.0.0.1', port };
     const queueName = uniqueQueue('redis-back');
     const caller = new Toolkit();
-    caller.createToolGroup('hostile', 'Hostile tools', true);
-    const routing = queueTools(caller, { connection, queueName, groups: ['hostile'], connectTimeoutMs: 3_000 });
     caller.registerTool(HostileService);
+    const routing = queueTools(caller, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 3_000 });
     const workerKit = new Toolkit();
     workerKit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
     const worker = createToolWorker(workerKit, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 3_000, closeTimeoutMs: 1_000 });

@@ -45,11 +45,10 @@ describe('attack: getting a preset out of a queued tool, in any form', () => {
 
   beforeAll(async () => {
     caller = new Toolkit();
-    caller.createToolGroup('hostile', 'Hostile tools', true);
+    caller.registerTool(HostileService);
     const workerKit = new Toolkit();
     workerKit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
     pair = await startQueue(queueName, caller, workerKit, { groups: ['hostile'] }, { concurrency: 8 });
-    caller.registerTool(HostileService);
   });
 
   afterAll(() => stopQueue(pair, queueName));
@@ -145,12 +144,11 @@ describe('attack: a preset in URL forms (URLSearchParams, URL, encodeURI, lower-
 
   beforeAll(async () => {
     caller = new Toolkit();
-    caller.createToolGroup('url-leaks', 'URL leaks', true);
+    caller.registerTool(UrlLeakService);
     const workerKit = new Toolkit();
     const presets = { key: PASSPHRASE };
     workerKit.registration().tool(UrlLeakService).presetParameters({ url_throw: presets, url_result: presets, url_progress: presets, url_async: presets }).apply();
     pair = await startQueue(queueName, caller, workerKit, { groups: ['url-leaks'] }, { concurrency: 4 });
-    caller.registerTool(UrlLeakService);
   });
 
   afterAll(() => stopQueue(pair, queueName));

@@ -24,10 +24,8 @@ const runs = (what: string): Promise<string | null> => redis.get(`${runsPrefix}:
 
 function caller(queueName: string): { toolkit: Toolkit; routing: QueuedTools } {
   const toolkit = new Toolkit();
-  toolkit.createToolGroup('reports', 'Reports', true);
-  const routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
   toolkit.registerTool(ReportService);
-  return { toolkit, routing };
+  return { toolkit, routing: queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL }) };
 }
 
 describe('queued calls survive worker faults (real Redis, real worker processes)', () => {
@@ -108,10 +106,9 @@ describe('queued calls survive worker faults (real Redis, real worker processes)
   it('Redis refusing connections: calls answer QUEUE_UNAVAILABLE within seconds, ready() rejects, close() does not hang', async () => {
     const port = await freePort();
     const toolkit = new Toolkit();
-    toolkit.createToolGroup('reports', 'Reports', true);
-    const connection = { host: '127.0.0.1', port };
-    const routing = queueTools(toolkit, { connection, queueName: 'unreachable', groups: ['reports'], contexts: TRAVEL, connectTimeoutMs: 1_000 });
     toolkit.registerTool(ReportService);
+    const connection = { host: '127.0.0.1', port };
+    const routing = queueTools(toolkit, { connection, queueName: 'unreachable', tools: ['slow_job'], connectTimeoutMs: 1_000 });
     const started = Date.now();
     const result = await toolkit.callTool({ id: 'u1', name: 'slow_job', arguments: { ms: 1, tag: 'u' } });
     expect(Date.now() - started).toBeLessThan(10_000);

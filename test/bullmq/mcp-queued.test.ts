@@ -22,9 +22,8 @@ describe('queued tools served over MCP (the client as the attacker)', () => {
   beforeEach(async () => {
     queueName = uniqueQueue('mcp');
     toolkit = new Toolkit();
-    toolkit.createToolGroup('reports', 'Reports', true);
-    routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     toolkit.registerTool(ReportService);
+    routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     const workerKit = new Toolkit();
     workerKit.registration().tool(ReportService).presetParameters({ build_report: { apiKey: SECRET }, leak_key: { apiKey: SECRET }, reject_key: { apiKey: SECRET } }).apply();
     worker = createToolWorker(workerKit, { connection: REDIS, queueName, contexts: TRAVEL });

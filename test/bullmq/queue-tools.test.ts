@@ -14,11 +14,8 @@ process.env.TW_RUNS = runsPrefix;
 
 const user = ToolExecutionContext.of(new UserContext('ada', 'acme'));
 
-/** The caller: ReportService's tools run on the workers, so `route` (queueTools) comes before the registration. */
-function callerToolkit(route: (toolkit: Toolkit) => void): Toolkit {
+function callerToolkit(): Toolkit {
   const toolkit = new Toolkit();
-  toolkit.createToolGroup('reports', 'Monthly reports', true);
-  route(toolkit);
   toolkit.registerTool(ReportService);
   return toolkit;
 }
@@ -39,9 +36,8 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
 
   beforeEach(async () => {
     queueName = uniqueQueue('queue');
-    caller = callerToolkit((toolkit) => {
-      routing = queueTools(toolkit, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
-    });
+    caller = callerToolkit();
+    routing = queueTools(caller, { connection: REDIS, queueName, groups: ['reports'], contexts: TRAVEL });
     worker = createToolWorker(workerToolkit(), { connection: REDIS, queueName, concurrency: 4, contexts: TRAVEL });
     await Promise.all([routing.ready(), worker.ready()]);
   });
@@ -207,7 +203,7 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
   });
 
   it('a typo in the tools or groups to route or serve is INVALID_OPTIONS at once, naming it (never a silent local run)', () => {
-    expect(() => queueTools(workerToolkit(), { connection: REDIS, queueName, tools: ['build_reprot'] })).toThrow(
+    expect(() => queueTools(callerToolkit(), { connection: REDIS, queueName, tools: ['build_reprot'] })).toThrow(
       `queueTools('${queueName}'): the toolkit has no tool 'build_reprot'.`,
     );
     expect(() => createToolWorker(workerToolkit(), { connection: REDIS, queueName, groups: ['report'] })).toThrow(
@@ -255,10 +251,8 @@ describe('queueTools / createToolWorker (real Redis, worker in this process)', (
 
   it('timeoutMs bounds the whole call, queue time included: a call no worker takes answers TIMEOUT and never runs later', async () => {
     const idle = uniqueQueue('idle');
-    let idleRouting!: QueuedTools;
-    const idleCaller = callerToolkit((toolkit) => {
-      idleRouting = queueTools(toolkit, { connection: REDIS, queueName: idle, groups: ['reports'], contexts: TRAVEL });
-    });
+    const idleCaller = callerToolkit();
+    const idleRouting = queueTools(idleCaller, { connection: REDIS, queueName: idle, tools: ['quick_wait'] });
     try {
       const started = Date.now();
       const result = await idleCaller.callTool({ id: 'w1', name: 'quick_wait', arguments: { tag: `w-${idle}` } });

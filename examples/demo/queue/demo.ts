@@ -28,10 +28,8 @@ function startWorker(): Promise<ChildProcess> {
 
 async function main(): Promise<void> {
   const toolkit = new Toolkit();
-  toolkit.createToolGroup('reports', 'Sales reports', true);
-  // routed first: the tool's hidden token is bound on the workers, so none is needed here
+  toolkit.registerTool(ReportService); // no token here: the parameter is hidden, and bound on the workers
   const routing = queueTools(toolkit, { connection, queueName, groups: ['reports'], contexts: TRAVELLING });
-  toolkit.registerTool(ReportService);
   await routing.ready();
   const workers = await Promise.all([startWorker(), startWorker()]);
   say(`two workers (pids ${workers.map((w) => w.pid).join(', ')}) on queue ${queueName}`);
