@@ -92,6 +92,7 @@ const INTEGRATION: readonly string[] = [
   'codegen/cli-watch.test.ts',
   'toolchains/esm-project.test.ts',
   'readme/snippets.test.ts',
+  'decorators/import-type-erased.test.ts',
   // thousands of generated cases: fuzzing, property tests, soaks
   'executor/fuzz.test.ts',
   // the TypeScript compiler over the public API with a user's compiler options
@@ -116,8 +117,13 @@ const shared: Project = {
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
   transformIgnorePatterns: ['^(?!.*/node_modules/ai-v7/).*/node_modules/(?!(inversify|@inversifyjs|@nestjs|@workflow/serde|arktype|arkregex|@ark)/)'],
-  // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
-  moduleNameMapper: { '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs' },
+  moduleNameMapper: {
+    // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
+    '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs',
+    // examples/demo uses examples/weather-agent's sources: the package by its name, modules as `./x.js`
+    '^toolwright$': '<rootDir>/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
 };
 
 /**

@@ -7,7 +7,7 @@
  */
 import { serveMcpHttp, type McpHttpServer } from '../src/mcp';
 import type { Toolkit } from '../src';
-import { createSampleToolkit } from '../samples/create-toolkit';
+import { createSampleToolkit } from '../examples/demo/create-toolkit';
 import { CONFORMANCE_HOOKS, CONFORMANCE_SERVICES, listChangeTriggers } from './services';
 
 /** The sample toolkit with every conformance service registered and its group on. */

@@ -1,5 +1,6 @@
 'use strict';
-// Runs every project under examples/ as a user would, against the packed tarball: `npm pack`,
+// Runs every project under examples/ (a folder with a package.json; examples/demo is the in-repo
+// demo that `npm start` runs from the sources, not such a project) as a user would, against the packed tarball: `npm pack`,
 // a temporary copy of the example with the tarball unpacked as node_modules/toolwright, its
 // `build` script, then its `start` script; what `start` prints must equal the
 // example's expected-output.txt. The example's other dependencies are linked from this repo's
@@ -65,8 +66,10 @@ function runScript(name, dir, script) {
   return output;
 }
 
-const names = fs.readdirSync(examples).filter((name) => fs.existsSync(path.join(examples, name, 'package.json')));
-if (names.length === 0) throw new Error('no example project under examples/');
+// `node scripts/run-examples.js weather-agent nest-app` runs only those
+const only = process.argv.slice(2);
+const names = fs.readdirSync(examples).filter((name) => name !== 'demo' && fs.existsSync(path.join(examples, name, 'package.json')) && (only.length === 0 || only.includes(name)));
+if (names.length === 0) throw new Error(`no example project under examples/${only.length ? ` named ${only.join(', ')}` : ''}`);
 for (const name of names) {
   const { dir, pkg } = install(name);
   runScript(name, dir, pkg.scripts.build);

@@ -2,7 +2,7 @@ import { Principal } from '../common/principal';
 import type { ContextKey } from '../common/execution-context';
 import { checkedLogger, writeLog, type ToolwrightLogger } from '../common/logger';
 import { ToolkitError } from '../errors';
-import { addRoute, assertSelection, contextKeysOf, entriesOf, selects } from '../toolkit/remote-routes';
+import { addRoute, assertSelection, contextKeysOf, entriesOf, selects, type ToolEntry } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { untravelled, type TravellingContexts } from './job-data';
 import { QueueRunner } from './queue-runner';
@@ -26,8 +26,8 @@ export interface QueueToolsOptions {
   readonly tools?: readonly string[] | undefined;
   /**
    * The context objects that travel with the calls, by name (the same declaration on the
-   * workers). A routed tool that injects a context not declared here is refused now; the others
-   * stay in this process.
+   * workers). A routed tool that injects a context not declared here is refused now (or, when it
+   * is registered later, its registration is); the other contexts stay in this process.
    */
   readonly contexts?: TravellingContexts | undefined;
   /**
@@ -74,11 +74,14 @@ export interface QueuedTools {
  * sessions, hooks, approval, events, `ToolResult`s — and the arguments are validated before
  * anything is enqueued. A job carries the tool, the validated arguments, the call id, the
  * session id and the travelling context; never a preset value (a `@ToolParam({ preset: true })`
- * parameter is hidden here and bound on the workers). The tool's `timeoutMs` bounds the whole
- * call, time in the queue included; its retry settings become the job's attempts, run by the
- * queue; progress and logs come back as they happen; the caller's abort cancels the job.
+ * parameter is hidden here and bound on the workers; the route may come before or after the
+ * registration). The tool's `timeoutMs` bounds the whole call, time in the queue included; its
+ * retry settings become the job's attempts, run by the queue; progress and logs come back as
+ * they happen; the caller's abort cancels the job. Tools registered later that the route takes
+ * are routed too (one injecting a context `contexts` does not declare fails its registration).
  *
  * @example
+ * toolkit.registerTool(ReportTools); // its hidden apiKey is bound on the workers
  * const routing = queueTools(toolkit, { connection, queueName: 'reports', groups: ['reports'] });
  * await toolkit.callTool({ id: 'c1', name: 'build_report', arguments: { month: '2026-10' } });
  * await routing.close();
@@ -100,15 +103,16 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   const contexts = options.contexts ?? {};
   // the caller's Principal always travels (see PRINCIPAL_NAME)
   const declared = new Set<ContextKey>([Principal, ...Object.values(contexts), ...(options.workerContexts ?? [])]);
-  for (const entry of entriesOf(toolkit).filter(takes)) {
+  const admit = (entry: ToolEntry): void => {
     const needed = contextKeysOf(entry)?.find((key) => !declared.has(key));
     if (needed !== undefined) throw untravelled(needed, entry.name);
-  }
+  };
+  for (const entry of entriesOf(toolkit).filter(takes)) admit(entry);
   const logger = checkedLogger(options.logger, `queueTools('${queueName}', { logger })`);
   const onLost = logger && ((why: string): void => writeLog(logger, 'error', { event: 'queue_lost', queueName, error: why }, `queue ${queueName}: ${why}`));
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
   const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs, contexts, workerContexts: options.workerContexts ?? [], onLost });
-  addRoute(toolkit, takes, runner);
+  addRoute(toolkit, takes, runner, admit);
   if (logger) writeLog(logger, 'info', { event: 'queue_routed', queueName, ...(groups !== undefined ? { groups: [...groups] } : {}), ...(tools !== undefined ? { tools: [...tools] } : {}) }, `calls routed to queue ${queueName}`);
   let closing: Promise<void> | undefined;
   return {

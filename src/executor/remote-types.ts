@@ -34,6 +34,8 @@ export interface RemoteRunner {
 /** @internal Which runner, if any, runs a tool's calls (the toolkit's routes, e.g. `queueTools`). */
 export interface RemoteRouter {
   runnerFor(entry: ToolEntry): RemoteRunner | undefined;
+  /** Called for each tool being registered: throws when a route that takes it cannot run it (the registration then fails). */
+  admit(entry: ToolEntry): void;
 }
 
 /**

@@ -53,9 +53,11 @@ export interface ToolParamOptions {
   enum?: EnumLike | undefined;
   /**
    * A hidden parameter (an API key, a tenant id): it never appears in any schema. Bind it with
-   * `presetParameters` where the tool runs; a toolkit that routes the tool to workers
-   * (`toolwright/bullmq`) need not know it, and calling the tool where it is bound nowhere answers
-   * `PRESET_UNBOUND`.
+   * `presetParameters` when registering the tool, or route the tool to workers (`queueTools` from
+   * `toolwright/bullmq`, before or after the registration), which bind it: it is hidden on the
+   * caller. A tool left unbound and unrouted gets a `TOOLWRIGHT_PRESET_UNBOUND` process warning, and
+   * its calls fail with `PRESET_UNBOUND`; a resource or prompt left unbound is an
+   * `INVALID_DEFINITION` registration error (it runs where it is registered).
    */
   preset?: boolean | undefined;
 }

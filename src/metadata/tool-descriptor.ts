@@ -20,7 +20,7 @@ export interface ModelParamDescriptor {
   readonly standard?: StandardSchemaLike;
   /** `@ToolParam({ default })`: what the method gets when the argument is absent. */
   readonly default?: string | number | boolean;
-  /** Set for `@ToolParam({ preset: true })`: never visible; bound where the tool runs (`PRESET_UNBOUND` elsewhere). */
+  /** Set for `@ToolParam({ preset: true })`: never visible; bound at registration, or on the workers of a route that takes the tool (`PRESET_UNBOUND` where neither). */
   readonly preset?: boolean;
 }
 

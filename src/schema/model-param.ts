@@ -1,3 +1,4 @@
+import { erasedClassHint } from './erased-class';
 import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
 import { isPlainObject } from '../common/plain-object';
 import { isStandardSchema } from '../common/standard-schema';
@@ -100,7 +101,8 @@ export function buildModelParam(
   if (schema.type === undefined && schema.enum === undefined && schema.anyOf === undefined && schema.oneOf === undefined && schema.$ref === undefined && schema.const === undefined) {
     // no metadata at all: most likely the compiler's flags, which the fixes below go around
     const code = designType === undefined ? 'DECORATOR_METADATA_MISSING' : 'INVALID_DEFINITION';
-    throw new ToolkitError(code, `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. Fix: ${typeFixes(name)}; ${MANIFEST_FIX}.`);
+    const erased = erasedClassHint(designType, manifest?.typeName, (type) => `@ToolParam({ type: () => ${type} })`);
+    throw new ToolkitError(code, `${owner} ${label}: its type is unknown: ${reflectionSaw(designType)}. Fix: ${typeFixes(name)}; ${MANIFEST_FIX}.${erased}`);
   }
   // Inferred schemas are valid by construction; fragments written by hand or read from a manifest file are checked.
   const problems = fragment !== undefined || base === manifest?.schema ? schemaProblems(schema) : undefined;

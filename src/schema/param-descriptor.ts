@@ -6,6 +6,7 @@ import { ToolkitError } from '../errors';
 import type { ToolParamRecord } from '../metadata/records';
 import type { ParamDescriptor } from '../metadata/tool-descriptor';
 import { manifestType } from './manifest-types';
+import { erasedClassHint } from './erased-class';
 import { buildModelParam } from './model-param';
 import { hasValidationMetadata, isUserClass } from './type-schema';
 
@@ -26,6 +27,12 @@ function describeParam(index: number, { record, manifest }: ParamSources): strin
   return name ? `parameter '${name}' (#${index})` : `parameter #${index}`;
 }
 
+/** What reflection reported, for messages. */
+function sawType(designType: unknown): string {
+  if (designType === undefined) return 'no decorator metadata for it';
+  return `reflection saw ${typeof designType === 'function' ? designType.name || 'an anonymous function' : String(designType)}`;
+}
+
 /** How a context key reads in messages: a class's name, a symbol's description, a string. */
 function keyName(key: ContextKey): string {
   if (typeof key === 'function') return key.name || 'an anonymous class';
@@ -44,8 +51,9 @@ function contextParam(owner: string, index: number, label: string, { manifest, t
     if (manifest?.injected !== 'context') {
       throw new ToolkitError(
         'UNRESOLVABLE_PARAMETER',
-        `${owner} ${label} has no @ToolParam and is not an injectable type. Add @ToolParam({ name: '…' }) so the ` +
-          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal / ClientRequests) to inject it, or mark it @InjectContext(key).',
+        `${owner} ${label} has no @ToolParam and is not an injectable type (${sawType(designType)}). Add @ToolParam({ name: '…' }) so the ` +
+          'model fills it, or declare it with a context class type (or ToolEmitter / AbortSignal / ClientRequests) to inject it, or mark it @InjectContext(key).' +
+          erasedClassHint(designType, manifest?.typeName, (type) => `@InjectContext(${type}) for a context object, @ToolParam({ name: '…', type: () => ${type} }) for a DTO`),
       );
     }
     type = manifestType(owner, label, manifest, types, `@InjectContext(${manifest.typeName ?? 'TheClass'})`, designType)?.type;

@@ -43,6 +43,7 @@ export function assertSelection(toolkit: Toolkit, selection: ToolSelection, what
 interface Route {
   readonly takes: (entry: ToolEntry) => boolean;
   readonly runner: RemoteRunner;
+  readonly admit: (entry: ToolEntry) => void;
 }
 
 /** The routes of one toolkit, first match wins. */
@@ -50,8 +51,15 @@ class RouteTable implements RemoteRouter {
   readonly routes: Route[] = [];
 
   runnerFor(entry: ToolEntry): RemoteRunner | undefined {
-    for (const route of this.routes) if (route.takes(entry)) return route.runner;
-    return undefined;
+    return this.routeFor(entry)?.runner;
+  }
+
+  admit(entry: ToolEntry): void {
+    this.routeFor(entry)?.admit(entry);
+  }
+
+  private routeFor(entry: ToolEntry): Route | undefined {
+    return this.routes.find((route) => route.takes(entry));
   }
 }
 
@@ -67,12 +75,13 @@ export function runtimeOf(toolkit: Toolkit): ToolkitRuntime {
 /**
  * @internal Routes the calls of the tools `takes` accepts (now and registered later) to `runner`,
  * for the toolkit's life. Everything else of a call (gate, validation, hooks, events, the caller's
- * timeout and abort) stays with the toolkit.
+ * timeout and abort) stays with the toolkit. `admit` checks each tool registered later (whose
+ * registration then fails when it throws); the caller checks those registered now.
  */
-export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner): void {
+export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner, admit: (entry: ToolEntry) => void): void {
   const core = runtimeOf(toolkit);
   const table = core.remote instanceof RouteTable ? core.remote : new RouteTable();
-  table.routes.push({ takes, runner });
+  table.routes.push({ takes, runner, admit });
   core.remote = table;
 }
 

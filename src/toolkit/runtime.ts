@@ -36,6 +36,7 @@ import { ToolEntries } from './tool-entries';
 import { logToolkitEvents } from './toolkit-logging';
 import { Catalog } from '../resources/catalog';
 import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
+import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
@@ -233,8 +234,10 @@ export class ToolkitRuntime implements ToolkitCore {
             `It registers: ${keys.join(', ') || '(nothing)'}.`,
         );
       }
+      checkRegistration(entries, members, this.remote);
       this.addEntries(entries, members);
       if (this.logger) writeLog(this.logger, 'debug', { event: 'tools_registered', tools: entries.map((e) => e.name), groups: [...new Set(entries.flatMap((e) => (e.group !== undefined ? [e.group] : [])))] }, `registered ${entries.length} tool(s)`);
+      warnUnboundPresets(entries, () => this.remote);
       return entries.map((e) => e.tool);
     } catch (error) {
       for (const ctor of bound) releaseService(this.container, ctor);

@@ -82,6 +82,7 @@ export class ToolEntries {
       options.presets?.[descriptor.name],
       modelParams.map((p) => p.name),
       modelParams.filter((p) => p.preset === true).map((p) => p.name),
+      true,
     );
     const hidden = new Set(presets?.map((p) => p.name));
     const properties: Record<string, JsonSchema> = {};

@@ -73,7 +73,10 @@ export class Toolkit extends ToolView {
    * @returns the registered tools.
    * @throws ToolkitError `DUPLICATE_TOOL`, `MISSING_NAME`, `MISSING_DESCRIPTION`, `INVALID_NAME`,
    *   `UNRESOLVABLE_PARAMETER`, `DECORATOR_METADATA_MISSING`, `REFLECT_METADATA_MISSING`,
-   *   `INVALID_DEFINITION`, `MANIFEST_MISMATCH`, `SERVICE_RESOLUTION_FAILED`.
+   *   `INVALID_DEFINITION` (among others: a resource's or prompt's `preset: true` parameter nothing
+   *   binds, see `presetParameters`; a tool's gets a `TOOLWRIGHT_PRESET_UNBOUND` process warning
+   *   unless a route to workers takes it), `MANIFEST_MISMATCH`, `SERVICE_RESOLUTION_FAILED`;
+   *   `INVALID_CONTEXT` for a tool a route to workers takes whose injected context cannot travel.
    */
   registerTool(target: ToolTarget, options: RegisterOptions = {}): AgentTool[] {
     return this.core.register([target], options);

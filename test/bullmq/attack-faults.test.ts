@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { Toolkit, ToolExecutionContext, type ToolResult } from '../../src';
 import { createToolWorker, queueTools, type QueuedTools, type ToolWorker } from '../../src/bullmq';
 import { cleanRedis, REDIS, requireRedis, uniqueQueue, parserSettled } from '../support/redis';
-import { HostileService, RUNS } from './fixtures/hostile';
+import { HOSTILE_PRESETS, HostileService, RUNS } from './fixtures/hostile';
 import { delayedAnswer } from './fixtures/queue';
 import { closeServices, ReportService, SECRET, TRAVEL, UserContext } from './fixtures/services';
 
@@ -22,7 +22,7 @@ function callerToolkit(): Toolkit {
 function workerToolkit(): Toolkit {
   const toolkit = new Toolkit();
   toolkit.registration().tool(ReportService).presetParameters({ build_report: { apiKey: SECRET }, leak_key: { apiKey: SECRET }, reject_key: { apiKey: SECRET } }).apply();
-  toolkit.registerTool(HostileService);
+  toolkit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
   return toolkit;
 }
 

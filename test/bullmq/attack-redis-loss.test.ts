@@ -4,7 +4,7 @@ import { Toolkit, type ToolResult } from '../../src';
 import { createToolWorker, queueTools } from '../../src/bullmq';
 import { startRedis, uniqueQueue } from '../support/redis';
 import { freePort, within } from './fixtures/processes';
-import { HostileService, RUNS } from './fixtures/hostile';
+import { HOSTILE_PRESETS, HostileService, RUNS } from './fixtures/hostile';
 
 jest.setTimeout(60_000);
 
@@ -32,7 +32,7 @@ describe('attack: the queue Redis goes away mid-call (a Redis of the test own, k
     caller.registerTool(HostileService);
     const routing = queueTools(caller, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 1_500 });
     const workerKit = new Toolkit();
-    workerKit.registerTool(HostileService);
+    workerKit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
     const worker = createToolWorker(workerKit, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 1_500, closeTimeoutMs: 1_000 });
     await Promise.all([routing.ready(), worker.ready()]);
     const tag = `loss-${queueName}`;
@@ -61,7 +61,7 @@ describe('attack: the queue Redis goes away mid-call (a Redis of the test own, k
     caller.registerTool(HostileService);
     const routing = queueTools(caller, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 3_000 });
     const workerKit = new Toolkit();
-    workerKit.registerTool(HostileService);
+    workerKit.registration().tool(HostileService).presetParameters(HOSTILE_PRESETS).apply();
     const worker = createToolWorker(workerKit, { connection, queueName, tools: ['hang', 'big_result'], connectTimeoutMs: 3_000, closeTimeoutMs: 1_000 });
     try {
       await Promise.all([routing.ready(), worker.ready()]);

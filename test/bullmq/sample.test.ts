@@ -6,7 +6,7 @@ jest.setTimeout(90_000);
 beforeAll(requireRedis);
 
 it('npm run sample:queue: two worker processes run the calls, a worker killed mid-call is replaced and the call answers', async () => {
-  const run = await runTypeScript('samples/queue/demo.ts', { timeoutMs: 80_000 });
+  const run = await runTypeScript('examples/demo/queue/demo.ts', { timeoutMs: 80_000 });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   const out = run.stdout;

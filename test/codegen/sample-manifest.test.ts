@@ -1,14 +1,14 @@
 import * as path from 'node:path';
 import { main } from '../../src/codegen/cli';
 import { Toolkit, loadManifest } from '../../src';
-import { NotesService, UserContext } from '../../samples/services';
-import { createSampleToolkit, SAMPLE_MANIFEST_PATH } from '../../samples/create-toolkit';
+import { NotesService, UserContext } from '../../examples/demo/services';
+import { createSampleToolkit, SAMPLE_MANIFEST_PATH } from '../../examples/demo/create-toolkit';
 import { ToolExecutionContext } from '../../src';
 
-describe('the samples and their build-time manifest', () => {
-  it('samples/tools.manifest.json is what toolwright-schema generates now (npm run build refreshes it)', () => {
+describe('the demo services and their build-time manifest', () => {
+  it('examples/demo/tools.manifest.json is what toolwright-schema generates now (npm run build refreshes it)', () => {
     const errors: string[] = [];
-    const code = main(['samples/services/*.ts', '-o', 'samples/tools.manifest.json', '--check'], {
+    const code = main(['examples/demo/services/*.ts', '-o', 'examples/demo/tools.manifest.json', '--check'], {
       cwd: path.resolve(__dirname, '../..'),
       stderr: (text) => errors.push(text),
       stderrIsTTY: false,

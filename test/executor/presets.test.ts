@@ -13,6 +13,7 @@ import {
 import { call, expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 import { thrown } from '../support/errors';
 import { eventsText, recordEvents } from '../support/events';
+import { warningsDuring } from '../support/warnings';
 
 afterAll(() => expectAllSchemasMetaValid());
 
@@ -247,18 +248,114 @@ describe('@ToolParam({ preset: true })', () => {
     }
   }
 
-  it('registers without a bound preset (bound on the workers that run it): hidden, and PRESET_UNBOUND where it is called', async () => {
+  const UNBOUND_WARNING = 'TOOLWRIGHT_PRESET_UNBOUND';
+
+  it('registers unbound (bound on the workers that run it): hidden, one warning naming both fixes, and PRESET_UNBOUND where it is called — the body never runs', async () => {
+    const ran: string[] = [];
+    class Unrouted {
+      @Tool({ name: 'unrouted_export', description: 'Export' })
+      exportAll(@ToolParam({ name: 'format', enum: ['csv', 'json'] }) format: string, @ToolParam({ name: 'apiKey', preset: true }) apiKey: string): string {
+        ran.push(format);
+        return `${format}:${apiKey.length}`;
+      }
+    }
     const toolkit = newToolkit();
-    toolkit.registerTool(Bulk);
+    const warnings = await warningsDuring(UNBOUND_WARNING, () => {
+      toolkit.registerTool(Unrouted);
+      // the same tool registered again (another toolkit): still one warning per tool
+      newToolkit().registerTool(Unrouted);
+    });
+    const fixes =
+      "Bind it when registering: toolkit.registration().tool(Unrouted).presetParameters({ unrouted_export: { apiKey: … } }).apply() (a function or fromContainer(token) is read at each call), " +
+      "or, if workers run the tool, route it to them: queueTools(toolkit, { tools: ['unrouted_export'], … }) from toolwright/bullmq once it is registered " +
+      "(or { groups: […] } naming its group, before or after), " +
+      'which hides it on the caller and binds it on the workers (createToolWorker).';
+    expect(warnings).toEqual([
+      "Unrouted.exportAll: tool 'unrouted_export' hides the preset parameter(s) 'apiKey' (@ToolParam({ preset: true })), which nothing binds in this process, " +
+        `and no route to workers takes the tool, so every call of it here fails with PRESET_UNBOUND. ${fixes}`,
+    ]);
     expect(toolkit.getToolSchemas()[0].parameters.properties).toEqual({ format: { type: 'string', enum: ['csv', 'json'] } });
-    const result = await toolkit.callTool({ id: 'u1', name: 'bulk_export', arguments: { format: 'csv' } });
+    const result = await toolkit.callTool({ id: 'u1', name: 'unrouted_export', arguments: { format: 'csv' } });
+    expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('PRESET_UNBOUND');
-    expect(result.forLLM).toBe(
-      "Tool 'bulk_export' cannot run in this process: its preset parameter 'apiKey' is bound only on the workers that run it. " +
-        'Route it to them (queueTools from toolwright/bullmq), or bind the preset here with presetParameters.',
+    expect(result.error?.message).toBe(
+      "Tool 'unrouted_export' cannot run in this process: its preset parameter(s) 'apiKey' (preset: true) are bound nowhere here, and no route to workers takes it. " + fixes,
     );
-    const sneaky = await toolkit.callTool({ id: 'u2', name: 'bulk_export', arguments: { format: 'csv', apiKey: 'mine' } });
+    const sneaky = await toolkit.callTool({ id: 'u2', name: 'unrouted_export', arguments: { format: 'csv', apiKey: 'mine' } });
     expect(sneaky.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(ran).toEqual([]);
+    // registering it again warns no more
+    expect(await warningsDuring(UNBOUND_WARNING, () => newToolkit().registerTool(Unrouted))).toEqual([]);
+  });
+
+  it('one warning per tool naming only the unbound parameters, never a bound value; none for a tool whose presets are all bound', async () => {
+    const BOUND = 'sk-live-0f9e8d7c6b5a';
+    @ToolService({ group: 'exports' })
+    class TwoKeys {
+      @Tool({ name: 'two_keys', description: 'Needs two secrets' })
+      run(@ToolParam({ name: 'apiKey', preset: true }) apiKey: string, @ToolParam({ name: 'signingKey', preset: true }) signingKey: string): string {
+        return `${apiKey}${signingKey}`;
+      }
+
+      @Tool({ name: 'three_keys', description: 'Needs three secrets, none bound' })
+      three(@ToolParam({ name: 'a', preset: true }) a: string, @ToolParam({ name: 'b-key', preset: true }) b: string, @ToolParam({ name: 'c', preset: true }) c: string): string {
+        return a + b + c;
+      }
+    }
+    const toolkit = newToolkit();
+    const warnings = await warningsDuring(UNBOUND_WARNING, () =>
+      toolkit.registration().tool(TwoKeys).presetParameters({ two_keys: { apiKey: BOUND } }).apply(),
+    );
+    expect(warnings).toHaveLength(2);
+    const [two, three] = warnings;
+    expect(two).toContain("TwoKeys.run: tool 'two_keys' hides the preset parameter(s) 'signingKey' (");
+    expect(two).toContain('presetParameters({ two_keys: { signingKey: … } })');
+    expect(two).toContain("queueTools(toolkit, { tools: ['two_keys'], … })");
+    expect(two).not.toContain('apiKey');
+    expect(three).toContain("hides the preset parameter(s) 'a', 'b-key', 'c' (");
+    expect(three).toContain("presetParameters({ three_keys: { a: …, 'b-key': …, c: … } })");
+    expect(three).toContain('which hides them on the caller and binds them on the workers');
+    expect(warnings.join(' ')).not.toContain(BOUND);
+    const result = await toolkit.callTool({ id: 't1', name: 'two_keys', arguments: {} });
+    expect(result.error?.code).toBe('PRESET_UNBOUND');
+    expect(result.error?.message).toContain("its preset parameter(s) 'signingKey' (preset: true) are bound nowhere here");
+    expect(JSON.stringify(result)).not.toContain(BOUND);
+    expect(
+      await warningsDuring(UNBOUND_WARNING, () =>
+        newToolkit().registration().tool(TwoKeys).presetParameters({ two_keys: { apiKey: BOUND, signingKey: () => 's' }, three_keys: { a: '1', 'b-key': '2', c: '3' } }).apply(),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a registration that fails warns about nothing', async () => {
+    class Quiet {
+      @Tool({ name: 'quiet_export', description: 'Export' })
+      run(@ToolParam({ name: 'apiKey', preset: true }) apiKey: string): string {
+        return apiKey;
+      }
+    }
+    const taken = newToolkit();
+    taken.registerTool({ name: 'quiet_export', description: 'Taken', parameters: { type: 'object', properties: {} }, execute: () => 'taken' });
+    const warnings = await warningsDuring(UNBOUND_WARNING, () => {
+      thrown(() => taken.registerTool(Quiet), 'DUPLICATE_TOOL');
+    });
+    expect(warnings).toEqual([]);
+    // the failed registration used up nothing: the next one warns
+    expect(await warningsDuring(UNBOUND_WARNING, () => newToolkit().registerTool(Quiet))).toHaveLength(1);
+  });
+
+  it('a preset bound to what exists only later (a function, fromContainer) registers, and is read at call time', async () => {
+    const API = Symbol('bulk api key');
+    const container = new Container();
+    let rotated: string | undefined;
+    const toolkit = newToolkit({ container });
+    toolkit.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: fromContainer(API) } }).apply();
+    const lazy = newToolkit();
+    lazy.registration().tool(Bulk).presetParameters({ bulk_export: { apiKey: () => rotated ?? 'unset' } }).apply();
+    container.bind(API).toConstantValue('sk-bound-after-registration');
+    rotated = 'sk-rotated';
+    expect((await call(toolkit, 'bulk_export', { format: 'json' })).forLLM).toBe('json:27');
+    expect((await call(lazy, 'bulk_export', { format: 'csv' })).forLLM).toBe('csv:10');
   });
 
   it('is hidden and filled from the preset once bound', async () => {

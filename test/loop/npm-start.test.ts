@@ -2,7 +2,7 @@ import { runTypeScript } from '../support/child-process';
 
 describe('npm start (the demo)', () => {
   it('runs the scripted agent loop end to end', async () => {
-    const run = await runTypeScript('samples/demo.ts');
+    const run = await runTypeScript('examples/demo/demo.ts');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("INVALID_ARGUMENTS: Invalid arguments for tool 'send_email'");

@@ -1,11 +1,11 @@
 import { Closer, connectStdio, textOf } from '../support/mcp';
 
-/** `npm run mcp` (node -r ./scripts/swc-register.js samples/mcp-server.ts) as an MCP client starts it. */
+/** `npm run mcp` (node -r ./scripts/swc-register.js examples/demo/mcp-server.ts) as an MCP client starts it. */
 const closer = new Closer();
 afterAll(() => closer.closeAll());
 
 test('the sample MCP server serves the sample services over stdio', async () => {
-  const { client, stderr } = await connectStdio(closer, ['-r', './scripts/swc-register.js', 'samples/mcp-server.ts']);
+  const { client, stderr } = await connectStdio(closer, ['-r', './scripts/swc-register.js', 'examples/demo/mcp-server.ts']);
 
   const names = await client.toolNames();
   expect(names).toEqual(expect.arrayContaining(['get_weather', 'get_forecast', 'send_email', 'equip_tool_groups']));

@@ -16,6 +16,7 @@ import {
 } from '../../src';
 import { freshToolkit } from '../support/toolkit';
 import { rejection } from '../support/errors';
+import { warningsDuring } from '../support/warnings';
 
 class UserContext {
   constructor(readonly id: string) {}
@@ -330,7 +331,7 @@ describe('resources and prompts: definition errors name Class.method and the fix
     expect(definitionError(Static)).toContain('Static.b: @Tool is on a static method (or @Resource, @Prompt)');
   });
 
-  test('presets go under resource:<name> / prompt:<name>; a preset naming nothing is refused; one left unbound is bound elsewhere (PRESET_UNBOUND here)', async () => {
+  test('presets go under resource:<name> / prompt:<name>; a preset naming nothing is refused; one left unbound is refused at registration', async () => {
     @ToolService()
     class Keyed {
       @Resource({ uri: 'k://data', name: 'data' })
@@ -338,17 +339,44 @@ describe('resources and prompts: definition errors name Class.method and the fix
         return apiKey.length;
       }
     }
-    const unbound = freshToolkit();
-    unbound.registerTool(Keyed);
-    const read = await unbound.resources.read('k://data').catch((error: unknown) => error);
-    expect(ToolkitError.is(read, 'PRESET_UNBOUND')).toBe(true);
-    expect((read as Error).message).toContain("Resource 'data' cannot run in this process: its preset parameter 'apiKey' is bound only on the workers");
+    expect(() => freshToolkit().registerTool(Keyed)).toThrow(
+      "Keyed.data: resource 'data' hides the preset parameter(s) 'apiKey' (preset: true), and nothing binds them, so every read would fail. " +
+        "Bind them: toolkit.registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: … } }).apply() (a resource runs where it is registered).",
+    );
+    const bound = freshToolkit();
+    bound.registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: () => 'k3y' } }).apply();
+    expect(await bound.resources.read('k://data')).toMatchObject({ contents: [{ text: '3' }] });
     expect(() => freshToolkit().registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: 'k', other: 1 } }).apply()).toThrow(
       "Keyed.data: preset(s) 'other' match no parameter of resource 'data'. Its parameters: apiKey.",
     );
     expect(() => freshToolkit().registration().tool(Keyed).presetParameters({ 'resource:data': { apiKey: 'k' }, 'prompt:data': { apiKey: 'k' } }).apply()).toThrow(
       "Presets name tool(s) 'prompt:data' that this registration does not register. It registers: resource:data.",
     );
+  });
+
+  test('a prompt preset left unbound is refused at registration with the whole service (its tools too), and nothing is warned about', async () => {
+    @ToolService()
+    class Reviews {
+      @Tool({ name: 'post_review', description: 'Posts a review with a hidden key' })
+      post(@ToolParam({ name: 'text' }) text: string, @ToolParam({ name: 'apiKey', preset: true }) apiKey: string) {
+        return `${text}:${apiKey.length}`;
+      }
+
+      @Prompt({ name: 'review', description: 'Review with a house style' })
+      review(@PromptArg({ name: 'topic' }) topic: string, @PromptArg({ name: 'style-guide', preset: true }) guide: string) {
+        return `${topic} in ${guide}`;
+      }
+    }
+    const toolkit = freshToolkit();
+    const warnings = await warningsDuring('TOOLWRIGHT_PRESET_UNBOUND', () => {
+      expect(() => toolkit.registration().tool(Reviews).presetParameters({ 'prompt:review': {} }).apply()).toThrow(
+        "Reviews.review: prompt 'review' hides the preset parameter(s) 'style-guide' (preset: true), and nothing binds them, so every read would fail. " +
+          "Bind them: toolkit.registration().tool(Reviews).presetParameters({ 'prompt:review': { 'style-guide': … } }).apply() (a prompt runs where it is registered).",
+      );
+    });
+    expect(warnings).toEqual([]);
+    expect(toolkit.getAllTools()).toEqual([]);
+    expect(toolkit.prompts.list()).toEqual([]);
   });
 
   test('registration is atomic: a duplicate resource registers none of the service\'s tools either', () => {

@@ -1,26 +1,26 @@
 import { Container } from 'inversify';
-import { runToolLoop, ScriptedProvider, ToolExecutionContext, Toolkit } from 'toolwright';
-import { UserContext } from './user-context.js';
+import { runToolLoop, ScriptedProvider, Toolkit } from 'toolwright';
 import { WeatherApi } from './weather-api.js';
 import { WeatherService } from './weather.service.js';
 
 const container = new Container();
 container.bind(WeatherApi).toSelf().inSingletonScope();
 
-const toolkit = new Toolkit({ container, context: ToolExecutionContext.of(new UserContext('Ada', 'celsius')) });
+const toolkit = new Toolkit({ container });
 toolkit.registerTool(WeatherService);
 
 toolkit.events$.subscribe((event) => {
+  if (event.type === 'call_progress') console.log(`  … ${event.progress.message ?? ''} (${event.progress.progress ?? 0}/${event.progress.total ?? 0})`);
   if (event.type === 'call_succeeded') console.log(`  ✓ ${event.tool}`);
   if (event.type === 'call_failed') console.log(`  ✗ ${event.tool}: ${event.error.code}`);
 });
 
 // A scripted model (no API key): swap in OpenAIProvider from 'toolwright/openai' for a real one.
 const model = new ScriptedProvider([
-  ScriptedProvider.toolCall('get_forecast', { request: { city: 'Paris', days: 0.5 } }),
-  ScriptedProvider.toolCall('get_forecast', { request: { city: 'Paris', days: 3 } }),
-  ScriptedProvider.toolCall('get_weather', { city: 'Tokyo' }),
-  ScriptedProvider.reply('Paris warms up over three days; Tokyo is sunny now.'),
+  ScriptedProvider.toolCall('get_forecast', { request: { city: 'Paris', window: { days: 0.5 } } }),
+  ScriptedProvider.toolCall('get_forecast', { request: { city: 'Paris', window: { days: 3 } } }),
+  ScriptedProvider.toolCall('get_weather', { city: 'Tokyo', unit: 'fahrenheit' }),
+  ScriptedProvider.reply('Paris stays mild over three days; Tokyo is sunny now.'),
 ]);
 
 const result = await runToolLoop({ provider: model, model: 'scripted', toolkit }, [

@@ -11,10 +11,12 @@ export interface Conditions {
 export class WeatherApi {
   private readonly cities = new Map<string, Conditions>([
     ['paris', { tempC: 18, sky: 'partly cloudy' }],
+    ['london', { tempC: 14, sky: 'light rain' }],
     ['tokyo', { tempC: 22, sky: 'sunny' }],
+    ['new york', { tempC: 20, sky: 'clear' }],
   ]);
 
-  current(city: string): Conditions | undefined {
+  async current(city: string): Promise<Conditions | undefined> {
     return this.cities.get(city.toLowerCase());
   }
 }

@@ -1,4 +1,4 @@
-import { Tool, ToolService } from '../../src';
+import { Tool, ToolService } from '../../../src';
 import { UserContext } from './user-context';
 
 const plans: Record<string, { plan: string; seats: number }> = {

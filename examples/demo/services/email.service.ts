@@ -1,4 +1,4 @@
-import { Tool, ToolParam, ToolService, userResult } from '../../src';
+import { Tool, ToolParam, ToolService, userResult } from '../../../src';
 import { UserContext } from './user-context';
 
 /** A record of what the fake mail gateway accepted (the demo prints it). */

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { Container } from 'inversify';
-import { ToolExecutionContext, Toolkit, loadManifest, type ToolManifest } from '../src';
+import { ToolExecutionContext, Toolkit, loadManifest, type ToolManifest } from '../../src';
 import { AccountService, AdminService, EmailService, NotesService, UserContext, WeatherApi, WeatherService } from './services';
 
-/** The manifest `npm run build` writes from samples/services (toolwright-schema). */
+/** The manifest `npm run build` writes from examples/demo/services (toolwright-schema). */
 export const SAMPLE_MANIFEST_PATH = path.join(__dirname, 'tools.manifest.json');
 
 /**

@@ -1,4 +1,4 @@
-import { Tool, ToolParam, ToolService } from '../../src';
+import { Tool, ToolParam, ToolService } from '../../../src';
 import { UserContext } from './user-context';
 
 /** How urgent a note is. */

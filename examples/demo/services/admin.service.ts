@@ -1,4 +1,4 @@
-import { Tool, ToolParam, ToolService } from '../../src';
+import { Tool, ToolParam, ToolService } from '../../../src';
 
 @ToolService({ group: 'admin' })
 export class AdminService {

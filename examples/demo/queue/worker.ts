@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Toolkit } from '../../src';
-import { createToolWorker } from '../../src/bullmq';
+import { Toolkit } from '../../../src';
+import { createToolWorker } from '../../../src/bullmq';
 import { ReportService, TRAVELLING } from './report.service';
 
 /** One worker process: the same service, with the warehouse token bound here (never sent through Redis). */

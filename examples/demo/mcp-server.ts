@@ -11,7 +11,7 @@
  * stdout belongs to the protocol: everything human-readable goes to stderr.
  */
 import { createSampleToolkit } from './create-toolkit';
-import { serveMcpHttp, serveMcpStdio } from '../src/mcp';
+import { serveMcpHttp, serveMcpStdio } from '../../src/mcp';
 
 const log = (line: string) => process.stderr.write(`[toolwright-mcp] ${line}\n`);
 

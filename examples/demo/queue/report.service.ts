@@ -1,4 +1,4 @@
-import { Tool, ToolEmitter, ToolParam, ToolService } from '../../src';
+import { Tool, ToolEmitter, ToolParam, ToolService } from '../../../src';
 
 /** Who asks: travels with each queued call (class-transformer rebuilds it on the worker). */
 export class Requester {

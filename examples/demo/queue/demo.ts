@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { Toolkit, ToolExecutionContext } from '../../src';
-import { queueTools } from '../../src/bullmq';
+import { Toolkit, ToolExecutionContext } from '../../../src';
+import { queueTools } from '../../../src/bullmq';
 import { ReportService, Requester, TRAVELLING } from './report.service';
 
 /**
@@ -15,8 +15,8 @@ const queueName = `toolwright-sample-${process.pid}`;
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', './scripts/swc-register.js', path.join('samples/queue/worker.ts')], {
-    cwd: path.resolve(__dirname, '../..'),
+  const child = spawn(process.execPath, ['-r', './scripts/swc-register.js', path.join('examples/demo/queue/worker.ts')], {
+    cwd: path.resolve(__dirname, '../../..'),
     env: { ...process.env, QUEUE_NAME: queueName },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

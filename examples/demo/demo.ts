@@ -1,8 +1,8 @@
-import { ScriptedProvider, ToolExecutionContext, runToolLoop, type LLMProvider, type Message, type ToolEvent } from '../src';
+import { ScriptedProvider, ToolExecutionContext, runToolLoop, type LLMProvider, type Message, type ToolEvent } from '../../src';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { AnthropicProvider } from '../src/providers/anthropic';
-import { OpenAIProvider } from '../src/providers/openai';
+import { AnthropicProvider } from '../../src/providers/anthropic';
+import { OpenAIProvider } from '../../src/providers/openai';
 import { createSampleToolkit } from './create-toolkit';
 import { UserContext, outbox } from './services';
 
