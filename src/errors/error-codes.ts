@@ -211,8 +211,10 @@ export interface ToolkitErrorCodes {
   readonly SESSION_CLOSED: 'thrown' | 'result' | 'rejection';
   // queued tools (toolwright/bullmq)
   /**
-   * The tool has a `@ToolParam({ preset: true })` parameter bound nowhere in this process: it runs
-   * on workers (`toolwright/bullmq`), and this toolkit does not route it there.
+   * The tool has a `@ToolParam({ preset: true })` parameter bound nowhere in this process and no
+   * `queueTools` route takes the tool: bind it with `presetParameters`, or route the tool to the
+   * workers (`toolwright/bullmq`) that bind it. Registering such a tool warns once
+   * (`TOOLWRIGHT_PRESET_UNBOUND`).
    */
   readonly PRESET_UNBOUND: 'result';
   /**
