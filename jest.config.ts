@@ -112,18 +112,21 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * metadata, CommonJS); inversify, NestJS 12 and AI SDK 7 (`ai-v7`, with the `@ai-sdk/*` packages
  * nested in it and `@workflow/serde`) and arktype (with `@ark/*` and arkregex), all ESM-only, are transformed to CommonJS too.
  */
+/** Module mappings every project keeps (a project adds its own before them). */
+const MODULES: Record<string, string> = {
+  // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
+  '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs',
+  // examples/demo uses examples/weather-agent's sources: the package by its name, modules as `./x.js`
+  '^toolwright$': '<rootDir>/src/index.ts',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+
 const shared: Project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(t|j)s$': '@swc/jest' },
   transformIgnorePatterns: ['^(?!.*/node_modules/ai-v7/).*/node_modules/(?!(inversify|@inversifyjs|@nestjs|@workflow/serde|arktype|arkregex|@ark)/)'],
-  moduleNameMapper: {
-    // AI SDK 7 requires a zod locale by its ESM file name; zod ships the CommonJS twin beside it
-    '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs',
-    // examples/demo uses examples/weather-agent's sources: the package by its name, modules as `./x.js`
-    '^toolwright$': '<rootDir>/src/index.ts',
-    '^(\\.{1,2}/.*)\\.js$': '$1',
-  },
+  moduleNameMapper: MODULES,
 };
 
 /**
@@ -144,7 +147,7 @@ const MCP_SDK_LOWEST: Project = {
   ...shared,
   displayName: 'mcp-sdk-1.29',
   testMatch: ['<rootDir>/test/mcp/**/*.test.ts'],
-  moduleNameMapper: { '^@modelcontextprotocol/sdk/(.*)$': 'mcp-sdk-lowest/$1' },
+  moduleNameMapper: { '^@modelcontextprotocol/sdk/(.*)$': 'mcp-sdk-lowest/$1', ...MODULES },
   globals: { MCP_SDK_VERSION: '1.29.0' },
 };
 
@@ -160,7 +163,7 @@ const IOREDIS_6: Project = {
   displayName: 'ioredis-6',
   testMatch: ['<rootDir>/test/bullmq/**/*.test.ts', '<rootDir>/test/redis/**/*.test.ts', '<rootDir>/test/approval-stores/shared-store.test.ts', '<rootDir>/test/approval-stores/store-changes.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/bullmq/sample\\.test\\.ts$'],
-  moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1' },
+  moduleNameMapper: { '^ioredis(/.*)?$': 'ioredis-v6$1', ...MODULES },
   globals: { IOREDIS_MAJOR: 6 },
 };
 
@@ -188,7 +191,7 @@ const config: Config = {
       ...shared,
       displayName: 'nest11',
       testMatch: [`<rootDir>/test/${NEST11_TEST}`],
-      moduleNameMapper: { '^@nestjs/(common|core|platform-express)(/.*)?$': '<rootDir>/test/nestjs/nest11/node_modules/@nestjs/$1$2' },
+      moduleNameMapper: { '^@nestjs/(common|core|platform-express)(/.*)?$': '<rootDir>/test/nestjs/nest11/node_modules/@nestjs/$1$2', ...MODULES },
     },
     {
       ...shared,
