@@ -1,7 +1,7 @@
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { AsyncCompletion } from '../executor/async-completion';
 import type { ToolResult } from '../common/tool-types';
-import { CallRun, type AvailabilityView, type CallOptions } from '../executor/call-executor';
+import { runCall, type AvailabilityView, type CallOptions } from '../executor/call-executor';
 import { isUnboundPreset } from '../executor/presets';
 import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
@@ -115,7 +115,7 @@ export interface WorkerCall {
  */
 export function runWorkerCall(toolkit: Toolkit, call: WorkerCall, options: CallOptions, gate: AvailabilityView): Promise<ToolResult> {
   const core = runtimeOf(toolkit);
-  return new CallRun(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff).run();
+  return runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff);
 }
 
 /** @internal The availability gate of a worker: the tools it `serves`, always open (made once per worker). */
