@@ -3,7 +3,6 @@ import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolEvent } from '../executor/events';
-import type { ExecutorCore } from '../executor/executor-core';
 import type { ToolHook } from '../executor/hooks';
 import type { EquipToolGroupsOptions } from './meta-tools';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
@@ -198,14 +197,6 @@ export class Toolkit extends ToolView {
   get sessionCount(): number {
     return this.core.sessions.size;
   }
-}
-
-/**
- * @internal The executor services behind a toolkit (its deadline scheduler, its waiting async
- * calls), for white-box tests and diagnostics.
- */
-export function executorCoreOf(toolkit: Toolkit): ExecutorCore {
-  return toolkit['core'];
 }
 
 /**
