@@ -10,6 +10,8 @@ import type { ToolkitRuntime } from './runtime';
 import type { SessionOptions, ToolkitSession } from './session';
 import type { SkillDefinition } from './skill-definition';
 import { ToolView } from './tool-view';
+import type { ToolkitExtension } from './extension';
+import { ToolkitError } from '../errors';
 import type { ToolkitOptions } from './toolkit-options';
 
 export type { ToolkitOptions } from './toolkit-options';
@@ -200,11 +202,25 @@ export class Toolkit extends ToolView {
 }
 
 /**
+ * @internal The {@link ToolkitExtension} of `toolkit`: the one way a subpath package reaches past
+ * the public API. Throws `INVALID_OPTIONS` for anything but a `Toolkit` (a plain object, or a
+ * session, cannot route tools).
+ */
+export function extensionOf(toolkit: Toolkit): ToolkitExtension {
+  // a caller without types may pass anything: what it holds is checked, not assumed
+  const core: ToolkitExtension | undefined = toolkit['core'];
+  if (core === undefined || !('dispatch' in core) || typeof core.dispatch !== 'function') {
+    throw new ToolkitError('INVALID_OPTIONS', 'Expected a Toolkit (new Toolkit(…)); a session or another object cannot route tools.');
+  }
+  return core;
+}
+
+/**
  * @internal Gives `toolkit` a source of the context of the work in progress (the Nest module: the
  * caller of the request being handled), read by every call and list: under the agent-level and
  * call-level contexts, over the toolkit's own `context`. A call resumed later keeps the context
  * it was made with.
  */
 export function setAmbientContext(toolkit: Toolkit, source: () => ToolExecutionContext | undefined): void {
-  toolkit['core'].ambient = source;
+  extensionOf(toolkit).ambient = source;
 }
