@@ -110,11 +110,11 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     if (checked instanceof Stop) return this.end(checked);
     if (!(checked instanceof CheckedArguments)) return this.authorize(entry, checked);
     this.repairs = checked.repairs;
-    return checked.problems === undefined ? this.authorize(entry, checked.args) : this.checkLater(entry, checked);
+    return checked.problems === undefined ? this.authorize(entry, checked.args) : this.awaitChecks(entry, checked);
   }
 
   /** The checks that wait (class-validator, Standard Schema libraries); repaired arguments they refuse are answered as the model sent them. */
-  private async checkLater(entry: ToolEntry, checked: CheckedArguments): Promise<ToolResult> {
+  private async awaitChecks(entry: ToolEntry, checked: CheckedArguments): Promise<ToolResult> {
     try {
       const passed = await checkLater(this, entry, checked);
       if (this.done) return this.final!;
@@ -122,7 +122,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
       const sent = checked.sent;
       if (passed instanceof Stop || sent === undefined) return this.end(passed instanceof Stop ? passed : invalidArguments(entry, checked.problems!));
       this.repairs = undefined;
-      return sent instanceof MalformedArguments ? this.end(malformedArguments(entry, sent)) : await this.checkLater(entry, sent);
+      return sent instanceof MalformedArguments ? this.end(malformedArguments(entry, sent)) : await this.awaitChecks(entry, sent);
     } catch (error) {
       return this.fault(error);
     }
