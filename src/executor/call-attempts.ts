@@ -1,10 +1,8 @@
 import { quoteInput } from '../common/quote-input';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import { AttemptState, type Attempt } from './attempt';
-import type { ToolResult } from '../common/tool-types';
 import { aborted, failed, Stop } from './call-end';
 import { emitAttemptFailed, emitRetry } from './call-events';
-import { successOf } from './call-shape';
 import { End, describe, quotedName, type CallState } from './call-state';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import type { ExecutorCore } from './executor-core';
@@ -85,11 +83,10 @@ export class Retry {
 }
 
 /**
- * @internal What `attempt`, which ended, makes of the call: its answer (what the tool returned,
- * shaped), a {@link Retry}, or how it ends (aborted, or failed: see {@link attemptFailed}).
+ * @internal How the call goes on after `attempt` ended without an answer: a {@link Retry}, or how
+ * it ends (aborted, or failed: see {@link attemptFailed}).
  */
-export function attemptOutcome(run: CallState, entry: ToolEntry, attempt: Attempt): ToolResult | Stop | Retry {
-  if (attempt.state === AttemptState.Succeeded) return successOf(run, entry, attempt.value);
+export function attemptMissed(run: CallState, entry: ToolEntry, attempt: Attempt): Stop | Retry {
   if (attempt.state === AttemptState.Aborted) return aborted(run, run.failure?.abortText || 'the caller cancelled the call');
   return attemptFailed(run, entry, attempt);
 }

@@ -106,18 +106,19 @@ export class HookPhase {
   private client: ClientRequests | undefined = undefined;
   private cancel: AbortController | undefined = undefined;
 
-  /** Starts a phase: `target.onDeadline()` when `timeoutMs` (0: none) passes before {@link end}. */
-  arm(deadlines: DeadlineScheduler, timeoutMs: number, target: DeadlineTarget): void {
-    if (timeoutMs > 0) this.deadline = deadlines.schedule(timeoutMs, target);
-  }
-
-  /** `hooks` (`before` or `after` ones) run in one phase. */
+  /**
+   * Runs `hooks` (the `before` or the `after` ones) as one phase: `target.onDeadline()` when
+   * `timeoutMs` (0: none) passes first.
+   */
   async within<T>(deadlines: DeadlineScheduler, timeoutMs: number, target: DeadlineTarget, hooks: () => Promise<T>): Promise<T> {
-    this.arm(deadlines, timeoutMs, target);
+    if (timeoutMs > 0) this.deadline = deadlines.schedule(timeoutMs, target);
     try {
       return await hooks();
     } finally {
-      this.end();
+      this.running = undefined;
+      const deadline = this.deadline;
+      this.deadline = undefined;
+      deadline?.cancel();
     }
   }
 
@@ -126,16 +127,9 @@ export class HookPhase {
     this.running = hook;
   }
 
-  /** The phase is over (or its deadline passed: `expired`). */
-  end(expired = false): void {
-    if (expired) {
-      this.deadline = undefined;
-      return;
-    }
-    this.running = undefined;
-    const deadline = this.deadline;
+  /** The phase's deadline passed (it fired: nothing to cancel). */
+  expired(): void {
     this.deadline = undefined;
-    deadline?.cancel();
   }
 
   /** What the hooks of `run` ask the client through (made on first use). */

@@ -6,7 +6,7 @@ import type { ToolkitErrorCode } from '../errors';
 import { describeAbort } from './abort-watch';
 import { asyncToolKey, AsyncTrack } from './async-calls';
 import { Attempt, AttemptState } from './attempt';
-import { attemptOutcome, Backoff, budgetOf, duplicateCall, endInline, Retry, settingsFor } from './call-attempts';
+import { attemptMissed, Backoff, budgetOf, duplicateCall, endInline, settingsFor } from './call-attempts';
 import { authorizeCall, gate, gateAgain, type Authorization } from './call-authorize';
 import { checkArguments, CheckedArguments, checkLater } from './call-check';
 import { aborted, internalFault, Stop } from './call-end';
@@ -14,7 +14,7 @@ import { CallCallbacks } from './call-callbacks';
 import { emitStarted, emitTerminal, emitUnstarted } from './call-events';
 import { afterHooks, Answered, beforeHook, HookPhase, hookTimedOut } from './call-hooks';
 import { invokeTarget, resolvePresets, type PresetArguments } from './call-presets';
-import { errorAnswer, shapeResult } from './call-shape';
+import { errorAnswer, shapeResult, successOf } from './call-shape';
 import { End, timeoutError, type CallFailure, type CallState } from './call-state';
 import { invalidArguments, malformedArguments } from './call-validate';
 import type { ChainResolver } from './chain-resolver';
@@ -241,9 +241,9 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     // a call that is not done is at its current attempt: the next starts only after this one ended
     const attempt = this.current!;
     const entry = this.entry!;
-    const outcome = attemptOutcome(this, entry, attempt);
+    if (attempt.state === AttemptState.Succeeded) return successOf(this, entry, attempt.value);
+    const outcome = attemptMissed(this, entry, attempt);
     if (outcome instanceof Stop) return outcome.kind === End.Aborted ? this.end(outcome) : this.answer(outcome);
-    if (!(outcome instanceof Retry)) return outcome;
     if (this.handoff !== undefined) {
       // the queue runs the next attempt (on any worker) once the backoff is over
       this.handoff.retryDelayMs = outcome.delayMs;
@@ -316,7 +316,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
   /** @internal The deadline of a hook phase passed: the call answers `TIMEOUT` at once, whatever the hook does later. */
   onDeadline(): void {
     const phase = this.hooks!;
-    phase.end(true);
+    phase.expired();
     if (this.done) return;
     const result = this.end(hookTimedOut(this, phase.hook));
     phase.abort(timeoutError(this));
@@ -327,13 +327,12 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
   callerAborted(): ToolResult | undefined {
     if (this.done) return undefined;
     const signal = this.options.signal!;
-    const reason: unknown = signal.reason;
     const attempt = this.current;
     // Conclude first: the attempt's end (and the tool's abort listeners) then find the call answered.
     const result = this.end(aborted(this, describeAbort(signal)));
     this.backoffWait?.cancel();
-    this.hooks?.abort(reason);
-    attempt?.abortByCaller(reason);
+    this.hooks?.abort(signal.reason);
+    attempt?.abortByCaller(signal.reason);
     return result;
   }
 
