@@ -4,7 +4,7 @@ import { checkedLogger, type ToolwrightLogger } from '../common/logger';
 import type { ToolResult } from '../common/tool-types';
 import type { AvailabilityView, CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
-import { assertSelection, entriesOf, runtimeOf, runWorkerCall, selects, unboundPresetsOf, workerGate, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
+import { assertSelection, entriesOf, extensionOf, runWorkerCall, selects, unboundPresetsOf, workerGate, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { decodeContext, isToolJobId, MAX_JOB_DATA_CHARS, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, KEEP_ON_JOB, type JobReport } from './job-events';
@@ -216,7 +216,7 @@ async function runJob(toolkit: Toolkit, job: Job, scope: JobScope): Promise<Tool
   const data = parseJobData(job.data);
   if (typeof data === 'string') return errorToolResult('EXECUTION_FAILED', `Job ${String(job.id).slice(0, 80)} of queue '${scope.queueName}' was not run: ${data}.`);
   const { tool } = data;
-  const entry = runtimeOf(toolkit).registry.get(tool);
+  const entry = extensionOf(toolkit).registry.get(tool);
   const stalled = job.stalledCounter > 0 || job.attemptsStarted > job.attemptsMade + 1;
   if (stalled && entry?.behaviour.annotations?.idempotent === false) {
     return errorToolResult(

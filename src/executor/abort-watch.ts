@@ -1,7 +1,7 @@
-import type { CallLink } from './call-link';
-
-/** What hears when a caller's signal aborts: a call (`onCallerAbort` is called once, synchronously). */
-type AbortWatcher = Pick<CallLink, 'onCallerAbort'>;
+/** What hears when a caller's signal aborts: a pending call (`onCallerAbort` is called once, synchronously). */
+export interface AbortWatcher {
+  onCallerAbort(): void;
+}
 
 /**
  * One `abort` listener per caller signal, shared by every call watching it. A batch of 10,000

@@ -5,7 +5,7 @@ import type { ToolResult } from '../common/tool-types';
 import { AsyncCompletion } from './async-completion';
 import { eventBase } from './call-events';
 import { answerFor } from './call-shape';
-import { AsyncState, describe, redaction, toolName, type AsyncTrack, type CallState } from './call-state';
+import { describe, redaction, toolName, type CallState } from './call-state';
 import { toToolResult } from './convert';
 import type { ExecutorCore } from './executor-core';
 import { presetSecretsOf } from './preset-secrets';
@@ -52,79 +52,95 @@ export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, prod
 }
 
 /**
- * @internal Registers a call of an `AsyncTool` as waiting for its completion callback; false when
- * another live call with the same id waits (the completion names only the call id: the two would
- * get each other's).
+ * @internal The key under which a call of an `AsyncTool` waits for its completion callback;
+ * `undefined` when another live call with the same id waits (the completion names only the call
+ * id: the two would get each other's).
  */
-export function trackAsyncTool(run: CallState, entry: ToolEntry): boolean {
+export function asyncToolKey(run: CallState, entry: ToolEntry): string | undefined {
   const key = asyncKey(entry.name, run.call.id);
   const waiting = run.core.asyncListeners.get(key);
-  if (waiting !== undefined && waiting !== run) return false;
-  const track = (run.asyncTrack ??= { state: AsyncState.Pending });
-  track.toolKey = key;
-  run.core.asyncListeners.set(key, run);
-  return true;
+  return waiting !== undefined && waiting !== run ? undefined : key;
 }
 
-/** @internal The call's {@link AsyncCompletion}, created on first use (the call is tracked from then on). */
-export function completionOf(run: CallState): AsyncCompletion {
-  let track = run.asyncTrack;
-  if (track === undefined) {
-    track = run.asyncTrack = { state: AsyncState.Pending };
-    if (run.done) settleAsync(run, track, run.final!);
-  }
-  return (track.handle ??= new AsyncCompletion((value, failed) => deliverAsync(run, value, failed), run.call.id, toolName(run)));
+/** Where a call that may complete in the background stands. */
+const enum AsyncState {
+  /** It may: waiting for the call's own answer. */
+  Pending = 1,
+  /** The call answered with an async result: waiting for the completion. */
+  Armed = 2,
+  /** Completed, or the answer was not async. */
+  Closed = 3,
 }
 
 /**
- * @internal A background completion of the call: delivered at once when the call answered with an
- * async result, held when it has not answered yet; false when it cannot be taken.
+ * @internal The background completion of a call that may complete asynchronously: a completion
+ * that arrives before the call answered is held, one that arrives after an async answer is
+ * delivered (`async_completed`, the caller's `onAsyncComplete`), any other is refused.
  */
-export function deliverAsync(run: CallState, value: unknown, failed: boolean): boolean {
-  const track = run.asyncTrack;
-  if (track === undefined) return false;
-  if (track.state === AsyncState.Armed) {
-    deliverNow(run, track, value, failed);
+export class AsyncTrack {
+  private state = AsyncState.Pending;
+  /** A completion that arrived before the call answered. */
+  private early: { value: unknown; failed: boolean } | undefined = undefined;
+  private handle: AsyncCompletion | undefined = undefined;
+  /** The call's key in `asyncListeners` (AsyncTool calls). */
+  private toolKey: string | undefined = undefined;
+
+  /** Makes `run` the call an `AsyncTool`'s completion callback reaches under `key` (see {@link asyncToolKey}). */
+  listen(run: CallState, key: string): void {
+    this.toolKey = key;
+    run.core.asyncListeners.set(key, run);
+  }
+
+  /** The call's {@link AsyncCompletion} (made once). */
+  completion(run: CallState): AsyncCompletion {
+    return (this.handle ??= new AsyncCompletion((value, failed) => this.deliver(run, value, failed), run.call.id, toolName(run)));
+  }
+
+  /** A background completion: delivered at once when the call answered with an async result, held when it has not answered yet; false when it cannot be taken. */
+  deliver(run: CallState, value: unknown, failed: boolean): boolean {
+    if (this.state === AsyncState.Armed) {
+      this.deliverNow(run, value, failed);
+      return true;
+    }
+    if (this.state !== AsyncState.Pending || this.early !== undefined) return false;
+    this.early = { value, failed };
     return true;
   }
-  if (track.state !== AsyncState.Pending || track.early !== undefined) return false;
-  track.early = { value, failed };
-  return true;
-}
 
-/** @internal The call answered `result`: an async result arms the track (and delivers a held completion), anything else closes it. */
-export function settleAsync(run: CallState, track: AsyncTrack, result: ToolResult): void {
-  const early = track.early;
-  track.early = undefined;
-  if (result.async && !result.isError) {
-    track.state = AsyncState.Armed;
-    if (early !== undefined) deliverNow(run, track, early.value, early.failed);
-    return;
+  /** The call answered `result`: an async result arms the track (and delivers a held completion), anything else closes it. */
+  settle(run: CallState, result: ToolResult): void {
+    const early = this.early;
+    this.early = undefined;
+    if (result.async && !result.isError) {
+      this.state = AsyncState.Armed;
+      if (early !== undefined) this.deliverNow(run, early.value, early.failed);
+      return;
+    }
+    this.state = AsyncState.Closed;
+    this.untrack(run);
   }
-  track.state = AsyncState.Closed;
-  untrackAsyncTool(run, track);
-}
 
-function deliverNow(run: CallState, track: AsyncTrack, value: unknown, failed: boolean): void {
-  track.state = AsyncState.Closed;
-  untrackAsyncTool(run, track);
-  const entry = run.entry!;
-  const scrub = redaction(run);
-  const produced = failed
-    ? errorResult(`Tool '${entry.name}' failed in the background: ${describe(run, value)}`)
-    : scrub
-      ? redactedToolResult(value, scrub)
-      : toToolResult(value);
-  const result = answerFor(produced, entry, run.core, run.call.id);
-  result.async = false;
-  if (run.core.events.observed) run.core.events.next({ type: 'async_completed', ...eventBase(run), result });
-  const onAsyncComplete = run.options.onAsyncComplete;
-  if (onAsyncComplete !== undefined) callSafely(onAsyncComplete, result, run.core.report, 'onAsyncComplete', eventBase(run));
-}
+  private deliverNow(run: CallState, value: unknown, failed: boolean): void {
+    this.state = AsyncState.Closed;
+    this.untrack(run);
+    const entry = run.entry!;
+    const scrub = redaction(run);
+    const produced = failed
+      ? errorResult(`Tool '${entry.name}' failed in the background: ${describe(run, value)}`)
+      : scrub
+        ? redactedToolResult(value, scrub)
+        : toToolResult(value);
+    const result = answerFor(produced, entry, run.core, run.call.id);
+    result.async = false;
+    if (run.core.events.observed) run.core.events.next({ type: 'async_completed', ...eventBase(run), result });
+    const onAsyncComplete = run.options.onAsyncComplete;
+    if (onAsyncComplete !== undefined) callSafely(onAsyncComplete, result, run.core.report, 'onAsyncComplete', eventBase(run));
+  }
 
-function untrackAsyncTool(run: CallState, track: AsyncTrack): void {
-  const key = track.toolKey;
-  if (key === undefined) return;
-  track.toolKey = undefined;
-  if (run.core.asyncListeners.get(key) === run) run.core.asyncListeners.delete(key);
+  private untrack(run: CallState): void {
+    const key = this.toolKey;
+    if (key === undefined) return;
+    this.toolKey = undefined;
+    if (run.core.asyncListeners.get(key) === run) run.core.asyncListeners.delete(key);
+  }
 }

@@ -1,18 +1,11 @@
-import { isAsyncTool } from '../common/agent-tool';
 import { quoteInput } from '../common/quote-input';
-import type { ToolResult } from '../common/tool-types';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
-import { trackAsyncTool } from './async-calls';
-import { Attempt, AttemptState } from './attempt';
-import { abortCall, conclude, concludeSafely, fail, internalFailure } from './call-end';
+import { AttemptState, type Attempt } from './attempt';
+import { aborted, failed, Stop } from './call-end';
 import { emitAttemptFailed, emitRetry } from './call-events';
-import { invokeTarget, invokeWithPresets } from './call-presets';
-import { errorAnswer, successOf } from './call-shape';
 import { End, describe, quotedName, type CallState } from './call-state';
-import { isPending } from './convert';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import type { ExecutorCore } from './executor-core';
-import { runRemote } from './remote-call';
 import type { ToolEntry } from './tool-entry';
 
 /**
@@ -46,54 +39,31 @@ export function settingsFor(core: ExecutorCore, entry: ToolEntry): ResolvedExecu
   return settings;
 }
 
+/** @internal `DUPLICATE_CALL_ID`: an `AsyncTool` call whose id another live call of the tool still waits under. */
+export function duplicateCall(run: CallState): Stop {
+  return failed(
+    'DUPLICATE_CALL_ID',
+    `Tool ${quotedName(run)} is still completing an earlier call with id ${quoteInput(run.call.id)} in the background; ` +
+      'send this call with an id of its own.',
+  );
+}
+
 /**
- * @internal Runs the tool: attempt after attempt (each under the timeout, a retry after its
- * backoff) until one answers or the retries run out. Synchronous while the tool is.
+ * @internal Ends `attempt` with what the tool's body returned (`Succeeded`) or threw (`Threw`)
+ * synchronously. A synchronous body cannot be interrupted: what it answers after its deadline
+ * (`budget` ms from `invokedAt`) is a timeout.
  */
-export function runAttempts(run: CallState, entry: ToolEntry): ToolResult | Promise<ToolResult> {
-  // a worker's job runs here, never back to the queue
-  const runner = run.handoff === undefined ? run.core.remote?.runnerFor(entry) : undefined;
-  if (runner !== undefined) return runRemote(run, entry, runner, budgetOf(run, 1));
-  if (isAsyncTool(entry.target) && !trackAsyncTool(run, entry)) {
-    return fail(
-      run,
-      'DUPLICATE_CALL_ID',
-      `Tool ${quotedName(run)} is still completing an earlier call with id ${quoteInput(run.call.id)} in the background; ` +
-        'send this call with an id of its own.',
-    );
-  }
-  return runAttempt(run, entry, run.handoff?.attempt ?? 1, -1);
-}
-
-function runAttempt(run: CallState, entry: ToolEntry, n: number, startedAt: number): ToolResult | Promise<ToolResult> {
-  const attempt = new Attempt(run, run.call.id, entry.name, n, run.options.sessionId, startedAt);
-  run.current = attempt;
-  run.attempts = n;
-  const budget = budgetOf(run, n);
-  // a synchronous body cannot be interrupted: what it answers after its deadline is a timeout
-  const invokedAt = budget > 0 ? Date.now() : 0;
-  let value: unknown;
-  try {
-    value = entry.presets === undefined ? invokeTarget(run, entry, run.args!, attempt) : invokeWithPresets(run, entry, attempt);
-  } catch (error) {
-    if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
-    else attempt.end(AttemptState.Threw, error);
-    return attemptEnded(run);
-  }
-  if (!isPending(value)) {
-    if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
-    else attempt.end(AttemptState.Succeeded, value);
-    return attemptEnded(run);
-  }
-  return attempt.wait(value, budget, run.core.deadlines);
+export function endInline(attempt: Attempt, state: AttemptState.Succeeded | AttemptState.Threw, value: unknown, budget: number, invokedAt: number): void {
+  if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
+  else attempt.end(state, value);
 }
 
 /**
- * The timeout of attempt `n` in ms (0: none): the first attempt gets what the `before` hooks
- * left of the call's timeout (at least 1 ms); each retry gets the whole timeout. A worker's
+ * @internal The timeout of attempt `n` in ms (0: none): the first attempt gets what the `before`
+ * hooks left of the call's timeout (at least 1 ms); each retry gets the whole timeout. A worker's
  * attempt gets no more than what is left of its caller's timeout.
  */
-function budgetOf(run: CallState, n: number): number {
+export function budgetOf(run: CallState, n: number): number {
   const timeoutMs = run.settings!.timeoutMs;
   const deadlineAt = run.handoff?.deadlineAt;
   if (deadlineAt !== undefined) {
@@ -104,36 +74,29 @@ function budgetOf(run: CallState, n: number): number {
   return Math.max(1, timeoutMs - (Date.now() - run.hooksStartedAt));
 }
 
+/** @internal Another attempt follows a failed one, after `delayMs`; `stop`: the answer of a worker, whose queue runs it. */
+export class Retry {
+  constructor(
+    readonly delayMs: number,
+    readonly stop: Stop,
+  ) {}
+}
+
 /**
- * @internal Where the call's current attempt ends up: the answer (concluded unless `after` hooks
- * come first), a retry, or a failure. Never throws.
+ * @internal How the call goes on after `attempt` ended without an answer: a {@link Retry}, or how
+ * it ends (aborted, or failed: see {@link attemptFailed}).
  */
-export function attemptEnded(run: CallState): ToolResult | Promise<ToolResult> {
-  try {
-    const result = afterAttempt(run);
-    if (!run.concludeInline) return result;
-    return result instanceof Promise ? result.then((r) => concludeSafely(run, r)) : conclude(run, result);
-  } catch (error) {
-    return internalFailure(run, error);
-  }
+export function attemptMissed(run: CallState, entry: ToolEntry, attempt: Attempt): Stop | Retry {
+  if (attempt.state === AttemptState.Aborted) return aborted(run, run.failure?.abortText || 'the caller cancelled the call');
+  return attemptFailed(run, entry, attempt);
 }
 
-function afterAttempt(run: CallState): ToolResult | Promise<ToolResult> {
-  if (run.done) return run.final!;
-  // a call that is not done is at its current attempt: the next starts only after this one ended
-  const attempt = run.current!;
-  const entry = run.entry!;
-  switch (attempt.state) {
-    case AttemptState.Succeeded:
-      return successOf(run, entry, attempt.value);
-    case AttemptState.Aborted:
-      return abortCall(run, run.failure?.abortText || 'the caller cancelled the call');
-    default:
-      return attemptFailed(run, entry, attempt);
-  }
-}
-
-function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): ToolResult | Promise<ToolResult> {
+/**
+ * @internal What follows `attempt`, which timed out or threw: its `attempt_failed` is out, then
+ * either the call's answer (the attempts ran out, or the error says what to fix and another attempt
+ * would not) or a {@link Retry} (its `retry_scheduled` is out).
+ */
+function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Stop | Retry {
   const settings = run.settings!;
   const n = attempt.attempt;
   const timedOut = attempt.state === AttemptState.TimedOut;
@@ -150,50 +113,34 @@ function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Tool
   const retryable = settings.retryOn !== undefined ? safePredicate(settings.retryOn, error, n) : !timedOut || entry.behaviour.annotations?.idempotent === true;
   const handoff = run.handoff;
   const maxAttempts = handoff === undefined ? settings.maxAttempts : Math.min(settings.maxAttempts, handoff.maxAttempts);
-  const retry = !UNRETRIED_CODES.has(code) && n < maxAttempts && retryable;
-  if (!retry) {
+  if (UNRETRIED_CODES.has(code) || n >= maxAttempts || !retryable) {
     const after = n > 1 ? ` (after ${n} attempts)` : '';
-    if (timedOut) {
-      run.endKind = End.TimedOut;
-      return errorAnswer(run, 'TIMEOUT', `${message}${after}. Its work was cancelled; try again, or with a smaller request.`);
-    }
-    run.failure = { abortText: '', cause: error };
-    return errorAnswer(run, code, `${message}${after}`);
+    if (timedOut) return new Stop('TIMEOUT', `${message}${after}. Its work was cancelled; try again, or with a smaller request.`, End.TimedOut);
+    return new Stop(code, `${message}${after}`, End.Normal, { abortText: '', cause: error });
   }
   const delay = backoffDelay(settings, n);
   emitRetry(run, n + 1, delay);
-  if (handoff !== undefined) {
-    // the queue runs the next attempt (on any worker) once the backoff is over
-    handoff.retryDelayMs = delay;
-    run.failure = { abortText: '', cause: error };
-    return errorAnswer(run, code, message);
+  return new Retry(delay, new Stop(code, message, End.Normal, { abortText: '', cause: error }));
+}
+
+/** @internal The wait before a retry: {@link over} resolves after `ms`, or at once on {@link cancel} (the caller aborted). */
+export class Backoff {
+  readonly over: Promise<void>;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private done!: () => void;
+
+  constructor(ms: number) {
+    let timer!: ReturnType<typeof setTimeout>;
+    this.over = new Promise<void>((resolve) => {
+      this.done = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    this.timer = timer;
   }
-  return backoff(run, delay).then(() => {
-    if (run.done) return run.final!;
-    try {
-      return runAttempt(run, entry, n + 1, Date.now());
-    } catch (error) {
-      return internalFailure(run, error);
-    }
-  });
-}
 
-/** Waits `ms` before a retry; the caller's abort ends the wait at once (see {@link cancelBackoff}). */
-function backoff(run: CallState, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      run.backoffWait = undefined;
-      resolve();
-    }, ms);
-    run.backoffWait = { timer, done: resolve };
-  });
-}
-
-/** @internal Ends a pending retry backoff at once (the caller aborted). */
-export function cancelBackoff(run: CallState): void {
-  const wait = run.backoffWait;
-  if (wait === undefined) return;
-  run.backoffWait = undefined;
-  clearTimeout(wait.timer);
-  wait.done();
+  /** Ends the wait now. */
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.done();
+  }
 }

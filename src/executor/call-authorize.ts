@@ -1,34 +1,58 @@
 import type { AgentTool } from '../common/agent-tool';
-import type { ToolResult } from '../common/tool-types';
 import { approvalUnavailable, hasApprovalHook, missingScopes, principalIn, ruleRefusal, scopeRefusal, verdictOf, type AuthorizeVerdict } from './authorization';
-import { fail } from './call-end';
-import { resolverOf, type CallState } from './call-state';
+import { describeAbort } from './abort-watch';
+import { aborted, failed, gateRefusal, unknownTool, type Stop } from './call-end';
+import type { CallState } from './call-state';
+
+/**
+ * @internal What the `authorize` rule decided: go on (`undefined`), refuse (a {@link Stop}), or
+ * go on held for approval (`'approval'`: the approval manager's hook holds the call).
+ */
+export type Authorization = Stop | 'approval' | undefined;
+
+/**
+ * @internal The gate, before anything of the tool runs: the caller's signal, the name, the one
+ * availability gate (of the view, or of a skill run's scope), the scopes; `undefined`: open.
+ */
+export function gate(run: CallState): Stop | undefined {
+  const { routed, options } = run;
+  if (options.signal !== undefined && options.signal.aborted) return aborted(run, describeAbort(options.signal));
+  if (routed === undefined) return unknownTool(run);
+  const entry = routed.entry;
+  return gateRefusal(run, routed.gate) ?? scopeGate(run, routed.gate === entry ? [entry.tool] : [routed.gate.tool, entry.tool]);
+}
+
+/** @internal The gate again once the `before` hooks decided: meanwhile the view may have closed or switched the tool's group off. */
+export function gateAgain(run: CallState): Stop | undefined {
+  const closed = run.view.closedReason();
+  return closed !== undefined ? failed('SESSION_CLOSED', closed) : gateRefusal(run, run.routed!.gate);
+}
 
 /**
  * @internal The scope gate, right after the availability gate and before the arguments are read:
- * ends the call with `FORBIDDEN` when the caller's principal lacks a scope of `tools` (the tool,
+ * `FORBIDDEN` when the caller's principal lacks a scope of `tools` (the tool,
  * and the registered entry a meta tool was routed from); `undefined` when it holds them all.
  */
-export function scopeGate(run: CallState, tools: readonly AgentTool[]): ToolResult | undefined {
+export function scopeGate(run: CallState, tools: readonly AgentTool[]): Stop | undefined {
   for (const tool of tools) {
     if (tool.behaviour?.scopes === undefined) continue;
-    const principal = principalIn(resolverOf(run));
+    const principal = principalIn(run.resolver());
     const missing = missingScopes(tool, principal);
-    if (missing.length > 0) return fail(run, 'FORBIDDEN', scopeRefusal(tool, missing, principal));
+    if (missing.length > 0) return failed('FORBIDDEN', scopeRefusal(tool, missing, principal));
   }
   return undefined;
 }
 
 /**
- * @internal The toolkit's `authorize` rule, after validation and before hooks and presets: ends
- * the call with `FORBIDDEN` on `false` (or a throwing rule), and on `'approval'` marks the call
- * for the approval manager's hook (`FORBIDDEN` when none is installed; on a worker the caller's
- * side already held it). `undefined` (go on) or a Promise of that; never rejects.
+ * @internal The toolkit's `authorize` rule, after validation and before hooks and presets:
+ * `FORBIDDEN` on `false` (or a throwing rule); on `'approval'`, the call is held for the approval
+ * manager's hook (`FORBIDDEN` when none is installed; on a worker the caller's side already held
+ * it, and it goes on). A Promise when the rule answers with one; never rejects.
  */
-export function authorizeCall(run: CallState, tool: AgentTool, args: Record<string, unknown>): ToolResult | undefined | Promise<ToolResult | undefined> {
+export function authorizeCall(run: CallState, tool: AgentTool, args: Record<string, unknown>): Authorization | Promise<Authorization> {
   const authorize = run.core.authorize;
   if (authorize === undefined) return undefined;
-  const resolver = resolverOf(run);
+  const resolver = run.resolver();
   const principal = principalIn(resolver);
   const request = { tool, context: resolver.merged(), arguments: Object.freeze({ ...args }), ...(principal !== undefined ? { principal } : {}) };
   let verdict: AuthorizeVerdict | Promise<AuthorizeVerdict>;
@@ -39,22 +63,20 @@ export function authorizeCall(run: CallState, tool: AgentTool, args: Record<stri
   }
   if (!(verdict instanceof Promise)) return decide(run, tool, verdict);
   return verdict.then(
-    (value) => (run.done ? run.final : decide(run, tool, value)),
+    (value) => decide(run, tool, value),
     (error: unknown) => refusedByFault(run, tool, error),
   );
 }
 
-function decide(run: CallState, tool: AgentTool, value: unknown): ToolResult | undefined {
+function decide(run: CallState, tool: AgentTool, value: unknown): Authorization {
   const verdict = verdictOf(value);
   if (verdict === true) return undefined;
-  if (verdict === false) return fail(run, 'FORBIDDEN', ruleRefusal(tool, false));
+  if (verdict === false) return failed('FORBIDDEN', ruleRefusal(tool, false));
   if (run.handoff !== undefined) return undefined;
-  if (!hasApprovalHook(run.core.hooks)) return fail(run, 'FORBIDDEN', approvalUnavailable(tool));
-  run.approvalRequired = true;
-  return undefined;
+  return hasApprovalHook(run.core.hooks) ? 'approval' : failed('FORBIDDEN', approvalUnavailable(tool));
 }
 
-function refusedByFault(run: CallState, tool: AgentTool, error: unknown): ToolResult {
+function refusedByFault(run: CallState, tool: AgentTool, error: unknown): Stop {
   run.core.report(error, 'authorize');
-  return fail(run, 'FORBIDDEN', ruleRefusal(tool, true));
+  return failed('FORBIDDEN', ruleRefusal(tool, true));
 }

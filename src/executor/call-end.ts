@@ -1,76 +1,53 @@
 import { quoteInput } from '../common/quote-input';
-import type { ToolResult } from '../common/tool-types';
 import type { ToolkitErrorCode } from '../errors';
-import { settleAsync } from './async-calls';
-import { emitTerminal, emitUnstarted } from './call-events';
-import { errorAnswer } from './call-shape';
-import { End, describe, quotedName, type CallState } from './call-state';
+import { End, describe, quotedName, type CallFailure, type CallState } from './call-state';
 import { closeNames } from './close-names';
 import type { ToolEntry } from './tool-entry';
 
 /**
- * @internal The one place a call ends: records the answer, emits the terminal event (after the
- * call's `call_started`, emitted now for a call that ends before its first attempt), arms async
- * completion. Every later answer is the first one.
+ * @internal How a step ends a call: the error it answers, which terminal event the answer gets
+ * and how the call failed. The steps return one; only the call run ends the call with it (the
+ * first answer stays: a step's `Stop` made after the call ended is dropped).
  */
-export function conclude(run: CallState, result: ToolResult): ToolResult {
-  if (run.done) return run.final!;
-  run.done = true;
-  run.final = result;
-  run.current = undefined;
-  if (run.core.events.observed) {
-    if (!run.started) emitUnstarted(run);
-    emitTerminal(run, result);
-  }
-  if (run.asyncTrack !== undefined) settleAsync(run, run.asyncTrack, result);
-  return result;
+export class Stop {
+  constructor(
+    readonly code: ToolkitErrorCode,
+    readonly message: string,
+    readonly kind: End = End.Normal,
+    readonly failure: CallFailure | undefined = undefined,
+  ) {}
 }
 
-/** @internal Ends the call with an error answer (`cause`: what was thrown, for the `call_failed` event). */
-export function fail(run: CallState, code: ToolkitErrorCode, message: string, cause?: unknown): ToolResult {
-  if (run.done) return run.final!;
-  if (cause !== undefined) run.failure = { abortText: '', cause };
-  return conclude(run, errorAnswer(run, code, message));
+/** @internal An error answer (`cause`: what was thrown, for the `call_failed` event). */
+export function failed(code: ToolkitErrorCode, message: string, cause?: unknown): Stop {
+  return new Stop(code, message, End.Normal, cause !== undefined ? { abortText: '', cause } : undefined);
 }
 
-/** @internal Ends the call as aborted by its caller (`reason`: the signal's reason as text). */
-export function abortCall(run: CallState, reason: string): ToolResult {
-  if (run.done) return run.final!;
-  run.endKind = End.Aborted;
-  run.failure = { abortText: reason };
-  return conclude(run, errorAnswer(run, 'ABORTED', `Tool ${quotedName(run)} was aborted: ${reason}`));
+/** @internal The call aborted by its caller (`reason`: the signal's reason as text). */
+export function aborted(run: CallState, reason: string): Stop {
+  return new Stop('ABORTED', `Tool ${quotedName(run)} was aborted: ${reason}`, End.Aborted, { abortText: reason });
 }
 
-/** @internal Ends the call on a fault of the pipeline itself (or a callback that threw into it). */
-export function internalFailure(run: CallState, error: unknown): ToolResult {
-  return fail(run, 'EXECUTION_FAILED', `Tool ${quotedName(run)} failed: ${describe(run, error)}`, error);
-}
-
-/** @internal {@link conclude} where a throw (a caller's callback) must not turn into a rejection. */
-export function concludeSafely(run: CallState, result: ToolResult): ToolResult {
-  try {
-    return conclude(run, result);
-  } catch (error) {
-    return internalFailure(run, error);
-  }
+/** @internal A fault of the pipeline itself (or of a callback that threw into it). */
+export function internalFault(run: CallState, error: unknown): Stop {
+  return failed('EXECUTION_FAILED', `Tool ${quotedName(run)} failed: ${describe(run, error)}`, error);
 }
 
 /**
- * @internal The availability gate: ends the call with `TOOL_DISABLED` when its view does not
- * enable `gate` (the entry a meta tool was routed from, else the tool's own); `undefined` when it does.
+ * @internal The availability gate: `TOOL_DISABLED` when the call's view does not enable `gate`
+ * (the entry a meta tool was routed from, else the tool's own); `undefined` when it does.
  */
-export function gateRefusal(run: CallState, gate: ToolEntry): ToolResult | undefined {
+export function gateRefusal(run: CallState, gate: ToolEntry): Stop | undefined {
   const view = run.view;
-  return view.isEnabled(gate) ? undefined : fail(run, 'TOOL_DISABLED', view.whyDisabled(gate));
+  return view.isEnabled(gate) ? undefined : failed('TOOL_DISABLED', view.whyDisabled(gate));
 }
 
-/** @internal Ends a call of a name no tool has, suggesting the enabled tools with close names. */
-export function unknownTool(run: CallState): ToolResult {
+/** @internal A call of a name no tool has, suggesting the enabled tools with close names. */
+export function unknownTool(run: CallState): Stop {
   const name = String(run.call.name);
   const enabled = run.view.enabledNames();
   const close = closeNames(name, enabled);
-  return fail(
-    run,
+  return failed(
     'UNKNOWN_TOOL',
     `Unknown tool ${quoteInput(name)}.${close.length ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?` : ''}` +
       ` Available tools: ${enabled.slice(0, 20).join(', ') || '(none)'}.`,

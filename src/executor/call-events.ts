@@ -31,10 +31,8 @@ export function eventBase(run: CallState): ToolCallEventBase {
   return base;
 }
 
-/** @internal `call_started`, with the validated model arguments (once per call). */
+/** @internal `call_started`, with the validated model arguments (the run emits it once per call). */
 export function emitStarted(run: CallState, args: Record<string, unknown>): void {
-  if (run.started) return;
-  run.started = true;
   if (!run.core.events.observed) return;
   const scrub = redaction(run);
   const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
@@ -57,7 +55,6 @@ function emitRepaired(run: CallState): void {
  * time the call was made: what `arguments` and `rawArguments` hold is told on {@link CallStartedEvent}.
  */
 export function emitUnstarted(run: CallState): void {
-  run.started = true;
   const scrub = redaction(run);
   const event: CallStartedEvent = { type: 'call_started', ...eventBase(run), arguments: {} };
   if (run.startedAt >= 0) event.timestamp = run.startedAt;

@@ -1,10 +1,10 @@
+import { ClientRequests } from '../common/client-requests';
 import type { ToolResult } from '../common/tool-types';
-import { runAttempts } from './call-attempts';
-import { conclude, fail, gateRefusal } from './call-end';
-import { emitStarted } from './call-events';
-import { errorAnswer, shapeResult } from './call-shape';
-import { End, describe, hookClientOf, quotedName, resolverOf, type CallState } from './call-state';
-import { validateArguments } from './call-validate';
+import { failed, Stop } from './call-end';
+import { shapeResult } from './call-shape';
+import { End, describe, quotedName, toolName, type CallState } from './call-state';
+import { argumentProblems, invalidArguments } from './call-validate';
+import type { Deadline, DeadlineScheduler, DeadlineTarget } from './deadlines';
 import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from './hooks';
 import type { ToolEntry } from './tool-entry';
 
@@ -13,9 +13,9 @@ function hookContext(run: CallState, entry: ToolEntry): HookContext {
     call: run.call,
     tool: entry.tool,
     arguments: run.args!,
-    context: resolverOf(run),
+    context: run.resolver(),
     get client() {
-      return hookClientOf(run);
+      return run.hookRequests();
     },
   };
   if (run.options.sessionId !== undefined) context.sessionId = run.options.sessionId;
@@ -25,103 +25,131 @@ function hookContext(run: CallState, entry: ToolEntry): HookContext {
   return context;
 }
 
-/** Starts a hook phase under the call's timeout (the run's `onDeadline` answers the call when it passes). */
-function armPhase(run: CallState): void {
-  const timeoutMs = run.settings!.timeoutMs;
-  if (timeoutMs > 0) run.phaseDeadline = run.core.deadlines.schedule(timeoutMs, run);
-}
-
-function endPhase(run: CallState): void {
-  run.phaseHook = undefined;
-  const deadline = run.phaseDeadline;
-  run.phaseDeadline = undefined;
-  deadline?.cancel();
+/** @internal A `before` hook answered the call (`respond`) with `result`. */
+export class Answered {
+  constructor(readonly result: ToolResult) {}
 }
 
 /**
- * @internal The call with the toolkit's hooks around it: the `before` hooks (which may deny it,
- * answer it, or rewrite its arguments, validated again), the attempts, then the `after` hooks
- * (which may replace the result). Each hook phase counts against the call's timeout.
+ * @internal What `hook`'s `before` decided about the call: go on (`undefined`), go on with the
+ * arguments it rewrote (validated again), answer it ({@link Answered}), or end it: `DENIED`,
+ * `INVALID_ARGUMENTS` for a rewrite, `HOOK_FAILED` when it threw.
  */
-export async function runWithHooks(run: CallState, entry: ToolEntry): Promise<ToolResult> {
-  const hooks = run.core.hooks;
-  if (run.settings!.timeoutMs > 0) run.hooksStartedAt = Date.now();
-  armPhase(run);
+export async function beforeHook(run: CallState, entry: ToolEntry, hook: ToolHook): Promise<Record<string, unknown> | Answered | Stop | undefined> {
+  let decision: BeforeHookDecision;
   try {
-    const stopped = await beforeHooks(run, entry, hooks);
-    if (stopped !== undefined) return stopped;
-  } finally {
-    endPhase(run);
+    decision = await hook.before!(hookContext(run, entry));
+  } catch (e) {
+    return failed('HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${describe(run, e)}`, e);
   }
-  // the gate again: while the hooks decided, the view may have closed or switched the tool's group off
-  const closed = run.view.closedReason();
-  const refused = closed !== undefined ? fail(run, 'SESSION_CLOSED', closed) : gateRefusal(run, run.routed!.gate);
-  if (refused !== undefined) return refused;
-  emitStarted(run, run.args!);
-  // a caller that aborted as the call started (an observer of call_started) gets no body run
-  if (run.done) return run.final!;
-  let result = await runAttempts(run, entry);
-  if (run.done) return run.final!;
-  armPhase(run);
-  try {
-    for (const hook of hooks) {
-      if (!hook.after) continue;
-      run.phaseHook = hook.name;
-      try {
-        const replacement = await hook.after(hookContext(run, entry), result);
-        if (run.done) return run.final!;
-        if (replacement) result = shapeResult(run, entry, replacement);
-      } catch (e) {
-        return fail(run, 'HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describe(run, e)}`, e);
-      }
-    }
-  } finally {
-    endPhase(run);
-  }
-  return conclude(run, result);
+  if (!decision) return undefined;
+  if (decision.action === 'deny') return failed('DENIED', `Tool '${entry.name}' was denied: ${decision.reason}`);
+  if (decision.action === 'respond') return new Answered(decision.result);
+  return decision.action === 'rewrite' ? rewritten(run, entry, decision.arguments) : undefined;
 }
 
-/** Runs the `before` hooks; returns the call's answer when one of them ended it. */
-async function beforeHooks(run: CallState, entry: ToolEntry, hooks: readonly ToolHook[]): Promise<ToolResult | undefined> {
-  for (const hook of hooks) {
-    if (!hook.before) continue;
-    run.phaseHook = hook.name;
-    let decision: BeforeHookDecision;
+/**
+ * @internal The arguments a `before` hook rewrote the call's to, validated again (Standard Schema
+ * parts against their JSON Schema conversion: the library's own validation ran on what the model
+ * sent); `INVALID_ARGUMENTS` when they are not valid.
+ */
+function rewritten(run: CallState, entry: ToolEntry, args: Record<string, unknown>): Record<string, unknown> | Stop {
+  const own = { ...args };
+  const stripped = entry.stripNulls !== undefined ? entry.stripNulls(own) : own;
+  const problems = argumentProblems(run, entry, stripped, true);
+  return problems === undefined ? stripped : invalidArguments(entry, problems);
+}
+
+/**
+ * @internal The `after` hooks, each in turn (`phase` tells which runs): what they made of
+ * `result` (a replacement is the call's answer, redacted and cut), `HOOK_FAILED` when one threw.
+ * Once the call has ended (its timeout, its caller's abort), its answer as it is.
+ */
+export async function afterHooks(run: CallState, entry: ToolEntry, phase: HookPhase, result: ToolResult): Promise<ToolResult | Stop> {
+  for (const hook of run.core.hooks) {
+    if (!hook.after) continue;
+    phase.enter(hook.name);
     try {
-      decision = await hook.before(hookContext(run, entry));
+      const replacement = await hook.after(hookContext(run, entry), result);
+      if (run.done) return run.final!;
+      if (replacement) result = shapeResult(run, entry, replacement);
     } catch (e) {
-      return fail(run, 'HOOK_FAILED', `Tool '${entry.name}' was stopped by hook '${hook.name}': ${describe(run, e)}`, e);
-    }
-    if (run.done) return run.final!;
-    if (!decision) continue;
-    if (decision.action === 'deny') return fail(run, 'DENIED', `Tool '${entry.name}' was denied: ${decision.reason}`);
-    if (decision.action === 'respond') return conclude(run, shapeResult(run, entry, decision.result));
-    if (decision.action === 'rewrite') {
-      const own = { ...decision.arguments };
-      const rewritten = entry.stripNulls !== undefined ? entry.stripNulls(own) : own;
-      if (!validateArguments(run, entry, rewritten)) return run.final!;
-      run.args = rewritten;
+      return failed('HOOK_FAILED', `Hook '${hook.name}' failed after tool '${entry.name}': ${describe(run, e)}`, e);
     }
   }
-  return undefined;
+  return result;
+}
+
+/** @internal `TIMEOUT` of a hook phase: the call's timeout passed while `hook` (if known) was running. */
+export function hookTimedOut(run: CallState, hook: string | undefined): Stop {
+  return new Stop(
+    'TIMEOUT',
+    `Tool ${quotedName(run)} timed out after ${run.settings?.timeoutMs ?? 0} ms` +
+      `${hook !== undefined ? ` while hook '${hook}' was running` : ''}. Its work was cancelled; try again, or with a smaller request.`,
+    End.TimedOut,
+  );
 }
 
 /**
- * @internal The deadline of a hook phase passed: the call ends with `TIMEOUT` at once, whatever
- * the hook does later. Returns that answer; `undefined` when the call had ended already.
+ * @internal The hooks' side of one call, made when it runs hooks: the deadline of the running hook
+ * phase (hooks count against the call's timeout), the hook running now (for the timeout message),
+ * and what the hooks ask the client through, cancelled when the call times out or is aborted.
  */
-export function hookPhaseTimedOut(run: CallState): ToolResult | undefined {
-  run.phaseDeadline = undefined;
-  if (run.done) return undefined;
-  run.endKind = End.TimedOut;
-  const hook = run.phaseHook;
-  return conclude(
-    run,
-    errorAnswer(
-      run,
-      'TIMEOUT',
-      `Tool ${quotedName(run)} timed out after ${run.settings?.timeoutMs ?? 0} ms` +
-        `${hook !== undefined ? ` while hook '${hook}' was running` : ''}. Its work was cancelled; try again, or with a smaller request.`,
-    ),
-  );
+export class HookPhase {
+  /** The hook running now, if any. */
+  get hook(): string | undefined {
+    return this.running;
+  }
+
+  private running: string | undefined = undefined;
+  private deadline: Deadline | undefined = undefined;
+  private client: ClientRequests | undefined = undefined;
+  private cancel: AbortController | undefined = undefined;
+
+  /**
+   * Runs `hooks` (the `before` or the `after` ones) as one phase: `target.onDeadline()` when
+   * `timeoutMs` (0: none) passes first.
+   */
+  async within<T>(deadlines: DeadlineScheduler, timeoutMs: number, target: DeadlineTarget, hooks: () => Promise<T>): Promise<T> {
+    if (timeoutMs > 0) this.deadline = deadlines.schedule(timeoutMs, target);
+    try {
+      return await hooks();
+    } finally {
+      this.running = undefined;
+      const deadline = this.deadline;
+      this.deadline = undefined;
+      deadline?.cancel();
+    }
+  }
+
+  /** `hook` runs now. */
+  enter(hook: string): void {
+    this.running = hook;
+  }
+
+  /** The phase's deadline passed (it fired: nothing to cancel). */
+  expired(): void {
+    this.deadline = undefined;
+  }
+
+  /** What the hooks of `run` ask the client through (made on first use). */
+  requests(run: CallState): ClientRequests {
+    if (this.client === undefined) {
+      const abort = (this.cancel = new AbortController());
+      this.client = new ClientRequests(run.clientHandler(), {
+        toolName: toolName(run),
+        signal: abort.signal,
+        redact: (request) => run.outgoing(request),
+        get phase() {
+          return run.attempts > 0 ? 'after' : 'before';
+        },
+      });
+    }
+    return this.client;
+  }
+
+  /** Cancels the hooks' requests to the client. */
+  abort(reason: unknown): void {
+    this.cancel?.abort(reason);
+  }
 }

@@ -8,8 +8,8 @@ import type { AsyncCompletion } from './async-completion';
  * @internal What the objects a call hands out call back into: its attempts (the context chain,
  * progress, the timeout error, the end of an attempt), its context chain (the call's
  * {@link AsyncCompletion}), an `AsyncTool`'s completion callback (through
- * `ExecutorCore.asyncListeners`) and the watch on the caller's signal. The executor's one
- * callback interface; the call run implements it.
+ * `ExecutorCore.asyncListeners`). The executor's one callback interface into a call; the call
+ * run implements it.
  */
 export interface CallLink {
   /** The context chain of the call (created on first use). */
@@ -30,6 +30,4 @@ export interface CallLink {
   asyncCompletion(): AsyncCompletion;
   /** Delivers a background completion; false when the call cannot take one (already completed, or not async). */
   deliverAsync(value: unknown, failed: boolean): boolean;
-  /** Called once, synchronously, when the caller's signal aborts. */
-  onCallerAbort(): void;
 }

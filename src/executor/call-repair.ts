@@ -8,6 +8,12 @@ import { repairJsonSyntax, MAX_REPAIR_CHARS } from './repair-syntax';
 import type { RepairChange } from '../common/repair-types';
 import type { ToolEntry } from './tool-entry';
 
+/** @internal Arguments a safe repair made valid, and what it changed (`call_repaired`). */
+export interface Repaired {
+  readonly args: Record<string, unknown>;
+  readonly changes: readonly RepairChange[];
+}
+
 /** The most characters of argument text a `json_syntax` change quotes (before and after). */
 const MAX_QUOTED_TEXT = 4096;
 
@@ -45,11 +51,10 @@ function repairText(raw: string, scrub: Scrub | undefined): { args: Record<strin
 
 /**
  * @internal The call's arguments repaired (see SPEC "Repair") so that the tool's schema accepts
- * them, the changes kept on `run.repairs`; `undefined` (and nothing kept) when no safe repair
- * makes them valid. `parsed`: the arguments as sent, `undefined` when their text is malformed.
+ * them, with what the repair changed; `undefined` when no safe repair makes them valid. `parsed`: the arguments as sent, `undefined` when their text is malformed.
  * A call that names a preset parameter is never repaired.
  */
-export function repairArguments(run: CallState, entry: ToolEntry, parsed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function repairArguments(run: CallState, entry: ToolEntry, parsed: Record<string, unknown> | undefined): Repaired | undefined {
   const changes: RepairChange[] = [];
   let args = parsed;
   if (args === undefined) {
@@ -66,6 +71,5 @@ export function repairArguments(run: CallState, entry: ToolEntry, parsed: Record
     changes.push(...coerced.changes);
     args = coerced.args;
   }
-  run.repairs = changes;
-  return args;
+  return { args, changes };
 }

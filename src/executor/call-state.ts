@@ -1,12 +1,10 @@
-import { ClientRequests } from '../common/client-requests';
+import type { ClientRequests } from '../common/client-requests';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { quoteInput } from '../common/quote-input';
 import { describeThrown, ToolkitError } from '../errors';
-import type { AsyncCompletion } from './async-completion';
-import type { Attempt } from './attempt';
 import type { CallLink } from './call-link';
-import { ChainResolver } from './chain-resolver';
-import type { Deadline, DeadlineTarget } from './deadlines';
+import type { ChainResolver } from './chain-resolver';
+import type { DeadlineTarget } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
 import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
 import type { CallOrigin } from './hooks';
@@ -23,31 +21,18 @@ export const enum End {
   Aborted = 2,
 }
 
-/** @internal Where a call that may complete in the background stands. */
-export const enum AsyncState {
-  /** It may: waiting for the call's own answer. */
-  Pending = 1,
-  /** The call answered with an async result: waiting for the completion. */
-  Armed = 2,
-  /** Completed, or the answer was not async. */
-  Closed = 3,
-}
-
-/** @internal The background-completion state of a call that may complete asynchronously. */
-export interface AsyncTrack {
-  state: AsyncState;
-  /** A completion that arrived before the call answered. */
-  early?: { value: unknown; failed: boolean };
-  handle?: AsyncCompletion;
-  /** The call's key in `asyncListeners` (AsyncTool calls). */
-  toolKey?: string;
+/** @internal How a call failed, beyond its result: the caller's abort reason, or what was thrown. */
+export interface CallFailure {
+  readonly abortText: string;
+  readonly cause?: unknown;
 }
 
 /**
- * @internal The state of one call: what the steps of its pipeline (`call-*.ts`, free functions
- * that take it first) read and write. `CallRun` is the one implementation (a single flat class,
- * so that V8 inlines its construction: a base class's would not be); as the {@link CallLink} of
- * the call it is also what its attempts, its context chain and the caller-abort watch call back.
+ * @internal The state of one call as its steps (`call-*.ts`, free functions that take it first)
+ * see it: read-only. One writer keeps it, the call run (`run-call.ts`); the steps return what they
+ * found (an argument list, a {@link Stop}, a result) and the run records it. As the
+ * {@link CallLink} of the call it is also what its attempts, its context chain and the
+ * caller-abort watch call back.
  */
 export interface CallState extends CallLink, DeadlineTarget {
   readonly core: ExecutorCore;
@@ -55,7 +40,7 @@ export interface CallState extends CallLink, DeadlineTarget {
   readonly call: ToolCall;
   readonly options: CallOptions;
   /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
-  readonly origin?: CallOrigin;
+  readonly origin: CallOrigin | undefined;
   /** What the dispatcher resolved the call's name to; `undefined`: no tool has that name. */
   readonly routed: RoutedEntry | undefined;
   /** Set when a worker runs the call for a queued job: one attempt, no hooks, retries left to the queue. */
@@ -66,73 +51,34 @@ export interface CallState extends CallLink, DeadlineTarget {
    * is observed, and otherwise when the call first goes asynchronous (a call that answers in the
    * same tick lasts 0 ms to the precision reported).
    */
-  startedAt: number;
+  readonly startedAt: number;
   /** The tool being called (once looked up). */
-  entry: ToolEntry | undefined;
+  readonly entry: ToolEntry | undefined;
   /** The validated model arguments (after `null` → absent and hook rewrites). */
-  args: Record<string, unknown> | undefined;
+  readonly args: Record<string, unknown> | undefined;
   /** Timeout and retry settings of the tool (once the arguments are valid). */
-  settings: ResolvedExecution | undefined;
+  readonly settings: ResolvedExecution | undefined;
   /** What this call's presets resolved to (the texts to redact). */
-  secrets: Set<string> | undefined;
-  /** The context chain, created on first use ({@link resolverOf}). */
-  chain: ChainResolver | undefined;
+  readonly secrets: ReadonlySet<string> | undefined;
   /** Attempts started. */
-  attempts: number;
-  /** The running attempt (until the call ends). */
-  current: Attempt | undefined;
+  readonly attempts: number;
   /** True once the call has its answer, `final`. */
-  done: boolean;
-  final: ToolResult | undefined;
+  readonly done: boolean;
+  readonly final: ToolResult | undefined;
   /** Which terminal event the answer gets. */
-  endKind: End;
+  readonly endKind: End;
   /** How the call failed, beyond its result (kept apart: most calls never need it). */
-  failure: { abortText: string; cause?: unknown } | undefined;
-  /** Async completion state, for calls that may complete in the background. */
-  asyncTrack: AsyncTrack | undefined;
-  /** Answers `run()`'s caller before the pipeline settles (caller abort, hook deadline). */
-  resolveEarly: ((result: ToolResult) => void) | undefined;
-  /** A pending retry backoff (the caller's abort ends it). */
-  backoffWait: { timer: ReturnType<typeof setTimeout>; done: () => void } | undefined;
-  /** Attempts conclude the call themselves (no `after` hooks to run first). */
-  concludeInline: boolean;
-  /** The deadline of the running hook phase (hooks count against the call's timeout). */
-  phaseDeadline: Deadline | undefined;
-  /** The hook running now, for the timeout message. */
-  phaseHook: string | undefined;
+  readonly failure: CallFailure | undefined;
   /** When the before-hooks started (ms), so the first attempt gets what remains of the timeout. */
-  hooksStartedAt: number;
-  /** True once the call's one `call_started` is out (or was due while `events$` had no observer). */
-  started: boolean;
-  /** What hooks ask the client through (created when a hook first reads `client`). */
-  hookClient: ClientRequests | undefined;
-  /** Cancels the hooks' requests to the client when the call times out or is aborted. */
-  hookAbort: AbortController | undefined;
+  readonly hooksStartedAt: number;
   /** The toolkit's `authorize` rule answered `'approval'`: the approval manager's hook holds the call. */
-  approvalRequired: boolean;
+  readonly approvalRequired: boolean;
   /** What a safe repair changed in the model's arguments (`call_repaired`); `undefined`: nothing. */
-  repairs: readonly RepairChange[] | undefined;
-}
-
-/** @internal The context chain of the call (created on first use). */
-export function resolverOf(run: CallState): ChainResolver {
-  return (run.chain ??= new ChainResolver(run, run.options, run.core));
-}
-
-/** @internal What the call's hooks ask the client through: cancelled with the call (see {@link CallState.hookAbort}). */
-export function hookClientOf(run: CallState): ClientRequests {
-  if (run.hookClient === undefined) {
-    const abort = (run.hookAbort = new AbortController());
-    run.hookClient = new ClientRequests(run.clientHandler(), {
-      toolName: toolName(run),
-      signal: abort.signal,
-      redact: (request) => run.outgoing(request),
-      get phase() {
-        return run.attempts > 0 ? 'after' : 'before';
-      },
-    });
-  }
-  return run.hookClient;
+  readonly repairs: readonly RepairChange[] | undefined;
+  /** The context chain of the call (created on first use). */
+  resolver(): ChainResolver;
+  /** What the call's hooks ask the client through (created on first use), cancelled with the call. */
+  hookRequests(): ClientRequests;
 }
 
 /** @internal The error a timed-out attempt's signal is aborted with. */

@@ -1,11 +1,12 @@
 import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
-import type { ToolResult } from '../common/tool-types';
-import { fail } from './call-end';
+import { settingsFor } from './call-attempts';
+import { failed, type Stop } from './call-end';
 import { redaction, type CallState } from './call-state';
 import { redactDeep } from './redact';
 import type { RoutedEntry } from './executor-core';
+import { prepareStandard } from './standard-values';
 import type { ToolEntry } from './tool-entry';
-import { describeAjvErrors, ProblemList } from './validation';
+import { describeAjvErrors, prepareDtos, ProblemList } from './validation';
 
 function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
@@ -42,10 +43,10 @@ export function parseArguments(run: CallState, routed: RoutedEntry): Record<stri
   return strip !== undefined && (typeof raw === 'string' ? raw.includes('null') : mayHoldNull(args)) ? strip(args) : args;
 }
 
-/** @internal Ends the call with `MALFORMED_ARGUMENTS`, saying why. */
-export function malformedArguments(run: CallState, entry: ToolEntry, malformed: MalformedArguments): ToolResult {
+/** @internal `MALFORMED_ARGUMENTS`, saying why. */
+export function malformedArguments(entry: ToolEntry, malformed: MalformedArguments): Stop {
   const expected = malformed.invalidJson ? `. Send one JSON object with the parameters: ${Object.keys(entry.schema.properties).join(', ') || '(none)'}.` : '.';
-  return fail(run, 'MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${malformed.reason}${expected}`);
+  return failed('MALFORMED_ARGUMENTS', `Arguments for tool '${entry.name}' ${malformed.reason}${expected}`);
 }
 
 /**
@@ -80,19 +81,36 @@ export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<
   return problems.empty ? undefined : problems;
 }
 
-/**
- * @internal {@link argumentProblems}, ending the call with `INVALID_ARGUMENTS` when there are
- * any (false then). For arguments a hook rewrote: Standard Schema parts are checked against
- * their JSON Schema conversion (the library's own validation ran on what the model sent).
- */
-export function validateArguments(run: CallState, entry: ToolEntry, args: Record<string, unknown>): boolean {
-  const problems = argumentProblems(run, entry, args, true);
-  if (problems === undefined) return true;
-  invalidArguments(run, entry, problems);
-  return false;
+/** @internal `INVALID_ARGUMENTS`, listing `problems`. */
+export function invalidArguments(entry: ToolEntry, problems: ProblemList): Stop {
+  return failed('INVALID_ARGUMENTS', `Invalid arguments for tool '${entry.name}':\n${problems.toText()}\nFix these and call the tool again.`);
 }
 
-/** @internal Ends the call with `INVALID_ARGUMENTS`, listing `problems`. */
-export function invalidArguments(run: CallState, entry: ToolEntry, problems: ProblemList): ToolResult {
-  return fail(run, 'INVALID_ARGUMENTS', `Invalid arguments for tool '${entry.name}':\n${problems.toText()}\nFix these and call the tool again.`);
+/**
+ * @internal The asynchronous checks of `args` (the Standard Schema libraries', then class-validator's; after
+ * the library only when it found nothing, with `libraryFirst`) within the tool's `timeoutMs`:
+ * a validator that never answers cannot hold the call. False when the time ran out.
+ */
+export async function validateInTime(run: CallState, entry: ToolEntry, args: Record<string, unknown>, problems: ProblemList, libraryFirst: boolean): Promise<boolean> {
+  const checks = (async () => {
+    if (entry.standard !== undefined) await prepareStandard(args, entry.standard, problems, redaction(run));
+    if (entry.dtos !== undefined && (!libraryFirst || problems.empty)) await prepareDtos(args, entry.dtos, problems, redaction(run));
+    return true;
+  })();
+  const { timeoutMs } = settingsFor(run.core, entry);
+  if (timeoutMs <= 0) return checks;
+  checks.catch(() => undefined); // a validator failing after the time ran out: the call has ended already
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));
+  try {
+    return await Promise.race([checks, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** @internal `TIMEOUT` of a call whose asynchronous argument checks outlasted the tool's `timeoutMs`: the tool never ran. */
+export function validationTimedOut(run: CallState, entry: ToolEntry): Stop {
+  const { timeoutMs } = settingsFor(run.core, entry);
+  return failed('TIMEOUT', `Tool '${entry.name}' timed out after ${timeoutMs} ms while its arguments were validated; the tool did not run.`);
 }

@@ -1,7 +1,6 @@
 import { ToolExecutionContext } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
-import { Attempt } from './attempt';
-import { completionOf } from './async-calls';
+import type { Attempt } from './attempt';
 import type { CallState } from './call-state';
 import type { ResolvedExecution } from './execution-settings';
 import type { RemoteRunner } from './remote-types';
@@ -9,8 +8,8 @@ import type { ToolEntry } from './tool-entry';
 
 const singleAttempts = new WeakMap<ResolvedExecution, ResolvedExecution>();
 
-/** The same settings with one attempt: the caller of a routed tool never retries (its queue does). */
-function singleAttempt(settings: ResolvedExecution): ResolvedExecution {
+/** @internal The same settings with one attempt: the caller of a routed tool never retries (its queue does). */
+export function singleAttempt(settings: ResolvedExecution): ResolvedExecution {
   if (settings.maxAttempts === 1) return settings;
   let single = singleAttempts.get(settings);
   if (single === undefined) singleAttempts.set(settings, (single = { ...settings, maxAttempts: 1 }));
@@ -18,16 +17,12 @@ function singleAttempt(settings: ResolvedExecution): ResolvedExecution {
 }
 
 /**
- * @internal Runs `run` through `runner` as one attempt under the call's whole timeout (what the
- * `before` hooks left of it): the caller's abort and the timeout fire the attempt's signal, which
- * the runner follows; what the runner answers goes through the same shaping as a local result.
+ * @internal Runs `run` through `runner` as its one `attempt` under the call's whole timeout (what
+ * the `before` hooks left of it, `budget`): the caller's abort and the timeout fire the attempt's
+ * signal, which the runner follows; what the runner answers goes through the same shaping as a
+ * local result. `maxAttempts`: what the tool's settings allow (the queue runs them).
  */
-export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner, budget: number): Promise<ToolResult> {
-  const { maxAttempts } = run.settings!;
-  run.settings = singleAttempt(run.settings!);
-  const attempt = new Attempt(run, run.call.id, entry.name, 1, run.options.sessionId, -1);
-  run.current = attempt;
-  run.attempts = 1;
+export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner, budget: number, attempt: Attempt, maxAttempts: number): Promise<ToolResult> {
   const { context, agentContext } = run.options;
   let answer: Promise<ToolResult>;
   try {
@@ -40,7 +35,7 @@ export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner
       deadlineAt: budget > 0 ? Date.now() + budget : undefined,
       maxAttempts,
       attempt,
-      asyncCompletion: () => completionOf(run),
+      asyncCompletion: () => run.asyncCompletion(),
     });
   } catch (error) {
     answer = Promise.reject(error);

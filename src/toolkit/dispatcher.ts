@@ -1,6 +1,6 @@
 import { ToolExecutionContext } from '../common/execution-context';
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import { CallRun, type CallOptions } from '../executor/call-executor';
+import { refuseCall, runCall, type CallOptions } from '../executor/call-executor';
 import type { CallOrigin } from '../executor/hooks';
 import type { ToolkitErrorCode } from '../errors';
 import { closedError, type ActivationState } from './activation';
@@ -21,7 +21,7 @@ import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
  *    that makes the call (its `frame`);
  * 4. gives hooks the call's {@link CallOrigin}, so that an approved call runs again as requested;
  * 5. resolves the entry: a registered tool as registered, a meta tool bound to the calling view;
- * 6. runs the {@link CallRun}, which checks the gate before anything else of the tool runs.
+ * 6. runs the call ({@link runCall}), which checks the gate before anything else of the tool runs.
  */
 export class Dispatcher {
   constructor(
@@ -47,7 +47,7 @@ export class Dispatcher {
     if (resolved !== undefined && resolved.entry.source === 'global') {
       resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame });
     }
-    return new CallRun(core, gate, call, callOptions, resolved, origin).run();
+    return runCall(core, gate, call, callOptions, resolved, origin);
   }
 
   /**
@@ -57,7 +57,7 @@ export class Dispatcher {
    */
   refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
     const gate = frame !== undefined ? frame.gate : state;
-    return new CallRun(this.core, gate, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name)).refuse(code, message);
+    return refuseCall(this.core, gate, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name), code, message);
   }
 
   /** How a call of this dispatch runs again later as requested: same view, gate, session and contexts. */

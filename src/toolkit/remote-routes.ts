@@ -1,17 +1,17 @@
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { AsyncCompletion } from '../executor/async-completion';
 import type { ToolResult } from '../common/tool-types';
-import { CallRun, type AvailabilityView, type CallOptions } from '../executor/call-executor';
+import { runCall, type AvailabilityView, type CallOptions } from '../executor/call-executor';
 import { isUnboundPreset } from '../executor/presets';
 import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
 import { ToolkitError } from '../errors';
 import { MethodTool } from './method-tool';
-import type { ToolkitRuntime } from './runtime';
-import type { Toolkit } from './toolkit';
+import { extensionOf, type Toolkit } from './toolkit';
 
 export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
 export type { ToolEntry } from '../executor/tool-entry';
+export { extensionOf } from './toolkit';
 
 /** @internal Which tools a route (or a worker) takes: by name, or every tool of a group. */
 export interface ToolSelection {
@@ -32,7 +32,7 @@ export function selects(selection: ToolSelection): (entry: ToolEntry) => boolean
  * `selection` names a tool or group `toolkit` lacks: a typo would otherwise route nothing.
  */
 export function assertSelection(toolkit: Toolkit, selection: ToolSelection, what: string): void {
-  const core = runtimeOf(toolkit);
+  const core = extensionOf(toolkit);
   const missing = [
     ...(selection.tools ?? []).filter((name) => !core.registry.has(name)).map((name) => `tool '${name}'`),
     ...(selection.groups ?? []).filter((group) => !core.groups.has(group)).map((group) => `group '${group}'`),
@@ -63,15 +63,6 @@ class RouteTable implements RemoteRouter {
   }
 }
 
-/** @internal The working parts of `toolkit`. */
-export function runtimeOf(toolkit: Toolkit): ToolkitRuntime {
-  const core = (toolkit as unknown as { core?: ToolkitRuntime }).core;
-  if (core === undefined || typeof core.dispatch !== 'function') {
-    throw new ToolkitError('INVALID_OPTIONS', 'Expected a Toolkit (new Toolkit(…)); a session or another object cannot route tools.');
-  }
-  return core;
-}
-
 /**
  * @internal Routes the calls of the tools `takes` accepts (now and registered later) to `runner`,
  * for the toolkit's life. Everything else of a call (gate, validation, hooks, events, the caller's
@@ -79,7 +70,7 @@ export function runtimeOf(toolkit: Toolkit): ToolkitRuntime {
  * registration then fails when it throws); the caller checks those registered now.
  */
 export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner, admit: (entry: ToolEntry) => void): void {
-  const core = runtimeOf(toolkit);
+  const core = extensionOf(toolkit);
   const table = core.remote instanceof RouteTable ? core.remote : new RouteTable();
   table.routes.push({ takes, runner, admit });
   core.remote = table;
@@ -87,7 +78,7 @@ export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean,
 
 /** @internal The registered tools of `toolkit`, in registration order. */
 export function entriesOf(toolkit: Toolkit): ToolEntry[] {
-  return [...runtimeOf(toolkit).registry.entries()];
+  return [...extensionOf(toolkit).registry.entries()];
 }
 
 /** What the call itself provides wherever it runs: not context that travels. */
@@ -123,13 +114,13 @@ export interface WorkerCall {
  * with the result; `handoff.retryDelayMs` is set when the queue should run another attempt.
  */
 export function runWorkerCall(toolkit: Toolkit, call: WorkerCall, options: CallOptions, gate: AvailabilityView): Promise<ToolResult> {
-  const core = runtimeOf(toolkit);
-  return new CallRun(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff).run();
+  const core = extensionOf(toolkit);
+  return runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff);
 }
 
 /** @internal The availability gate of a worker: the tools it `serves`, always open (made once per worker). */
 export function workerGate(toolkit: Toolkit, serves: (entry: ToolEntry) => boolean, queueName: string): AvailabilityView {
-  const registry = runtimeOf(toolkit).registry;
+  const registry = extensionOf(toolkit).registry;
   return {
     isEnabled: serves,
     whyDisabled: (entry) => `Tool '${entry.name}' is not run by the workers of queue '${queueName}'.`,

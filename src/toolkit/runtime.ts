@@ -24,6 +24,7 @@ import { ActivationState } from './activation';
 import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
 import { callbackFailureReporter } from './callback-failures';
 import { Dispatcher } from './dispatcher';
+import type { ToolkitExtension } from './extension';
 import { EQUIP_TOOL_GROUPS } from './meta-tool-names';
 import { MetaTools } from './meta-tools';
 import type { RegisterOptions, ToolTarget } from './registration';
@@ -58,7 +59,7 @@ function gateOf(state: ActivationState): CatalogGate {
  * executor's core, the registry, groups, skills, meta tools, sessions and the one dispatcher.
  * The `Toolkit` is its public face (and its own view); everything below gets this object.
  */
-export class ToolkitRuntime implements ToolkitCore {
+export class ToolkitRuntime implements ToolkitCore, ToolkitExtension {
   readonly registry = new Registry();
   readonly validators = new SchemaValidators();
   readonly hooks: ToolHook[] = [];

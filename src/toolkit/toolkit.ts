@@ -3,7 +3,6 @@ import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolExecutionContext } from '../common/execution-context';
 import type { ToolEvent } from '../executor/events';
-import type { ExecutorCore } from '../executor/executor-core';
 import type { ToolHook } from '../executor/hooks';
 import type { EquipToolGroupsOptions } from './meta-tools';
 import { ToolRegistration, type RegisterOptions, type ToolTarget } from './registration';
@@ -11,6 +10,8 @@ import type { ToolkitRuntime } from './runtime';
 import type { SessionOptions, ToolkitSession } from './session';
 import type { SkillDefinition } from './skill-definition';
 import { ToolView } from './tool-view';
+import type { ToolkitExtension } from './extension';
+import { ToolkitError } from '../errors';
 import type { ToolkitOptions } from './toolkit-options';
 
 export type { ToolkitOptions } from './toolkit-options';
@@ -204,11 +205,17 @@ export class Toolkit extends ToolView {
 }
 
 /**
- * @internal The executor services behind a toolkit (its deadline scheduler, its waiting async
- * calls), for white-box tests and diagnostics.
+ * @internal The {@link ToolkitExtension} of `toolkit`: the one way a subpath package reaches past
+ * the public API. Throws `INVALID_OPTIONS` for anything but a `Toolkit` (a plain object, or a
+ * session, cannot route tools).
  */
-export function executorCoreOf(toolkit: Toolkit): ExecutorCore {
-  return toolkit['core'];
+export function extensionOf(toolkit: Toolkit): ToolkitExtension {
+  // a caller without types may pass anything: what it holds is checked, not assumed
+  const core: ToolkitExtension | undefined = toolkit['core'];
+  if (core === undefined || !('dispatch' in core) || typeof core.dispatch !== 'function') {
+    throw new ToolkitError('INVALID_OPTIONS', 'Expected a Toolkit (new Toolkit(…)); a session or another object cannot route tools.');
+  }
+  return core;
 }
 
 /**
@@ -218,5 +225,5 @@ export function executorCoreOf(toolkit: Toolkit): ExecutorCore {
  * it was made with.
  */
 export function setAmbientContext(toolkit: Toolkit, source: () => ToolExecutionContext | undefined): void {
-  toolkit['core'].ambient = source;
+  extensionOf(toolkit).ambient = source;
 }

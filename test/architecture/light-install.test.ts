@@ -30,6 +30,7 @@ const NOT_AT_REQUIRE = {
     'toolkit/meta-tools.js',
     'toolkit/skill-run.js',
     'executor/call-executor.js',
+    'executor/run-call.js',
     'executor/validation.js',
     'executor/preset-secrets.js',
     'schema/descriptor-builder.js',

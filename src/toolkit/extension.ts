@@ -1,0 +1,22 @@
+import type { ToolExecutionContext } from '../common/execution-context';
+import type { ExecutorCore } from '../executor/executor-core';
+import type { RemoteRouter } from '../executor/remote-types';
+import type { Registry } from './registry';
+
+/**
+ * @internal The one seam through which the subpath packages (`toolwright/bullmq`, the Nest module)
+ * reach a toolkit past its public API, given by `extensionOf(toolkit)`. Narrow on purpose: the
+ * registered tools and groups to select from, the routes of tools whose calls run elsewhere, the
+ * executor a queued call runs on (through `runCall`, like every call), and the source of the
+ * context of the work in progress.
+ */
+export interface ToolkitExtension extends ExecutorCore {
+  /** The registered tools, looked up and listed (never changed through here). */
+  readonly registry: Pick<Registry, 'has' | 'get' | 'resolve' | 'entries'>;
+  /** The toolkit's groups, by name. */
+  readonly groups: ReadonlyMap<string, unknown>;
+  /** The routes of tools whose calls run elsewhere (`queueTools`); `undefined` while there are none. */
+  remote: RemoteRouter | undefined;
+  /** Where the context of the work in progress comes from (the Nest module: the request's caller). */
+  ambient: (() => ToolExecutionContext | undefined) | undefined;
+}

@@ -1,0 +1,37 @@
+import { ToolkitError, type Toolkit } from '../../src';
+import { addRoute, runWorkerCall, workerGate } from '../../src/toolkit/remote-routes';
+import { extensionOf } from '../../src/toolkit/toolkit';
+import { agentTool, freshToolkit } from '../support/toolkit';
+
+/** The one seam a subpath package (BullMQ, Nest) reaches a toolkit through, with a real toolkit behind it. */
+describe('extensionOf', () => {
+  it('shows the registered tools and groups, and runs a worker call through the same path as any call', async () => {
+    const toolkit = freshToolkit();
+    toolkit.createToolGroup('maths', 'Maths');
+    toolkit.registerTool(agentTool('add', (args) => Number(args.a) + Number(args.b)), { group: 'maths' });
+    const extension = extensionOf(toolkit);
+    expect([...extension.registry.entries()].map((entry) => entry.name)).toEqual(['add']);
+    expect(extension.groups.has('maths')).toBe(true);
+    expect(extension.remote).toBeUndefined();
+    const events: string[] = [];
+    toolkit.events$.subscribe((event) => events.push(event.type));
+    const handoff = { attempt: 1, maxAttempts: 1, deadlineAt: undefined, retryDelayMs: undefined };
+    const result = await runWorkerCall(toolkit, { tool: 'add', callId: 'w1', args: { a: 2, b: 3 }, handoff }, {}, workerGate(toolkit, () => true, 'q'));
+    expect(result).toMatchObject({ isError: false, forLLM: '5', toolCallId: 'w1' });
+    expect(events).toEqual(['call_started', 'call_succeeded']);
+  });
+
+  it('routes calls set through it', async () => {
+    const toolkit = freshToolkit();
+    toolkit.registerTool(agentTool('far', () => 'ran here'));
+    addRoute(toolkit, (entry) => entry.name === 'far', { run: async (call) => ({ forLLM: `ran elsewhere: ${call.callId}`, isError: false, silent: false, async: false }) }, () => undefined);
+    expect(extensionOf(toolkit).remote).toBeDefined();
+    expect((await toolkit.callTool({ id: 'r1', name: 'far', arguments: '{}' })).forLLM).toBe('ran elsewhere: r1');
+  });
+
+  it('refuses what is not a toolkit, naming what it expected', () => {
+    const notAToolkit = { callTool: () => undefined } as unknown as Toolkit;
+    expect(() => extensionOf(notAToolkit)).toThrow(ToolkitError);
+    expect(() => extensionOf(notAToolkit)).toThrow(/Expected a Toolkit \(new Toolkit\(…\)\)/);
+  });
+});
