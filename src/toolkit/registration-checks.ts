@@ -62,7 +62,7 @@ export function warnUnboundPresets(entries: readonly ToolEntry[], router: () => 
       const unbound = unboundNames(entry.presets);
       process.emitWarning(
         `${entry.owner}: tool '${entry.name}' hides the preset parameter(s) ${quotedNames(unbound)} (@ToolParam({ preset: true })), which nothing binds in this ` +
-          `process, and no route to workers takes the tool, so every call of it here fails with PRESET_UNBOUND. ${unboundPresetFixes(entry.owner, entry.name, unbound, true)}`,
+          `process, and no route to workers takes the tool yet, so every call of it here fails with PRESET_UNBOUND until one does. ${unboundPresetFixes(entry.owner, entry.name, unbound, true)}`,
         { code: PRESET_UNBOUND_WARNING },
       );
     }

@@ -272,7 +272,7 @@ describe('@ToolParam({ preset: true })', () => {
       'which hides it on the caller and binds it on the workers (createToolWorker).';
     expect(warnings).toEqual([
       "Unrouted.exportAll: tool 'unrouted_export' hides the preset parameter(s) 'apiKey' (@ToolParam({ preset: true })), which nothing binds in this process, " +
-        `and no route to workers takes the tool, so every call of it here fails with PRESET_UNBOUND. ${fixes}`,
+        `and no route to workers takes the tool yet, so every call of it here fails with PRESET_UNBOUND until one does. ${fixes}`,
     ]);
     expect(toolkit.getToolSchemas()[0].parameters.properties).toEqual({ format: { type: 'string', enum: ['csv', 'json'] } });
     const result = await toolkit.callTool({ id: 'u1', name: 'unrouted_export', arguments: { format: 'csv' } });
