@@ -35,7 +35,9 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
     configObject: {
       projectFolder: root,
       mainEntryPointFilePath: path.join(root, target.types),
-      compiler: { tsconfigFilePath: path.join(root, 'tsconfig.build.json') },
+      // the built declarations, as a user's compiler sees them: 'toolwright' is the package
+      // resolving itself (dist/), not tsconfig.json's `paths` alias to src/ for tests and examples
+      compiler: { overrideTsconfig: { extends: './tsconfig.build.json', compilerOptions: { paths: {} } } },
       apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder: path.join(root, 'api'), reportTempFolder: temp },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },

@@ -1,0 +1,31 @@
+/**
+ * One call as a straight pipeline (parse, authorize, validate, hooks, presets, attempts, shape,
+ * events): the authorization rule, hook and event types, preset values, call options and the
+ * completion handle of an asynchronous tool.
+ */
+export type { Authorize, AuthorizeRequest, AuthorizeVerdict } from './authorization';
+export type { PresetValue, PresetResolver, PresetMap } from './presets';
+export type { ToolHook, HookContext, BeforeHookDecision } from './hooks';
+export type {
+  ToolEvent,
+  ToolEventType,
+  ToolCallEventBase,
+  CallStartedEvent,
+  CallRepairedEvent,
+  CallProgressEvent,
+  CallLogEvent,
+  AttemptFailedEvent,
+  RetryScheduledEvent,
+  CallSucceededEvent,
+  CallFailedEvent,
+  CallTimedOutEvent,
+  CallAbortedEvent,
+  AsyncCompletedEvent,
+  ToolsChangedEvent,
+  GroupsChangedEvent,
+  SkillChangedEvent,
+  CallbackFailedEvent,
+} from './events';
+export type { CallOptions, CallProgress } from './call-executor';
+export type { CallLog } from './executor-core';
+export { AsyncCompletion } from './async-completion';
