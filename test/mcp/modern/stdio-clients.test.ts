@@ -78,11 +78,21 @@ describe.each([
 
     const progress: [number, number | undefined][] = [];
     expect(textOf(await client.callTool('count', { to: 3 }, (p) => progress.push([p.progress, p.total])))).toBe('counted to 3');
-    expect(progress).toEqual([
+    const all: [number, number | undefined][] = [
       [1, 3],
       [2, 3],
       [3, 3],
-    ]);
+    ];
+    if (era === 'modern') {
+      // 2026-07-28 has no server-to-client ping to order progress before the response (the 2025
+      // era's barrier), and the SDK client runs a notification's handler a microtask after reading
+      // it: when the last notifications and the response reach the client in one read (a loaded
+      // machine), it has dropped the call's progress handler by then. What arrives is in order.
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+      expect(progress).toEqual(all.slice(0, progress.length));
+    } else {
+      expect(progress).toEqual(all);
+    }
   }, 30_000);
 });
 
