@@ -40,11 +40,10 @@ const NOT_AT_REQUIRE = {
 /**
  * At most this many of toolwright's own files load with `require('toolwright')` (68 with
  * `Principal`, the authorization rule's types and the approval requester, 69 with the streaming
- * loop's parts, 75 with the root index reading six more folder faces — common, di, executor,
- * pipeline, schema, toolkit — whose values it exports; there were 95): a new
+ * loop's parts; there were 95): a new
  * eager import chain shows up here. Each file costs 0.1–0.25 ms of a cold start.
  */
-const MAX_OWN_AT_REQUIRE = 75;
+const MAX_OWN_AT_REQUIRE = 69;
 const INSTALL = "run 'npm i -D typescript typescript-json-schema'";
 
 /** What the probe saw of {@link NOT_AT_REQUIRE}: before and after `require`, and after the first toolkit. */
