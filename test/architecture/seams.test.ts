@@ -85,9 +85,9 @@ function findSeams(): Map<string, Set<string>> {
   const seams = new Map<string, Set<string>>();
   const note = (reference: ts.EntityName | ts.Expression, user: string): void => {
     const shape = internalShape(reference);
-    if (shape && shape.folder !== user) {
+    if (shape && shape.folder !== folderOf(user)) {
       const key = `${shape.folder}/${shape.name}`;
-      seams.set(key, (seams.get(key) ?? new Set()).add(user));
+      seams.set(key, (seams.get(key) ?? new Set()).add(path.relative(src, user)));
     }
   };
   /** Every type a type node names, however nested (`Pick<X, …>`, `X & Y`, `readonly X[]`). */
@@ -99,7 +99,7 @@ function findSeams(): Map<string, Set<string>> {
 
   for (const file of program.getSourceFiles()) {
     if (!file.fileName.startsWith(src)) continue;
-    const user = folderOf(file.fileName);
+    const user = file.fileName;
     const visit = (node: ts.Node): void => {
       if (ts.isHeritageClause(node)) namesIn(node, user);
       if ((ts.isParameter(node) || ts.isPropertyDeclaration(node) || ts.isPropertySignature(node)) && node.type) namesIn(node.type, user);
