@@ -1,7 +1,17 @@
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { closedError, type ActivationState } from './activation';
-import { ToolView, type ToolkitCore } from './tool-view';
+import { ToolView, type ViewCore } from './tool-view';
+
+/** @internal What a session's view needs of its toolkit beyond a view's: closing it, and putting back a state it had. */
+export interface SessionCore extends ViewCore {
+  /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
+  closeSession(view: ToolView, state: ActivationState): void;
+  /** A view's skill changed: tell its subscribers and `events$`. */
+  skillChanged(state: ActivationState, previous: string | undefined): void;
+  /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
+  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
+}
 
 /**
  * Options of `toolkit.session(id, options)`.
@@ -40,10 +50,11 @@ export interface SessionOptions {
  * session.close();
  */
 export class ToolkitSession extends ToolView {
+  /** @internal */ protected declare readonly core: SessionCore;
   private ttlMs: number | undefined;
 
   /** @internal */
-  constructor(core: ToolkitCore, state: ActivationState, ttlMs: number | undefined) {
+  constructor(core: SessionCore, state: ActivationState, ttlMs: number | undefined) {
     super(core, state);
     this.ttlMs = ttlMs;
   }

@@ -1,8 +1,10 @@
 import { ActivationState } from './activation';
 import type { AvailabilityCache } from './availability';
-import { ToolkitSession, type SessionOptions } from './session';
+import type { GroupRecord } from './availability';
+import type { Registry } from './registry';
+import { ToolkitSession, type SessionCore, type SessionOptions } from './session';
 import type { SkillRegistry } from './skills';
-import type { ToolkitCore, ToolView } from './tool-view';
+import type { ToolView } from './tool-view';
 
 /** The least time between two scans for expired sessions (each scan visits every session). */
 const SWEEP_GAP_MS = 1_000;
@@ -19,7 +21,8 @@ export class SessionTable {
   private nextSweepAt = -Infinity;
 
   constructor(
-    private readonly core: ToolkitCore,
+    /** What a session's view needs of the toolkit, and the registered tools and groups a new session's state reads. */
+    private readonly core: SessionCore & { readonly registry: Registry; readonly groups: ReadonlyMap<string, GroupRecord> },
     private readonly skills: SkillRegistry,
     private readonly availability: AvailabilityCache,
     /** The toolkit's own view: a new session starts from its base groups. */
