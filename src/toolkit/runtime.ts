@@ -20,7 +20,7 @@ import type { RemoteRouter } from '../executor/remote-types';
 import { SchemaValidators } from '../executor/validation';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { Constructor } from '../metadata/records';
-import { ActivationState } from './activation';
+import { ActivationState, type ViewAnnouncer } from './activation';
 import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
 import { callbackFailureReporter } from './callback-failures';
 import { Dispatcher } from './dispatcher';
@@ -61,7 +61,7 @@ function gateOf(state: ActivationState): CatalogGate {
  * executor's core, the registry, groups, skills, meta tools, sessions and the one dispatcher.
  * The `Toolkit` is its public face (and its own view); each part is given the few operations it uses.
  */
-export class ToolkitRuntime implements SessionCore, SkillRunCore, ToolkitExtension {
+export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer, ToolkitExtension {
   readonly registry = new Registry();
   readonly validators = new SchemaValidators();
   readonly hooks: ToolHook[] = [];
@@ -119,9 +119,9 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ToolkitExtensi
     this.parallel = options.parallel ?? true;
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
     this.availability = new AvailabilityCache(this.registry, this.report);
-    this.state = new ActivationState(this.registry, this.availability, this.groups, EMPTY_GROUPS);
+    this.state = new ActivationState(this.registry, this.availability, this.groups, this, EMPTY_GROUPS);
     this.toolEntries = new ToolEntries(this.container, options.manifest);
-    this.skills = new SkillRegistry(this.registry, (state, previous) => this.skillChanged(state, previous));
+    this.skills = new SkillRegistry(this.registry);
     this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
     this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
     this.dispatcher = new Dispatcher(this, this.meta, (view, state) => this.sessions.close(view, state));
@@ -217,7 +217,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ToolkitExtensi
     const base = this.state.baseGroups;
     if (active !== base.has(name)) {
       this.state.baseGroups = this.availability.toggled(base, name, active);
-      this.viewChanged(this.state);
+      this.state.groupsChanged();
     }
     if (listed) this.registryChanged();
   }

@@ -7,8 +7,6 @@ import { ToolView, type ViewCore } from './tool-view';
 export interface SessionCore extends ViewCore {
   /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
   closeSession(view: ToolView, state: ActivationState): void;
-  /** A view's skill changed: tell its subscribers and `events$`. */
-  skillChanged(state: ActivationState, previous: string | undefined): void;
   /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
   restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
 }
@@ -123,12 +121,12 @@ export class ToolkitSession extends ToolView {
     const previous = state.skill?.name;
     if (previous !== undefined) {
       state.skill = undefined;
-      this.core.skillChanged(state, previous);
+      state.skillChanged(previous);
     }
     const wanted = new Set(groups);
     const off = [...state.baseGroups].filter((g) => !wanted.has(g));
     const removed = state.setGroups(off, false);
-    if (state.setGroups(groups, true) || removed) this.core.viewChanged(state);
+    if (state.setGroups(groups, true) || removed) state.groupsChanged();
     return skill === undefined || this.core.restoreSkill(state, skill.name, new Set(skill.groups));
   }
 

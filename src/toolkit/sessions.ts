@@ -1,4 +1,4 @@
-import { ActivationState } from './activation';
+import { ActivationState, type ViewAnnouncer } from './activation';
 import type { AvailabilityCache } from './availability';
 import type { GroupRecord } from './availability';
 import type { Registry } from './registry';
@@ -21,8 +21,8 @@ export class SessionTable {
   private nextSweepAt = -Infinity;
 
   constructor(
-    /** What a session's view needs of the toolkit, and the registered tools and groups a new session's state reads. */
-    private readonly core: SessionCore & { readonly registry: Registry; readonly groups: ReadonlyMap<string, GroupRecord> },
+    /** What a session's view needs of the toolkit; the registered tools and groups a new session's state reads, and where it announces its changes. */
+    private readonly core: SessionCore & ViewAnnouncer & { readonly registry: Registry; readonly groups: ReadonlyMap<string, GroupRecord> },
     private readonly skills: SkillRegistry,
     private readonly availability: AvailabilityCache,
     /** The toolkit's own view: a new session starts from its base groups. */
@@ -50,7 +50,7 @@ export class SessionTable {
     }
     if (!session) {
       const core = this.core;
-      const state = new ActivationState(core.registry, this.availability, core.groups, this.root.baseGroups, id);
+      const state = new ActivationState(core.registry, this.availability, core.groups, core, this.root.baseGroups, id);
       session = new ToolkitSession(core, state, options.ttlMs ?? this.ttlMs);
       this.sessions.set(id, session);
       session.touch();

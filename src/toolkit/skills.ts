@@ -26,12 +26,8 @@ export class SkillRegistry {
   private readonly records = new Map<string, SkillRecord>();
   private activations = 0;
 
-  constructor(
-    /** The registered tools, for a skill's required ones. */
-    private readonly registry: Pick<Registry, 'has' | 'entries'>,
-    /** Tells a view's subscribers and `events$` that its skill changed (`previous`: the skill before). */
-    private readonly skillChanged: (state: ActivationState, previous: string | undefined) => void,
-  ) {}
+  /** `registry`: the registered tools, for a skill's required ones. */
+  constructor(private readonly registry: Pick<Registry, 'has' | 'entries'>) {}
 
   /**
    * Checks and adds a skill. The caller then rebuilds the meta tools, and {@link forget}s the
@@ -102,7 +98,7 @@ export class SkillRegistry {
     const previous = state.skill !== undefined ? this.records.get(state.skill.name)?.skill : undefined;
     const activation = ++this.activations;
     state.skill = { name, scope: record.scope, grants: record.grants, groups: EMPTY_GROUPS, activation };
-    this.skillChanged(state, previous?.name);
+    state.skillChanged(previous?.name);
     const { onActivate } = record.skill;
     const onDeactivate = previous?.onDeactivate;
     if (onActivate === undefined && onDeactivate === undefined) return state.hookChain ?? Promise.resolve();
@@ -122,7 +118,7 @@ export class SkillRegistry {
           // undo this activation unless something changed the skill since
           if (state.skill?.activation === activation) {
             state.skill = undefined;
-            this.skillChanged(state, name);
+            state.skillChanged(name);
           }
           failure ??= hookError(name, 'onActivate', error, ' The skill was deactivated again.');
         }
@@ -141,7 +137,7 @@ export class SkillRegistry {
     const record = this.records.get(name);
     if (record === undefined || state.closed || (record.skill.requiredTools ?? []).some((t) => !this.registry.has(t))) return false;
     state.skill = { name, scope: record.scope, grants: record.grants, groups, activation: ++this.activations };
-    this.skillChanged(state, undefined);
+    state.skillChanged(undefined);
     return true;
   }
 
@@ -151,7 +147,7 @@ export class SkillRegistry {
     const layer = state.skill;
     if (layer === undefined) return state.hookChain ?? Promise.resolve();
     state.skill = undefined;
-    this.skillChanged(state, layer.name);
+    state.skillChanged(layer.name);
     const skill = this.records.get(layer.name)?.skill;
     const onDeactivate = skill?.onDeactivate;
     if (onDeactivate === undefined) return state.hookChain ?? Promise.resolve();

@@ -25,7 +25,7 @@ export interface SkillFrame {
 /**
  * @internal What a view needs of its toolkit: who may see what (the listing rules), and the few
  * operations of the parts above it that act on a view — its calls (the dispatcher), its skill
- * (the skill registry), its prompt, resources and prompts, and the announcement of its changes.
+ * (the skill registry), its prompt, resources and prompts.
  * Declared here, beside the view, because its operations take views.
  */
 export interface ViewCore extends ListingCore {
@@ -45,8 +45,6 @@ export interface ViewCore extends ListingCore {
   resourceView(state: ActivationState): ResourceView;
   /** The prompts a view reaches (made once per view). */
   promptView(state: ActivationState): PromptView;
-  /** A view switched groups: tell its subscribers and `events$`. */
-  viewChanged(state: ActivationState): void;
 }
 
 /**
@@ -202,7 +200,7 @@ export abstract class ToolView {
    */
   updateToolGroups(names: readonly string[], active: boolean): void {
     this.state.checkGroups(names);
-    if (this.state.setGroups(names, active)) this.core.viewChanged(this.state);
+    if (this.state.setGroups(names, active)) this.state.groupsChanged();
   }
 
   /**
