@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -35,8 +36,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const folderOf = (file: string): string => {
-  const relative = path.relative(src, path.resolve(file));
+const folderOf = (root: string, file: string): string => {
+  const relative = path.relative(root, path.resolve(file));
   return relative.includes(path.sep) ? relative.split(path.sep)[0] : '(root)';
 };
 
@@ -49,13 +50,14 @@ function entryPoints(): string[] {
     .map((types) => path.resolve(src, '..', types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')));
 }
 
-function findSeams(): Map<string, Set<string>> {
-  const program = ts.createProgram(sourceFiles(src), { strict: true, experimentalDecorators: true, skipLibCheck: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 });
+/** The seams of the sources under `root` (`entries`: the files whose exports are published), each with the files that use it. */
+function findSeams(root: string, entries: readonly string[]): Map<string, Set<string>> {
+  const program = ts.createProgram(sourceFiles(root), { strict: true, experimentalDecorators: true, skipLibCheck: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022 });
   const checker = program.getTypeChecker();
   const resolve = (symbol: ts.Symbol): ts.Symbol => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
 
   const published = new Set<ts.Symbol>();
-  for (const entry of entryPoints()) {
+  for (const entry of entries) {
     const module = program.getSourceFile(entry) && checker.getSymbolAtLocation(program.getSourceFile(entry)!);
     if (module) for (const symbol of checker.getExportsOfModule(module)) published.add(resolve(symbol));
   }
@@ -69,7 +71,7 @@ function findSeams(): Map<string, Set<string>> {
     const declaration = target.declarations?.find(
       (d) => ts.isInterfaceDeclaration(d) || (ts.isTypeAliasDeclaration(d) && !ts.isFunctionTypeNode(d.type) && !ts.isTypeQueryNode(d.type)),
     );
-    if (!declaration || !declaration.getSourceFile().fileName.startsWith(src)) return undefined;
+    if (!declaration || !declaration.getSourceFile().fileName.startsWith(root)) return undefined;
     const declared = ts.isTypeAliasDeclaration(declaration) ? declaration.type : undefined;
     if (declared && ts.isTypeReferenceNode(declared) && declared.typeName.getText() !== 'Pick' && declared.typeName.getText() !== 'Omit') return undefined;
     if (declared && (ts.isUnionTypeNode(declared) || ts.isLiteralTypeNode(declared) || ts.isTemplateLiteralTypeNode(declared))) return undefined;
@@ -79,15 +81,15 @@ function findSeams(): Map<string, Set<string>> {
       return member.flags & ts.SymbolFlags.Method || checker.getNonNullableType(type).getCallSignatures().length > 0;
     });
     if (!operates) return undefined;
-    return { name: target.name, folder: folderOf(declaration.getSourceFile().fileName) };
+    return { name: target.name, folder: folderOf(root, declaration.getSourceFile().fileName) };
   };
 
   const seams = new Map<string, Set<string>>();
   const note = (reference: ts.EntityName | ts.Expression, user: string): void => {
     const shape = internalShape(reference);
-    if (shape && shape.folder !== folderOf(user)) {
+    if (shape && shape.folder !== folderOf(root, user)) {
       const key = `${shape.folder}/${shape.name}`;
-      seams.set(key, (seams.get(key) ?? new Set()).add(path.relative(src, user)));
+      seams.set(key, (seams.get(key) ?? new Set()).add(path.relative(root, user)));
     }
   };
   /** Every type a type node names, however nested (`Pick<X, …>`, `X & Y`, `readonly X[]`). */
@@ -98,7 +100,7 @@ function findSeams(): Map<string, Set<string>> {
   };
 
   for (const file of program.getSourceFiles()) {
-    if (!file.fileName.startsWith(src)) continue;
+    if (!file.fileName.startsWith(root)) continue;
     const user = file.fileName;
     const visit = (node: ts.Node): void => {
       if (ts.isHeritageClause(node)) namesIn(node, user);
@@ -111,7 +113,7 @@ function findSeams(): Map<string, Set<string>> {
 }
 
 describe('seams', () => {
-  const seams = findSeams();
+  const seams = findSeams(src, entryPoints());
   const found = [...seams.keys()].sort();
 
   it('lists every internal interface one folder of src/ declares and another implements or requires', () => {
@@ -120,5 +122,39 @@ describe('seams', () => {
     expect(found.length).toBeLessThanOrEqual(SEAMS.length);
     // a seam that is gone leaves the list too, so that it cannot come back unnoticed
     expect(found).toEqual([...SEAMS].sort());
+  });
+
+  it('finds a shape with operations implemented, extended or required across folders, and nothing else', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'seams-'));
+    try {
+      const write = (file: string, text: string): void => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      };
+      write('low/shapes.ts', [
+        'export interface Host { run(): void }',
+        'export interface Sink { readonly send: (text: string) => void }',
+        'export type Core = { readonly name: string; stop(): void };',
+        'export interface Extended { ping(): void }',
+        'export interface Record { readonly name: string }',
+        'export interface Published { run(): void }',
+        'export interface Local { run(): void }',
+        'export type Callback = () => void;',
+        'export const local = (l: Local): void => l.run();',
+      ].join('\n'));
+      write('index.ts', "export type { Published } from './low/shapes';\n");
+      write('high/user.ts', [
+        "import type { Callback, Core, Extended, Host, Published, Record, Sink } from '../low/shapes';",
+        'export class Runner implements Host { run(): void {} }',
+        'export interface Wider extends Extended { pong(): void }',
+        'export function use(sink: Sink, record: Record, published: Published, callback: Callback): void { sink.send(record.name); published.run(); callback(); }',
+        'export class Holder { constructor(readonly core: Pick<Core, "stop">) {} }',
+      ].join('\n'));
+      const found = findSeams(root, [path.join(root, 'index.ts')]);
+      expect([...found.keys()].sort()).toEqual(['low/Core', 'low/Extended', 'low/Host', 'low/Sink']);
+      expect([...found.get('low/Host')!]).toEqual([path.join('high', 'user.ts')]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
