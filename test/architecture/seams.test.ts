@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
+import { writeProject } from '../support/project-files';
+import { sourceFiles } from '../support/source-files';
 
 /**
  * The seams between the folders of `src/` as a test: an internal interface (or a type alias of an
@@ -27,14 +28,6 @@ const SEAMS: readonly string[] = [
 ];
 
 const src = path.resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
 
 const folderOf = (root: string, file: string): string => {
   const relative = path.relative(root, path.resolve(file));
@@ -125,13 +118,8 @@ describe('seams', () => {
   });
 
   it('finds a shape with operations implemented, extended or required across folders, and nothing else', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'seams-'));
-    try {
-      const write = (file: string, text: string): void => {
-        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-        fs.writeFileSync(path.join(root, file), text);
-      };
-      write('low/shapes.ts', [
+    const root = writeProject('seams-', {
+      'low/shapes.ts': [
         'export interface Host { run(): void }',
         'export interface Sink { readonly send: (text: string) => void }',
         'export type Core = { readonly name: string; stop(): void };',
@@ -141,15 +129,17 @@ describe('seams', () => {
         'export interface Local { run(): void }',
         'export type Callback = () => void;',
         'export const local = (l: Local): void => l.run();',
-      ].join('\n'));
-      write('index.ts', "export type { Published } from './low/shapes';\n");
-      write('high/user.ts', [
+      ].join('\n'),
+      'index.ts': "export type { Published } from './low/shapes';\n",
+      'high/user.ts': [
         "import type { Callback, Core, Extended, Host, Published, Record, Sink } from '../low/shapes';",
         'export class Runner implements Host { run(): void {} }',
         'export interface Wider extends Extended { pong(): void }',
         'export function use(sink: Sink, record: Record, published: Published, callback: Callback): void { sink.send(record.name); published.run(); callback(); }',
         'export class Holder { constructor(readonly core: Pick<Core, "stop">) {} }',
-      ].join('\n'));
+      ].join('\n'),
+    });
+    try {
       const found = findSeams(root, [path.join(root, 'index.ts')]);
       expect([...found.keys()].sort()).toEqual(['low/Core', 'low/Extended', 'low/Host', 'low/Sink']);
       expect([...found.get('low/Host')!]).toEqual([path.join('high', 'user.ts')]);
