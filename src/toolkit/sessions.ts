@@ -1,6 +1,5 @@
 import { ActivationState, type ViewAnnouncer } from './activation';
-import type { AvailabilityCache } from './availability';
-import type { GroupRecord } from './availability';
+import type { AvailabilityCache, GroupRecord } from './availability';
 import type { Registry } from './registry';
 import { ToolkitSession, type SessionCore, type SessionOptions } from './session';
 import type { SkillRegistry } from './skills';
