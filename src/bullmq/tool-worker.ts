@@ -2,9 +2,9 @@ import { QueueEventsProducer, Worker, type Job, type JobJson, type WorkerOptions
 import type { Redis } from 'ioredis';
 import { checkedLogger, type ToolwrightLogger } from '../common/logger';
 import type { ToolResult } from '../common/tool-types';
-import type { AvailabilityView, CallOptions } from '../executor/call-executor';
+import type { CallOptions } from '../executor/call-executor';
 import { ToolkitError } from '../errors';
-import { assertSelection, entriesOf, extensionOf, runWorkerCall, selects, unboundPresetsOf, workerGate, type ToolEntry, type WorkerAttempt } from '../toolkit/remote-routes';
+import { assertSelection, entriesOf, extensionOf, selects, unboundPresetsOf, workerRunner, type ToolEntry, type WorkerAttempt, type WorkerRunner } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';
 import { decodeContext, isToolJobId, MAX_JOB_DATA_CHARS, parseJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, KEEP_ON_JOB, type JobReport } from './job-events';
@@ -117,7 +117,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
   const logger = checkedLogger(options.logger, `createToolWorker('${queueName}', { logger })`);
   const serves = selects(options);
   checkServed(toolkit, options, serves, queueName);
-  const gate = workerGate(toolkit, serves, queueName);
+  const run = workerRunner(toolkit, serves, queueName);
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `createToolWorker('${queueName}')`);
   const prefix = options.prefix !== undefined ? { prefix: options.prefix } : {};
   const contexts = options.contexts ?? {};
@@ -143,7 +143,7 @@ export function createToolWorker(toolkit: Toolkit, options: ToolWorkerOptions): 
         errorToolResult('INVALID_ARGUMENTS', `Job ${String(job.id).slice(0, 80)} of queue '${queueName}' was not run: its data is ${chars} characters, more than the ${MAX_JOB_DATA_CHARS} of the largest call a caller queues.`),
       );
     }
-    return runJob(toolkit, job, { gate, queueName, contexts, signal, producer, redis });
+    return runJob(toolkit, job, { run, queueName, contexts, signal, producer, redis });
   };
   const worker = new BoundedWorker(queueName, processJob, {
     ...options.workerOptions,
@@ -189,7 +189,8 @@ function checkServed(toolkit: Toolkit, options: ToolWorkerOptions, serves: (entr
 }
 
 interface JobScope {
-  readonly gate: AvailabilityView;
+  /** Runs an attempt on the worker's toolkit, in the worker's gate. */
+  readonly run: WorkerRunner;
   readonly queueName: string;
   readonly contexts: TravellingContexts;
   readonly signal: AbortSignal | undefined;
@@ -243,7 +244,7 @@ async function runJob(toolkit: Toolkit, job: Job, scope: JobScope): Promise<Tool
     onAsyncComplete: (result) => void relayCompletion(scope, job, result),
   };
   const handoff: WorkerAttempt = { attempt: job.attemptsMade + 1, maxAttempts: job.opts.attempts ?? 1, deadlineAt: data.deadlineAt, retryDelayMs: undefined };
-  const result = await runWorkerCall(toolkit, { tool, callId: data.callId, args: data.args, handoff }, options, scope.gate);
+  const result = await scope.run({ tool, callId: data.callId, args: data.args, handoff }, options);
   if (handoff.retryDelayMs !== undefined) throw new RetryLater(result.forLLM, handoff.retryDelayMs);
   return result;
 }

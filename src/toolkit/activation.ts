@@ -18,6 +18,14 @@ interface Reactive {
   skill$?: Observable<string | undefined>;
 }
 
+/** @internal Where the changes of a view are announced (its subscribers, and `events$`): the toolkit. */
+export interface ViewAnnouncer {
+  /** A view switched groups. */
+  viewChanged(state: ActivationState): void;
+  /** A view's skill changed (`previous`: the skill before). */
+  skillChanged(state: ActivationState, previous: string | undefined): void;
+}
+
 /**
  * @internal Which tools one view (the toolkit, or one session) has enabled: its base groups, its
  * skill layer, and the computed availability (shared through the {@link AvailabilityCache}).
@@ -46,6 +54,7 @@ export class ActivationState implements AvailabilityView, SessionLifetime {
     private readonly registry: Registry,
     private readonly cache: AvailabilityCache,
     private readonly groupRecords: ReadonlyMap<string, GroupRecord>,
+    private readonly announcer: ViewAnnouncer,
     base: ReadonlySet<string>,
     readonly sessionId?: string,
   ) {
@@ -236,6 +245,16 @@ export class ActivationState implements AvailabilityView, SessionLifetime {
       map(() => this.layer?.name),
       distinctUntilChanged(),
     ));
+  }
+
+  /** Announces that this view switched groups (to its subscribers and `events$`). */
+  groupsChanged(): void {
+    this.announcer.viewChanged(this);
+  }
+
+  /** Announces that this view's skill changed from `previous` (to its subscribers and `events$`). */
+  skillChanged(previous: string | undefined): void {
+    this.announcer.skillChanged(this, previous);
   }
 
   /** Marks the state changed and tells subscribers (synchronously). */

@@ -1,11 +1,17 @@
 import { ToolExecutionContext } from '../common/execution-context';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { refuseCall, runCall, type CallOptions } from '../executor/call-executor';
+import type { ExecutorCore } from '../executor/executor-core';
 import type { CallOrigin } from '../executor/hooks';
 import type { ToolkitErrorCode } from '../errors';
 import { closedError, type ActivationState } from './activation';
 import type { MetaTools } from './meta-tools';
-import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
+import type { Registry } from './registry';
+import type { SkillFrame, ToolView } from './tool-view';
+import type { ListingCore } from './visible-tools';
+
+/** @internal What the dispatcher needs of its toolkit: the executor's core, the registered tools to resolve names in, and the ambient context source. */
+export type DispatchCore = ExecutorCore & Pick<ListingCore, 'ambient'> & { readonly registry: Pick<Registry, 'resolve'> };
 
 /**
  * @internal The one way into the call run: every call of a toolkit (a view's `callTool`, a step
@@ -25,8 +31,10 @@ import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
  */
 export class Dispatcher {
   constructor(
-    private readonly core: ToolkitCore,
+    private readonly core: DispatchCore,
     private readonly meta: MetaTools,
+    /** Closes the session of a view found expired (idempotent). */
+    private readonly closeSession: (view: ToolView, state: ActivationState) => void,
   ) {}
 
   /** Runs `call` made in `view` (by a skill run when `frame` is set). Never rejects. */
@@ -37,7 +45,7 @@ export class Dispatcher {
   private run(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame: SkillFrame | undefined): Promise<ToolResult> {
     const callOptions = state.callOptions(options);
     if (state.closed || state.expired()) {
-      if (!state.closed) this.core.closeSession(view, state);
+      if (!state.closed) this.closeSession(view, state);
       return this.refuse(state, call, callOptions, 'SESSION_CLOSED', closedError(state.sessionId).message, frame);
     }
     const core = this.core;
@@ -79,7 +87,7 @@ export class Dispatcher {
 }
 
 /** @internal `options` with the ambient context (when the toolkit has a source and it answers) under the agent-level context. */
-function withAmbient(core: ToolkitCore, options: CallOptions): CallOptions {
+function withAmbient(core: Pick<ListingCore, 'ambient'>, options: CallOptions): CallOptions {
   const ambient = core.ambient?.();
   if (ambient === undefined || ambient.size === 0) return options;
   return { ...options, agentContext: ToolExecutionContext.merge(ambient, options.agentContext) };

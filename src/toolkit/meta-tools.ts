@@ -7,12 +7,12 @@ import type { GroupRecord } from './availability';
 import { equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
 import { EQUIP_TOOL_GROUPS, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
-import { fallbackBinding, type CallBinding } from './skill-run';
+import { fallbackBinding, type CallBinding, type SkillRunCore } from './skill-run';
 import type { ResolvedSkillOptions } from './skill-definition';
 import { SkillTools } from './skill-tools';
 import type { SkillRegistry } from './skills';
 import type { ToolEntries } from './tool-entries';
-import type { ToolkitCore } from './tool-view';
+import type { ExecutorCore } from '../executor/executor-core';
 
 export type { EquipToolGroupsOptions } from './equip-tool';
 export type { SkillListing } from './skill-tools';
@@ -30,7 +30,7 @@ export class MetaTools {
   private equip: EquipToolGroupsOptions | undefined = undefined;
 
   constructor(
-    private readonly core: ToolkitCore,
+    private readonly core: SkillRunCore & Pick<ExecutorCore, 'validators'> & { readonly groups: ReadonlyMap<string, GroupRecord> },
     skills: SkillRegistry,
     private readonly toolEntries: ToolEntries,
     limits: ResolvedSkillOptions,

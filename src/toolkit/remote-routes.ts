@@ -7,6 +7,7 @@ import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remo
 import type { ToolEntry } from '../executor/tool-entry';
 import { ToolkitError } from '../errors';
 import { MethodTool } from './method-tool';
+import type { Registry } from './registry';
 import { extensionOf, type Toolkit } from './toolkit';
 
 export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
@@ -107,20 +108,24 @@ export interface WorkerCall {
   readonly handoff: WorkerAttempt;
 }
 
+/** @internal Runs one attempt of a queued call on a worker's toolkit (made by {@link workerRunner}). */
+export type WorkerRunner = (call: WorkerCall, options: CallOptions) => Promise<ToolResult>;
+
 /**
- * @internal Runs one attempt of a queued call on the worker's toolkit: the worker's gate ({@link workerGate}),
- * validation again (the worker may run another version), the worker's presets and context, no
- * hooks (they ran on the caller), the attempt's timeout capped by the caller's deadline. Resolves
- * with the result; `handoff.retryDelayMs` is set when the queue should run another attempt.
+ * @internal How a worker runs the attempts of queued calls on its toolkit (made once per worker): the
+ * worker's gate (the tools it `serves`, always open), validation again (the worker may run another
+ * version), the worker's presets and context, no hooks (they ran on the caller), the attempt's
+ * timeout capped by the caller's deadline. Each run resolves with the result;
+ * `handoff.retryDelayMs` is set when the queue should run another attempt.
  */
-export function runWorkerCall(toolkit: Toolkit, call: WorkerCall, options: CallOptions, gate: AvailabilityView): Promise<ToolResult> {
+export function workerRunner(toolkit: Toolkit, serves: (entry: ToolEntry) => boolean, queueName: string): WorkerRunner {
   const core = extensionOf(toolkit);
-  return runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff);
+  const gate = workerGate(core.registry, serves, queueName);
+  return (call, options) => runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff);
 }
 
-/** @internal The availability gate of a worker: the tools it `serves`, always open (made once per worker). */
-export function workerGate(toolkit: Toolkit, serves: (entry: ToolEntry) => boolean, queueName: string): AvailabilityView {
-  const registry = extensionOf(toolkit).registry;
+/** The availability gate of a worker: the tools it `serves`, always open. */
+function workerGate(registry: Pick<Registry, 'entries'>, serves: (entry: ToolEntry) => boolean, queueName: string): AvailabilityView {
   return {
     isEnabled: serves,
     whyDisabled: (entry) => `Tool '${entry.name}' is not run by the workers of queue '${queueName}'.`,

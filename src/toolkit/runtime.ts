@@ -20,7 +20,7 @@ import type { RemoteRouter } from '../executor/remote-types';
 import { SchemaValidators } from '../executor/validation';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { Constructor } from '../metadata/records';
-import { ActivationState } from './activation';
+import { ActivationState, type ViewAnnouncer } from './activation';
 import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
 import { callbackFailureReporter } from './callback-failures';
 import { Dispatcher } from './dispatcher';
@@ -39,7 +39,9 @@ import { Catalog } from '../resources/catalog';
 import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
 import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
-import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
+import type { SessionCore } from './session';
+import type { SkillRunCore } from './skill-run';
+import type { SkillFrame, ToolView } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
 import { masked, visibleMask } from './visible-tools';
@@ -55,11 +57,11 @@ function gateOf(state: ActivationState): CatalogGate {
 }
 
 /**
- * @internal The working parts of one toolkit and the {@link ToolkitCore} they share: the
+ * @internal The working parts of one toolkit and the operations they need of each other: the
  * executor's core, the registry, groups, skills, meta tools, sessions and the one dispatcher.
- * The `Toolkit` is its public face (and its own view); everything below gets this object.
+ * The `Toolkit` is its public face (and its own view); each part is given the few operations it uses.
  */
-export class ToolkitRuntime implements ToolkitCore, ToolkitExtension {
+export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer, ToolkitExtension {
   readonly registry = new Registry();
   readonly validators = new SchemaValidators();
   readonly hooks: ToolHook[] = [];
@@ -117,12 +119,12 @@ export class ToolkitRuntime implements ToolkitCore, ToolkitExtension {
     this.parallel = options.parallel ?? true;
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
     this.availability = new AvailabilityCache(this.registry, this.report);
-    this.state = new ActivationState(this.registry, this.availability, this.groups, EMPTY_GROUPS);
+    this.state = new ActivationState(this.registry, this.availability, this.groups, this, EMPTY_GROUPS);
     this.toolEntries = new ToolEntries(this.container, options.manifest);
-    this.skills = new SkillRegistry(this);
+    this.skills = new SkillRegistry(this.registry);
     this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
     this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
-    this.dispatcher = new Dispatcher(this, this.meta);
+    this.dispatcher = new Dispatcher(this, this.meta, (view, state) => this.sessions.close(view, state));
     this.logger = checkedLogger(options.logger, 'new Toolkit({ logger })');
     if (this.logger) logToolkitEvents(this.events, this.logger);
   }
@@ -132,7 +134,7 @@ export class ToolkitRuntime implements ToolkitCore, ToolkitExtension {
     this.root = view;
   }
 
-  // ------------------------------------------------------------------ ToolkitCore
+  // ------------------------------------------------------------------ what views, sessions and skill runs need
 
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
     return this.dispatcher.dispatch(view, state, call, options, frame);
@@ -215,7 +217,7 @@ export class ToolkitRuntime implements ToolkitCore, ToolkitExtension {
     const base = this.state.baseGroups;
     if (active !== base.has(name)) {
       this.state.baseGroups = this.availability.toggled(base, name, active);
-      this.viewChanged(this.state);
+      this.state.groupsChanged();
     }
     if (listed) this.registryChanged();
   }

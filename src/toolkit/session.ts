@@ -1,7 +1,15 @@
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { closedError, type ActivationState } from './activation';
-import { ToolView, type ToolkitCore } from './tool-view';
+import { ToolView, type ViewCore } from './tool-view';
+
+/** @internal What a session's view needs of its toolkit beyond a view's: closing it, and putting back a state it had. */
+export interface SessionCore extends ViewCore {
+  /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
+  closeSession(view: ToolView, state: ActivationState): void;
+  /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
+  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
+}
 
 /**
  * Options of `toolkit.session(id, options)`.
@@ -40,10 +48,11 @@ export interface SessionOptions {
  * session.close();
  */
 export class ToolkitSession extends ToolView {
+  /** @internal */ protected declare readonly core: SessionCore;
   private ttlMs: number | undefined;
 
   /** @internal */
-  constructor(core: ToolkitCore, state: ActivationState, ttlMs: number | undefined) {
+  constructor(core: SessionCore, state: ActivationState, ttlMs: number | undefined) {
     super(core, state);
     this.ttlMs = ttlMs;
   }
@@ -112,12 +121,12 @@ export class ToolkitSession extends ToolView {
     const previous = state.skill?.name;
     if (previous !== undefined) {
       state.skill = undefined;
-      this.core.skillChanged(state, previous);
+      state.skillChanged(previous);
     }
     const wanted = new Set(groups);
     const off = [...state.baseGroups].filter((g) => !wanted.has(g));
     const removed = state.setGroups(off, false);
-    if (state.setGroups(groups, true) || removed) this.core.viewChanged(state);
+    if (state.setGroups(groups, true) || removed) state.groupsChanged();
     return skill === undefined || this.core.restoreSkill(state, skill.name, new Set(skill.groups));
   }
 

@@ -1,8 +1,9 @@
-import { ActivationState } from './activation';
-import type { AvailabilityCache } from './availability';
-import { ToolkitSession, type SessionOptions } from './session';
+import { ActivationState, type ViewAnnouncer } from './activation';
+import type { AvailabilityCache, GroupRecord } from './availability';
+import type { Registry } from './registry';
+import { ToolkitSession, type SessionCore, type SessionOptions } from './session';
 import type { SkillRegistry } from './skills';
-import type { ToolkitCore, ToolView } from './tool-view';
+import type { ToolView } from './tool-view';
 
 /** The least time between two scans for expired sessions (each scan visits every session). */
 const SWEEP_GAP_MS = 1_000;
@@ -19,7 +20,8 @@ export class SessionTable {
   private nextSweepAt = -Infinity;
 
   constructor(
-    private readonly core: ToolkitCore,
+    /** What a session's view needs of the toolkit; the registered tools and groups a new session's state reads, and where it announces its changes. */
+    private readonly core: SessionCore & ViewAnnouncer & { readonly registry: Registry; readonly groups: ReadonlyMap<string, GroupRecord> },
     private readonly skills: SkillRegistry,
     private readonly availability: AvailabilityCache,
     /** The toolkit's own view: a new session starts from its base groups. */
@@ -47,7 +49,7 @@ export class SessionTable {
     }
     if (!session) {
       const core = this.core;
-      const state = new ActivationState(core.registry, this.availability, core.groups, this.root.baseGroups, id);
+      const state = new ActivationState(core.registry, this.availability, core.groups, core, this.root.baseGroups, id);
       session = new ToolkitSession(core, state, options.ttlMs ?? this.ttlMs);
       this.sessions.set(id, session);
       session.touch();

@@ -8,7 +8,20 @@ import { describeThrown, ToolkitError, type ToolkitErrorCode } from '../errors';
 import { ScopeGate, type ActivationState } from './activation';
 import type { SkillCallOptions, SkillContext, SkillStep } from './skill-definition';
 import type { SkillRecord } from './skills';
-import type { SkillFrame, ToolkitCore, ToolView } from './tool-view';
+import type { Registry } from './registry';
+import type { SkillFrame, ToolView, ViewCore } from './tool-view';
+import type { ListingCore } from './visible-tools';
+
+/**
+ * @internal What skill runs and the skill meta tools need of their toolkit: the registered tools,
+ * the caller's listing rules, the calls (through the dispatcher, by its batch settings), and the
+ * view a call made by hand comes through.
+ */
+export interface SkillRunCore extends ListingCore, Pick<ViewCore, 'dispatch' | 'refuse' | 'runBatch'> {
+  readonly registry: Registry;
+  /** The view of a session (made on first lookup), or the toolkit's own view. */
+  viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
+}
 
 /** @internal The view a meta tool's call came through and the options it came with. */
 export interface CallBinding {
@@ -23,7 +36,7 @@ export interface CallBinding {
  * @internal The binding of a meta tool run without the dispatcher (someone called its
  * `tool.execute` by hand): the session named by the context, or the toolkit's own view.
  */
-export function fallbackBinding(core: ToolkitCore, ctx: ToolCallContext): CallBinding {
+export function fallbackBinding(core: Pick<SkillRunCore, 'viewFor'>, ctx: ToolCallContext): CallBinding {
   const { view, state } = core.viewFor(ctx.sessionId);
   return { view, state, options: state.callOptions(NO_OPTIONS), frame: undefined };
 }
@@ -58,7 +71,7 @@ export class SkillRun implements SkillContext {
   readonly signal: AbortSignal;
 
   constructor(
-    private readonly core: ToolkitCore,
+    private readonly core: SkillRunCore,
     private readonly record: SkillRecord,
     private readonly attempt: ToolCallContext,
     outer: CallBinding,

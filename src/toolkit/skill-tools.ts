@@ -9,11 +9,10 @@ import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
 import { INVOKE_SKILL, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
-import { fallbackBinding, SkillRun, type CallBinding } from './skill-run';
+import { fallbackBinding, SkillRun, type CallBinding, type SkillRunCore } from './skill-run';
 import type { ResolvedSkillOptions } from './skill-definition';
 import type { SkillRecord, SkillRegistry } from './skills';
 import type { ToolEntries } from './tool-entries';
-import type { ToolkitCore } from './tool-view';
 
 /**
  * One skill as `list_skills` reports it in its result's `data` (an array of these).
@@ -52,7 +51,7 @@ export class SkillTools {
   private readonly templates = new Map<string, { entry: ToolEntry; record: SkillRecord }>();
 
   constructor(
-    private readonly core: ToolkitCore,
+    private readonly core: SkillRunCore,
     private readonly skills: SkillRegistry,
     private readonly entries: ToolEntries,
     private readonly limits: ResolvedSkillOptions,

@@ -2,7 +2,8 @@ import { ToolkitError, describeThrown } from '../errors';
 import { closedError, type ActivationState } from './activation';
 import { EMPTY_GROUPS } from './availability';
 import { checkSkill, type SkillDefinition } from './skill-definition';
-import type { ToolkitCore, ToolView } from './tool-view';
+import type { Registry } from './registry';
+import type { ToolView } from './tool-view';
 
 /** @internal A registered skill with what the toolkit derives from it once. */
 export interface SkillRecord {
@@ -25,7 +26,8 @@ export class SkillRegistry {
   private readonly records = new Map<string, SkillRecord>();
   private activations = 0;
 
-  constructor(private readonly core: ToolkitCore) {}
+  /** `registry`: the registered tools, for a skill's required ones. */
+  constructor(private readonly registry: Pick<Registry, 'has' | 'entries'>) {}
 
   /**
    * Checks and adds a skill. The caller then rebuilds the meta tools, and {@link forget}s the
@@ -61,7 +63,7 @@ export class SkillRegistry {
 
   /** @throws ToolkitError `MISSING_REQUIRED_TOOLS` */
   checkRequired(skill: SkillDefinition, when: 'register' | 'activate' | 'run'): void {
-    const registry = this.core.registry;
+    const registry = this.registry;
     const missing = (skill.requiredTools ?? []).filter((t) => !registry.has(t));
     if (!missing.length) return;
     const list = missing.map((t) => `'${t}'`).join(', ');
@@ -96,7 +98,7 @@ export class SkillRegistry {
     const previous = state.skill !== undefined ? this.records.get(state.skill.name)?.skill : undefined;
     const activation = ++this.activations;
     state.skill = { name, scope: record.scope, grants: record.grants, groups: EMPTY_GROUPS, activation };
-    this.core.skillChanged(state, previous?.name);
+    state.skillChanged(previous?.name);
     const { onActivate } = record.skill;
     const onDeactivate = previous?.onDeactivate;
     if (onActivate === undefined && onDeactivate === undefined) return state.hookChain ?? Promise.resolve();
@@ -116,7 +118,7 @@ export class SkillRegistry {
           // undo this activation unless something changed the skill since
           if (state.skill?.activation === activation) {
             state.skill = undefined;
-            this.core.skillChanged(state, name);
+            state.skillChanged(name);
           }
           failure ??= hookError(name, 'onActivate', error, ' The skill was deactivated again.');
         }
@@ -133,9 +135,9 @@ export class SkillRegistry {
    */
   restore(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean {
     const record = this.records.get(name);
-    if (record === undefined || state.closed || (record.skill.requiredTools ?? []).some((t) => !this.core.registry.has(t))) return false;
+    if (record === undefined || state.closed || (record.skill.requiredTools ?? []).some((t) => !this.registry.has(t))) return false;
     state.skill = { name, scope: record.scope, grants: record.grants, groups, activation: ++this.activations };
-    this.core.skillChanged(state, undefined);
+    state.skillChanged(undefined);
     return true;
   }
 
@@ -145,7 +147,7 @@ export class SkillRegistry {
     const layer = state.skill;
     if (layer === undefined) return state.hookChain ?? Promise.resolve();
     state.skill = undefined;
-    this.core.skillChanged(state, layer.name);
+    state.skillChanged(layer.name);
     const skill = this.records.get(layer.name)?.skill;
     const onDeactivate = skill?.onDeactivate;
     if (onDeactivate === undefined) return state.hookChain ?? Promise.resolve();

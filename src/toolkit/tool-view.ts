@@ -1,14 +1,13 @@
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
-import { NO_OPTIONS, type AvailabilityView, type CallOptions, type ExecutorCore } from '../executor/executor-core';
-import type { Registry } from './registry';
+import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
 import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
 import type { ActivationState } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
 import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingCore } from './visible-tools';
-import type { GroupRecord, ToolAvailability } from './availability';
+import type { ToolAvailability } from './availability';
 import type { PromptView, ResourceView } from '../resources/catalog-views';
 
 /**
@@ -24,15 +23,12 @@ export interface SkillFrame {
 }
 
 /**
- * @internal The one core object of a toolkit, passed down to its views, sessions, skills, meta
- * tools and dispatcher: the executor's core (hooks, events, defaults…), the registry, the groups,
- * and the few operations that a part needs from a part above it (a view runs its calls through
- * the dispatcher and its skills through the skill registry). Declared here, beside the lowest
- * part that holds it, because its operations take views.
+ * @internal What a view needs of its toolkit: who may see what (the listing rules), and the few
+ * operations of the parts above it that act on a view — its calls (the dispatcher), its skill
+ * (the skill registry), its prompt, resources and prompts.
+ * Declared here, beside the view, because its operations take views.
  */
-export interface ToolkitCore extends ExecutorCore, ListingCore {
-  readonly registry: Registry;
-  readonly groups: ReadonlyMap<string, GroupRecord>;
+export interface ViewCore extends ListingCore {
   /** Runs a call made in a view (`frame`: by a skill run); the dispatcher. Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
   /**
@@ -44,21 +40,11 @@ export interface ToolkitCore extends ExecutorCore, ListingCore {
   runBatch(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]>;
   activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
   deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
-  /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
-  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
   renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
   /** The resources a view reaches (made once per view). */
   resourceView(state: ActivationState): ResourceView;
   /** The prompts a view reaches (made once per view). */
   promptView(state: ActivationState): PromptView;
-  /** A view switched groups: tell its subscribers and `events$`. */
-  viewChanged(state: ActivationState): void;
-  /** A view's skill changed: tell its subscribers and `events$`. */
-  skillChanged(state: ActivationState, previous: string | undefined): void;
-  /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
-  closeSession(view: ToolView, state: ActivationState): void;
-  /** The view of a session (made on first lookup), or the toolkit's own view. */
-  viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
 }
 
 /**
@@ -76,7 +62,7 @@ export interface ToolkitCore extends ExecutorCore, ListingCore {
 export abstract class ToolView {
   /** @internal */
   protected constructor(
-    /** @internal */ protected readonly core: ToolkitCore,
+    /** @internal */ protected readonly core: ViewCore,
     /** @internal */ protected readonly state: ActivationState,
   ) {}
 
@@ -214,7 +200,7 @@ export abstract class ToolView {
    */
   updateToolGroups(names: readonly string[], active: boolean): void {
     this.state.checkGroups(names);
-    if (this.state.setGroups(names, active)) this.core.viewChanged(this.state);
+    if (this.state.setGroups(names, active)) this.state.groupsChanged();
   }
 
   /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from '../support/source-files';
 
 /**
  * One writer of a call's state: the call run (`src/executor/run-call.ts`). The steps of a call
@@ -20,14 +21,6 @@ const WRITER = 'src/executor/run-call.ts';
 const LAZY_HELPERS = { file: 'src/executor/call-callbacks.ts', members: new Set(['chain', 'asyncTrack']) };
 /** Where the state is declared: the read-only view, the run, the callbacks it inherits. */
 const STATE_TYPES = new Set(['CallState', 'CallRun', 'CallCallbacks']);
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
 
 function compilerOptions(): ts.CompilerOptions {
   const config = ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file));

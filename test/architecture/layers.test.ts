@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from '../support/source-files';
 
 /**
  * The architecture as a test: each folder of `src/` imports only folders of lower layers (type
@@ -21,14 +22,6 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 
 const src = path.resolve(__dirname, '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
 
 /** The `src/` files a file imports (static, type-only, re-exports, `import()` and `require()`). */
 function importsOf(file: string): string[] {

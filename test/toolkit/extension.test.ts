@@ -1,5 +1,5 @@
 import { ToolkitError, type Toolkit } from '../../src';
-import { addRoute, runWorkerCall, workerGate } from '../../src/toolkit/remote-routes';
+import { addRoute, workerRunner } from '../../src/toolkit/remote-routes';
 import { extensionOf } from '../../src/toolkit/toolkit';
 import { agentTool, freshToolkit } from '../support/toolkit';
 
@@ -16,7 +16,7 @@ describe('extensionOf', () => {
     const events: string[] = [];
     toolkit.events$.subscribe((event) => events.push(event.type));
     const handoff = { attempt: 1, maxAttempts: 1, deadlineAt: undefined, retryDelayMs: undefined };
-    const result = await runWorkerCall(toolkit, { tool: 'add', callId: 'w1', args: { a: 2, b: 3 }, handoff }, {}, workerGate(toolkit, () => true, 'q'));
+    const result = await workerRunner(toolkit, () => true, 'q')({ tool: 'add', callId: 'w1', args: { a: 2, b: 3 }, handoff }, {});
     expect(result).toMatchObject({ isError: false, forLLM: '5', toolCallId: 'w1' });
     expect(events).toEqual(['call_started', 'call_succeeded']);
   });
