@@ -1,3 +1,5 @@
+import { describeThrown, ToolkitError } from '../errors';
+
 /** One problem a Standard Schema library found (`@standard-schema/spec` `Issue`). */
 export interface StandardSchemaIssue {
   /** The library's own message. */
@@ -37,11 +39,20 @@ export interface StandardSchemaLike {
  * @example
  * isStandardSchema(z.string()); // true
  * isStandardSchema({ type: 'string' }); // false
+ * @throws ToolkitError `INVALID_DEFINITION` when reading its `~standard` throws.
  */
 export function isStandardSchema(value: unknown): value is StandardSchemaLike {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   if (Object.getPrototypeOf(value) === Object.prototype && Object.getOwnPropertyDescriptor(value, '~standard')?.enumerable === false) return false;
-  const standard = (value as { '~standard'?: unknown })['~standard'];
+  let standard: unknown;
+  try {
+    standard = (value as { '~standard'?: unknown })['~standard'];
+  } catch (error) {
+    throw new ToolkitError(
+      'INVALID_DEFINITION',
+      `Reading the schema's '~standard' property threw (${describeThrown(error)}): a Standard Schema (zod 4, valibot, arktype…) exposes it as a plain object.`,
+    );
+  }
   if (typeof standard !== 'object' || standard === null) return false;
   const s = standard as { vendor?: unknown; validate?: unknown };
   return typeof s.vendor === 'string' && typeof s.validate === 'function';

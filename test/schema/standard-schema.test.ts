@@ -182,6 +182,31 @@ describe('Standard Schema: converters and async validation', () => {
     expect(got).toEqual({ n: 3 });
   });
 
+  test("a schema whose '~standard' getter throws is a definition error at registration, for an AgentTool and a decorated parameter", () => {
+    const hostile = Object.defineProperty({}, '~standard', {
+      enumerable: true,
+      get() {
+        throw new Error('getter exploded');
+      },
+    }) as StandardSchemaLike;
+    const toolkit = newToolkit();
+    let ran = 0;
+    expect(() => toolkit.registerTool({ name: 'h', description: 'H', parameters: hostile, execute: () => String(++ran) })).toThrow(
+      expect.objectContaining({ code: 'INVALID_DEFINITION', message: expect.stringContaining("'~standard' property threw (getter exploded)") }),
+    );
+    @ToolService()
+    class Hostile {
+      @Tool({ description: 'Hostile parameter schema' })
+      take(@ToolParam({ name: 'x', schema: hostile }) x: unknown): string {
+        ran++;
+        return String(x);
+      }
+    }
+    expect(() => toolkit.registerTool(Hostile)).toThrow(expect.objectContaining({ code: 'INVALID_DEFINITION' }));
+    expect([toolkit.getTool('h'), toolkit.getTool('take')]).toEqual([undefined, undefined]);
+    expect(ran).toBe(0);
+  });
+
   test('a vendor without a converter, or a schema the converter cannot express, is a clear definition error', () => {
     const toolkit = newToolkit();
     const unknown: StandardSchemaLike = { '~standard': { version: 1, vendor: 'mystery', validate: (value) => ({ value }) } };
