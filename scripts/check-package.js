@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-pack-'));
-const { packTarball, queueRun, run } = require('./consumer-parts');
+const { packTarball, providerClients, queueRun, run } = require('./consumer-parts');
 
 const { shipped } = packTarball(work);
 for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
@@ -223,22 +223,6 @@ main().catch((e) => {
   console.error(e);
   process.exit(1);
 });
-`;
-
-// The vendor clients a provider takes, as the consumer's own build of each SDK (CommonJS or ES module)
-// declares them: each SDK class has private members, so the provider's types must name that build.
-const providerClients = `
-import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import { OpenAIProvider } from 'toolwright/openai';
-import { AnthropicProvider } from 'toolwright/anthropic';
-import { GeminiProvider } from 'toolwright/gemini';
-export const providers = [
-  new OpenAIProvider(new OpenAI({ apiKey: 'k' })),
-  new AnthropicProvider(new Anthropic({ apiKey: 'k' })),
-  new GeminiProvider(new GoogleGenAI({ apiKey: 'k' })),
-];
 `;
 
 /** TypeScript options of a strict nodenext project that checks the libraries' types too. */

@@ -49,4 +49,20 @@ const running = bullmq.createToolWorker(worker, { connection, queueName, concurr
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-module.exports = { packTarball, queueRun, run };
+// The vendor clients a provider takes, as the consumer's own build of each SDK (CommonJS or ES module)
+// declares them: each SDK class has private members, so the provider's types must name that build.
+const providerClients = `
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { OpenAIProvider } from 'toolwright/openai';
+import { AnthropicProvider } from 'toolwright/anthropic';
+import { GeminiProvider } from 'toolwright/gemini';
+export const providers = [
+  new OpenAIProvider(new OpenAI({ apiKey: 'k' })),
+  new AnthropicProvider(new Anthropic({ apiKey: 'k' })),
+  new GeminiProvider(new GoogleGenAI({ apiKey: 'k' })),
+];
+`;
+
+module.exports = { packTarball, providerClients, queueRun, run };

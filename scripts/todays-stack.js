@@ -7,7 +7,8 @@
  *
  * - the README's Quick example, compiled by the project's own TypeScript (7) with the tsconfig the
  *   README tells users to make (`tsc --init` plus its settings), in a CommonJS and an ES module
- *   folder, and run;
+ *   folder, and run; beside it, the installed `openai`, `@anthropic-ai/sdk` and `@google/genai`
+ *   clients passed to their providers, type-checked in both module kinds;
  * - an AI SDK loop (`generateText` with the SDK's mock model) over toolwright/ai-sdk;
  * - a BullMQ round trip (toolwright/bullmq on the installed ioredis) on the machine's Redis;
  * - an MCP tools/list and tools/call: the SDK's `Client` against toolwright's server, in memory;
@@ -22,13 +23,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { major } = require('./cached-package');
-const { packTarball, queueRun, run } = require('./consumer-parts');
+const { packTarball, providerClients, queueRun, run } = require('./consumer-parts');
 
 const root = path.resolve(__dirname, '..');
 /** What a new project installs: the peers at the registry's `latest` (the others at npm's pick). */
 const STACK = [
   'typescript@latest', 'ai@latest', 'ioredis@latest', 'bullmq@latest', '@modelcontextprotocol/sdk@latest', '@modelcontextprotocol/server@latest', '@modelcontextprotocol/client@latest',
-  '@langchain/core@latest', 'pg@latest', '@google/genai@latest',
+  '@langchain/core@latest', 'pg@latest', '@google/genai@latest', 'openai@latest', '@anthropic-ai/sdk@latest',
   '@openai/agents@latest', '@nestjs/common@latest', '@nestjs/core@latest', 'inversify@latest', 'reflect-metadata', 'rxjs',
   'class-validator', 'class-transformer', 'zod@latest',
 ];
@@ -90,11 +91,13 @@ for (const kind of ['commonjs', 'module']) {
   }
   fs.writeFileSync(tsconfig, edited);
   fs.writeFileSync(path.join(dir, 'index.ts'), quick.source);
+  // compiled beside it: each vendor's client, of the build this module kind imports, fits its provider
+  fs.writeFileSync(path.join(dir, 'providers.ts'), providerClients);
   const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
   if (compiled.status !== 0) throw new Error(`the README's Quick example (${kind}) does not compile with TypeScript ${installed('typescript')}:\n${compiled.stdout}${compiled.stderr}`);
   const printed = run(process.execPath, ['index.js'], dir);
   if (printed !== 'Paris: 18 °C, cloudy\n') throw new Error(`the README's Quick example (${kind}) printed ${JSON.stringify(printed)}`);
-  log(`README Quick example (${kind === 'module' ? 'ES module' : 'CommonJS'}): compiled by TypeScript ${installed('typescript')} with tsc --init + ${Object.keys(added).join(', ')}, ran`);
+  log(`README Quick example (${kind === 'module' ? 'ES module' : 'CommonJS'}): compiled by TypeScript ${installed('typescript')} with tsc --init + ${Object.keys(added).join(', ')}, ran; the OpenAI, Anthropic and Gemini clients fit their providers`);
 }
 
 const tool = `{ name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, execute: (a) => 'sunny in ' + a.city }`;
