@@ -1,4 +1,5 @@
 import { ToolkitError } from '../errors';
+import { boundInput } from './quote-input';
 
 /**
  * The levels toolwright logs at, least severe first.
@@ -44,10 +45,10 @@ const MAX_LOGGED_CHARS = 100;
  * @internal `text` cut to {@link MAX_LOGGED_CHARS} (with `…`), so a hostile name never grows a log line.
  *
  * @example
- * loggedText('x'.repeat(1e6)).length; // 101
+ * loggedText('x'.repeat(1e6)).length; // 100
  */
 export function loggedText(text: string): string {
-  return text.length <= MAX_LOGGED_CHARS ? text : `${text.slice(0, MAX_LOGGED_CHARS)}…`;
+  return boundInput(text, MAX_LOGGED_CHARS);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { ToolwrightLogFields, ToolwrightLogger, ToolwrightLogLevel } from '../../common/logger';
+import { boundInput } from '../../common/quote-input';
 
 /** The levels, least severe first. */
 const LEVELS: readonly ToolwrightLogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -27,7 +28,12 @@ function fieldsText(fields: ToolwrightLogFields): string {
   } catch {
     json = `{"fields":"not serialisable"}`;
   }
-  return json.length > MAX_FIELDS_CHARS ? `${json.slice(0, MAX_FIELDS_CHARS)}…` : json;
+  return boundInput(json, MAX_FIELDS_CHARS);
+}
+
+/** Control characters (line breaks included) as `\uXXXX`: a name a model sent cannot start a line of its own. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -47,7 +53,7 @@ export function stderrLogger(options: StderrLoggerOptions = {}): ToolwrightLogge
     (level: ToolwrightLogLevel) =>
     (fields: ToolwrightLogFields, message: string): void => {
       if (LEVELS.indexOf(level) < least) return;
-      (stream ?? process.stderr).write(`${new Date().toISOString()} toolwright ${level}: ${message} ${fieldsText(fields)}\n`);
+      (stream ?? process.stderr).write(`${new Date().toISOString()} toolwright ${level}: ${oneLine(message)} ${fieldsText(fields)}\n`);
     };
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }
