@@ -9,14 +9,23 @@ export const CALL_ORIGIN: unique symbol = Symbol('toolwright.callOrigin');
 
 /**
  * @internal How to run a call again later exactly as it was requested: in the same view, with the
- * same availability (a skill run's scope included), session, call-level and agent-level context.
- * Set by the dispatcher on the hook context of every call that passes hooks; the approval
- * manager keeps it in memory (never serialised) to run an approved call as its requester.
+ * same availability (a skill run's scope included), session, call-level and agent-level context;
+ * and what of its session's life state kept for the call must follow. Set by the dispatcher on the
+ * hook context of every call that passes hooks; the approval manager keeps it in memory (never
+ * serialised) to run an approved call as its requester, and ends what it keeps for a session with it.
  */
 export interface CallOrigin {
   readonly sessionId: string | undefined;
-  /** The lifetime of the session the call was made in (absent outside sessions). */
-  readonly session?: SessionLifetime | undefined;
+  /**
+   * The lifetime of the call's session, as an identity: the same object for every call made from
+   * the session's opening to its close (or expiry), another once its id is opened again; absent
+   * outside sessions. State kept for a session (remembered approvals) is keyed on it.
+   */
+  readonly lifetime: object | undefined;
+  /** True once the call's session closed (never outside sessions). */
+  readonly sessionClosed: boolean;
+  /** Calls `listener` once when the call's session closes (at once when it has; never outside sessions). Listeners must not throw. */
+  onSessionClose(listener: () => void): void;
   /** Runs `call` as requested; `context` is added on top of the original call-level context. */
   resume(
     call: ToolCall,
@@ -26,17 +35,6 @@ export interface CallOrigin {
 
 /** @internal Set on the hook context of a call the toolkit's `authorize` rule sent to approval. */
 export const AUTHORIZED_APPROVAL: unique symbol = Symbol('toolwright.authorizedApproval');
-
-/**
- * @internal One session's life, from its opening to its close (or expiry): a session id closed and
- * opened again is another lifetime. Lets state kept for a session (remembered approvals) end with it.
- */
-export interface SessionLifetime {
-  /** True once the session closed. */
-  readonly closed: boolean;
-  /** Calls `listener` once when the session closes (at once when it has). Listeners must not throw. */
-  onClose(listener: () => void): void;
-}
 
 /** What a hook sees of a call. */
 export interface HookContext {

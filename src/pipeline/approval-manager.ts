@@ -4,7 +4,7 @@ import type { ToolResult } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { ToolkitError } from '../errors';
 import { APPROVAL_HOOK } from '../executor/authorization';
-import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type SessionLifetime, type ToolHook } from '../executor/hooks';
+import { AUTHORIZED_APPROVAL, CALL_ORIGIN, type BeforeHookDecision, type HookContext, type ToolHook } from '../executor/hooks';
 import { InMemoryApprovalDecisions, claimOf, type ApprovalDecisionStore } from './approval-decisions';
 import type { ApprovalElicitation } from './approval-elicitation';
 import { PendingApprovals, approvalOf, reportSafely, warnOnce } from './approval-pending';
@@ -186,7 +186,7 @@ export class ApprovalManager {
     const run = requesterRun(approval, origin, options);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'approved' });
     await this.claim(approval, 'approved');
-    if (remembered !== undefined) this.rememberedDecisions.add(remembered, origin?.session);
+    if (remembered !== undefined) this.rememberedDecisions.add(remembered, origin);
     const result = await this.grants.run(approval, run);
     this.decisionsSubject.next({ approval, decision: 'approved', result, decidedAt: this.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
@@ -206,9 +206,9 @@ export class ApprovalManager {
     if (this.shared) return this.shared.reject(id, reason, options);
     const approval = this.pendingOrThrow(id);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'rejected', reason });
-    const lifetime = this.held.originOf(id)?.session;
+    const origin = this.held.originOf(id);
     await this.claim(approval, 'rejected');
-    if (remembered !== undefined) this.rememberedDecisions.add(remembered, lifetime);
+    if (remembered !== undefined) this.rememberedDecisions.add(remembered, origin);
     const result = rejectedResult(approval, reason);
     this.decisionsSubject.next({ approval, decision: 'rejected', result, decidedAt: this.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
@@ -245,14 +245,14 @@ export class ApprovalManager {
   }
 
   private async check(ctx: HookContext): Promise<BeforeHookDecision> {
-    const lifetime = ctx[CALL_ORIGIN]?.session;
-    this.sessionEnds.watch(ctx.sessionId, lifetime);
+    const origin = ctx[CALL_ORIGIN];
+    this.sessionEnds.watch(ctx.sessionId, origin);
     if (this.grants.admits(ctx)) return undefined;
     const reason = ctx[AUTHORIZED_APPROVAL] === true ? `the authorization rule requires approval for tool '${ctx.tool.name}'` : await this.requirement(ctx);
     if (reason === undefined) return undefined;
     const principal = this.principal(ctx);
     const requester: Requester = { sessionId: ctx.sessionId, principal };
-    const remembered = this.rememberedDecisions.lookup(requester, lifetime, ctx.tool.name) ?? (await this.shared?.recall(requester, ctx.tool.name));
+    const remembered = this.rememberedDecisions.lookup(requester, origin?.lifetime, ctx.tool.name) ?? (await this.shared?.recall(requester, ctx.tool.name));
     if (remembered?.decision === 'approved') return undefined;
     if (remembered?.decision === 'rejected') return { action: 'respond', result: rememberedRejection(ctx.tool.name, remembered) };
     if (this.asking?.canAsk(ctx)) {
@@ -261,7 +261,7 @@ export class ApprovalManager {
       if (answer !== undefined) return { action: 'respond', result: answer };
     }
     // the session ended while the policy or the client was asked: nothing is held for it
-    if (lifetime?.closed === true) return { action: 'respond', result: errorResult(closedError(ctx.sessionId).message, 'SESSION_CLOSED') };
+    if (origin?.sessionClosed === true) return { action: 'respond', result: errorResult(closedError(ctx.sessionId).message, 'SESSION_CLOSED') };
     const full = this.held.overLimit(requester);
     if (full !== undefined) return { action: 'respond', result: limitResult(ctx.tool.name, full) };
     if (this.shared === undefined) return { action: 'respond', result: this.hold(ctx, reason, principal) };
@@ -323,7 +323,7 @@ export class ApprovalManager {
   }
 
   /** A session ended: its remembered decisions are forgotten, its pending approvals withdrawn and recorded as rejected (in a store too). */
-  private sessionEnded(sessionId: string, lifetime: SessionLifetime): void {
+  private sessionEnded(sessionId: string, lifetime: object): void {
     this.rememberedDecisions.forgetSession(sessionId, lifetime);
     const withdrawn = this.held.withdrawSession(sessionId, lifetime);
     for (const approval of withdrawn) {

@@ -1,5 +1,5 @@
 import { BehaviorSubject, map, type Observable } from 'rxjs';
-import type { CallOrigin, HookContext, SessionLifetime } from '../executor/hooks';
+import type { CallOrigin, HookContext } from '../executor/hooks';
 import { ToolkitError, describeThrown } from '../errors';
 import { requesterKey, requesterNoun, type Requester } from './approval-requester';
 import type { PendingApproval, PendingFilter } from './approval-types';
@@ -101,9 +101,9 @@ export class PendingApprovals {
     return undefined;
   }
 
-  /** Drops (and returns) the approvals of session `sessionId` held in its `lifetime`, and those of that session id restored from a snapshot. */
-  withdrawSession(sessionId: string, lifetime: SessionLifetime): PendingApproval[] {
-    const withdrawn = [...this.held.values()].filter((p) => p.sessionId === sessionId && (this.origins.get(p.id)?.session ?? lifetime) === lifetime);
+  /** Drops (and returns) the approvals of session `sessionId` held in its `lifetime` (a {@link CallOrigin.lifetime}), and those of that session id restored from a snapshot. */
+  withdrawSession(sessionId: string, lifetime: object): PendingApproval[] {
+    const withdrawn = [...this.held.values()].filter((p) => p.sessionId === sessionId && (this.origins.get(p.id)?.lifetime ?? lifetime) === lifetime);
     for (const approval of withdrawn) this.release(approval);
     return withdrawn;
   }

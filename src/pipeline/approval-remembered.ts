@@ -1,4 +1,4 @@
-import type { SessionLifetime } from '../executor/hooks';
+import type { CallOrigin } from '../executor/hooks';
 import { ToolkitError } from '../errors';
 import type { Requester } from './approval-requester';
 import type { PendingApproval, RememberedDecision, RememberScope } from './approval-types';
@@ -42,7 +42,8 @@ export function rememberedDecisionFor(
 /** A remembered decision and, for a session's, the lifetime of the session it belongs to (unknown for one restored from a snapshot). */
 interface Entry {
   readonly decision: RememberedDecision;
-  lifetime: SessionLifetime | undefined;
+  /** The {@link CallOrigin.lifetime} of the session it was taken in. */
+  lifetime: object | undefined;
 }
 
 /**
@@ -54,8 +55,8 @@ interface Entry {
  *
  * @example
  * const memory = new RememberedDecisions();
- * memory.add({ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }, lifetime);
- * memory.lookup({ sessionId: 's-1' }, lifetime, 'delete_file')?.decision; // 'approved'
+ * memory.add({ sessionId: 's-1', toolName: 'delete_file', decision: 'approved' }, origin);
+ * memory.lookup({ sessionId: 's-1' }, origin.lifetime, 'delete_file')?.decision; // 'approved'
  */
 export class RememberedDecisions {
   private readonly byKey = new Map<string, Entry>();
@@ -68,22 +69,23 @@ export class RememberedDecisions {
   }
 
   /**
-   * Remembers `decision` (a frozen copy) for the session `lifetime` it was taken in, replacing the
-   * one for the same requester and tool. Nothing is remembered for a session that ended meanwhile.
+   * Remembers `decision` (a frozen copy) for the lifetime of the session of the call it was taken
+   * on (its `origin`), replacing the one for the same requester and tool. Nothing is remembered for
+   * a session that ended meanwhile.
    */
-  add(decision: RememberedDecision, lifetime?: SessionLifetime): void {
+  add(decision: RememberedDecision, origin?: CallOrigin): void {
     const key = rememberKey(decision, decision.toolName);
-    if (key === undefined || lifetime?.closed === true) return;
+    if (key === undefined || origin?.sessionClosed === true) return;
     const sessionId = decision.sessionId;
-    this.byKey.set(key, { decision: Object.freeze({ ...decision }), lifetime: sessionId !== undefined ? lifetime : undefined });
+    this.byKey.set(key, { decision: Object.freeze({ ...decision }), lifetime: sessionId !== undefined ? origin?.lifetime : undefined });
     if (sessionId === undefined) return;
     let keys = this.bySession.get(sessionId);
     if (keys === undefined) this.bySession.set(sessionId, (keys = new Set()));
     keys.add(key);
   }
 
-  /** The decision for a call of `toolName` by `requester`, made in the session `lifetime`, if one is remembered. */
-  lookup(requester: Requester, lifetime: SessionLifetime | undefined, toolName: string): RememberedDecision | undefined {
+  /** The decision for a call of `toolName` by `requester`, made in the session `lifetime` (a {@link CallOrigin.lifetime}), if one is remembered. */
+  lookup(requester: Requester, lifetime: object | undefined, toolName: string): RememberedDecision | undefined {
     const session = requester.sessionId !== undefined ? this.byKey.get(rememberKey(requester, toolName)!) : undefined;
     if (session !== undefined) {
       session.lifetime ??= lifetime; // restored: the session's current lifetime adopts it
@@ -93,7 +95,7 @@ export class RememberedDecisions {
   }
 
   /** Forgets the decisions remembered for `sessionId`: all of them, or those of one ended `lifetime` (and restored ones not yet adopted). */
-  forgetSession(sessionId: string, lifetime?: SessionLifetime): void {
+  forgetSession(sessionId: string, lifetime?: object): void {
     const keys = this.bySession.get(sessionId);
     if (keys === undefined) return;
     for (const key of keys) {

@@ -1,5 +1,5 @@
 import type { Hash } from 'node:crypto';
-import type { SessionLifetime } from '../executor/hooks';
+import type { CallOrigin } from '../executor/hooks';
 
 /**
  * @internal Who made a call, as far as an `ApprovalManager` can tell: its session and the
@@ -43,17 +43,19 @@ export function callKeyOf(requester: Requester, callId: string): string {
  *
  * @example
  * const ends = new SessionEnds((sessionId, lifetime) => forget(sessionId, lifetime));
- * ends.watch(ctx.sessionId, ctx[CALL_ORIGIN]?.session);
+ * ends.watch(ctx.sessionId, ctx[CALL_ORIGIN]);
  */
 export class SessionEnds {
-  private readonly watched = new WeakSet<SessionLifetime>();
+  private readonly watched = new WeakSet<object>();
 
-  constructor(private readonly ended: (sessionId: string, lifetime: SessionLifetime) => void) {}
+  /** `ended` gets the id and the {@link CallOrigin.lifetime} of a session that closed. */
+  constructor(private readonly ended: (sessionId: string, lifetime: object) => void) {}
 
-  /** Starts watching the lifetime of a call's session (nothing without a session). */
-  watch(sessionId: string | undefined, lifetime: SessionLifetime | undefined): void {
-    if (sessionId === undefined || lifetime === undefined || this.watched.has(lifetime)) return;
+  /** Starts watching the lifetime of the session of a call (its `origin`; nothing without a session). */
+  watch(sessionId: string | undefined, origin: CallOrigin | undefined): void {
+    const lifetime = origin?.lifetime;
+    if (sessionId === undefined || origin === undefined || lifetime === undefined || this.watched.has(lifetime)) return;
     this.watched.add(lifetime);
-    lifetime.onClose(() => this.ended(sessionId, lifetime));
+    origin.onSessionClose(() => this.ended(sessionId, lifetime));
   }
 }

@@ -4,7 +4,7 @@ import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import type { TravellingContexts } from '../common/travelling-contexts';
 import { ToolkitError, describeThrown } from '../errors';
-import { CALL_ORIGIN, type HookContext } from '../executor/hooks';
+import { CALL_ORIGIN, type CallOrigin, type HookContext } from '../executor/hooks';
 import { StoreChanges } from './approval-changes';
 import { claimOf, type InMemoryApprovalDecisions } from './approval-decisions';
 import { freezeApproval, type PendingApprovals } from './approval-pending';
@@ -252,7 +252,7 @@ export class SharedApprovals {
     const run = requesterRun(approval, origin, runOptions);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'approved' });
     await this.decide(approval, this.auditOf(approval, record.digest, 'approved', options.decidedBy));
-    if (remembered !== undefined) await this.remember(remembered, origin?.session);
+    if (remembered !== undefined) await this.remember(remembered, origin);
     const result = await this.host.grants.run(approval, run);
     // for the other replicas' decisions$
     this.store.finish?.(id, result).catch((error: unknown) => this.host.report(storeFailed(`The result of approval '${id}' was not kept for the other replicas`, error), 'store'));
@@ -282,18 +282,18 @@ export class SharedApprovals {
   async reject(id: string, reason: string, options: RejectOptions): Promise<ToolResult> {
     const { approval, record } = await this.fetch(id, options.digest);
     const remembered = rememberedDecisionFor(approval, options.remember, { decision: 'rejected', reason });
-    const lifetime = this.host.held.originOf(id)?.session;
+    const origin = this.host.held.originOf(id);
     await this.decide(approval, this.auditOf(approval, record.digest, 'rejected', options.decidedBy, reason));
-    if (remembered !== undefined) await this.remember(remembered, lifetime);
+    if (remembered !== undefined) await this.remember(remembered, origin);
     const result = rejectedResult(approval, reason);
     this.host.publish({ approval, decision: 'rejected', result, decidedAt: this.host.now(), ...(options.decidedBy !== undefined ? { decidedBy: options.decidedBy } : {}) });
     return result;
   }
 
   /** Remembers here and in the store; a store failure is reported (the decision itself stands). */
-  private async remember(decision: RememberedDecision, lifetime: Parameters<RememberedDecisions['add']>[1]): Promise<void> {
-    this.host.remembered.add(decision, lifetime);
-    if (lifetime?.closed === true) return;
+  private async remember(decision: RememberedDecision, origin: CallOrigin | undefined): Promise<void> {
+    this.host.remembered.add(decision, origin);
+    if (origin?.sessionClosed === true) return;
     try {
       await this.store.remember(rememberKey(decision, decision.toolName)!, decision);
     } catch (error) {

@@ -3,7 +3,6 @@ import type { AgentTool } from '../common/agent-tool';
 import type { ToolSchema } from '../common/tool-types';
 import { GuardedObservable } from '../common/guarded-observable';
 import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
-import type { SessionLifetime } from '../executor/hooks';
 import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';
 import type { Registry, ToolEntry } from './registry';
@@ -31,7 +30,7 @@ export interface ViewAnnouncer {
  * skill layer, and the computed availability (shared through the {@link AvailabilityCache}).
  * Deliberately small: a session that never subscribed or called holds a few references.
  */
-export class ActivationState implements AvailabilityView, SessionLifetime {
+export class ActivationState implements AvailabilityView {
   /** The base groups (immutable; replaced on change, shared until then). */
   private base: ReadonlySet<string>;
   private layer: SkillLayer | undefined = undefined;
@@ -270,7 +269,7 @@ export class ActivationState implements AvailabilityView, SessionLifetime {
     return !this.closed && this.expiresAt !== Infinity && this.expiresAt <= Date.now();
   }
 
-  /** Calls `listener` once when the view closes (at once when it has); see {@link SessionLifetime}. */
+  /** Calls `listener` once when the view closes (at once when it has): what is kept for a session ends with it. Listeners must not throw. */
   onClose(listener: () => void): void {
     if (this.closed) listener();
     else (this.closeListeners ??= []).push(listener);

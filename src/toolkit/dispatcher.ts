@@ -42,7 +42,8 @@ export class Dispatcher {
     return this.run(view, state, call, withAmbient(this.core, options), frame);
   }
 
-  private run(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame: SkillFrame | undefined): Promise<ToolResult> {
+  /** Runs `call` made in `view` with `options` as they stand: a call resumed later keeps its requester's contexts (no ambient context is added). Never rejects. */
+  run(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame: SkillFrame | undefined): Promise<ToolResult> {
     const callOptions = state.callOptions(options);
     if (state.closed || state.expired()) {
       if (!state.closed) this.closeSession(view, state);
@@ -50,7 +51,7 @@ export class Dispatcher {
     }
     const core = this.core;
     const gate = frame !== undefined ? frame.gate : state;
-    const origin = core.hooks.length > 0 ? this.originOf(view, state, callOptions, frame) : undefined;
+    const origin = core.hooks.length > 0 ? new RequestedCall(this, view, state, callOptions, frame) : undefined;
     let resolved = core.registry.resolve(call.name);
     if (resolved !== undefined && resolved.entry.source === 'global') {
       resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame });
@@ -67,22 +68,47 @@ export class Dispatcher {
     const gate = frame !== undefined ? frame.gate : state;
     return refuseCall(this.core, gate, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name), code, message);
   }
+}
 
-  /** How a call of this dispatch runs again later as requested: same view, gate, session and contexts. */
-  private originOf(view: ToolView, state: ActivationState, options: CallOptions, frame: SkillFrame | undefined): CallOrigin {
-    return {
-      sessionId: options.sessionId,
-      ...(state.sessionId !== undefined ? { session: state } : {}),
-      resume: (call, extra) => {
-        const resumed: CallOptions = { context: ToolExecutionContext.merge(options.context, extra.context) };
-        if (options.agentContext !== undefined) resumed.agentContext = options.agentContext;
-        if (options.sessionId !== undefined) resumed.sessionId = options.sessionId;
-        if (extra.signal !== undefined) resumed.signal = extra.signal;
-        if (extra.onProgress !== undefined) resumed.onProgress = extra.onProgress;
-        // as requested: not as whoever resumes it (the ambient caller is the decider's)
-        return this.run(view, state, call, resumed, frame);
-      },
-    };
+/**
+ * The {@link CallOrigin} of a call dispatched in a view: it runs again later as requested (same
+ * view, gate, session and contexts), and its session's life is the life of the view's state.
+ */
+class RequestedCall implements CallOrigin {
+  constructor(
+    private readonly dispatcher: Pick<Dispatcher, 'run'>,
+    private readonly view: ToolView,
+    private readonly state: ActivationState,
+    private readonly options: CallOptions,
+    private readonly frame: SkillFrame | undefined,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.options.sessionId;
+  }
+
+  /** The view's state, for a session's view: a session id opened again gets a new one. */
+  get lifetime(): object | undefined {
+    return this.state.sessionId !== undefined ? this.state : undefined;
+  }
+
+  get sessionClosed(): boolean {
+    return this.state.sessionId !== undefined && this.state.closed;
+  }
+
+  onSessionClose(listener: () => void): void {
+    if (this.state.sessionId !== undefined) this.state.onClose(listener);
+  }
+
+  resume(call: ToolCall, extra: Parameters<CallOrigin['resume']>[1]): Promise<ToolResult> {
+    const options = this.options;
+    const resumed: CallOptions = { context: ToolExecutionContext.merge(options.context, extra.context) };
+    if (options.agentContext !== undefined) resumed.agentContext = options.agentContext;
+    if (options.sessionId !== undefined) resumed.sessionId = options.sessionId;
+    if (extra.signal !== undefined) resumed.signal = extra.signal;
+    if (extra.onProgress !== undefined) resumed.onProgress = extra.onProgress;
+    // as requested: not as whoever resumes it (the ambient caller is the decider's)
+    return this.dispatcher.run(this.view, this.state, call, resumed, this.frame);
   }
 }
 

@@ -21,7 +21,6 @@ const SEAMS: readonly string[] = [
   'executor/RemoteRouter',
   'executor/RemoteRunner',
   'executor/ResolvedExecution',
-  'executor/SessionLifetime',
   'executor/ToolEntry',
   'metadata/ToolParamRecord',
   'resources/CatalogEntry',
