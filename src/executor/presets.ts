@@ -33,7 +33,7 @@ export interface BoundPreset {
  * `PRESET_UNBOUND` when resolved, naming the fixes: a tool (`routable`) may be bound on the
  * workers a route sends it to (`queueTools`, set up before or after the registration), which never
  * resolve its presets here; a resource or prompt is refused at registration instead (see
- * `checkRegistration`).
+ * `CatalogBatch.checkPresets`).
  *
  * @throws ToolkitError `INVALID_DEFINITION` for a preset naming no parameter.
  */
@@ -110,4 +110,9 @@ function unboundPreset(key: string, message: string): PresetResolver {
 /** @internal True for the preset of a declared parameter that no registration bound in this process. */
 export function isUnboundPreset(value: PresetValue): boolean {
   return typeof value === 'function' && UNBOUND in value;
+}
+
+/** @internal The names of the declared presets (`preset: true`) among `presets` that no registration bound. */
+export function unboundPresetNames(presets: readonly BoundPreset[] | undefined): string[] {
+  return (presets ?? []).filter((preset) => isUnboundPreset(preset.value)).map((preset) => preset.name);
 }

@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
 import { ToolkitError } from '../errors';
+import type { CatalogBatch } from './catalog-batch';
 import type { CatalogEntry } from './catalog-entry';
 
 /** @internal A resource changed: for every view (no `sessionId`), or for one session's. */
@@ -59,7 +60,7 @@ export class Catalog {
    *
    * @throws ToolkitError `DUPLICATE_RESOURCE` / `DUPLICATE_PROMPT` naming both owners.
    */
-  check(batch: readonly CatalogEntry[]): void {
+  check(batch: CatalogBatch): void {
     const uris = new Map<string, CatalogEntry>();
     const names = new Map<string, CatalogEntry>();
     const prompts = new Map<string, CatalogEntry>();
@@ -70,7 +71,7 @@ export class Catalog {
         `${what} is taken: ${previous.owner} already registered it, and ${entry.owner} registers it again. Rename one (the decorator's name, uri or uriTemplate).`,
       );
     };
-    for (const entry of batch) {
+    for (const entry of batch.entries) {
       if (entry.kind === 'prompt') {
         taken(entry, this.promptNames.get(entry.name) ?? prompts.get(entry.name), `Prompt name '${entry.name}'`);
         prompts.set(entry.name, entry);
@@ -86,9 +87,9 @@ export class Catalog {
   }
 
   /** Adds a batch {@link check}ed before. */
-  add(batch: readonly CatalogEntry[]): void {
-    if (batch.length === 0) return;
-    for (const entry of batch) {
+  add(batch: CatalogBatch): void {
+    if (batch.entries.length === 0) return;
+    for (const entry of batch.entries) {
       if (entry.kind === 'prompt') this.promptNames.set(entry.name, entry);
       else {
         if (entry.uri !== undefined) this.fixed.set(entry.uri, entry);

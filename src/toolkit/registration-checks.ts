@@ -1,37 +1,21 @@
-import { ToolkitError } from '../errors';
-import { isUnboundPreset, presetBinding, quotedNames, unboundPresetFixes, type BoundPreset } from '../executor/presets';
+import { quotedNames, unboundPresetFixes, unboundPresetNames } from '../executor/presets';
 import type { RemoteRouter } from '../executor/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
-import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
-
-/** The names of the declared presets (`preset: true`) no registration bound. */
-function unboundNames(presets: readonly BoundPreset[] | undefined): string[] {
-  return (presets ?? []).filter((preset) => isUnboundPreset(preset.value)).map((preset) => preset.name);
-}
+import type { CatalogBatch } from '../resources/catalog-batch';
 
 /**
  * @internal Checks what a registration registers before anything is added: the routes that take a
  * tool admit it (`RemoteRouter.admit`), and every parameter of a resource or prompt hidden with
- * `preset: true` has a `presetParameters` binding (a plain value, or a function / `fromContainer`
- * read at each read): a resource or prompt runs where it is registered, so one left unbound would
- * fail every read. A tool may be bound on the workers a route sends it to instead (see
- * {@link warnUnboundPresets}). Never quotes a preset value.
+ * `preset: true` has a `presetParameters` binding (`CatalogBatch.checkPresets`). A tool may be
+ * bound on the workers a route sends it to instead (see {@link warnUnboundPresets}). Never quotes
+ * a preset value.
  *
  * @throws ToolkitError `INVALID_DEFINITION` naming the member, the parameter and the binding, or
  *   what a route's `admit` throws (`INVALID_CONTEXT`).
  */
-export function checkRegistration(entries: readonly ToolEntry[], members: readonly CatalogEntry[], remote: RemoteRouter | undefined): void {
+export function checkRegistration(entries: readonly ToolEntry[], members: CatalogBatch, remote: RemoteRouter | undefined): void {
   for (const entry of entries) remote?.admit(entry);
-  for (const member of members) {
-    const unbound = unboundNames(member.presets);
-    if (unbound.length === 0) continue;
-    const what = member.kind === 'prompt' ? 'prompt' : 'resource';
-    throw new ToolkitError(
-      'INVALID_DEFINITION',
-      `${member.owner}: ${what} '${member.name}' hides the preset parameter(s) ${quotedNames(unbound)} (preset: true), and nothing binds them, so every read would fail. ` +
-        `Bind them: ${presetBinding(member.owner, presetKey(member.kind, member.name), unbound)} (a ${what} runs where it is registered).`,
-    );
-  }
+  members.checkPresets();
 }
 
 /** The warning code of a tool registered with a preset nothing binds and no route takes. */
@@ -53,13 +37,13 @@ const warningKey = (entry: ToolEntry): string => `${entry.owner}\u0000${entry.na
  */
 export function warnUnboundPresets(entries: readonly ToolEntry[], router: () => RemoteRouter | undefined): void {
   const unrouted = (entry: ToolEntry): boolean => router()?.runnerFor(entry) === undefined;
-  const pending = entries.filter((entry) => unboundNames(entry.presets).length > 0 && !warned.has(warningKey(entry)) && unrouted(entry));
+  const pending = entries.filter((entry) => unboundPresetNames(entry.presets).length > 0 && !warned.has(warningKey(entry)) && unrouted(entry));
   if (pending.length === 0) return;
   setImmediate(() => {
     for (const entry of pending) {
       if (warned.has(warningKey(entry)) || !unrouted(entry)) continue;
       warned.add(warningKey(entry));
-      const unbound = unboundNames(entry.presets);
+      const unbound = unboundPresetNames(entry.presets);
       process.emitWarning(
         `${entry.owner}: tool '${entry.name}' hides the preset parameter(s) ${quotedNames(unbound)} (@ToolParam({ preset: true })), which nothing binds in this ` +
           `process, and no route to workers takes the tool yet, so every call of it here fails with PRESET_UNBOUND until one does. ${unboundPresetFixes(entry.owner, entry.name, unbound, true)}`,

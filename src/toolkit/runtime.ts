@@ -36,7 +36,7 @@ import { SkillRegistry } from './skills';
 import { ToolEntries } from './tool-entries';
 import { logToolkitEvents } from './toolkit-logging';
 import { Catalog } from '../resources/catalog';
-import { presetKey, type CatalogEntry } from '../resources/catalog-entry';
+import { CatalogBatch } from '../resources/catalog-batch';
 import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { SessionCore } from './session';
@@ -226,9 +226,9 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   register(targets: readonly ToolTarget[], options: RegisterOptions): AgentTool[] {
     const bound: Constructor[] = [];
     try {
-      const members: CatalogEntry[] = [];
+      const members = new CatalogBatch();
       const entries = targets.flatMap((target) => this.toolEntries.entriesFor(target, options, bound, members));
-      const keys = [...entries.map((e) => e.name), ...members.map((m) => presetKey(m.kind, m.name))];
+      const keys = [...entries.map((e) => e.name), ...members.presetKeys()];
       const presetTools = Object.keys(options.presets ?? {}).filter((name) => !keys.includes(name));
       if (presetTools.length) {
         throw new ToolkitError(
@@ -301,7 +301,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     for (const session of this.sessions.values()) add(session.sessionState);
   }
 
-  private addEntries(entries: readonly ToolEntry[], members: readonly CatalogEntry[]): void {
+  private addEntries(entries: readonly ToolEntry[], members: CatalogBatch): void {
     const seen = new Map<string, ToolEntry>();
     for (const entry of entries) {
       const previous = this.registry.get(entry.name) ?? seen.get(entry.name);
@@ -322,7 +322,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     }
     // groups named by the tools are created (on) silently: the one change notification follows
     let created = false;
-    for (const { group } of [...entries, ...members]) {
+    for (const group of [...entries.map((entry) => entry.group), ...members.groups()]) {
       if (group !== undefined && !this.groups.has(group)) {
         this.addGroup(group, '', true);
         created = true;

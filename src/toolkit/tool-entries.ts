@@ -13,7 +13,7 @@ import { standardJsonSchema } from '../schema/standard-json-schema';
 import type { Constructor } from '../metadata/records';
 import { assertToolName, buildToolDescriptors, deepFreeze, hasToolMethods, schemaProblems, type ToolDescriptor } from '../schema/descriptor-builder';
 import { buildCatalogDescriptors } from '../schema/catalog-descriptors';
-import { catalogEntry, type CatalogEntry } from '../resources/catalog-entry';
+import type { CatalogBatch } from '../resources/catalog-batch';
 import { MethodTool } from './method-tool';
 import { checkExamples } from './tool-examples';
 import type { RegisterOptions, ToolTarget } from './registration';
@@ -39,7 +39,7 @@ export class ToolEntries {
    * The tool entries of `target`; the entries of a service's resources and prompts go to
    * `catalog` (registered together with its tools, into the same group).
    */
-  entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[], catalog: CatalogEntry[]): ToolEntry[] {
+  entriesFor(target: ToolTarget, options: RegisterOptions, bound: Constructor[], catalog: CatalogBatch): ToolEntry[] {
     if (typeof target === 'function') {
       const ctor = target as Constructor;
       const descriptors = buildToolDescriptors(ctor, this.manifest);
@@ -66,9 +66,9 @@ export class ToolEntries {
     members: ReturnType<typeof buildCatalogDescriptors>,
     instance: object,
     options: RegisterOptions,
-    catalog: CatalogEntry[],
+    catalog: CatalogBatch,
   ): ToolEntry[] {
-    for (const descriptor of [...members.resources, ...members.prompts]) catalog.push(catalogEntry(descriptor, instance, options.group, options.presets));
+    catalog.addService(members, instance, options.group, options.presets);
     return descriptors.map((d) => this.methodEntry(d, instance, options));
   }
 

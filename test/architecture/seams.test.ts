@@ -23,7 +23,6 @@ const SEAMS: readonly string[] = [
   'executor/ResolvedExecution',
   'executor/ToolEntry',
   'metadata/ToolParamRecord',
-  'resources/CatalogEntry',
 ];
 
 const src = path.resolve(__dirname, '../../src');
