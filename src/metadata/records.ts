@@ -227,8 +227,42 @@ export interface MergedRecords {
   readonly resources: ReadonlyMap<string, CatalogMethodRecord<ResourceOptions>>;
   /** Every `@Prompt` method, by method name. */
   readonly prompts: ReadonlyMap<string, CatalogMethodRecord<PromptOptions>>;
-  /** The `@ToolParam` / `@InjectContext` records of one method, by parameter index. */
-  params(methodName: string): Map<number, ToolParamRecord>;
+  /** What the parameter decorators recorded on the parameters of one method. */
+  params(methodName: string): ParamRecords;
+}
+
+/**
+ * @internal What `@ToolParam`, `@InjectContext`, `@PromptArg` and `@ResourceParam` recorded on the
+ * parameters of one method (a subclass's records win), read by parameter index: the options, the
+ * context key and the completion callback, each as the decorator was given it.
+ */
+export class ParamRecords {
+  /** One more than the highest decorated index (0 when no parameter is decorated). */
+  readonly extent: number;
+
+  constructor(private readonly byIndex: ReadonlyMap<number, ToolParamRecord>) {
+    this.extent = Math.max(0, ...[...byIndex.keys()].map((index) => index + 1));
+  }
+
+  /** True when parameter `index` carries one of the decorators. */
+  has(index: number): boolean {
+    return this.byIndex.has(index);
+  }
+
+  /** `@ToolParam`'s options of parameter `index`: the model (or a preset) fills it. */
+  options(index: number): ToolParamOptions | undefined {
+    return this.byIndex.get(index)?.options;
+  }
+
+  /** `@InjectContext`'s key of parameter `index`: the call's context fills it. */
+  context(index: number): ContextKey | undefined {
+    return this.byIndex.get(index)?.context;
+  }
+
+  /** `@PromptArg` / `@ResourceParam`'s completion callback of parameter `index`. */
+  complete(index: number): CompleteCallback | undefined {
+    return this.byIndex.get(index)?.complete;
+  }
 }
 
 /**
@@ -256,12 +290,12 @@ export function mergedRecords(prototype: object): MergedRecords {
     for (const [k, v] of records.resources) resources.set(k, v);
     for (const [k, v] of records.prompts) prompts.set(k, v);
   }
-  const params = (methodName: string): Map<number, ToolParamRecord> => {
+  const params = (methodName: string): ParamRecords => {
     const merged = new Map<number, ToolParamRecord>();
     for (const records of rootFirst) {
       for (const [index, record] of records.params.get(methodName) ?? []) merged.set(index, record);
     }
-    return merged;
+    return new ParamRecords(merged);
   };
   return { service, methods, resources, prompts, params };
 }

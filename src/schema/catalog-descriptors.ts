@@ -3,7 +3,7 @@ import type { ReadonlyJsonSchema } from '../common/json-schema';
 import { parseUriTemplate } from '../common/uri-template';
 import { ToolkitError } from '../errors';
 import type { PromptDescriptor, ResourceDescriptor } from '../metadata/catalog-descriptor';
-import { mergedRecords, type CatalogMemberOptions, type CompleteCallback, type Constructor, type ToolParamRecord } from '../metadata/records';
+import { mergedRecords, type CatalogMemberOptions, type CompleteCallback, type Constructor, type ParamRecords } from '../metadata/records';
 import type { ParamDescriptor } from '../metadata/tool-descriptor';
 import { snakeCase } from '../metadata/tool-name';
 import { methodParams } from './descriptor-builder';
@@ -51,10 +51,10 @@ function checkParams(owner: string, params: readonly ParamDescriptor[], lists: b
   }
 }
 
-function completionsOf(params: readonly ParamDescriptor[], records: Map<number, ToolParamRecord>): Map<string, CompleteCallback> {
+function completionsOf(params: readonly ParamDescriptor[], records: ParamRecords): Map<string, CompleteCallback> {
   const completions = new Map<string, CompleteCallback>();
   for (const param of params) {
-    const complete = records.get(param.index)?.complete;
+    const complete = records.complete(param.index);
     if (complete !== undefined && param.kind === 'model') completions.set(param.name, complete);
   }
   return completions;
@@ -67,7 +67,7 @@ function baseOf(
   decorator: string,
   options: CatalogMemberOptions,
   serviceGroup: string | undefined,
-  records: Map<number, ToolParamRecord>,
+  records: ParamRecords,
   manifest: ManifestMethod | undefined,
   types: ToolManifest['types'],
 ) {

@@ -4,8 +4,8 @@ import {
   mergedRecords,
   ownToolNames,
   type Constructor,
+  type ParamRecords,
   type ToolMethodRecord,
-  type ToolParamRecord,
   type ToolServiceOptions,
 } from '../metadata/records';
 import type { ParamDescriptor, ToolDescriptor } from '../metadata/tool-descriptor';
@@ -92,7 +92,7 @@ export function methodParams(
   ctor: Constructor,
   methodName: string,
   decorator: string,
-  records: Map<number, ToolParamRecord>,
+  records: ParamRecords,
   manifest: ManifestMethod | undefined,
   types: ToolManifest['types'],
 ): MethodParams {
@@ -104,7 +104,7 @@ export function methodParams(
   const paramTypes = Reflect.getMetadata('design:paramtypes', ctor.prototype as object, methodName) as unknown[] | undefined;
   // Without metadata, `fn.length` stops at the first default value: the manifest counts the rest
   // (`run(@ToolParam() n = 1, user?: UserContext)` has two parameters, and `user` is injected).
-  const count = Math.max(fn.length, paramTypes?.length ?? manifest?.params.length ?? 0, ...[...records.keys()].map((i) => i + 1));
+  const count = Math.max(fn.length, paramTypes?.length ?? manifest?.params.length ?? 0, records.extent);
   if (manifest && manifest.params.length !== count) {
     throw new ToolkitError(
       'MANIFEST_MISMATCH',
@@ -120,7 +120,13 @@ export function methodParams(
     const params: ParamDescriptor[] = [];
     const seen = new Set<string>();
     for (let index = 0; index < count; index++) {
-      const param = buildParamDescriptor(owner, index, { record: records.get(index), manifest: manifest?.params[index], types, designType: paramTypes?.[index] });
+      const param = buildParamDescriptor(owner, index, {
+        options: records.options(index),
+        context: records.context(index),
+        manifest: manifest?.params[index],
+        types,
+        designType: paramTypes?.[index],
+      });
       if (param.kind === 'model') {
         if (seen.has(param.name)) {
           throw new ToolkitError('INVALID_DEFINITION', `${owner}: two parameters are named '${param.name}'.`);
@@ -138,19 +144,18 @@ export function methodParams(
  * The error for a method whose parameters cannot be told apart without decorator metadata: it
  * names each such parameter with its own fix, then the two fixes for all of them at once.
  */
-function metadataMissing(owner: string, count: number, records: Map<number, ToolParamRecord>, types: ToolManifest['types']): ToolkitError {
+function metadataMissing(owner: string, count: number, records: ParamRecords, types: ToolManifest['types']): ToolkitError {
   const lines: string[] = [];
   for (let index = 0; index < count; index++) {
-    const record = records.get(index);
-    if (record === undefined) {
+    if (!records.has(index)) {
       lines.push(`parameter #${index} has no @ToolParam and no @InjectContext: mark a context object @InjectContext(TheClass), or a value the model sends @ToolParam({ name: '…', type: () => … })`);
       continue;
     }
     try {
-      buildParamDescriptor(owner, index, { record, manifest: undefined, types, designType: undefined });
+      buildParamDescriptor(owner, index, { options: records.options(index), context: records.context(index), manifest: undefined, types, designType: undefined });
     } catch (error) {
       if (ToolkitError.is(error, 'MISSING_NAME')) lines.push(`parameter #${index} has a @ToolParam without a name (reflection cannot see names): ${typeFixes('…')}`);
-      else if (ToolkitError.is(error, 'DECORATOR_METADATA_MISSING')) lines.push(`parameter '${record.options?.name}' (#${index}) has a @ToolParam that names no type: ${typeFixes(record.options?.name ?? '…')}`);
+      else if (ToolkitError.is(error, 'DECORATOR_METADATA_MISSING')) lines.push(`parameter '${records.options(index)?.name}' (#${index}) has a @ToolParam that names no type: ${typeFixes(records.options(index)?.name ?? '…')}`);
       else throw error;
     }
   }
@@ -168,7 +173,7 @@ function buildOne(
   ctor: Constructor,
   service: ToolServiceOptions,
   method: ToolMethodRecord,
-  records: Map<number, ToolParamRecord>,
+  records: ParamRecords,
   manifest: ManifestMethod | undefined,
   types: ToolManifest['types'],
 ): ToolDescriptor {

@@ -3,7 +3,7 @@ import type { ContextKey } from '../common/execution-context';
 import type { ManifestParam, ToolManifest } from '../common/manifest';
 import { ToolEmitter } from '../common/tool-emitter';
 import { ToolkitError } from '../errors';
-import type { ToolParamRecord } from '../metadata/records';
+import type { ToolParamOptions } from '../metadata/records';
 import type { ParamDescriptor } from '../metadata/tool-descriptor';
 import { manifestType } from './manifest-types';
 import { erasedClassHint } from './erased-class';
@@ -12,8 +12,10 @@ import { hasValidationMetadata, isUserClass } from './type-schema';
 
 /** Everything known about one parameter: the decorators, the manifest and reflection. */
 export interface ParamSources {
-  /** What `@ToolParam` / `@InjectContext` recorded. */
-  readonly record: ToolParamRecord | undefined;
+  /** `@ToolParam`'s options (also `@PromptArg`'s, `@ResourceParam`'s): the model (or a preset) fills it. */
+  readonly options: ToolParamOptions | undefined;
+  /** `@InjectContext`'s key: the call's context fills it. */
+  readonly context: ContextKey | undefined;
   /** The manifest's entry for the parameter. */
   readonly manifest: ManifestParam | undefined;
   /** The manifest module's classes. */
@@ -22,8 +24,8 @@ export interface ParamSources {
   readonly designType: unknown;
 }
 
-function describeParam(index: number, { record, manifest }: ParamSources): string {
-  const name = record?.options?.name ?? manifest?.name;
+function describeParam(index: number, { options, manifest }: ParamSources): string {
+  const name = options?.name ?? manifest?.name;
   return name ? `parameter '${name}' (#${index})` : `parameter #${index}`;
 }
 
@@ -85,28 +87,28 @@ function contextParam(owner: string, index: number, label: string, { manifest, t
  * @internal
  */
 export function buildParamDescriptor(owner: string, index: number, sources: ParamSources): ParamDescriptor {
-  const { record, manifest, designType } = sources;
+  const { context, manifest, designType } = sources;
   const label = describeParam(index, sources);
-  if (record?.context !== undefined) {
-    if (record.options !== undefined) {
+  if (context !== undefined) {
+    if (sources.options !== undefined) {
       throw new ToolkitError(
         'INVALID_DEFINITION',
         `${owner} ${label} has both @ToolParam and @InjectContext: keep @ToolParam when the model fills it, @InjectContext when the context does.`,
       );
     }
     // what reflection would inject by type, said by the decorator where there is no reflection
-    if (record.context === ToolEmitter) return { kind: 'emitter', index };
-    if (record.context === AbortSignal) return { kind: 'signal', index };
-    if (record.context === ClientRequests) return { kind: 'client', index };
-    return { kind: 'context', index, type: record.context, typeName: keyName(record.context) };
+    if (context === ToolEmitter) return { kind: 'emitter', index };
+    if (context === AbortSignal) return { kind: 'signal', index };
+    if (context === ClientRequests) return { kind: 'client', index };
+    return { kind: 'context', index, type: context, typeName: keyName(context) };
   }
-  if (record?.options === undefined) {
+  if (sources.options === undefined) {
     if (designType === ToolEmitter || manifest?.injected === 'emitter') return { kind: 'emitter', index };
     if (designType === AbortSignal || manifest?.injected === 'signal') return { kind: 'signal', index };
     if (designType === ClientRequests || manifest?.injected === 'client') return { kind: 'client', index };
     if (manifest?.kind !== 'model') return contextParam(owner, index, label, sources);
   }
-  const options = record?.options ?? {};
+  const options = sources.options ?? {};
   // Reflection wins where it sees the class; the manifest module names it where reflection cannot.
   const declared =
     options.type !== undefined || options.enum !== undefined || isUserClass(designType) || designType === Date

@@ -22,7 +22,6 @@ const SEAMS: readonly string[] = [
   'executor/RemoteRunner',
   'executor/ResolvedExecution',
   'executor/ToolEntry',
-  'metadata/ToolParamRecord',
 ];
 
 const src = path.resolve(__dirname, '../../src');
