@@ -50,7 +50,7 @@ export function linkPackages(dir: string, without: readonly string[] = []): stri
   return modules;
 }
 
-/** The files a build of the package depends on: the sources and the configuration the build reads. */
+/** What a build of the package reads besides `src/`. */
 const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 /**
@@ -75,7 +75,7 @@ export function packageBuild(): string {
   const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', path.join(work, 'dist')], { encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${String(tsc.status)}):\n${tsc.stdout}${tsc.stderr}`);
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(work, 'package.json'));
-  for (const stale of fs.readdirSync(cache)) if (/^[0-9a-f]{16}$/.test(stale)) fs.rmSync(path.join(cache, stale), { recursive: true, force: true });
+  for (const stale of fs.readdirSync(cache)) if (/^[0-9a-f]{16}$/.test(stale) && stale !== path.basename(built)) fs.rmSync(path.join(cache, stale), { recursive: true, force: true });
   try {
     fs.renameSync(work, built);
   } catch (error) {

@@ -66,7 +66,7 @@ let dir: string;
 
 // Each test runs the TypeScript compiler over the project and toolwright's declarations (and the
 // second a tsx child): ~2 s and ~14 s on an idle machine, several times that on two loaded cores.
-// The package is built once per state of src/ (~30 s idle), then reused.
+// The package is built once per state of src/ (under a minute), then reused.
 const COMPILER_TEST_MS = 240_000;
 const TSX_CHILD_MS = 180_000;
 
