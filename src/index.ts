@@ -1,7 +1,14 @@
 import 'reflect-metadata';
 
-export { ToolkitError } from './errors';
-export type { ToolkitErrorCode, ToolkitErrorCodes, ToolkitErrorOptions } from './errors';
+// The root entry point is a list of folder faces, one section per folder from the lowest layer up;
+// each folder's index.ts names what the folder publishes (test/architecture/root-faces.test.ts keeps
+// it so). The subpath entry points (toolwright/mcp, toolwright/openai, …) are faces of their folders.
+
+// errors: ToolkitError and its codes
+export * from './errors';
+
+// common: the vocabulary (calls, results, content, context, principals, JSON Schema, manifests,
+// client requests, logging), named file by file until the folder has a face
 export type { Frozen, JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from './common/json-schema';
 export type {
   ToolCall,
@@ -19,7 +26,6 @@ export { ToolExecutionContext, ToolExecutionContextBuilder } from './common/exec
 export type { ContextType, ContextKey } from './common/execution-context';
 export { Principal } from './common/principal';
 export type { PrincipalOptions } from './common/principal';
-export type { Authorize, AuthorizeRequest, AuthorizeVerdict } from './executor/authorization';
 export type { RepairChange, RepairKind, RepairMode } from './common/repair-types';
 export { isContextualTool, isAsyncTool } from './common/agent-tool';
 export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour, StandardAgentTool } from './common/agent-tool';
@@ -67,104 +73,32 @@ export type {
   ClientRoot,
   RootsResult,
 } from './common/client-request-types';
-export { InjectContext, Tool, ToolParam, ToolService, Prompt, PromptArg, Resource, ResourceParam } from './decorators';
-export type { ToolOptions, ToolParamOptions, ToolServiceOptions, TypeHint, EnumLike, Constructor } from './metadata/records';
-export type {
-  CatalogMemberOptions,
-  CompleteCallback,
-  CompletionContext,
-  PromptArgOptions,
-  PromptOptions,
-  ResourceAnnotations,
-  ResourceDetails,
-  ResourceOptions,
-  ResourceParamOptions,
-} from './metadata/records';
-export type { CatalogView, PromptView, ResourceView } from './resources/catalog-views';
-export type {
-  BlobResourceContent,
-  CatalogCallOptions,
-  CompleteOptions,
-  CompletionResult,
-  PromptArgumentInfo,
-  PromptContent,
-  PromptContentInput,
-  PromptGetResult,
-  PromptInfo,
-  PromptMessage,
-  PromptMessageInput,
-  PromptReturn,
-  ResourceContent,
-  ResourceContentInput,
-  ResourceInfo,
-  ResourceReadResult,
-  ResourceTemplateInfo,
-  TextResourceContent,
-} from './resources/catalog-types';
-export { loadManifest, parseManifest } from './schema/manifest-loader';
-export { Toolkit } from './toolkit/toolkit';
-export type { ToolkitOptions } from './toolkit/toolkit';
-export { ToolkitSession } from './toolkit/session';
-export type { SessionOptions } from './toolkit/session';
-export { ToolView } from './toolkit/tool-view';
-export type { ToolGroupState, ToolListOptions } from './toolkit/view-options';
-export { ToolRegistration } from './toolkit/registration';
-export { toolwrightModule } from './toolkit/toolwright-module';
-export type { ToolwrightModuleOptions, ToolGroupDefinition } from './toolkit/toolwright-module';
-export type { ToolkitContainer } from './di/services';
-export type { RegisterOptions, ToolTarget } from './toolkit/registration';
 export type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from './common/standard-schema';
-export { fromContainer, type ContainerPreset } from './di/container-preset';
-export type { PresetValue, PresetResolver, PresetMap } from './executor/presets';
-export { defineSkill } from './toolkit/skill-definition';
-export type { SkillDefinition, SkillContext, SkillCallOptions, SkillStep, SkillStepInput, SkillOptions } from './toolkit/skill-definition';
-export { EQUIP_TOOL_GROUPS, LIST_SKILLS, INVOKE_SKILL } from './toolkit/meta-tool-names';
-export type { EquipToolGroupsOptions, SkillListing } from './toolkit/meta-tools';
-export type { ToolAvailability } from './toolkit/availability';
-export type { RenderPromptOptions } from './toolkit/view-options';
-export type { ToolHook, HookContext, BeforeHookDecision } from './executor/hooks';
-export type {
-  ToolEvent,
-  ToolEventType,
-  ToolCallEventBase,
-  CallStartedEvent,
-  CallRepairedEvent,
-  CallProgressEvent,
-  CallLogEvent,
-  AttemptFailedEvent,
-  RetryScheduledEvent,
-  CallSucceededEvent,
-  CallFailedEvent,
-  CallTimedOutEvent,
-  CallAbortedEvent,
-  AsyncCompletedEvent,
-  ToolsChangedEvent,
-  GroupsChangedEvent,
-  SkillChangedEvent,
-  CallbackFailedEvent,
-} from './executor/events';
-export type { ToolSource } from './toolkit/registry';
-export type { CallOptions, CallProgress } from './executor/call-executor';
-export type { CallLog } from './executor/executor-core';
-export { AsyncCompletion } from './executor/async-completion';
-export { lowerToolSchemas, restoreArguments } from './schema/lowering';
-export type {
-  ProviderName,
-  LoweringOptions,
-  LoweringChange,
-  LoweringOmission,
-  LoweringResult,
-  OpenAIChatToolDefinition,
-  OpenAIResponsesToolDefinition,
-  AnthropicToolDefinition,
-  GeminiSchema,
-  GeminiFunctionDeclaration,
-  McpToolDefinition,
-  ProviderToolDefinition,
-  ProviderToolDefinitionMap,
-} from './schema/lowering/provider-definitions';
-export { runToolLoop, streamToolLoop, ScriptedProvider } from './loop';
-export type { ToolLoopOptions, ToolLoopResult, LoopTurn, LoopStopReason, LoopEvent, ScriptedTurn, ScriptedStreamTurn } from './loop';
+export type { TravellingContexts } from './common/travelling-contexts';
+
+// metadata: the options the decorators take and the types they name
+export type * from './metadata';
+
+// di: the container a toolkit resolves services from, presets read from it
+export * from './di';
+
+// decorators: tools, parameters, services, prompts and resources
+export * from './decorators';
+
+// schema: build-time manifests loaded, canonical schemas lowered per provider
+export * from './schema';
+
+// executor: authorization, hooks, events, presets, call options, asynchronous completion
+export * from './executor';
+
+// resources: the catalog of prompts and resources beside the tools
+export type * from './resources';
+
+// toolkit: registration, views, sessions, groups, skills and their meta tools, the DI module
+export * from './toolkit';
+
+// pipeline: approval and the built-in hooks (guardrails, truncation, redaction), named file by
+// file until the folder has faces
 export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
 export type {
   PendingApproval,
@@ -184,7 +118,6 @@ export type {
 export { InMemoryApprovalDecisions } from './pipeline/approval-decisions';
 export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './pipeline/approval-decisions';
 export type { ApprovalStore, ApprovalStoreVerdict, ApprovalAuditRecord, StoredApproval, ApprovalStoreChange, ApprovalOutcome, ApprovalRetention } from './pipeline/approval-store';
-export type { TravellingContexts } from './common/travelling-contexts';
 export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';
 export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './pipeline/guardrail-hook';
 export { createTruncationHook } from './pipeline/truncation-hook';
@@ -193,3 +126,6 @@ export { createRedactionHook } from './pipeline/redaction-hook';
 export type { RedactionHookOptions } from './pipeline/redaction-hook';
 export { createRedactor, SECRET_PATTERNS, DEFAULT_REDACTION } from './pipeline/redactor';
 export type { Redactor, RedactorOptions } from './pipeline/redactor';
+
+// loop: the tool loop over any model provider, and a scripted provider
+export * from './loop';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { ReadonlyObjectJsonSchema } from '../common/json-schema';
 import type { AgentTool } from '../common/agent-tool';
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import type { Toolkit } from '../toolkit/toolkit';
 
 /** The part of a `Toolkit` the listing reads (a toolkit of another copy of toolwright qualifies too). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import * as path from 'node:path';
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import { listingText, listToolkit, loadToolkit } from './toolkit-listing';
 
 const NAME = 'toolwright';

@@ -1,5 +1,5 @@
 import { isPlainObject } from './plain-object';
-import { describeThrown } from '../errors';
+import { describeThrown } from '../errors/toolkit-error';
 import { boundInput } from './quote-input';
 import type { ToolCall } from './tool-types';
 

@@ -1,4 +1,4 @@
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import type { ElicitationRequest, ElicitationResult, ElicitationValue, RootsResult, SamplingRequest, SamplingResult } from './client-request-types';
 import { boundInput, quoteInput } from './quote-input';
 

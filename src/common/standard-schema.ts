@@ -1,4 +1,4 @@
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 
 /** One problem a Standard Schema library found (`@standard-schema/spec` `Issue`). */
 export interface StandardSchemaIssue {

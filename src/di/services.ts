@@ -1,5 +1,5 @@
 import { Container, injectable } from 'inversify';
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 
 /** A class the container can build (what `@ToolService` classes and context classes are). */
 type Newable = abstract new (...args: never[]) => unknown;

@@ -1,6 +1,6 @@
 import { errorResult } from '../common/results';
 import type { ToolCall, ToolResult } from '../common/tool-types';
-import { describeThrown } from '../errors';
+import { describeThrown } from '../errors/toolkit-error';
 
 /** How a batch runs. */
 export interface BatchPlan {

@@ -1,7 +1,7 @@
 import type { ClientRequests } from '../common/client-requests';
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { quoteInput } from '../common/quote-input';
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import type { CallLink } from './call-link';
 import type { ChainResolver } from './chain-resolver';
 import type { DeadlineTarget } from './deadlines';

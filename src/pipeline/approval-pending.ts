@@ -1,6 +1,6 @@
 import { BehaviorSubject, map, type Observable } from 'rxjs';
 import type { CallOrigin, HookContext } from '../executor/hooks';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { requesterKey, requesterNoun, type Requester } from './approval-requester';
 import type { PendingApproval, PendingFilter } from './approval-types';
 

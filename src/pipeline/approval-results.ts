@@ -1,6 +1,7 @@
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
-import { ToolkitError, describeThrown, type ToolkitErrorCode } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
+import type { ToolkitErrorCode } from '../errors';
 import type { PendingApproval, PendingApprovalData, RememberedDecision } from './approval-types';
 
 /**

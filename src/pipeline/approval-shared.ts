@@ -3,7 +3,7 @@ import { isPlainObject } from '../common/plain-object';
 import { errorResult } from '../common/results';
 import type { ToolResult } from '../common/tool-types';
 import type { TravellingContexts } from '../common/travelling-contexts';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { CALL_ORIGIN, type CallOrigin, type HookContext } from '../executor/hooks';
 import { StoreChanges } from './approval-changes';
 import { claimOf, type InMemoryApprovalDecisions } from './approval-decisions';

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../common/plain-object';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { claimOf, type DecidedRecord, type InMemoryApprovalDecisions } from './approval-decisions';
 import { freezeApproval, type PendingApprovals } from './approval-pending';
 import type { RememberedDecisions } from './approval-remembered';

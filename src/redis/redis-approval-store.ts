@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import type { ToolResult } from '../common/tool-types';
 import {
   decidedRetentionMs,

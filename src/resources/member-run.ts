@@ -4,7 +4,7 @@ import { ToolExecutionContext, type ContextKey } from '../common/execution-conte
 import { chainLookup } from '../di/context-chain';
 import { isContainerPreset } from '../di/container-preset';
 import { getBound } from '../di/services';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { describeAbort, unwatchAbort, watchAbort } from '../executor/abort-watch';
 import type { Deadline } from '../executor/deadlines';
 import type { ExecutorCore } from '../executor/executor-core';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ToolManifest } from '../common/manifest';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 
 /**
  * Checks that `value` has the shape of a toolwright-schema manifest and returns it typed.

@@ -1,6 +1,6 @@
 import { boundInput } from '../common/quote-input';
 import type { ManifestParam, ToolManifest } from '../common/manifest';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 
 /** The class a manifest names for a parameter, found (or not) through the manifest's `types`. */
 export interface ManifestType {

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../common/json-schema';
 import { isPlainObject } from '../common/plain-object';
 import type { StandardSchemaLike } from '../common/standard-schema';
-import { describeThrown, ToolkitError } from '../errors';
+import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import { schemaProblems } from './schema-problems';
 
 /** `~standard.jsonSchema` of Standard JSON Schema (zod 4.2+, arktype 2.1.28+). */

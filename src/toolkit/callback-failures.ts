@@ -1,6 +1,6 @@
 import type { Subject } from 'rxjs';
 import type { CallbackFailureReporter } from '../common/guarded-observable';
-import { describeThrown } from '../errors';
+import { describeThrown } from '../errors/toolkit-error';
 import type { ToolEvent } from '../executor/events';
 
 /**

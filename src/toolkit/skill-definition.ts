@@ -1,7 +1,7 @@
 import type { ContextResolver } from '../common/agent-tool';
 import type { ReadonlyObjectJsonSchema } from '../common/json-schema';
 import type { ToolAnnotations, ToolProgress, ToolResult, ToolRisk } from '../common/tool-types';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { schemaProblems } from '../schema/schema-problems';
 import type { ToolView } from './tool-view';
 

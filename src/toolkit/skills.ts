@@ -1,4 +1,4 @@
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { closedError, type ActivationState } from './activation';
 import { EMPTY_GROUPS } from './availability';
 import { checkSkill, type SkillDefinition } from './skill-definition';

@@ -5,7 +5,7 @@ import { isContextualTool } from '../common/agent-tool';
 import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
 import type { ToolManifest } from '../common/manifest';
 import { isStandardSchema, type StandardSchemaLike } from '../common/standard-schema';
-import { ToolkitError, describeThrown } from '../errors';
+import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { bindPresets, type PresetValue } from '../executor/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';
 import { nullStripper } from '../schema/null-optionals';

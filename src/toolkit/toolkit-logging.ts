@@ -1,7 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
 import { loggedText, writeLog, type ToolwrightLogFields, type ToolwrightLogger, type ToolwrightLogLevel } from '../common/logger';
 import type { LogLevel } from '../common/tool-emitter';
-import { describeThrown } from '../errors';
+import { describeThrown } from '../errors/toolkit-error';
 import type { ToolCallEventBase, ToolEvent } from '../executor/events';
 
 /** The longest text of a throwing callback's error that a log line keeps. */

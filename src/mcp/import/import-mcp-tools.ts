@@ -3,7 +3,7 @@ import type { AgentTool } from '../../common/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../../toolkit/meta-tool-names';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { boundInput, quoteInput } from '../../common/quote-input';
-import { describeThrown } from '../../errors';
+import { describeThrown } from '../../errors/toolkit-error';
 import { listRemoteTools } from './list-remote-tools';
 import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';
 import type { McpImportedTool, McpImportReport, McpImportSkipped } from './mcp-import-report';
