@@ -9,10 +9,10 @@ import type { ToolCall, ToolResult } from '../common/tool-types';
 import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
 import { runBatch } from '../executor/batch';
-import type { CallOptions } from '../executor/call-executor';
+import type { CallOptions, ExecutorCore } from '../executor/call-executor';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
-import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
+import { executionDefaults } from '../executor/execution-settings';
 import type { Authorize } from '../executor/authorization';
 import type { RepairMode } from '../common/repair-types';
 import type { ToolHook } from '../executor/hooks';
@@ -68,7 +68,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   readonly events = new Subject<ToolEvent>();
   readonly report: CallbackFailureReporter;
   readonly deadlines = new DeadlineScheduler();
-  readonly defaults: ResolvedExecution;
+  readonly defaults: ExecutorCore['defaults'];
   readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
@@ -103,7 +103,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   constructor(options: ToolkitOptions) {
     this.report = callbackFailureReporter(this.events);
     this.events$ = GuardedObservable.of(this.events, this.report, 'events$');
-    this.defaults = resolveExecution(DEFAULT_EXECUTION, options.execution);
+    this.defaults = executionDefaults(options.execution);
     this.container = options.container ?? newContainer();
     this.context = options.context ?? ToolExecutionContext.EMPTY;
     this.maxResultChars = options.maxResultChars;
