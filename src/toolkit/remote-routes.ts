@@ -47,7 +47,7 @@ interface Route {
   readonly admit: (entry: ToolEntry) => void;
 }
 
-/** The routes of one toolkit, first match wins. */
+/** The routes of one toolkit, first match wins: the toolkit's {@link RemoteRouter}. */
 class RouteTable implements RemoteRouter {
   readonly routes: Route[] = [];
 

@@ -15,12 +15,8 @@ import { sourceFiles } from '../support/source-files';
 const SEAMS: readonly string[] = [
   'executor/AvailabilityView',
   'executor/CallOrigin',
-  'executor/Deadline',
   'executor/ExecutorCore',
-  'executor/RemoteCall',
   'executor/RemoteRouter',
-  'executor/RemoteRunner',
-  'executor/ResolvedExecution',
   'executor/SessionLifetime',
   'executor/ToolEntry',
   'metadata/ToolParamRecord',
