@@ -78,8 +78,8 @@ export class SkillRun implements SkillContext {
     nesting: { readonly depth: number; readonly chain: readonly string[] },
     private readonly maxToolCalls: number,
   ) {
-    const gate = new ScopeGate(record.skill.name, record.scope, record.grants, outer.state, core.registry);
-    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame: { depth: nesting.depth, chain: nesting.chain, gate } };
+    const scope = new ScopeGate(record.skill.name, record.scope, record.grants, outer.state, core.registry);
+    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame: { depth: nesting.depth, chain: nesting.chain, scope } };
     this.signal = AbortSignal.any([attempt.signal, this.controller.signal]);
   }
 

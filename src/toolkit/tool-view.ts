@@ -1,10 +1,10 @@
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
-import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
-import type { ActivationState } from './activation';
+import type { ActivationState, ScopeGate } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
 import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingCore } from './visible-tools';
 import type { ToolAvailability } from './availability';
@@ -19,7 +19,7 @@ export interface SkillFrame {
   /** The skills from the outermost run to this one. */
   readonly chain: readonly string[];
   /** What the run may call (instead of what the view enables). */
-  readonly gate: AvailabilityView;
+  readonly scope: ScopeGate;
 }
 
 /**

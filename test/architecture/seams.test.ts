@@ -13,7 +13,6 @@ import { sourceFiles } from '../support/source-files';
  * an entry point of the package exports) are the contract, not seams.
  */
 const SEAMS: readonly string[] = [
-  'executor/AvailabilityView',
   'executor/CallOrigin',
   'executor/ExecutorCore',
   'executor/RemoteRouter',
