@@ -41,7 +41,7 @@ import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { SessionCore } from './session';
 import type { SkillRunCore } from './skill-run';
-import type { SkillFrame, ToolView } from './tool-view';
+import type { SkillFrame, ToolView, ViewParts } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
 import { masked, visibleMask } from './visible-tools';
@@ -87,6 +87,8 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   readonly catalog = new Catalog();
   private readonly parallel: boolean;
   private readonly maxConcurrency: number;
+  /** The parts every view of the toolkit works with. */
+  readonly viewParts: ViewParts;
   /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
   readonly events$: Observable<ToolEvent>;
   /** The state of the toolkit's own view. */
@@ -125,6 +127,15 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
     this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
     this.dispatcher = new Dispatcher(this, this.meta, (view, state) => this.sessions.close(view, state));
+    this.viewParts = {
+      listing: this,
+      calls: this.dispatcher,
+      skills: this.skills,
+      runBatch: (calls, run) => this.runBatch(calls, run),
+      resourceView: (state) => new ResourceView(this, gateOf(state)),
+      promptView: (state) => new PromptView(this, gateOf(state)),
+      renderPrompt: (state, prompt) => this.renderPrompt(state, prompt),
+    };
     this.logger = checkedLogger(options.logger, 'new Toolkit({ logger })');
     if (this.logger) logToolkitEvents(this.events, this.logger);
   }
@@ -149,27 +160,12 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     return runBatch(calls, { parallel: this.parallel, maxConcurrency: this.maxConcurrency, isSequential: (call) => registry.isSequential(call.name), run });
   }
 
-  activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void> {
-    return this.skills.activate(view, state, name);
-  }
-
-  deactivateSkill(view: ToolView, state: ActivationState): Promise<void> {
-    return this.skills.deactivate(view, state);
-  }
-
   restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean {
     return this.skills.restore(state, name, groups);
   }
 
-  resourceView(state: ActivationState): ResourceView {
-    return new ResourceView(this, gateOf(state));
-  }
-
-  promptView(state: ActivationState): PromptView {
-    return new PromptView(this, gateOf(state));
-  }
-
-  renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
+  /** The system-prompt text of the view of `state`. */
+  private renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
     const skill = state.skill;
     return renderPrompt(
       {
