@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ContextKey } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
 import { ToolkitError } from '../errors';
-import { contextKeysOf, type RemoteCall, type RemoteRunner, type ToolEntry } from '../toolkit/remote-routes';
+import { contextKeysOf, type RemoteCall, type ToolEntry } from '../toolkit/remote-routes';
 import { encodeContext, identify, MAX_JOB_CHARS, travelNames, type ToolJobData, type TravellingContexts } from './job-data';
 import { ASYNC_EVENT, ASYNC_FIELD, cancelChannel, errorToolResult, failedResult, replayReport, resultOf } from './job-events';
 import type { RedisLink } from './redis-link';
@@ -40,7 +40,7 @@ export interface QueuePlace {
  * from the call) and answers it from the queue's events — completion, failure, progress, and an
  * async tool's later completion — through one `QueueEvents` reader shared by every call.
  */
-export class QueueRunner implements RemoteRunner {
+export class QueueRunner {
   private readonly queue: Queue;
   private readonly producer: QueueEventsProducer;
   private readonly client: Redis;
@@ -181,7 +181,7 @@ export class QueueRunner implements RemoteRunner {
       const result = answer(waiter.call);
       if (result.async && !result.isError) {
         // taken before the call answers, so the completion is delivered after its answer
-        const completion = waiter.call.asyncCompletion();
+        const completion = waiter.call.asyncCompletion;
         if (overtaken) completion.complete(resultOf(early, waiter.call.entry.name));
         else this.asyncWaiting.set(jobId, [...(this.asyncWaiting.get(jobId) ?? []), waiter.call]);
       }
@@ -282,7 +282,7 @@ export class QueueRunner implements RemoteRunner {
       return;
     }
     this.asyncWaiting.delete(jobId);
-    for (const call of calls) call.asyncCompletion().complete(resultOf(completion, call.entry.name));
+    for (const call of calls) call.asyncCompletion.complete(resultOf(completion, call.entry.name));
   }
 
   /** The caller aborted, or its timeout ran out: stop waiting, and cancel the job unless another caller waits for it. */

@@ -112,7 +112,7 @@ export function queueTools(toolkit: Toolkit, options: QueueToolsOptions): Queued
   const onLost = logger && ((why: string): void => writeLog(logger, 'error', { event: 'queue_lost', queueName, error: why }, `queue ${queueName}: ${why}`));
   const link = new RedisLink(options.connection, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, `queueTools('${queueName}')`);
   const runner = new QueueRunner(link, { queueName, prefix: options.prefix, keepResultsMs, contexts, workerContexts: options.workerContexts ?? [], onLost });
-  addRoute(toolkit, takes, runner, admit);
+  addRoute(toolkit, takes, (call) => runner.run(call), admit);
   if (logger) writeLog(logger, 'info', { event: 'queue_routed', queueName, ...(groups !== undefined ? { groups: [...groups] } : {}), ...(tools !== undefined ? { tools: [...tools] } : {}) }, `calls routed to queue ${queueName}`);
   let closing: Promise<void> | undefined;
   return {

@@ -3,6 +3,7 @@ import { approvalUnavailable, hasApprovalHook, missingScopes, principalIn, ruleR
 import { describeAbort } from './abort-watch';
 import { aborted, failed, gateRefusal, unknownTool, type Stop } from './call-end';
 import type { CallState } from './call-state';
+import type { RoutedEntry } from './executor-core';
 
 /**
  * @internal What the `authorize` rule decided: go on (`undefined`), refuse (a {@link Stop}), or
@@ -17,15 +18,15 @@ export type Authorization = Stop | 'approval' | undefined;
 export function gate(run: CallState): Stop | undefined {
   const { routed, options } = run;
   if (options.signal !== undefined && options.signal.aborted) return aborted(run, describeAbort(options.signal));
-  if (routed === undefined) return unknownTool(run);
+  if (routed.entry === undefined) return unknownTool(run, routed.enabledNames);
   const entry = routed.entry;
   return gateRefusal(run, routed.gate) ?? scopeGate(run, routed.gate === entry ? [entry.tool] : [routed.gate.tool, entry.tool]);
 }
 
 /** @internal The gate again once the `before` hooks decided: meanwhile the view may have closed or switched the tool's group off. */
 export function gateAgain(run: CallState): Stop | undefined {
-  const closed = run.view.closedReason();
-  return closed !== undefined ? failed('SESSION_CLOSED', closed) : gateRefusal(run, run.routed!.gate);
+  // hooks run only for a call whose name the gate found an entry for
+  return gateRefusal(run, (run.routed as RoutedEntry).gate);
 }
 
 /**

@@ -38,14 +38,13 @@ export function internalFault(run: CallState, error: unknown): Stop {
  * (the entry a meta tool was routed from, else the tool's own); `undefined` when it does.
  */
 export function gateRefusal(run: CallState, gate: ToolEntry): Stop | undefined {
-  const view = run.view;
-  return view.isEnabled(gate) ? undefined : failed('TOOL_DISABLED', view.whyDisabled(gate));
+  const refusal = run.availability(gate);
+  return refusal === undefined ? undefined : failed(refusal.code, refusal.message);
 }
 
 /** @internal A call of a name no tool has, suggesting the enabled tools with close names. */
-export function unknownTool(run: CallState): Stop {
+export function unknownTool(run: CallState, enabled: readonly string[]): Stop {
   const name = String(run.call.name);
-  const enabled = run.view.enabledNames();
   const close = closeNames(name, enabled);
   return failed(
     'UNKNOWN_TOOL',

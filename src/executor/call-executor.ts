@@ -1,21 +1,24 @@
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import type { ToolkitErrorCode } from '../errors';
-import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
+import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
 import type { CallOrigin } from './hooks';
 import type { WorkerAttempt } from './remote-types';
 import { CallRun } from './run-call';
 
 export type { ResolvedExecution } from './execution-settings';
-export type { AvailabilityView, CallLog, CallOptions, CallProgress, ExecutorCore } from './executor-core';
+export type { AvailabilityGate, CallLog, CallOptions, CallProgress, ExecutorCore, GateRefusal, UnknownName } from './executor-core';
+
+/** A refusal runs nothing of the call: it suggests no name either. */
+const NOT_RESOLVED: UnknownName = Object.freeze({ entry: undefined, enabledNames: Object.freeze([]) });
 
 /**
- * @internal Runs `call` made in `view`: `routed` is what the dispatcher resolved its name to
- * (`undefined`: no tool has it; the run looks nothing up), `origin` how to run it again as
+ * @internal Runs `call` under `availability` (the gate of its view): `routed` is what the dispatcher
+ * resolved its name to (an {@link UnknownName} when no tool has it; the run looks nothing up), `origin` how to run it again as
  * requested (set when hooks exist), `handoff` the attempt a worker runs for a queued job. The one
  * way a call runs, for the dispatcher and the worker alike. Never rejects.
  */
-export function runCall(core: ExecutorCore, view: AvailabilityView, call: ToolCall, options: CallOptions, routed: RoutedEntry | undefined, origin?: CallOrigin, handoff?: WorkerAttempt): Promise<ToolResult> {
-  return new CallRun(core, view, call, options, routed, origin, handoff).run();
+export function runCall(core: ExecutorCore, availability: AvailabilityGate, call: ToolCall, options: CallOptions, routed: RoutedEntry | UnknownName, origin?: CallOrigin, handoff?: WorkerAttempt): Promise<ToolResult> {
+  return new CallRun(core, availability, call, options, routed, origin, handoff).run();
 }
 
 /**
@@ -24,6 +27,6 @@ export function runCall(core: ExecutorCore, view: AvailabilityView, call: ToolCa
  * gets its one `call_started` (what the model sent, redacted, as for any rejected call) and its
  * one terminal event, on the same `events$`. Resolves with the error result.
  */
-export function refuseCall(core: ExecutorCore, view: AvailabilityView, call: ToolCall, options: CallOptions, routed: RoutedEntry | undefined, code: ToolkitErrorCode, message: string): Promise<ToolResult> {
-  return new CallRun(core, view, call, options, routed, undefined, undefined).refuse(code, message);
+export function refuseCall(core: ExecutorCore, availability: AvailabilityGate, call: ToolCall, options: CallOptions, routed: RoutedEntry | undefined, code: ToolkitErrorCode, message: string): Promise<ToolResult> {
+  return new CallRun(core, availability, call, options, routed ?? NOT_RESOLVED, undefined, undefined).refuse(code, message);
 }

@@ -6,7 +6,7 @@ import type { CallLink } from './call-link';
 import type { ChainResolver } from './chain-resolver';
 import type { DeadlineTarget } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
-import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
+import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
 import type { CallOrigin } from './hooks';
 import { presetSecretsOf } from './preset-secrets';
 import { redactDeep, type Scrub } from './redact';
@@ -36,13 +36,14 @@ export interface CallFailure {
  */
 export interface CallState extends CallLink, DeadlineTarget {
   readonly core: ExecutorCore;
-  readonly view: AvailabilityView;
+  /** The availability gate of the call's view (or of the skill run that makes it). */
+  readonly availability: AvailabilityGate;
   readonly call: ToolCall;
   readonly options: CallOptions;
   /** How to run the call again as requested (hooks such as approval keep it); set when hooks exist. */
   readonly origin: CallOrigin | undefined;
-  /** What the dispatcher resolved the call's name to; `undefined`: no tool has that name. */
-  readonly routed: RoutedEntry | undefined;
+  /** What the dispatcher resolved the call's name to: an entry, or an {@link UnknownName}. */
+  readonly routed: RoutedEntry | UnknownName;
   /** Set when a worker runs the call for a queued job: one attempt, no hooks, retries left to the queue. */
   readonly handoff: WorkerAttempt | undefined;
   /**

@@ -61,6 +61,17 @@ export function resolveExecution(base: Readonly<ResolvedExecution>, override: Ex
 }
 
 /**
+ * The toolkit-wide settings a `Toolkit`'s `execution` option makes: its fields over no timeout and
+ * no retry, made safe as {@link resolveExecution} does. Each tool's own settings merge over these.
+ *
+ * @example
+ * executionDefaults({ timeoutMs: 30_000 }); // 30 s per attempt, one attempt
+ */
+export function executionDefaults(execution: ExecutionOptions | undefined): ResolvedExecution {
+  return resolveExecution(DEFAULT_EXECUTION, execution);
+}
+
+/**
  * The delay before attempt `failedAttempt + 1`: `initialBackoffMs × backoffMultiplier^(failedAttempt−1)`,
  * randomised uniformly within ±`jitter` of itself, capped at `maxBackoffMs`, rounded to whole ms.
  *

@@ -82,16 +82,25 @@ export interface CallOptions {
 /** @internal The options of a call made without any: one frozen object, shared, never changed. */
 export const NO_OPTIONS: CallOptions = Object.freeze({});
 
-/** What decides whether a tool is enabled for a call. */
-export interface AvailabilityView {
-  /** True when `entry` may be called in this view. */
-  isEnabled(entry: ToolEntry): boolean;
-  /** Why `entry` is not enabled, for the model. */
-  whyDisabled(entry: ToolEntry): string;
-  /** Names of the enabled tools (for "did you mean" suggestions). */
-  enabledNames(): string[];
-  /** Why no call may go on in this view any more (a closed or expired session), or `undefined` while it is open. */
-  closedReason(): string | undefined;
+/**
+ * Why the view a call is made in (or a skill run's scope) refuses the call's tool now:
+ * `SESSION_CLOSED` once the view closed (or expired), else `TOOL_DISABLED`, with a message for the model.
+ */
+export interface GateRefusal {
+  readonly code: 'TOOL_DISABLED' | 'SESSION_CLOSED';
+  readonly message: string;
+}
+
+/**
+ * The availability gate of the view a call is made in, asked before anything of the call runs and
+ * again once its `before` hooks decided: `undefined` while `entry` may run there, else the refusal.
+ */
+export type AvailabilityGate = (entry: ToolEntry) => GateRefusal | undefined;
+
+/** @internal What the dispatcher found for a call's name that no tool has: the names its view enables, for "did you mean". */
+export interface UnknownName {
+  readonly entry: undefined;
+  readonly enabledNames: readonly string[];
 }
 
 /** Everything the executor needs from a toolkit (not exported by the package). */

@@ -1,9 +1,10 @@
 import { ToolExecutionContext } from '../common/execution-context';
 import type { ToolResult } from '../common/tool-types';
+import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import type { CallState } from './call-state';
 import type { ResolvedExecution } from './execution-settings';
-import type { RemoteRunner } from './remote-types';
+import type { RemoteCall, RemoteRunner } from './remote-types';
 import type { ToolEntry } from './tool-entry';
 
 const singleAttempts = new WeakMap<ResolvedExecution, ResolvedExecution>();
@@ -16,6 +17,31 @@ export function singleAttempt(settings: ResolvedExecution): ResolvedExecution {
   return single;
 }
 
+/** A routed call as its runner reads it: the call's completion handle is made only when a runner reads it. */
+class RoutedCall implements RemoteCall {
+  constructor(
+    private readonly run: CallState,
+    readonly entry: ToolEntry,
+    readonly args: Readonly<Record<string, unknown>>,
+    readonly context: ToolExecutionContext,
+    readonly deadlineAt: number | undefined,
+    readonly maxAttempts: number,
+    readonly attempt: Attempt,
+  ) {}
+
+  get callId(): string {
+    return this.run.call.id;
+  }
+
+  get sessionId(): string | undefined {
+    return this.run.options.sessionId;
+  }
+
+  get asyncCompletion(): AsyncCompletion {
+    return this.run.asyncCompletion();
+  }
+}
+
 /**
  * @internal Runs `run` through `runner` as its one `attempt` under the call's whole timeout (what
  * the `before` hooks left of it, `budget`): the caller's abort and the timeout fire the attempt's
@@ -26,17 +52,7 @@ export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner
   const { context, agentContext } = run.options;
   let answer: Promise<ToolResult>;
   try {
-    answer = runner.run({
-      entry,
-      callId: run.call.id,
-      sessionId: run.options.sessionId,
-      args: run.args!,
-      context: ToolExecutionContext.merge(agentContext, context),
-      deadlineAt: budget > 0 ? Date.now() + budget : undefined,
-      maxAttempts,
-      attempt,
-      asyncCompletion: () => run.asyncCompletion(),
-    });
+    answer = runner(new RoutedCall(run, entry, run.args!, ToolExecutionContext.merge(agentContext, context), budget > 0 ? Date.now() + budget : undefined, maxAttempts, attempt));
   } catch (error) {
     answer = Promise.reject(error);
   }

@@ -6,7 +6,8 @@ import type { ToolEntry } from './tool-entry';
 
 /**
  * @internal One call of a routed tool, as the caller hands it to the runner (a queue): validated,
- * through the `before` hooks, with no preset value (presets are bound where the tool runs).
+ * through the `before` hooks, with no preset value (presets are bound where the tool runs). A
+ * plain record: the runner reads it and reports through its `attempt`.
  */
 export interface RemoteCall {
   readonly entry: ToolEntry;
@@ -22,17 +23,19 @@ export interface RemoteCall {
   readonly maxAttempts: number;
   /** The caller's one attempt: its `signal` fires on timeout and caller abort; `emit` and `log` report to the caller. */
   readonly attempt: ToolCallContext;
-  /** The call's completion handle, for a remote tool that answers with an async result. */
-  asyncCompletion(): AsyncCompletion;
+  /** The call's completion handle, for a remote tool that answers with an async result (made when first read). */
+  readonly asyncCompletion: AsyncCompletion;
 }
 
-/** @internal Runs calls of routed tools elsewhere; resolves with the remote answer (or rejects: the call fails). */
-export interface RemoteRunner {
-  run(call: RemoteCall): Promise<ToolResult>;
-}
+/** @internal Runs a call of a routed tool elsewhere; resolves with the remote answer (or rejects: the call fails). */
+export type RemoteRunner = (call: RemoteCall) => Promise<ToolResult>;
 
-/** @internal Which runner, if any, runs a tool's calls (the toolkit's routes, e.g. `queueTools`). */
+/**
+ * @internal The one seam of calls that run elsewhere (the toolkit's routes, e.g. `queueTools`):
+ * which runner, if any, runs a tool's calls, and whether a route admits a tool being registered.
+ */
 export interface RemoteRouter {
+  /** How the calls of `entry` run elsewhere; `undefined`: they run here. */
   runnerFor(entry: ToolEntry): RemoteRunner | undefined;
   /** Called for each tool being registered: throws when a route that takes it cannot run it (the registration then fails). */
   admit(entry: ToolEntry): void;

@@ -21,7 +21,7 @@ import type { ChainResolver } from './chain-resolver';
 import { isPending } from './convert';
 import { EarlyAnswer, type AnswersEarly } from './early-answer';
 import type { ResolvedExecution } from './execution-settings';
-import type { AvailabilityView, CallOptions, ExecutorCore, RoutedEntry } from './executor-core';
+import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
 import type { CallOrigin } from './hooks';
 import { runRemote, singleAttempt } from './remote-call';
 import type { WorkerAttempt } from './remote-types';
@@ -64,10 +64,10 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
 
   constructor(
     readonly core: ExecutorCore,
-    readonly view: AvailabilityView,
+    readonly availability: AvailabilityGate,
     readonly call: ToolCall,
     readonly options: CallOptions,
-    readonly routed: RoutedEntry | undefined,
+    readonly routed: RoutedEntry | UnknownName,
     readonly origin: CallOrigin | undefined,
     readonly handoff: WorkerAttempt | undefined,
   ) {
@@ -95,16 +95,16 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
   /** Answers with an error and runs nothing: see {@link refuseCall}. */
   refuse(code: ToolkitErrorCode, message: string): Promise<ToolResult> {
     // the entry tells which sent values are preset parameters (hidden in call_started)
-    if (this.routed !== undefined) this.entry = this.routed.entry;
+    this.entry = this.routed.entry;
     return Promise.resolve(this.concludeSafely(errorAnswer(this, code, message)));
   }
 
   /** Gate, then the arguments (parsed, repaired, validated). */
   private start(): ToolResult | Promise<ToolResult> {
     const routed = this.routed;
-    if (routed !== undefined) this.entry = routed.entry;
+    this.entry = routed.entry;
     const refused = gate(this);
-    if (refused !== undefined || routed === undefined) return this.end(refused!);
+    if (refused !== undefined || routed.entry === undefined) return this.end(refused!);
     const entry = routed.entry;
     const checked = checkArguments(this, routed);
     if (checked instanceof Stop) return this.end(checked);

@@ -6,7 +6,6 @@ import { isContainerPreset } from '../di/container-preset';
 import { getBound } from '../di/services';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { describeAbort, unwatchAbort, watchAbort } from '../executor/abort-watch';
-import type { Deadline } from '../executor/deadlines';
 import type { ExecutorCore } from '../executor/executor-core';
 import { presetSecretsOf } from '../executor/preset-secrets';
 import { collectSecrets, redactDeep, type Scrub } from '../executor/redact';
@@ -45,7 +44,8 @@ export function contextResolver(core: CatalogCore, options: CatalogCallOptions):
  */
 export class Bounded {
   private readonly controller = new AbortController();
-  private deadline: Deadline | undefined;
+  /** The timeout's deadline while it is armed: all this needs of it is to cancel it. */
+  private deadline: { cancel(): void } | undefined;
   private fail: ((error: ToolkitError) => void) | undefined;
 
   constructor(

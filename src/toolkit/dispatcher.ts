@@ -50,13 +50,13 @@ export class Dispatcher {
       return this.refuse(state, call, callOptions, 'SESSION_CLOSED', closedError(state.sessionId).message, frame);
     }
     const core = this.core;
-    const gate = frame !== undefined ? frame.gate : state;
+    const scope = frame !== undefined ? frame.scope : state;
     const origin = core.hooks.length > 0 ? new RequestedCall(this, view, state, callOptions, frame) : undefined;
     let resolved = core.registry.resolve(call.name);
     if (resolved !== undefined && resolved.entry.source === 'global') {
       resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame });
     }
-    return runCall(core, gate, call, callOptions, resolved, origin);
+    return runCall(core, scope.refusalOf, call, callOptions, resolved ?? { entry: undefined, enabledNames: scope.enabledNames() }, origin);
   }
 
   /**
@@ -65,8 +65,8 @@ export class Dispatcher {
    * redacted) and its terminal event on `events$`, like every other call. Never rejects.
    */
   refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
-    const gate = frame !== undefined ? frame.gate : state;
-    return refuseCall(this.core, gate, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name), code, message);
+    const scope = frame !== undefined ? frame.scope : state;
+    return refuseCall(this.core, scope.refusalOf, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name), code, message);
   }
 }
 

@@ -1,13 +1,12 @@
 import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
 import { AsyncCompletion } from '../executor/async-completion';
 import type { ToolResult } from '../common/tool-types';
-import { runCall, type AvailabilityView, type CallOptions } from '../executor/call-executor';
+import { runCall, type AvailabilityGate, type CallOptions } from '../executor/call-executor';
 import { isUnboundPreset } from '../executor/presets';
 import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
 import { ToolkitError } from '../errors';
 import { MethodTool } from './method-tool';
-import type { Registry } from './registry';
 import { extensionOf, type Toolkit } from './toolkit';
 
 export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
@@ -47,7 +46,7 @@ interface Route {
   readonly admit: (entry: ToolEntry) => void;
 }
 
-/** The routes of one toolkit, first match wins. */
+/** The routes of one toolkit, first match wins: the toolkit's {@link RemoteRouter}. */
 class RouteTable implements RemoteRouter {
   readonly routes: Route[] = [];
 
@@ -120,16 +119,13 @@ export type WorkerRunner = (call: WorkerCall, options: CallOptions) => Promise<T
  */
 export function workerRunner(toolkit: Toolkit, serves: (entry: ToolEntry) => boolean, queueName: string): WorkerRunner {
   const core = extensionOf(toolkit);
-  const gate = workerGate(core.registry, serves, queueName);
-  return (call, options) => runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, core.registry.resolve(call.tool), undefined, call.handoff);
+  const gate = workerGate(serves, queueName);
+  const registry = core.registry;
+  const unknown = () => ({ entry: undefined, enabledNames: [...registry.entries()].filter(serves).map((entry) => entry.name) });
+  return (call, options) => runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, registry.resolve(call.tool) ?? unknown(), undefined, call.handoff);
 }
 
 /** The availability gate of a worker: the tools it `serves`, always open. */
-function workerGate(registry: Pick<Registry, 'entries'>, serves: (entry: ToolEntry) => boolean, queueName: string): AvailabilityView {
-  return {
-    isEnabled: serves,
-    whyDisabled: (entry) => `Tool '${entry.name}' is not run by the workers of queue '${queueName}'.`,
-    enabledNames: () => [...registry.entries()].filter(serves).map((entry) => entry.name),
-    closedReason: () => undefined,
-  };
+function workerGate(serves: (entry: ToolEntry) => boolean, queueName: string): AvailabilityGate {
+  return (entry) => (serves(entry) ? undefined : { code: 'TOOL_DISABLED', message: `Tool '${entry.name}' is not run by the workers of queue '${queueName}'.` });
 }

@@ -9,10 +9,10 @@ import type { ToolCall, ToolResult } from '../common/tool-types';
 import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
 import { runBatch } from '../executor/batch';
-import type { CallOptions } from '../executor/call-executor';
+import type { CallOptions, ExecutorCore } from '../executor/call-executor';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/events';
-import { DEFAULT_EXECUTION, resolveExecution, type ResolvedExecution } from '../executor/execution-settings';
+import { executionDefaults } from '../executor/execution-settings';
 import type { Authorize } from '../executor/authorization';
 import type { RepairMode } from '../common/repair-types';
 import type { ToolHook } from '../executor/hooks';
@@ -41,7 +41,7 @@ import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
 import type { SessionCore } from './session';
 import type { SkillRunCore } from './skill-run';
-import type { SkillFrame, ToolView } from './tool-view';
+import type { SkillFrame, ToolView, ViewParts } from './tool-view';
 import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
 import { masked, visibleMask } from './visible-tools';
@@ -68,7 +68,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   readonly events = new Subject<ToolEvent>();
   readonly report: CallbackFailureReporter;
   readonly deadlines = new DeadlineScheduler();
-  readonly defaults: ResolvedExecution;
+  readonly defaults: ExecutorCore['defaults'];
   readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;
@@ -87,6 +87,8 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   readonly catalog = new Catalog();
   private readonly parallel: boolean;
   private readonly maxConcurrency: number;
+  /** The parts every view of the toolkit works with. */
+  readonly viewParts: ViewParts;
   /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
   readonly events$: Observable<ToolEvent>;
   /** The state of the toolkit's own view. */
@@ -103,7 +105,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   constructor(options: ToolkitOptions) {
     this.report = callbackFailureReporter(this.events);
     this.events$ = GuardedObservable.of(this.events, this.report, 'events$');
-    this.defaults = resolveExecution(DEFAULT_EXECUTION, options.execution);
+    this.defaults = executionDefaults(options.execution);
     this.container = options.container ?? newContainer();
     this.context = options.context ?? ToolExecutionContext.EMPTY;
     this.maxResultChars = options.maxResultChars;
@@ -125,6 +127,15 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
     this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
     this.dispatcher = new Dispatcher(this, this.meta, (view, state) => this.sessions.close(view, state));
+    this.viewParts = {
+      listing: this,
+      calls: this.dispatcher,
+      skills: this.skills,
+      runBatch: (calls, run) => this.runBatch(calls, run),
+      resourceView: (state) => new ResourceView(this, gateOf(state)),
+      promptView: (state) => new PromptView(this, gateOf(state)),
+      renderPrompt: (state, prompt) => this.renderPrompt(state, prompt),
+    };
     this.logger = checkedLogger(options.logger, 'new Toolkit({ logger })');
     if (this.logger) logToolkitEvents(this.events, this.logger);
   }
@@ -149,27 +160,12 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     return runBatch(calls, { parallel: this.parallel, maxConcurrency: this.maxConcurrency, isSequential: (call) => registry.isSequential(call.name), run });
   }
 
-  activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void> {
-    return this.skills.activate(view, state, name);
-  }
-
-  deactivateSkill(view: ToolView, state: ActivationState): Promise<void> {
-    return this.skills.deactivate(view, state);
-  }
-
   restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean {
     return this.skills.restore(state, name, groups);
   }
 
-  resourceView(state: ActivationState): ResourceView {
-    return new ResourceView(this, gateOf(state));
-  }
-
-  promptView(state: ActivationState): PromptView {
-    return new PromptView(this, gateOf(state));
-  }
-
-  renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
+  /** The system-prompt text of the view of `state`. */
+  private renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
     const skill = state.skill;
     return renderPrompt(
       {

@@ -1,10 +1,12 @@
 import type { ToolCall, ToolResult } from '../common/tool-types';
 import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import { closedError, type ActivationState } from './activation';
-import { ToolView, type ViewCore } from './tool-view';
+import { ToolView, type ViewParts } from './tool-view';
 
-/** @internal What a session's view needs of its toolkit beyond a view's: closing it, and putting back a state it had. */
-export interface SessionCore extends ViewCore {
+/** @internal What a session's view needs of its toolkit: the parts every view works with, closing it, and putting back a state it had. */
+export interface SessionCore {
+  /** The parts every view of the toolkit works with. */
+  readonly viewParts: ViewParts;
   /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
   closeSession(view: ToolView, state: ActivationState): void;
   /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
@@ -48,12 +50,13 @@ export interface SessionOptions {
  * session.close();
  */
 export class ToolkitSession extends ToolView {
-  /** @internal */ protected declare readonly core: SessionCore;
+  /** @internal */ private readonly core: SessionCore;
   private ttlMs: number | undefined;
 
   /** @internal */
   constructor(core: SessionCore, state: ActivationState, ttlMs: number | undefined) {
-    super(core, state);
+    super(core.viewParts, state);
+    this.core = core;
     this.ttlMs = ttlMs;
   }
 

@@ -10,7 +10,7 @@ import { ScopeGate, type ActivationState } from './activation';
 import type { SkillCallOptions, SkillContext, SkillStep } from './skill-definition';
 import type { SkillRecord } from './skills';
 import type { Registry } from './registry';
-import type { SkillFrame, ToolView, ViewCore } from './tool-view';
+import type { SkillFrame, ToolView, ViewCalls, ViewParts } from './tool-view';
 import type { ListingCore } from './visible-tools';
 
 /**
@@ -18,7 +18,7 @@ import type { ListingCore } from './visible-tools';
  * the caller's listing rules, the calls (through the dispatcher, by its batch settings), and the
  * view a call made by hand comes through.
  */
-export interface SkillRunCore extends ListingCore, Pick<ViewCore, 'dispatch' | 'refuse' | 'runBatch'> {
+export interface SkillRunCore extends ListingCore, ViewCalls, Pick<ViewParts, 'runBatch'> {
   readonly registry: Registry;
   /** The view of a session (made on first lookup), or the toolkit's own view. */
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
@@ -79,8 +79,8 @@ export class SkillRun implements SkillContext {
     nesting: { readonly depth: number; readonly chain: readonly string[] },
     private readonly maxToolCalls: number,
   ) {
-    const gate = new ScopeGate(record.skill.name, record.scope, record.grants, outer.state, core.registry);
-    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame: { depth: nesting.depth, chain: nesting.chain, gate } };
+    const scope = new ScopeGate(record.skill.name, record.scope, record.grants, outer.state, core.registry);
+    this.binding = { view: outer.view, state: outer.state, options: outer.options, frame: { depth: nesting.depth, chain: nesting.chain, scope } };
     this.signal = AbortSignal.any([attempt.signal, this.controller.signal]);
   }
 

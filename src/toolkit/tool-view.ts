@@ -1,10 +1,10 @@
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../common/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
-import { NO_OPTIONS, type AvailabilityView, type CallOptions } from '../executor/executor-core';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
-import type { ActivationState } from './activation';
+import type { ActivationState, ScopeGate } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
 import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingCore } from './visible-tools';
 import type { ToolAvailability } from './availability';
@@ -19,33 +19,44 @@ export interface SkillFrame {
   /** The skills from the outermost run to this one. */
   readonly chain: readonly string[];
   /** What the run may call (instead of what the view enables). */
-  readonly gate: AvailabilityView;
+  readonly scope: ScopeGate;
 }
 
 /**
- * @internal What a view needs of its toolkit: who may see what (the listing rules), and the few
- * operations of the parts above it that act on a view — its calls (the dispatcher), its skill
- * (the skill registry), its prompt, resources and prompts.
- * Declared here, beside the view, because its operations take views.
+ * @internal The dispatcher, as views and skill runs call through it. Declared here, beside the
+ * view, because its operations take views.
  */
-export interface ViewCore extends ListingCore {
-  /** Runs a call made in a view (`frame`: by a skill run); the dispatcher. Never rejects. */
+export interface ViewCalls {
+  /** Runs a call made in a view (`frame`: by a skill run). Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
-  /**
-   * Answers a call made in a view with an error, running nothing of it (the dispatcher): the call
-   * still gets its start and end events. Never rejects.
-   */
+  /** Answers a call made in a view with an error, running nothing of it: the call still gets its start and end events. Never rejects. */
   refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult>;
-  /** Runs `calls` as a batch by the toolkit's settings (`parallel`, `maxConcurrency`, sequential tools); results in call order. */
-  runBatch(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]>;
-  activateSkill(view: ToolView, state: ActivationState, name: string): Promise<void>;
-  deactivateSkill(view: ToolView, state: ActivationState): Promise<void>;
-  renderPrompt(state: ActivationState, options: RenderPromptOptions): string;
-  /** The resources a view reaches (made once per view). */
-  resourceView(state: ActivationState): ResourceView;
-  /** The prompts a view reaches (made once per view). */
-  promptView(state: ActivationState): PromptView;
 }
+
+/** @internal The skill registry, as a view switches its skill through it. */
+export interface ViewSkills {
+  activate(view: ToolView, state: ActivationState, name: string): Promise<void>;
+  deactivate(view: ToolView, state: ActivationState): Promise<void>;
+}
+
+/** @internal The parts of its toolkit a view works with, the same for every view of one toolkit. */
+export interface ViewParts {
+  /** Who may see what: the listing rules. */
+  readonly listing: ListingCore;
+  /** Where the view's calls go: the dispatcher. */
+  readonly calls: ViewCalls;
+  /** Where the view's skill changes go: the skill registry. */
+  readonly skills: ViewSkills;
+  /** Runs `calls` as a batch by the toolkit's settings (`parallel`, `maxConcurrency`, sequential tools); results in call order. */
+  readonly runBatch: (calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>) => Promise<ToolResult[]>;
+  /** The resources a view reaches (made once per view). */
+  readonly resourceView: (state: ActivationState) => ResourceView;
+  /** The prompts a view reaches (made once per view). */
+  readonly promptView: (state: ActivationState) => PromptView;
+  /** The system-prompt text of a view (the active skill's instructions, the skills, the equip tool: the toolkit's). */
+  readonly renderPrompt: (state: ActivationState, options: RenderPromptOptions) => string;
+}
+
 
 /**
  * The per-view half of the toolkit API, shared by `Toolkit` (the default view) and
@@ -62,7 +73,7 @@ export interface ViewCore extends ListingCore {
 export abstract class ToolView {
   /** @internal */
   protected constructor(
-    /** @internal */ protected readonly core: ViewCore,
+    /** @internal */ protected readonly parts: ViewParts,
     /** @internal */ protected readonly state: ActivationState,
   ) {}
 
@@ -77,7 +88,7 @@ export abstract class ToolView {
    * const { contents } = await session.resources.read('docs://readme');
    */
   get resources(): ResourceView {
-    return (this.resourceView ??= this.core.resourceView(this.state));
+    return (this.resourceView ??= this.parts.resourceView(this.state));
   }
 
   /**
@@ -88,7 +99,7 @@ export abstract class ToolView {
    * const { messages } = await session.prompts.get('review', { pr: '42' });
    */
   get prompts(): PromptView {
-    return (this.promptView ??= this.core.promptView(this.state));
+    return (this.promptView ??= this.parts.promptView(this.state));
   }
 
   /** The session this view belongs to (`undefined` for the toolkit's own view). */
@@ -107,12 +118,12 @@ export abstract class ToolView {
    */
   getActiveTools(options?: ToolListOptions): readonly AgentTool[] {
     const tools = this.state.activeTools();
-    return masked(tools, visibleMask(this.core, tools, options?.context));
+    return masked(tools, visibleMask(this.parts.listing, tools, options?.context));
   }
 
   /** @internal True when what this view lists may depend on the caller: an `authorize` rule is set, or an enabled tool has scopes. */
   listsDependOnCaller(): boolean {
-    return callerDependent(this.core, this.state.activeTools());
+    return callerDependent(this.parts.listing, this.state.activeTools());
   }
 
   /**
@@ -124,7 +135,7 @@ export abstract class ToolView {
    */
   async getVisibleTools(options?: ToolListOptions): Promise<readonly AgentTool[]> {
     const tools = this.state.activeTools();
-    return masked(tools, await visibleMaskAsync(this.core, tools, options?.context));
+    return masked(tools, await visibleMaskAsync(this.parts.listing, tools, options?.context));
   }
 
   /**
@@ -146,7 +157,7 @@ export abstract class ToolView {
    * session.visibleTools$({ context: ToolExecutionContext.of(principal) }).subscribe((tools) => ui.show(tools));
    */
   visibleTools$(options?: ToolListOptions): Observable<readonly AgentTool[]> {
-    return visibleTools$(this.core, this.state.activeTools$, options?.context);
+    return visibleTools$(this.parts.listing, this.state.activeTools$, options?.context);
   }
 
   /**
@@ -175,7 +186,7 @@ export abstract class ToolView {
 
   /** `{ name, description, parameters }` of each tool {@link getActiveTools} lists (presets never appear). */
   getToolSchemas(options?: ToolListOptions): readonly ToolSchema[] {
-    return masked(this.state.toolSchemas(), visibleMask(this.core, this.state.activeTools(), options?.context));
+    return masked(this.state.toolSchemas(), visibleMask(this.parts.listing, this.state.activeTools(), options?.context));
   }
 
   /** The groups and whether each is on in this view. */
@@ -227,7 +238,7 @@ export abstract class ToolView {
    */
   lowerTools<P extends ProviderName>(provider: P, options: LoweringOptions & ToolListOptions = {}): LoweringResult<ProviderToolDefinitionMap[P]> {
     const { context, ...lowering } = options;
-    const mask = visibleMask(this.core, this.state.activeTools(), context);
+    const mask = visibleMask(this.parts.listing, this.state.activeTools(), context);
     // shared by every view in the same state: frozen, so that no caller can change another's;
     // a caller's narrower list is lowered for that caller
     const key = `${provider}|${lowering.strict === true}`;
@@ -251,14 +262,14 @@ export abstract class ToolView {
    * const result = await toolkit.callTool({ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' });
    */
   callTool(call: ToolCall, options: CallOptions = NO_OPTIONS): Promise<ToolResult> {
-    return this.core.dispatch(this, this.state, call, options);
+    return this.parts.calls.dispatch(this, this.state, call, options);
   }
 
   /** Runs a batch (in parallel up to `maxConcurrency`, sequential tools in order); results in call order. */
   callTools(calls: readonly ToolCall[], options: CallOptions = NO_OPTIONS): Promise<ToolResult[]> {
     // the batch's options as this view has them, once for all its calls
     const callOptions = this.state.callOptions(options);
-    return this.core.runBatch(calls, (call) => this.callTool(call, callOptions));
+    return this.parts.runBatch(calls, (call) => this.callTool(call, callOptions));
   }
 
   /**
@@ -266,7 +277,7 @@ export abstract class ToolView {
    * (the tool loop's budget) — so that it still gets its start and end events like any other call.
    */
   refuseCall(call: ToolCall, code: ToolkitErrorCode, message: string, options: CallOptions = NO_OPTIONS): Promise<ToolResult> {
-    return this.core.refuse(this.state, call, options, code, message);
+    return this.parts.calls.refuse(this.state, call, options, code, message);
   }
 
   /** The active skill's name in this view (the snapshot beside {@link activeSkill$}). */
@@ -300,7 +311,7 @@ export abstract class ToolView {
    * session.getActiveTools().map((t) => t.name); // ['web_search', 'fetch_page', 'list_skills', 'invoke_skill']
    */
   activateSkill(name: string): Promise<void> {
-    return this.core.activateSkill(this, this.state, name);
+    return this.parts.skills.activate(this, this.state, name);
   }
 
   /**
@@ -313,7 +324,7 @@ export abstract class ToolView {
    * await session.deactivateSkill();
    */
   deactivateSkill(): Promise<void> {
-    return this.core.deactivateSkill(this, this.state);
+    return this.parts.skills.deactivate(this, this.state);
   }
 
   /**
@@ -325,6 +336,6 @@ export abstract class ToolView {
    * const messages = [{ role: 'system', content: `You are a helpful agent.\n\n${session.renderPrompt()}` }];
    */
   renderPrompt(options: RenderPromptOptions = {}): string {
-    return this.core.renderPrompt(this.state, options);
+    return this.parts.renderPrompt(this.state, options);
   }
 }

@@ -37,13 +37,14 @@ function loadRuntime(): typeof import('./runtime') {
  */
 export class Toolkit extends ToolView {
   /** @internal */
-  protected declare readonly core: ToolkitRuntime;
+  private readonly core: ToolkitRuntime;
   /** The Inversify container services are resolved from. */
   readonly container: ToolkitContainer;
 
   constructor(options: ToolkitOptions = {}) {
     const core = new (loadRuntime().ToolkitRuntime)(options);
-    super(core, core.state);
+    super(core.viewParts, core.state);
+    this.core = core;
     core.attach(this);
     this.container = core.container;
     const equip = options.equipToolGroups;

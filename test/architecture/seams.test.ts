@@ -13,14 +13,9 @@ import { sourceFiles } from '../support/source-files';
  * an entry point of the package exports) are the contract, not seams.
  */
 const SEAMS: readonly string[] = [
-  'executor/AvailabilityView',
   'executor/CallOrigin',
-  'executor/Deadline',
   'executor/ExecutorCore',
-  'executor/RemoteCall',
   'executor/RemoteRouter',
-  'executor/RemoteRunner',
-  'executor/ResolvedExecution',
   'executor/ToolEntry',
 ];
 

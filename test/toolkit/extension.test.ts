@@ -24,7 +24,7 @@ describe('extensionOf', () => {
   it('routes calls set through it', async () => {
     const toolkit = freshToolkit();
     toolkit.registerTool(agentTool('far', () => 'ran here'));
-    addRoute(toolkit, (entry) => entry.name === 'far', { run: async (call) => ({ forLLM: `ran elsewhere: ${call.callId}`, isError: false, silent: false, async: false }) }, () => undefined);
+    addRoute(toolkit, (entry) => entry.name === 'far', async (call) => ({ forLLM: `ran elsewhere: ${call.callId}`, isError: false, silent: false, async: false }), () => undefined);
     expect(extensionOf(toolkit).remote).toBeDefined();
     expect((await toolkit.callTool({ id: 'r1', name: 'far', arguments: '{}' })).forLLM).toBe('ran elsewhere: r1');
   });
