@@ -8,7 +8,7 @@
  * temp dir, then runs `generateManifest` in fresh Node processes (cold: nothing cached, the
  * TypeScript compiler loaded from scratch) and prints the timings.
  *
- *   npm run build && node bench/build-bench.js            # uses dist/codegen/index.js
+ *   npm run build && node bench/build-bench.js            # uses dist/build/index.js
  *   TOOLWRIGHT_BUILD=/tmp/twbuild/build/index.js node bench/build-bench.js
  *   RUNS=5 node bench/build-bench.js
  */
@@ -21,7 +21,7 @@ const FILES = 10;
 const TOOLS_PER_FILE = 10;
 const RUNS = Number(process.env.RUNS || 3);
 const BAR_MS = 3000;
-const entry = path.resolve(process.env.TOOLWRIGHT_BUILD || path.join(__dirname, '..', 'dist', 'codegen', 'index.js'));
+const entry = path.resolve(process.env.TOOLWRIGHT_BUILD || path.join(__dirname, '..', 'dist', 'build', 'index.js'));
 
 if (!fs.existsSync(entry)) {
   console.error(`build-bench: ${entry} not found; run \`npm run build\` first (or set TOOLWRIGHT_BUILD).`);

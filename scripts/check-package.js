@@ -15,7 +15,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-pack-'));
 const { packTarball, providerClients, queueRun, run } = require('./consumer-parts');
 
 const { shipped } = packTarball(work);
-for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/codegen/cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+for (const required of ['dist/index.js', 'dist/index.d.ts', 'dist/build/toolwright-schema-cli.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
   if (!fs.existsSync(path.join(shipped, required))) throw new Error(`the package lacks ${required}`);
 }
 // one rolled-up declaration file per entry point (scripts/rollup-types.js), not one per module
@@ -298,7 +298,7 @@ for (const dir of [ts, esmTs]) {
 }
 
 // the bin as a user's project runs it: from its node_modules, where typescript resolves
-run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/codegen/cli.js'), '--help'], cjs);
+run(process.execPath, [path.join(cjs, 'node_modules/toolwright/dist/build/toolwright-schema-cli.js'), '--help'], cjs);
 // without the optional peers of toolwright/build, /langchain, /nestjs, /ai-sdk, /bullmq, /redis, /postgres and fuzzTool: the core works; toolwright/build, its bin, toLangChainTools, ToolwrightModule.forRoot, toAiSdkTools, toolwright/bullmq, /redis, /postgres and fuzzTool name the install command
 const install = "run 'npm i -D typescript typescript-json-schema'";
 const light = project(
@@ -335,7 +335,7 @@ testing.fuzzTool(fuzzed, 't').then(
   ['typescript', 'typescript-json-schema', '@langchain', 'ai', 'ai-v5', 'ai-v7', '@nestjs', 'toolwright-test-nest11', 'bullmq', 'ioredis', 'pg', 'fast-check'],
 );
 if (run(process.execPath, ['index.js'], light) !== 'ok') throw new Error('consumer-light: toolwright/build did not report its missing peers');
-const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });
+const bin = spawnSync(process.execPath, ['node_modules/toolwright/dist/build/toolwright-schema-cli.js', 'service.ts', '-o', 'tools.manifest.json'], { cwd: light, encoding: 'utf8' });
 if (bin.status !== 1 || !bin.stderr.includes(install)) throw new Error(`consumer-light: toolwright-schema without its peers: exit ${bin.status}, ${bin.stderr}`);
 
 fs.rmSync(work, { recursive: true, force: true });

@@ -51,7 +51,7 @@ const BINS = {
   node: [],
   tsc: ['typescript/bin/tsc'],
   tsx: ['tsx/dist/cli.mjs'],
-  'toolwright-schema': ['toolwright/dist/codegen/cli.js'],
+  'toolwright-schema': ['toolwright/dist/build/toolwright-schema-cli.js'],
 };
 
 /** Runs one npm script of an example (`a && b`, words split on spaces, quotes stripped) and returns what it printed. */

@@ -9,7 +9,7 @@ export * from './errors';
 
 // common: the vocabulary (calls, results, content, context, principals, JSON Schema, manifests,
 // client requests, logging), named file by file until the folder has a face
-export type { Frozen, JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from './common/json-schema';
+export type { Frozen, JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from './model/json-schema';
 export type {
   ToolCall,
   ToolResult,
@@ -21,18 +21,18 @@ export type {
   ToolConcurrency,
   RetryOptions,
   ExecutionOptions,
-} from './common/tool-types';
-export { ToolExecutionContext, ToolExecutionContextBuilder } from './common/execution-context';
-export type { ContextType, ContextKey } from './common/execution-context';
-export { Principal } from './common/principal';
-export type { PrincipalOptions } from './common/principal';
-export type { RepairChange, RepairKind, RepairMode } from './common/repair-types';
-export { isContextualTool, isAsyncTool } from './common/agent-tool';
-export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour, StandardAgentTool } from './common/agent-tool';
-export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider, ProviderStreamEvent, ProviderStreamOptions } from './common/llm-types';
-export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './common/manifest';
-export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './common/results';
-export { textContent, imageContent, audioContent, embeddedResource, resourceLink, contentResult } from './common/content-results';
+} from './model/tool-types';
+export { ToolExecutionContext, ToolExecutionContextBuilder } from './model/execution-context';
+export type { ContextType, ContextKey } from './model/execution-context';
+export { Principal } from './model/principal';
+export type { PrincipalOptions } from './model/principal';
+export type { RepairChange, RepairKind, RepairMode } from './model/repair-types';
+export { isContextualTool, isAsyncTool } from './model/agent-tool';
+export type { AgentTool, ContextualTool, AsyncTool, AsyncCallback, ToolCallContext, ContextResolver, ToolBehaviour, StandardAgentTool } from './model/agent-tool';
+export type { Message, LLMUsage, LLMResponse, LLMRequest, LLMProvider, ProviderStreamEvent, ProviderStreamOptions } from './model/llm-types';
+export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from './model/manifest';
+export { toolResult, silentResult, asyncResult, errorResult, userResult, isToolResult } from './model/results';
+export { textContent, imageContent, audioContent, embeddedResource, resourceLink, contentResult } from './model/content-results';
 export type {
   ToolContent,
   TextContent,
@@ -45,12 +45,12 @@ export type {
   AnnotatedContent,
   ContentAnnotations,
   ContentAudience,
-} from './common/tool-content';
-export { LOG_LEVELS, ToolEmitter } from './common/tool-emitter';
-export type { LogLevel, ToolLogEntry } from './common/tool-emitter';
-export type { ToolwrightLogger, ToolwrightLogFields, ToolwrightLogLevel } from './common/logger';
-export { ClientRequests } from './common/client-requests';
-export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestPhase, ClientRequestScope } from './common/client-requests';
+} from './model/tool-content';
+export { LOG_LEVELS, ToolEmitter } from './model/tool-emitter';
+export type { LogLevel, ToolLogEntry } from './model/tool-emitter';
+export type { ToolwrightLogger, ToolwrightLogFields, ToolwrightLogLevel } from './model/logger';
+export { ClientRequests } from './model/client-requests';
+export type { ClientCapability, ClientCallOptions, ClientRequestHandler, ClientRequestOptions, ClientRequestPhase, ClientRequestScope } from './model/client-requests';
 export type {
   SamplingRequest,
   SamplingResult,
@@ -72,9 +72,9 @@ export type {
   ElicitationValue,
   ClientRoot,
   RootsResult,
-} from './common/client-request-types';
-export type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from './common/standard-schema';
-export type { TravellingContexts } from './common/travelling-contexts';
+} from './model/client-request-types';
+export type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from './model/standard-schema';
+export type { TravellingContexts } from './model/travelling-contexts';
 
 // metadata: the options the decorators take and the types they name
 export type * from './metadata';
@@ -99,7 +99,7 @@ export * from './toolkit';
 
 // pipeline: approval and the built-in hooks (guardrails, truncation, redaction), named file by
 // file until the folder has faces
-export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './pipeline/approval-manager';
+export { ApprovalManager, createApprovalHook, isPendingApprovalResult, APPROVAL_NOT_PENDING } from './approval/approval-manager';
 export type {
   PendingApproval,
   PendingApprovalData,
@@ -114,18 +114,18 @@ export type {
   RememberedDecision,
   ApprovalDecision,
   SerializedApprovals,
-} from './pipeline/approval-types';
-export { InMemoryApprovalDecisions } from './pipeline/approval-decisions';
-export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './pipeline/approval-decisions';
-export type { ApprovalStore, ApprovalStoreVerdict, ApprovalAuditRecord, StoredApproval, ApprovalStoreChange, ApprovalOutcome, ApprovalRetention } from './pipeline/approval-store';
-export { createGuardrailHook, RESULT_WITHHELD } from './pipeline/guardrail-hook';
-export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './pipeline/guardrail-hook';
-export { createTruncationHook } from './pipeline/truncation-hook';
-export type { TruncationHookOptions, ResultCharLimit } from './pipeline/truncation-hook';
-export { createRedactionHook } from './pipeline/redaction-hook';
-export type { RedactionHookOptions } from './pipeline/redaction-hook';
-export { createRedactor, SECRET_PATTERNS, DEFAULT_REDACTION } from './pipeline/redactor';
-export type { Redactor, RedactorOptions } from './pipeline/redactor';
+} from './approval/approval-types';
+export { InMemoryApprovalDecisions } from './approval/approval-decisions';
+export type { ApprovalDecisionStore, DecisionClaim, DecidedRecord } from './approval/approval-decisions';
+export type { ApprovalStore, ApprovalStoreVerdict, ApprovalAuditRecord, StoredApproval, ApprovalStoreChange, ApprovalOutcome, ApprovalRetention } from './approval/approval-store';
+export { createGuardrailHook, RESULT_WITHHELD } from './hooks/guardrail-hook';
+export type { ArgumentVerdict, ResultVerdict, ArgumentGuardrail, ResultGuardrail, GuardrailHookOptions } from './hooks/guardrail-hook';
+export { createTruncationHook } from './hooks/truncation-hook';
+export type { TruncationHookOptions, ResultCharLimit } from './hooks/truncation-hook';
+export { createRedactionHook } from './hooks/redaction-hook';
+export type { RedactionHookOptions } from './hooks/redaction-hook';
+export { createRedactor, SECRET_PATTERNS, DEFAULT_REDACTION } from './hooks/redactor';
+export type { Redactor, RedactorOptions } from './hooks/redactor';
 
 // loop: the tool loop over any model provider, and a scripted provider
 export * from './loop';

@@ -1,5 +1,5 @@
-import type { AgentTool } from '../common/agent-tool';
-import type { ToolSchema } from '../common/tool-types';
+import type { AgentTool } from '../model/agent-tool';
+import type { ToolSchema } from '../model/tool-types';
 
 /**
  * @internal `tool` as the lowerings take it, with its examples (`behaviour.examples`, checked at

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { errorResult } from '../common/results';
-import { ToolExecutionContext } from '../common/execution-context';
-import { Principal } from '../common/principal';
-import type { ToolResult } from '../common/tool-types';
+import { errorResult } from '../model/results';
+import { ToolExecutionContext } from '../model/execution-context';
+import { Principal } from '../model/principal';
+import type { ToolResult } from '../model/tool-types';
 import { ToolkitError } from '../errors';
 import type { CallOptions } from '../executor/executor-core';
 import type { ToolView } from '../toolkit/tool-view';

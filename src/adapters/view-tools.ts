@@ -1,6 +1,6 @@
-import type { AgentTool } from '../common/agent-tool';
-import { ToolExecutionContext } from '../common/execution-context';
-import type { ToolResult } from '../common/tool-types';
+import type { AgentTool } from '../model/agent-tool';
+import { ToolExecutionContext } from '../model/execution-context';
+import type { ToolResult } from '../model/tool-types';
 import type { CallOptions } from '../executor/executor-core';
 import type { ToolView } from '../toolkit/tool-view';
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { ContextKey, ToolExecutionContext } from '../common/execution-context';
-import { isPlainObject } from '../common/plain-object';
-import { Principal } from '../common/principal';
-import { describeContextKey, principalPlain, PRINCIPAL_NAME, rebuildContext, travelPlain, type TravellingContexts } from '../common/travelling-contexts';
+import type { ContextKey, ToolExecutionContext } from '../model/execution-context';
+import { isPlainObject } from '../utils/plain-object';
+import { Principal } from '../model/principal';
+import { describeContextKey, principalPlain, PRINCIPAL_NAME, rebuildContext, travelPlain, type TravellingContexts } from '../model/travelling-contexts';
 import { ToolkitError } from '../errors';
 
-export type { TravellingContexts } from '../common/travelling-contexts';
+export type { TravellingContexts } from '../model/travelling-contexts';
 
 /** @internal What a job carries: never a preset value (those are bound on the worker). */
 export interface ToolJobData {

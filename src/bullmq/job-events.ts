@@ -1,7 +1,7 @@
-import type { ToolResult } from '../common/tool-types';
-import { isLogLevel } from '../common/tool-emitter';
-import type { ToolCallContext } from '../common/agent-tool';
-import { isPlainObject } from '../common/plain-object';
+import type { ToolResult } from '../model/tool-types';
+import { isLogLevel } from '../model/tool-emitter';
+import type { ToolCallContext } from '../model/agent-tool';
+import { isPlainObject } from '../utils/plain-object';
 
 /** @internal The custom queue event by which a worker relays an async tool's completion. */
 export const ASYNC_EVENT = 'toolwright:async';

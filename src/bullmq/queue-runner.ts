@@ -1,7 +1,7 @@
 import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ContextKey } from '../common/execution-context';
-import type { ToolResult } from '../common/tool-types';
+import type { ContextKey } from '../model/execution-context';
+import type { ToolResult } from '../model/tool-types';
 import { ToolkitError } from '../errors';
 import { contextKeysOf, type RemoteCall, type ToolEntry } from '../toolkit/remote-routes';
 import { encodeContext, identify, MAX_JOB_CHARS, travelNames, type ToolJobData, type TravellingContexts } from './job-data';

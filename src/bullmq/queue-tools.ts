@@ -1,6 +1,6 @@
-import { Principal } from '../common/principal';
-import type { ContextKey } from '../common/execution-context';
-import { checkedLogger, writeLog, type ToolwrightLogger } from '../common/logger';
+import { Principal } from '../model/principal';
+import type { ContextKey } from '../model/execution-context';
+import { checkedLogger, writeLog, type ToolwrightLogger } from '../model/logger';
 import { ToolkitError } from '../errors';
 import { addRoute, assertSelection, contextKeysOf, entriesOf, selects, type ToolEntry } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';

@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { ToolkitError } from '../errors';
-import { endClient } from '../common/client-end';
+import { endClient } from '../utils/client-end';
 
 /**
  * Where the queue's Redis is: ioredis options (`{ host, port, password, db, tls… }`), or an

@@ -1,4 +1,4 @@
-import { assertPeers } from '../common/peer-dependency';
+import { assertPeers } from '../utils/peer-dependency';
 
 /**
  * `toolwright/bullmq` needs the optional peer dependencies `bullmq` and `ioredis` (and

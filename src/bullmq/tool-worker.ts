@@ -1,8 +1,8 @@
 import { QueueEventsProducer, Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { checkedLogger, type ToolwrightLogger } from '../common/logger';
-import type { ToolResult } from '../common/tool-types';
-import type { CallOptions } from '../executor/call-executor';
+import { checkedLogger, type ToolwrightLogger } from '../model/logger';
+import type { ToolResult } from '../model/tool-types';
+import type { CallOptions } from '../executor/run-call';
 import { ToolkitError } from '../errors';
 import { assertSelection, entriesOf, extensionOf, selects, unboundPresetsOf, workerRunner, type ToolEntry, type WorkerAttempt, type WorkerRunner } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';

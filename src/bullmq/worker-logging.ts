@@ -1,6 +1,6 @@
 import type { Job, Worker } from 'bullmq';
-import { loggedText, writeLog, type ToolwrightLogger } from '../common/logger';
-import type { ToolResult } from '../common/tool-types';
+import { loggedText, writeLog, type ToolwrightLogger } from '../model/logger';
+import type { ToolResult } from '../model/tool-types';
 
 /** The fields naming a job: its id and the tool it calls (the job's name), cut to a bounded length. */
 function jobFields(queueName: string, job: Job | undefined): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { ContextKey } from '../common/execution-context';
+import type { ContextKey } from '../model/execution-context';
 import { ToolkitError } from '../errors';
 import { markInjectable } from '../di/services';
 import { ownRecords, recordParam, type ToolOptions, type ToolParamOptions, type ToolServiceOptions } from '../metadata/records';

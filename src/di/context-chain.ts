@@ -1,5 +1,5 @@
 import type { ToolkitContainer } from './services';
-import type { ContextKey, ToolExecutionContext } from '../common/execution-context';
+import type { ContextKey, ToolExecutionContext } from '../model/execution-context';
 import { lookupBound } from './services';
 
 /**

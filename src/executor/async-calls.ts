@@ -1,9 +1,9 @@
-import { callSafely } from '../common/guarded-observable';
-import { quoteInput } from '../common/quote-input';
-import { errorResult } from '../common/results';
-import type { ToolResult } from '../common/tool-types';
+import { callSafely } from '../utils/guarded-observable';
+import { quoteInput } from '../utils/quote-input';
+import { errorResult } from '../model/results';
+import type { ToolResult } from '../model/tool-types';
 import { AsyncCompletion } from './async-completion';
-import { eventBase } from './call-events';
+import { eventBase } from './emit-events';
 import { answerFor } from './call-shape';
 import { describe, redaction, toolName, type CallState } from './call-state';
 import { toToolResult } from './convert';

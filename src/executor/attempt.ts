@@ -1,8 +1,8 @@
-import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
-import { ClientRequests } from '../common/client-requests';
-import { isLogLevel, LOG_LEVELS, type LogLevel } from '../common/tool-emitter';
+import type { ContextResolver, ToolCallContext } from '../model/agent-tool';
+import { ClientRequests } from '../model/client-requests';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../model/tool-emitter';
 import { ToolkitError } from '../errors';
-import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { ToolProgress, ToolResult } from '../model/tool-types';
 import type { CallLink } from './call-link';
 import { isPending, settleValue, type SettleScope } from './convert';
 import type { DeadlineScheduler, DeadlineTarget, Deadline } from './deadlines';

@@ -1,8 +1,8 @@
-import type { AgentTool, ContextResolver } from '../common/agent-tool';
-import { ToolExecutionContext } from '../common/execution-context';
-import { Principal } from '../common/principal';
-import { quoteInput } from '../common/quote-input';
-import type { ToolHook } from './hooks';
+import type { AgentTool, ContextResolver } from '../model/agent-tool';
+import { ToolExecutionContext } from '../model/execution-context';
+import { Principal } from '../model/principal';
+import { quoteInput } from '../utils/quote-input';
+import type { ToolHook } from './hook-types';
 
 /**
  * What the toolkit's `authorize` rule is asked: the tool, the caller's {@link Principal} (absent

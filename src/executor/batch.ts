@@ -1,5 +1,5 @@
-import { errorResult } from '../common/results';
-import type { ToolCall, ToolResult } from '../common/tool-types';
+import { errorResult } from '../model/results';
+import type { ToolCall, ToolResult } from '../model/tool-types';
 import { describeThrown } from '../errors/toolkit-error';
 
 /** How a batch runs. */

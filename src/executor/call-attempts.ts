@@ -1,8 +1,8 @@
-import { quoteInput } from '../common/quote-input';
+import { quoteInput } from '../utils/quote-input';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import { AttemptState, type Attempt } from './attempt';
 import { aborted, failed, Stop } from './call-end';
-import { emitAttemptFailed, emitRetry } from './call-events';
+import { emitAttemptFailed, emitRetry } from './emit-events';
 import { End, describe, quotedName, type CallState } from './call-state';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
 import type { ExecutorCore } from './executor-core';

@@ -1,4 +1,4 @@
-import type { AgentTool } from '../common/agent-tool';
+import type { AgentTool } from '../model/agent-tool';
 import { approvalUnavailable, hasApprovalHook, missingScopes, principalIn, ruleRefusal, scopeRefusal, verdictOf, type AuthorizeVerdict } from './authorization';
 import { describeAbort } from './abort-watch';
 import { aborted, failed, gateRefusal, unknownTool, type Stop } from './call-end';

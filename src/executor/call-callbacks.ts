@@ -1,12 +1,12 @@
-import type { ClientRequestHandler, ClientRequests } from '../common/client-requests';
+import type { ClientRequestHandler, ClientRequests } from '../model/client-requests';
 import { AsyncTrack } from './async-calls';
 import type { AsyncCompletion } from './async-completion';
 import type { CallLink } from './call-link';
-import type { HookPhase } from './call-hooks';
+import type { HookPhase } from './run-hooks';
 import { ChainResolver } from './chain-resolver';
-import type { ToolLogEntry } from '../common/tool-emitter';
-import type { ToolProgress } from '../common/tool-types';
-import { reportLog, reportProgress } from './call-events';
+import type { ToolLogEntry } from '../model/tool-emitter';
+import type { ToolProgress } from '../model/tool-types';
+import { reportLog, reportProgress } from './emit-events';
 import { redaction, timeoutError, type CallState } from './call-state';
 import { redactDeep } from './redact';
 

@@ -1,5 +1,5 @@
-import { MalformedArguments } from '../common/call-arguments';
-import type { RepairChange } from '../common/repair-types';
+import { MalformedArguments } from '../model/call-arguments';
+import type { RepairChange } from '../model/repair-types';
 import type { Stop } from './call-end';
 import { repairArguments, repairs } from './call-repair';
 import type { CallState } from './call-state';

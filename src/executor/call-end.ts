@@ -1,4 +1,4 @@
-import { quoteInput } from '../common/quote-input';
+import { quoteInput } from '../utils/quote-input';
 import type { ToolkitErrorCode } from '../errors';
 import { End, describe, quotedName, type CallFailure, type CallState } from './call-state';
 import { closeNames } from './close-names';

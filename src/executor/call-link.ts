@@ -1,7 +1,7 @@
-import type { ContextResolver } from '../common/agent-tool';
-import type { ClientRequestHandler } from '../common/client-requests';
-import type { ToolLogEntry } from '../common/tool-emitter';
-import type { ToolProgress, ToolResult } from '../common/tool-types';
+import type { ContextResolver } from '../model/agent-tool';
+import type { ClientRequestHandler } from '../model/client-requests';
+import type { ToolLogEntry } from '../model/tool-emitter';
+import type { ToolProgress, ToolResult } from '../model/tool-types';
 import type { AsyncCompletion } from './async-completion';
 
 /**

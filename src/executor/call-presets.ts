@@ -1,4 +1,4 @@
-import type { ContextualTool } from '../common/agent-tool';
+import type { ContextualTool } from '../model/agent-tool';
 import { isContainerPreset } from '../di/container-preset';
 import { getBound } from '../di/services';
 import type { Attempt } from './attempt';

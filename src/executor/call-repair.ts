@@ -1,11 +1,11 @@
-import { boundInput } from '../common/quote-input';
-import { isPlainObject } from '../common/plain-object';
+import { boundInput } from '../utils/quote-input';
+import { isPlainObject } from '../utils/plain-object';
 import { redaction, type CallState } from './call-state';
 import type { Scrub } from './redact';
 import { argumentProblems } from './call-validate';
 import { coerceArguments } from './repair-coerce';
 import { repairJsonSyntax, MAX_REPAIR_CHARS } from './repair-syntax';
-import type { RepairChange } from '../common/repair-types';
+import type { RepairChange } from '../model/repair-types';
 import type { ToolEntry } from './tool-entry';
 
 /** @internal Arguments a safe repair made valid, and what it changed (`call_repaired`). */

@@ -1,7 +1,7 @@
-import { contentProblem } from '../common/content-check';
-import { isMadeContent } from '../common/content-results';
-import type { ToolContent } from '../common/tool-content';
-import type { ToolResult } from '../common/tool-types';
+import { contentProblem } from '../utils/content-check';
+import { isMadeContent } from '../model/content-results';
+import type { ToolContent } from '../model/tool-content';
+import type { ToolResult } from '../model/tool-types';
 import { redaction, toolName, type CallState } from './call-state';
 import { toToolResult, truncateContent, truncateText } from './convert';
 import type { ExecutorCore } from './executor-core';

@@ -1,17 +1,17 @@
-import type { ClientRequests } from '../common/client-requests';
-import type { ToolCall, ToolResult } from '../common/tool-types';
-import { quoteInput } from '../common/quote-input';
+import type { ClientRequests } from '../model/client-requests';
+import type { ToolCall, ToolResult } from '../model/tool-types';
+import { quoteInput } from '../utils/quote-input';
 import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import type { CallLink } from './call-link';
 import type { ChainResolver } from './chain-resolver';
 import type { DeadlineTarget } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
 import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
-import type { CallOrigin } from './hooks';
+import type { CallOrigin } from './hook-types';
 import { presetSecretsOf } from './preset-secrets';
 import { redactDeep, type Scrub } from './redact';
 import type { WorkerAttempt } from './remote-types';
-import type { RepairChange } from '../common/repair-types';
+import type { RepairChange } from '../model/repair-types';
 import type { ToolEntry } from './tool-entry';
 
 /** @internal How a call ended, beyond its result (which terminal event it emits). */

@@ -1,4 +1,4 @@
-import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
+import { MalformedArguments, parseCallArguments } from '../model/call-arguments';
 import { settingsFor } from './call-attempts';
 import { failed, type Stop } from './call-end';
 import { redaction, type CallState } from './call-state';

@@ -1,5 +1,5 @@
-import type { ContextResolver } from '../common/agent-tool';
-import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
+import type { ContextResolver } from '../model/agent-tool';
+import { ToolExecutionContext, type ContextKey } from '../model/execution-context';
 import { AsyncCompletion } from './async-completion';
 import type { CallLink } from './call-link';
 import type { CallOptions, ExecutorCore } from './executor-core';

@@ -1,9 +1,9 @@
 import { isObservable, type Observable } from 'rxjs';
-import { contentResult, isMadeContent } from '../common/content-results';
-import { isToolResult, toolResult } from '../common/results';
-import { isFor } from '../common/content-text';
-import type { TextResourceContents, ToolContent } from '../common/tool-content';
-import type { ToolProgress, ToolResult } from '../common/tool-types';
+import { contentResult, isMadeContent } from '../model/content-results';
+import { isToolResult, toolResult } from '../model/results';
+import { isFor } from '../model/content-text';
+import type { TextResourceContents, ToolContent } from '../model/tool-content';
+import type { ToolProgress, ToolResult } from '../model/tool-types';
 
 /** The text a tool that returns nothing answers with. */
 export const EMPTY_RESULT_TEXT = 'Done.';

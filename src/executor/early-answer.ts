@@ -1,4 +1,4 @@
-import type { ToolResult } from '../common/tool-types';
+import type { ToolResult } from '../model/tool-types';
 import { unwatchAbort, watchAbort, type AbortWatcher } from './abort-watch';
 
 /** @internal What an {@link EarlyAnswer} asks its call. */

@@ -1,4 +1,4 @@
-import type { ExecutionOptions } from '../common/tool-types';
+import type { ExecutionOptions } from '../model/tool-types';
 
 /** Retry and timeout settings of one tool after merging tool over toolkit (every field set). */
 export interface ResolvedExecution {

@@ -2,11 +2,11 @@
 // call options and the completion handle of an asynchronous tool.
 export type { Authorize, AuthorizeRequest, AuthorizeVerdict } from './authorization';
 export type { PresetValue, PresetResolver, PresetMap } from './presets';
-export type { ToolHook, HookContext, BeforeHookDecision } from './hooks';
-export type { ToolEvent, ToolEventType, ToolCallEventBase } from './events';
-export type { CallStartedEvent, CallRepairedEvent, CallProgressEvent, CallLogEvent, AttemptFailedEvent, RetryScheduledEvent } from './events';
-export type { CallSucceededEvent, CallFailedEvent, CallTimedOutEvent, CallAbortedEvent, AsyncCompletedEvent } from './events';
-export type { ToolsChangedEvent, GroupsChangedEvent, SkillChangedEvent, CallbackFailedEvent } from './events';
-export type { CallOptions, CallProgress } from './call-executor';
+export type { ToolHook, HookContext, BeforeHookDecision } from './hook-types';
+export type { ToolEvent, ToolEventType, ToolCallEventBase } from './event-types';
+export type { CallStartedEvent, CallRepairedEvent, CallProgressEvent, CallLogEvent, AttemptFailedEvent, RetryScheduledEvent } from './event-types';
+export type { CallSucceededEvent, CallFailedEvent, CallTimedOutEvent, CallAbortedEvent, AsyncCompletedEvent } from './event-types';
+export type { ToolsChangedEvent, GroupsChangedEvent, SkillChangedEvent, CallbackFailedEvent } from './event-types';
+export type { CallOptions, CallProgress } from './run-call';
 export type { CallLog } from './executor-core';
 export { AsyncCompletion } from './async-completion';

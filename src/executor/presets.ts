@@ -1,5 +1,5 @@
 import type { ContainerPreset } from '../di/container-preset';
-import type { ToolCallContext } from '../common/agent-tool';
+import type { ToolCallContext } from '../model/agent-tool';
 import { ToolkitError } from '../errors';
 
 /** A preset computed at call time (for example read from a secret store). */

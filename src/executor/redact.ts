@@ -1,7 +1,7 @@
-import { isToolResult } from '../common/results';
-import { contentViews } from '../common/content-text';
-import type { ToolContent } from '../common/tool-content';
-import type { ToolResult, ToolResultError } from '../common/tool-types';
+import { isToolResult } from '../model/results';
+import { contentViews } from '../model/content-text';
+import type { ToolContent } from '../model/tool-content';
+import type { ToolResult, ToolResultError } from '../model/tool-types';
 import { isContentValue, toToolResult } from './convert';
 import { replaceSecrets, SecretMatcher } from './secret-forms';
 

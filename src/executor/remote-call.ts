@@ -1,5 +1,5 @@
-import { ToolExecutionContext } from '../common/execution-context';
-import type { ToolResult } from '../common/tool-types';
+import { ToolExecutionContext } from '../model/execution-context';
+import type { ToolResult } from '../model/tool-types';
 import type { AsyncCompletion } from './async-completion';
 import type { Attempt } from './attempt';
 import type { CallState } from './call-state';

@@ -1,6 +1,6 @@
-import type { ToolCallContext } from '../common/agent-tool';
-import type { ToolExecutionContext } from '../common/execution-context';
-import type { ToolResult } from '../common/tool-types';
+import type { ToolCallContext } from '../model/agent-tool';
+import type { ToolExecutionContext } from '../model/execution-context';
+import type { ToolResult } from '../model/tool-types';
 import type { AsyncCompletion } from './async-completion';
 import type { ToolEntry } from './tool-entry';
 

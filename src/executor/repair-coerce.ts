@@ -1,7 +1,7 @@
-import { isPlainObject } from '../common/plain-object';
-import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType } from '../common/json-schema';
+import { isPlainObject } from '../utils/plain-object';
+import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType } from '../model/json-schema';
 import { findLocalRef, jsonTypeOf, typeList } from '../schema/lowering/schema-utils';
-import type { RepairChange } from '../common/repair-types';
+import type { RepairChange } from '../model/repair-types';
 import { pointerTo } from './json-pointer';
 import { MAX_REPAIR_CHARS } from './repair-syntax';
 

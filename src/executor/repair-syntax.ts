@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import { isPlainObject } from '../common/plain-object';
+import { isPlainObject } from '../utils/plain-object';
 
 /**
  * The longest argument text whose JSON syntax is repaired (64 KiB). jsonrepair works in linear

@@ -1,6 +1,6 @@
-import { isPlainObject } from '../common/plain-object';
-import { boundInput, quoteInput } from '../common/quote-input';
-import type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from '../common/standard-schema';
+import { isPlainObject } from '../utils/plain-object';
+import { boundInput, quoteInput } from '../utils/quote-input';
+import type { StandardSchemaIssue, StandardSchemaLike, StandardSchemaResult } from '../model/standard-schema';
 import type { Scrub } from './redact';
 import type { ProblemList } from './validation';
 

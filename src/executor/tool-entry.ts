@@ -1,9 +1,9 @@
 import type { NullStripper } from '../schema/null-optionals';
 import type { ValidateFunction } from 'ajv';
-import type { AgentTool, ToolBehaviour } from '../common/agent-tool';
-import type { ObjectJsonSchema } from '../common/json-schema';
-import type { StandardSchemaLike } from '../common/standard-schema';
-import type { ToolSchema } from '../common/tool-types';
+import type { AgentTool, ToolBehaviour } from '../model/agent-tool';
+import type { ObjectJsonSchema } from '../model/json-schema';
+import type { StandardSchemaLike } from '../model/standard-schema';
+import type { ToolSchema } from '../model/tool-types';
 import type { Constructor } from '../metadata/records';
 import type { PresetValue } from './presets';
 

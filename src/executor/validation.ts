@@ -1,9 +1,9 @@
-import { isPlainObject } from '../common/plain-object';
+import { isPlainObject } from '../utils/plain-object';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core';
 import type { ValidationError } from 'class-validator';
-import type { JsonSchema } from '../common/json-schema';
-import { boundInput, previewInput, quoteInput } from '../common/quote-input';
+import type { JsonSchema } from '../model/json-schema';
+import { boundInput, previewInput, quoteInput } from '../utils/quote-input';
 import type { Constructor } from '../metadata/records';
 import { schemaDialect, type SchemaDialect } from '../schema/schema-dialect';
 import { jsonPointerToPath, typeOfJson, valueAt } from './json-pointer';

@@ -1,7 +1,7 @@
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, ProviderStreamEvent } from '../common/llm-types';
-import type { ToolCall, ToolResult } from '../common/tool-types';
-import { quoteInput } from '../common/quote-input';
-import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, ProviderStreamEvent } from '../model/llm-types';
+import type { ToolCall, ToolResult } from '../model/tool-types';
+import { quoteInput } from '../utils/quote-input';
+import { MalformedArguments, parseCallArguments } from '../model/call-arguments';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { ToolLoopOptions, ToolLoopResult } from './loop-types';
 

@@ -1,7 +1,7 @@
-import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../common/llm-types';
-import type { ToolCall, ToolResult } from '../common/tool-types';
-import type { CallProgress } from '../executor/call-executor';
-import type { ToolExecutionContext } from '../common/execution-context';
+import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../model/llm-types';
+import type { ToolCall, ToolResult } from '../model/tool-types';
+import type { CallProgress } from '../executor/run-call';
+import type { ToolExecutionContext } from '../model/execution-context';
 import type { ToolView } from '../toolkit/tool-view';
 
 /** Why a loop stopped. */

@@ -1,5 +1,5 @@
-import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../common/llm-types';
-import type { ToolCall } from '../common/tool-types';
+import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../model/llm-types';
+import type { ToolCall } from '../model/tool-types';
 import { ToolkitError } from '../errors';
 import { DEFAULT_MAX_ARGUMENT_CHARS, TurnAssembler, responseEvents } from './loop-parts';
 

@@ -1,4 +1,4 @@
-import type { UriTemplate } from '../common/uri-template';
+import type { UriTemplate } from '../utils/uri-template';
 import type { CompleteCallback, ResourceAnnotations } from './records';
 import type { ParamDescriptor } from './tool-descriptor';
 

@@ -1,7 +1,7 @@
-import type { ContextResolver, ToolBehaviour } from '../common/agent-tool';
-import type { ContextKey } from '../common/execution-context';
-import type { JsonSchema } from '../common/json-schema';
-import type { StandardSchemaLike } from '../common/standard-schema';
+import type { ContextResolver, ToolBehaviour } from '../model/agent-tool';
+import type { ContextKey } from '../model/execution-context';
+import type { JsonSchema } from '../model/json-schema';
+import type { StandardSchemaLike } from '../model/standard-schema';
 
 /** A class, for `type` thunks and DTOs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

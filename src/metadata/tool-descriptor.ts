@@ -1,7 +1,7 @@
-import type { ToolBehaviour } from '../common/agent-tool';
-import type { ContextKey } from '../common/execution-context';
-import type { JsonSchema, ReadonlyJsonSchema } from '../common/json-schema';
-import type { StandardSchemaLike } from '../common/standard-schema';
+import type { ToolBehaviour } from '../model/agent-tool';
+import type { ContextKey } from '../model/execution-context';
+import type { JsonSchema, ReadonlyJsonSchema } from '../model/json-schema';
+import type { StandardSchemaLike } from '../model/standard-schema';
 import type { Constructor } from './records';
 
 /** A parameter the model fills. */

@@ -1,4 +1,4 @@
-import { lazyPeer } from '../common/peer-dependency';
+import { lazyPeer } from '../utils/peer-dependency';
 
 /** @internal What `toolwright/nestjs` uses of `@nestjs/core` at run time. */
 export type NestCore = Pick<typeof import('@nestjs/core'), 'APP_INTERCEPTOR' | 'DiscoveryModule' | 'DiscoveryService' | 'ModuleRef'>;

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
 import { from, Observable, switchMap } from 'rxjs';
-import { ToolExecutionContext } from '../common/execution-context';
-import { Principal } from '../common/principal';
+import { ToolExecutionContext } from '../model/execution-context';
+import { Principal } from '../model/principal';
 import { loadNestCommon } from './nest-peer';
 
 /**

@@ -1,9 +1,9 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { Observable, Subscription } from 'rxjs';
-import type { AgentTool } from '../common/agent-tool';
+import type { AgentTool } from '../model/agent-tool';
 import { truncateText } from '../executor/convert';
 import { REDACTED, redactDeep } from '../executor/redact';
-import type { ToolEvent } from '../executor/events';
+import type { ToolEvent } from '../executor/event-types';
 
 /**
  * The tracer name used when no tracer is given.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
-import type { ToolResult } from '../common/tool-types';
+import type { ToolResult } from '../model/tool-types';
 import {
   changeText,
   decidedRetentionMs,
@@ -21,8 +21,8 @@ import {
   type ApprovalStoreChange,
   type ApprovalStoreVerdict,
   type StoredApproval,
-} from '../pipeline/approval-store';
-import type { RememberedDecision } from '../pipeline/approval-types';
+} from '../approval/approval-store';
+import type { RememberedDecision } from '../approval/approval-types';
 
 /**
  * Options of {@link postgresApprovalStore}.

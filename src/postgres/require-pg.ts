@@ -1,4 +1,4 @@
-import { assertPeers } from '../common/peer-dependency';
+import { assertPeers } from '../utils/peer-dependency';
 
 /**
  * `toolwright/postgres` needs the optional peer dependency `pg`: say so, with the fix, instead of

@@ -1,7 +1,7 @@
-import { MalformedArguments, parseCallArguments } from '../common/call-arguments';
-import type { Message } from '../common/llm-types';
-import type { ToolCall, ToolSchema } from '../common/tool-types';
-import { boundInput } from '../common/quote-input';
+import { MalformedArguments, parseCallArguments } from '../model/call-arguments';
+import type { Message } from '../model/llm-types';
+import type { ToolCall, ToolSchema } from '../model/tool-types';
+import { boundInput } from '../utils/quote-input';
 import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import { deliverLoweringReport, type LoweringChange } from '../schema/lowering';
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
-import type { ToolResult } from '../common/tool-types';
+import type { ToolResult } from '../model/tool-types';
 import {
   decidedRetentionMs,
   MAX_STORED_CHARS,
@@ -19,10 +19,10 @@ import {
   type ApprovalStoreChange,
   type ApprovalStoreVerdict,
   type StoredApproval,
-} from '../pipeline/approval-store';
-import type { RememberedDecision } from '../pipeline/approval-types';
+} from '../approval/approval-store';
+import type { RememberedDecision } from '../approval/approval-types';
 import { isRedisClient, redisAddressOf, type RedisConnection } from './redis-connection';
-import { endClient } from '../common/client-end';
+import { endClient } from '../utils/client-end';
 
 /**
  * Options of {@link redisApprovalStore}.

@@ -1,4 +1,4 @@
-import { assertPeers } from '../common/peer-dependency';
+import { assertPeers } from '../utils/peer-dependency';
 
 /**
  * `toolwright/redis` needs the optional peer dependency `ioredis`: say so, with the fix, instead

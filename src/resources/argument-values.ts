@@ -1,5 +1,5 @@
-import type { ReadonlyJsonSchema } from '../common/json-schema';
-import { quoteInput } from '../common/quote-input';
+import type { ReadonlyJsonSchema } from '../model/json-schema';
+import { quoteInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
 import { describeAjvErrors, ProblemList } from '../executor/validation';
 import type { CatalogEntry } from './catalog-entry';

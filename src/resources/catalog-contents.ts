@@ -1,9 +1,9 @@
-import { isPlainObject } from '../common/plain-object';
-import { previewInput } from '../common/quote-input';
+import { isPlainObject } from '../utils/plain-object';
+import { previewInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
 import type { Scrub } from '../executor/redact';
 import type { CatalogEntry } from './catalog-entry';
-import type { ContentAnnotations } from '../common/tool-content';
+import type { ContentAnnotations } from '../model/tool-content';
 import type { PromptContent, PromptGetResult, PromptMessage, ResourceContent, ResourceReadResult } from './catalog-types';
 import { describeMember } from './member-run';
 

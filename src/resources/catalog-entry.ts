@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
-import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
-import type { UriTemplate } from '../common/uri-template';
+import type { JsonSchema, ObjectJsonSchema } from '../model/json-schema';
+import type { UriTemplate } from '../utils/uri-template';
 import { ToolkitError } from '../errors';
 import { AsyncCompletion } from '../executor/async-completion';
 import { bindPresets, type BoundPreset, type PresetMap } from '../executor/presets';

@@ -1,7 +1,7 @@
-import type { ClientRequestHandler } from '../common/client-requests';
-import type { ToolExecutionContext } from '../common/execution-context';
+import type { ClientRequestHandler } from '../model/client-requests';
+import type { ToolExecutionContext } from '../model/execution-context';
 import type { ResourceAnnotations } from '../metadata/records';
-import type { ContentAnnotations } from '../common/tool-content';
+import type { ContentAnnotations } from '../model/tool-content';
 
 /**
  * A fixed resource as `resources/list` shows it.

@@ -1,8 +1,8 @@
 import type { Observable } from 'rxjs';
 import { distinctUntilChanged, filter, map, skip } from 'rxjs';
-import { GuardedObservable } from '../common/guarded-observable';
-import { quoteInput, quoteInputs } from '../common/quote-input';
-import type { UriTemplateValues } from '../common/uri-template';
+import { GuardedObservable } from '../utils/guarded-observable';
+import { quoteInput, quoteInputs } from '../utils/quote-input';
+import type { UriTemplateValues } from '../utils/uri-template';
 import { ToolkitError } from '../errors';
 import { argumentValues } from './argument-values';
 import type { Catalog } from './catalog';

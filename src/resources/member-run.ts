@@ -1,6 +1,6 @@
-import type { ContextResolver, ToolCallContext } from '../common/agent-tool';
-import { ClientRequests } from '../common/client-requests';
-import { ToolExecutionContext, type ContextKey } from '../common/execution-context';
+import type { ContextResolver, ToolCallContext } from '../model/agent-tool';
+import { ClientRequests } from '../model/client-requests';
+import { ToolExecutionContext, type ContextKey } from '../model/execution-context';
 import { chainLookup } from '../di/context-chain';
 import { isContainerPreset } from '../di/container-preset';
 import { getBound } from '../di/services';

@@ -1,6 +1,6 @@
-import type { ManifestMethod, ToolManifest } from '../common/manifest';
-import type { ReadonlyJsonSchema } from '../common/json-schema';
-import { parseUriTemplate } from '../common/uri-template';
+import type { ManifestMethod, ToolManifest } from '../model/manifest';
+import type { ReadonlyJsonSchema } from '../model/json-schema';
+import { parseUriTemplate } from '../utils/uri-template';
 import { ToolkitError } from '../errors';
 import type { PromptDescriptor, ResourceDescriptor } from '../metadata/catalog-descriptor';
 import { mergedRecords, type CatalogMemberOptions, type CompleteCallback, type Constructor, type ParamRecords } from '../metadata/records';

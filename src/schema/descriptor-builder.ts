@@ -1,4 +1,4 @@
-import type { ManifestMethod, ToolManifest } from '../common/manifest';
+import type { ManifestMethod, ToolManifest } from '../model/manifest';
 import { ToolkitError } from '../errors';
 import {
   mergedRecords,

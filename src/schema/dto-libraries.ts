@@ -1,5 +1,5 @@
 import type { MetadataStorage } from 'class-validator';
-import { lazyPeer, type PeerRequirement } from '../common/peer-dependency';
+import { lazyPeer, type PeerRequirement } from '../utils/peer-dependency';
 
 /** class-validator and class-transformer: peers that only DTO parameters need. */
 const DTO_PEERS: PeerRequirement = {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ToolManifest } from '../common/manifest';
+import type { ToolManifest } from '../model/manifest';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 
 /**

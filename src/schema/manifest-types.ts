@@ -1,5 +1,5 @@
-import { boundInput } from '../common/quote-input';
-import type { ManifestParam, ToolManifest } from '../common/manifest';
+import { boundInput } from '../utils/quote-input';
+import type { ManifestParam, ToolManifest } from '../model/manifest';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 
 /** The class a manifest names for a parameter, found (or not) through the manifest's `types`. */

@@ -1,8 +1,8 @@
 import { erasedClassHint } from './erased-class';
-import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
-import { isPlainObject } from '../common/plain-object';
-import { isStandardSchema } from '../common/standard-schema';
-import type { ManifestParam } from '../common/manifest';
+import type { JsonSchema, JsonSchemaType } from '../model/json-schema';
+import { isPlainObject } from '../utils/plain-object';
+import { isStandardSchema } from '../model/standard-schema';
+import type { ManifestParam } from '../model/manifest';
 import { ToolkitError } from '../errors';
 import type { ToolParamOptions } from '../metadata/records';
 import type { ModelParamDescriptor } from '../metadata/tool-descriptor';

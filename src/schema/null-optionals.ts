@@ -1,5 +1,5 @@
-import { isPlainObject } from '../common/plain-object';
-import type { JsonSchema, JsonSchemaDefinition } from '../common/json-schema';
+import { isPlainObject } from '../utils/plain-object';
+import type { JsonSchema, JsonSchemaDefinition } from '../model/json-schema';
 import { findLocalRef, isObjectSchema, typeList } from './lowering/schema-utils';
 import { schemaDialect } from './schema-dialect';
 

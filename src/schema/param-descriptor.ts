@@ -1,7 +1,7 @@
-import { ClientRequests } from '../common/client-requests';
-import type { ContextKey } from '../common/execution-context';
-import type { ManifestParam, ToolManifest } from '../common/manifest';
-import { ToolEmitter } from '../common/tool-emitter';
+import { ClientRequests } from '../model/client-requests';
+import type { ContextKey } from '../model/execution-context';
+import type { ManifestParam, ToolManifest } from '../model/manifest';
+import { ToolEmitter } from '../model/tool-emitter';
 import { ToolkitError } from '../errors';
 import type { ToolParamOptions } from '../metadata/records';
 import type { ParamDescriptor } from '../metadata/tool-descriptor';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../common/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 
 /** @internal The JSON Schema dialects toolwright validates with: each by its own rules (Ajv's builds). */
 export type SchemaDialect = '2020-12' | 'draft-07';

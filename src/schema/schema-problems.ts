@@ -1,5 +1,5 @@
 import type AjvCore from 'ajv/dist/core';
-import type { JsonSchema } from '../common/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 import { schemaDialect, type SchemaDialect } from './schema-dialect';
 
 const metaValidators: { [D in SchemaDialect]?: AjvCore } = {};

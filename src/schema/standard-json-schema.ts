@@ -1,6 +1,6 @@
-import type { JsonSchema } from '../common/json-schema';
-import { isPlainObject } from '../common/plain-object';
-import type { StandardSchemaLike } from '../common/standard-schema';
+import type { JsonSchema } from '../model/json-schema';
+import { isPlainObject } from '../utils/plain-object';
+import type { StandardSchemaLike } from '../model/standard-schema';
 import { describeThrown, ToolkitError } from '../errors/toolkit-error';
 import { schemaProblems } from './schema-problems';
 

@@ -1,5 +1,5 @@
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import type { JsonSchema, JsonSchemaType } from '../common/json-schema';
+import type { JsonSchema, JsonSchemaType } from '../model/json-schema';
 import type { Constructor, EnumLike } from '../metadata/records';
 import { classTransformerStorage, classValidator, validationMetadataExists } from './dto-libraries';
 

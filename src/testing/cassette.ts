@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LLMRequest, LLMResponse, ProviderStreamEvent } from '../common/llm-types';
-import { quoteInput } from '../common/quote-input';
+import type { LLMRequest, LLMResponse, ProviderStreamEvent } from '../model/llm-types';
+import { quoteInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
 import { REDACTED } from '../executor/redact';
 

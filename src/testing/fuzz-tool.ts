@@ -1,7 +1,7 @@
 import type * as FastCheck from 'fast-check';
-import { lazyPeer } from '../common/peer-dependency';
-import { quoteInput } from '../common/quote-input';
-import type { ToolCall, ToolResult } from '../common/tool-types';
+import { lazyPeer } from '../utils/peer-dependency';
+import { quoteInput } from '../utils/quote-input';
+import type { ToolCall, ToolResult } from '../model/tool-types';
 import { ToolkitError } from '../errors';
 import { REDACTED } from '../executor/redact';
 import type { ToolView } from '../toolkit/tool-view';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../common/llm-types';
-import { quoteInput } from '../common/quote-input';
+import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../model/llm-types';
+import { quoteInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
 import { readCassette, recordedRequest, recordedResponse, writeCassette, type Interaction, type RecordedError } from './cassette';
 import { requestDiff } from './request-diff';

@@ -1,7 +1,7 @@
 import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxjs';
-import type { AgentTool } from '../common/agent-tool';
-import type { ToolSchema } from '../common/tool-types';
-import { GuardedObservable } from '../common/guarded-observable';
+import type { AgentTool } from '../model/agent-tool';
+import type { ToolSchema } from '../model/tool-types';
+import { GuardedObservable } from '../utils/guarded-observable';
 import { NO_OPTIONS, type AvailabilityGate, type CallOptions, type GateRefusal } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';

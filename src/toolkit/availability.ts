@@ -1,5 +1,5 @@
-import type { ToolSchema } from '../common/tool-types';
-import type { CallbackFailureReporter } from '../common/guarded-observable';
+import type { ToolSchema } from '../model/tool-types';
+import type { CallbackFailureReporter } from '../utils/guarded-observable';
 import type { Registry, ToolEntry, ToolSource } from './registry';
 
 /** @internal A group as the toolkit knows it. */

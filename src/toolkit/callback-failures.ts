@@ -1,7 +1,7 @@
 import type { Subject } from 'rxjs';
-import type { CallbackFailureReporter } from '../common/guarded-observable';
+import type { CallbackFailureReporter } from '../utils/guarded-observable';
 import { describeThrown } from '../errors/toolkit-error';
-import type { ToolEvent } from '../executor/events';
+import type { ToolEvent } from '../executor/event-types';
 
 /**
  * Reports a user callback's failure as a `callback_failed` event; a failure while that event is

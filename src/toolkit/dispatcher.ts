@@ -1,8 +1,8 @@
-import { ToolExecutionContext } from '../common/execution-context';
-import type { ToolCall, ToolResult } from '../common/tool-types';
-import { refuseCall, runCall, type CallOptions } from '../executor/call-executor';
+import { ToolExecutionContext } from '../model/execution-context';
+import type { ToolCall, ToolResult } from '../model/tool-types';
+import { refuseCall, runCall, type CallOptions } from '../executor/run-call';
 import type { ExecutorCore } from '../executor/executor-core';
-import type { CallOrigin } from '../executor/hooks';
+import type { CallOrigin } from '../executor/hook-types';
 import type { ToolkitErrorCode } from '../errors';
 import { closedError, type ActivationState } from './activation';
 import type { MetaTools } from './meta-tools';

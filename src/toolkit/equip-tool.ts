@@ -1,12 +1,12 @@
-import { ToolExecutionContext } from '../common/execution-context';
-import type { AgentTool } from '../common/agent-tool';
-import type { JsonSchema } from '../common/json-schema';
-import { quoteInputs } from '../common/quote-input';
-import { errorResult, toolResult } from '../common/results';
-import type { ToolResult } from '../common/tool-types';
+import { ToolExecutionContext } from '../model/execution-context';
+import type { AgentTool } from '../model/agent-tool';
+import type { JsonSchema } from '../model/json-schema';
+import { quoteInputs } from '../utils/quote-input';
+import { errorResult, toolResult } from '../model/results';
+import type { ToolResult } from '../model/tool-types';
 import type { GroupRecord } from './availability';
 import { EQUIP_TOOL_GROUPS } from './meta-tool-names';
-import type { CallBinding } from './skill-run';
+import type { CallBinding } from './skills/skill-run';
 
 /**
  * Options of the opt-in `equip_tool_groups` meta tool (`new Toolkit({ equipToolGroups })` or

@@ -1,4 +1,4 @@
-import type { ToolExecutionContext } from '../common/execution-context';
+import type { ToolExecutionContext } from '../model/execution-context';
 import type { ExecutorCore } from '../executor/executor-core';
 import type { RemoteRouter } from '../executor/remote-types';
 import type { Registry } from './registry';

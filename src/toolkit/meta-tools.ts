@@ -1,21 +1,21 @@
-import type { AgentTool } from '../common/agent-tool';
-import { parseCallArguments } from '../common/call-arguments';
-import type { ToolCall } from '../common/tool-types';
+import type { AgentTool } from '../model/agent-tool';
+import { parseCallArguments } from '../model/call-arguments';
+import type { ToolCall } from '../model/tool-types';
 import type { RoutedEntry } from '../executor/executor-core';
 import { ToolkitError } from '../errors';
 import type { GroupRecord } from './availability';
 import { equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
 import { EQUIP_TOOL_GROUPS, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
-import { fallbackBinding, type CallBinding, type SkillRunCore } from './skill-run';
-import type { ResolvedSkillOptions } from './skill-definition';
-import { SkillTools } from './skill-tools';
-import type { SkillRegistry } from './skills';
+import { fallbackBinding, type CallBinding, type SkillRunCore } from './skills/skill-run';
+import type { ResolvedSkillOptions } from './skills/skill-definition';
+import { SkillTools } from './skills/skill-tools';
+import type { SkillRegistry } from './skills/skill-registry';
 import type { ToolEntries } from './tool-entries';
 import type { ExecutorCore } from '../executor/executor-core';
 
 export type { EquipToolGroupsOptions } from './equip-tool';
-export type { SkillListing } from './skill-tools';
+export type { SkillListing } from './skills/skill-tools';
 
 /**
  * @internal The toolkit's meta tools (`list_skills`, `invoke_skill`, opt-in `equip_tool_groups`):

@@ -1,7 +1,7 @@
-import type { AgentTool, ToolBehaviour, ToolCallContext } from '../common/agent-tool';
-import type { ObjectJsonSchema } from '../common/json-schema';
-import { ClientRequests } from '../common/client-requests';
-import { ToolEmitter } from '../common/tool-emitter';
+import type { AgentTool, ToolBehaviour, ToolCallContext } from '../model/agent-tool';
+import type { ObjectJsonSchema } from '../model/json-schema';
+import { ClientRequests } from '../model/client-requests';
+import { ToolEmitter } from '../model/tool-emitter';
 import { ToolkitError } from '../errors';
 import type { ParamDescriptor, ToolDescriptor } from '../schema/descriptor-builder';
 

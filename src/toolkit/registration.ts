@@ -1,4 +1,4 @@
-import type { AgentTool, StandardAgentTool } from '../common/agent-tool';
+import type { AgentTool, StandardAgentTool } from '../model/agent-tool';
 import type { Constructor } from '../metadata/records';
 import type { PresetMap, PresetValue } from '../executor/presets';
 

@@ -1,6 +1,6 @@
-import type { AgentTool } from '../common/agent-tool';
+import type { AgentTool } from '../model/agent-tool';
 import type { ToolAvailability } from './availability';
-import type { SkillDefinition } from './skill-definition';
+import type { SkillDefinition } from './skills/skill-definition';
 import type { RenderPromptOptions } from './view-options';
 
 

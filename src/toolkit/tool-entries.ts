@@ -1,10 +1,10 @@
 import type { ToolkitContainer } from '../di/services';
 import { resolveService } from '../di/services';
-import type { AgentTool, StandardAgentTool, ToolBehaviour } from '../common/agent-tool';
-import { isContextualTool } from '../common/agent-tool';
-import type { JsonSchema, ObjectJsonSchema } from '../common/json-schema';
-import type { ToolManifest } from '../common/manifest';
-import { isStandardSchema, type StandardSchemaLike } from '../common/standard-schema';
+import type { AgentTool, StandardAgentTool, ToolBehaviour } from '../model/agent-tool';
+import { isContextualTool } from '../model/agent-tool';
+import type { JsonSchema, ObjectJsonSchema } from '../model/json-schema';
+import type { ToolManifest } from '../model/manifest';
+import { isStandardSchema, type StandardSchemaLike } from '../model/standard-schema';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { bindPresets, type PresetValue } from '../executor/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';

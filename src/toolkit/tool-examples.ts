@@ -1,6 +1,6 @@
-import type { ObjectJsonSchema } from '../common/json-schema';
-import { isPlainObject } from '../common/plain-object';
-import { quoteInput } from '../common/quote-input';
+import type { ObjectJsonSchema } from '../model/json-schema';
+import { isPlainObject } from '../utils/plain-object';
+import { quoteInput } from '../utils/quote-input';
 import { isContainerPreset } from '../di/container-preset';
 import { ToolkitError } from '../errors';
 import type { PresetValue } from '../executor/presets';

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { AgentTool } from '../common/agent-tool';
-import type { ToolCall, ToolResult, ToolSchema } from '../common/tool-types';
+import type { AgentTool } from '../model/agent-tool';
+import type { ToolCall, ToolResult, ToolSchema } from '../model/tool-types';
 import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';

@@ -1,8 +1,8 @@
 import type { Observable, Subscription } from 'rxjs';
-import { loggedText, writeLog, type ToolwrightLogFields, type ToolwrightLogger, type ToolwrightLogLevel } from '../common/logger';
-import type { LogLevel } from '../common/tool-emitter';
+import { loggedText, writeLog, type ToolwrightLogFields, type ToolwrightLogger, type ToolwrightLogLevel } from '../model/logger';
+import type { LogLevel } from '../model/tool-emitter';
 import { describeThrown } from '../errors/toolkit-error';
-import type { ToolCallEventBase, ToolEvent } from '../executor/events';
+import type { ToolCallEventBase, ToolEvent } from '../executor/event-types';
 
 /** The longest text of a throwing callback's error that a log line keeps. */
 const MAX_ERROR_CHARS = 200;

@@ -1,13 +1,13 @@
 import type { ToolkitContainer } from '../di/services';
-import type { ClientRequestHandler } from '../common/client-requests';
-import type { ToolwrightLogger } from '../common/logger';
-import type { ToolExecutionContext } from '../common/execution-context';
-import type { ToolManifest } from '../common/manifest';
-import type { ExecutionOptions } from '../common/tool-types';
-import type { RepairMode } from '../common/repair-types';
+import type { ClientRequestHandler } from '../model/client-requests';
+import type { ToolwrightLogger } from '../model/logger';
+import type { ToolExecutionContext } from '../model/execution-context';
+import type { ToolManifest } from '../model/manifest';
+import type { ExecutionOptions } from '../model/tool-types';
+import type { RepairMode } from '../model/repair-types';
 import type { Authorize } from '../executor/authorization';
 import type { EquipToolGroupsOptions } from './equip-tool';
-import type { SkillOptions } from './skill-definition';
+import type { SkillOptions } from './skills/skill-definition';
 
 /** Options of `new Toolkit(...)`; all optional. */
 export interface ToolkitOptions {

@@ -1,7 +1,7 @@
 // The plain shapes a view takes and gives, apart from the ToolView class that the prompt renderer
 // and the runtime do not need.
 
-import type { ToolExecutionContext } from '../common/execution-context';
+import type { ToolExecutionContext } from '../model/execution-context';
 
 /**
  * A group and whether it is on in this view.

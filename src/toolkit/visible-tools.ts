@@ -1,6 +1,6 @@
-import type { AgentTool } from '../common/agent-tool';
-import { ToolExecutionContext } from '../common/execution-context';
-import type { Principal } from '../common/principal';
+import type { AgentTool } from '../model/agent-tool';
+import { ToolExecutionContext } from '../model/execution-context';
+import type { Principal } from '../model/principal';
 import { defer, distinctUntilChanged, from, of, switchMap, type Observable } from 'rxjs';
 import { listContext, listsTool, listsToolAsync, listVerdict, principalIn, type Authorize } from '../executor/authorization';
 import type { Registry } from './registry';

@@ -5,7 +5,7 @@ import { ApprovalManager, isPendingApprovalResult, type PendingApproval, type To
 import { postgresApprovalStore } from '../../src/postgres';
 import { redisApprovalStore } from '../../src/redis';
 import { secretForms } from '../../src/executor/secret-forms';
-import { approvalDigest } from '../../src/pipeline/approval-store';
+import { approvalDigest } from '../../src/approval/approval-store';
 import { freePort } from '../bullmq/fixtures/processes';
 import { rejection } from '../support/errors';
 import { POSTGRES, dropSchema, requirePostgres, uniqueSchema } from '../support/postgres';

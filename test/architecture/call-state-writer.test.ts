@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { sourceFiles } from '../support/source-files';
 
 /**
- * One writer of a call's state: the call run (`src/executor/run-call.ts`). The steps of a call
+ * One writer of a call's state: the call run (`src/executor/call-run.ts`). The steps of a call
  * (`call-*.ts`) read the state (`CallState`, read-only) and return what they found; nothing else
  * assigns to it. Checked with the type checker, so a write through any alias, cast or parameter
  * of the state's type is found, not only `run.x = …` spelled one way.
@@ -12,7 +12,7 @@ import { sourceFiles } from '../support/source-files';
 
 const root = path.resolve(__dirname, '../..');
 const src = path.join(root, 'src');
-const WRITER = 'src/executor/run-call.ts';
+const WRITER = 'src/executor/call-run.ts';
 /**
  * The one other place allowed to assign, and what: the callbacks the run inherits create the
  * call's helpers on first use (its context chain, its async completion). These are not the state
@@ -101,7 +101,7 @@ const options = compilerOptions();
 describe("a call's state has one writer", () => {
   it('no file of src/ but the call run assigns to the state of a call', () => {
     const files = sourceFiles(src).filter((file) => mayWrite(fs.readFileSync(file, 'utf8')));
-    expect(files.map((file) => path.relative(src, file).split(path.sep).join('/'))).toContain('executor/run-call.ts');
+    expect(files.map((file) => path.relative(src, file).split(path.sep).join('/'))).toContain('executor/call-run.ts');
     const program = ts.createProgram(files, options);
     expect(foreignWrites(program, files)).toEqual([]);
   });
@@ -111,7 +111,7 @@ describe("a call's state has one writer", () => {
     const probe = path.join(src, 'executor', 'call-probe.ts');
     const text = [
       "import type { CallState } from './call-state';",
-      "import type { CallRun } from './run-call';",
+      "import type { CallRun } from './call-run';",
       'type Writable<T> = { -readonly [K in keyof T]: T[K] };',
       'export function probe(run: CallState, other: CallRun): void {',
       '  (run as Writable<CallState>).done = true;',
@@ -125,7 +125,7 @@ describe("a call's state has one writer", () => {
     const read = host.getSourceFile.bind(host);
     host.getSourceFile = (name, language, onError) => (path.resolve(name) === probe ? ts.createSourceFile(name, text, language) : read(name, language, onError));
     host.fileExists = ((exists) => (name: string) => path.resolve(name) === probe || exists(name))(host.fileExists.bind(host));
-    const roots = [path.join(src, 'executor', 'call-state.ts'), path.join(src, 'executor', 'run-call.ts'), probe];
+    const roots = [path.join(src, 'executor', 'call-state.ts'), path.join(src, 'executor', 'call-run.ts'), probe];
     const program = ts.createProgram(roots, options, host);
     expect(foreignWrites(program, [probe])).toEqual([
       'src/executor/call-probe.ts:5 done (declared in CallState)',

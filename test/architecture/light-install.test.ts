@@ -28,9 +28,9 @@ const NOT_AT_REQUIRE = {
     'toolkit/dispatcher.js',
     'toolkit/registry.js',
     'toolkit/meta-tools.js',
-    'toolkit/skill-run.js',
-    'executor/call-executor.js',
+    'toolkit/skills/skill-run.js',
     'executor/run-call.js',
+    'executor/call-run.js',
     'executor/validation.js',
     'executor/preset-secrets.js',
     'schema/descriptor-builder.js',
@@ -179,7 +179,7 @@ describe('a light install', () => {
   it("require('toolwright/build') without them throws PEER_DEPENDENCY_MISSING naming the install command", async () => {
     const run = await node(light, [
       '-e',
-      `try { require('./dist/codegen/index.js'); } catch (e) { process.stdout.write(JSON.stringify({ code: e.code, name: e.name, message: e.message })); }`,
+      `try { require('./dist/build/index.js'); } catch (e) { process.stdout.write(JSON.stringify({ code: e.code, name: e.name, message: e.message })); }`,
     ]);
     expect(JSON.parse(run.stdout)).toEqual({
       code: 'PEER_DEPENDENCY_MISSING',
@@ -189,20 +189,20 @@ describe('a light install', () => {
   });
 
   it('toolwright-schema without them prints the install command and exits 1 (--help still works)', async () => {
-    const generate = await node(light, ['dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json']);
+    const generate = await node(light, ['dist/build/toolwright-schema-cli.js', 'service.ts', '-o', 'tools.manifest.json']);
     expect(generate.code).toBe(1);
     expect(generate.stderr).toBe(
       `toolwright-schema: toolwright/build needs typescript and typescript-json-schema, optional peer dependencies that are not installed: ${INSTALL}.\n`,
     );
     expect(fs.existsSync(path.join(light, 'tools.manifest.json'))).toBe(false);
-    const help = await node(light, ['dist/codegen/cli.js', '--help']);
+    const help = await node(light, ['dist/build/toolwright-schema-cli.js', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: toolwright-schema');
   });
 
   it('with them, the compiled toolwright-schema generates a manifest', async () => {
     fs.writeFileSync(path.join(full, 'service.ts'), 'export class Service {}\n');
-    const run = await node(full, ['dist/codegen/cli.js', 'service.ts', '-o', 'tools.manifest.json']);
+    const run = await node(full, ['dist/build/toolwright-schema-cli.js', 'service.ts', '-o', 'tools.manifest.json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(full, 'tools.manifest.json'), 'utf8'))).toMatchObject({ classes: {} });

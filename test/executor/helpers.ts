@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { AgentTool, ToolEvent, ToolkitOptions } from '../../src';
 import { Toolkit } from '../../src';
-import type { ExecutorCore } from '../../src/executor/call-executor';
+import type { ExecutorCore } from '../../src/executor/run-call';
 import { executorCoreOf } from '../support/executor-core';
 
 /** The executor core of a toolkit (scheduler, async waiters) for white-box assertions. */

@@ -1,6 +1,6 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { importMcpTools } from '../../src/mcp';
-import { hostileMcpServer } from '../security/hostile-mcp-server';
+import { hostileMcpServer } from '../support/hostile-mcp-server';
 import { Closer } from '../support/mcp';
 import { call, freshToolkit } from '../support/toolkit';
 

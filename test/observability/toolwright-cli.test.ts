@@ -6,7 +6,7 @@ import { ROOT } from '../support/child-process';
  * `toolwright list` in real child processes (the CLI's TypeScript source compiled on the fly by
  * scripts/swc-register.js, which also lets it load the .ts fixture) against fixture modules.
  */
-const CLI = 'src/codegen/toolwright-cli.ts';
+const CLI = 'src/build/toolwright-cli.ts';
 const FIXTURES = join('test', 'observability', 'fixtures');
 const SECRET_KEY = 'sk-cli-fixture-9f8e7d6c5b4a';
 

@@ -4,7 +4,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import type { AgentTool, Toolkit } from '../../src';
 import { ApprovalManager, SECRET_PATTERNS, createGuardrailHook, createRedactor } from '../../src';
 import { instrumentToolkit, type ToolTracingOptions } from '../../src/otel';
-import { RunLog, loggedTool } from '../pipeline/fixtures';
+import { RunLog, loggedTool } from '../support/logged-tools';
 import { freshToolkit, toolCall } from '../support/toolkit';
 
 function tracing(toolkit: Toolkit, options: Omit<ToolTracingOptions, 'tracer'> = {}) {

@@ -4,7 +4,7 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { InjectContext, Tool, ToolExecutionContext, ToolkitError, ToolParam, ToolService, type StandardSchemaLike, type Toolkit } from '../../src';
-import { isStandardSchema } from '../../src/common/standard-schema';
+import { isStandardSchema } from '../../src/model/standard-schema';
 import { expectAllSchemasMetaValid, newToolkit } from '../support/toolkit';
 
 class Caller {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../src/codegen/cli';
+import { main } from '../../src/build/toolwright-schema-cli';
 import { ROOT } from '../support/child-process';
 import { linkPackages, packageBuild } from '../support/compiled-project';
 import { writeProject } from '../support/project-files';

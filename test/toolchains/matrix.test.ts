@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { generateManifest, serializeManifestModule } from '../../src/codegen';
+import { generateManifest, serializeManifestModule } from '../../src/build';
 import { ROOT } from '../support/child-process';
 import type { QuickReport as QuickOnly, ServiceReport } from './fixtures/quick/main';
 import type { ShopReport } from './fixtures/shop/main';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import path from 'node:path';
-import { generateManifest, serializeManifest, serializeManifestModule } from '../../src/codegen';
+import { generateManifest, serializeManifest, serializeManifestModule } from '../../src/build';
 import type { ToolManifest } from '../../src';
 import { ROOT } from '../support/child-process';
 import type { ShapeReport } from './fixtures/shapes/main';

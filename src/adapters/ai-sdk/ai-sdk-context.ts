@@ -1,5 +1,5 @@
-import { ToolExecutionContext } from '../../common/execution-context';
-import type { ToolResult } from '../../common/tool-types';
+import { ToolExecutionContext } from '../../model/execution-context';
+import type { ToolResult } from '../../model/tool-types';
 import { ToolkitError } from '../../errors';
 
 /**

@@ -1,5 +1,5 @@
-import { modelImages } from '../../common/content-text';
-import type { ToolProgress, ToolResult } from '../../common/tool-types';
+import { modelImages } from '../../model/content-text';
+import type { ToolProgress, ToolResult } from '../../model/tool-types';
 import type { CallProgress } from '../../executor/executor-core';
 
 /**

@@ -1,7 +1,7 @@
-import type { AgentTool } from '../../common/agent-tool';
-import type { JsonSchema } from '../../common/json-schema';
-import type { ToolResult } from '../../common/tool-types';
-import { lazyPeer } from '../../common/peer-dependency';
+import type { AgentTool } from '../../model/agent-tool';
+import type { JsonSchema } from '../../model/json-schema';
+import type { ToolResult } from '../../model/tool-types';
+import { lazyPeer } from '../../utils/peer-dependency';
 import type { CallOptions } from '../../executor/executor-core';
 import { compileArgumentRestorer, lowerToolOrOmit, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';

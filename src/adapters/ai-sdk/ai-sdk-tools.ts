@@ -1,6 +1,6 @@
 import type { Schema, Tool } from 'ai';
-import type { AgentTool } from '../../common/agent-tool';
-import type { ToolExecutionContext } from '../../common/execution-context';
+import type { AgentTool } from '../../model/agent-tool';
+import type { ToolExecutionContext } from '../../model/execution-context';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';

@@ -1,4 +1,4 @@
-import { ToolExecutionContext } from '../../common/execution-context';
+import { ToolExecutionContext } from '../../model/execution-context';
 import type { FrameworkApprovalGate } from '../framework-approvals';
 import { LANGCHAIN_GATES, type ToolwrightLangChainTool } from './langchain-tools';
 

@@ -2,9 +2,9 @@ import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manage
 import type { ToolCall } from '@langchain/core/messages';
 import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
-import type { AgentTool } from '../../common/agent-tool';
-import { lazyPeer } from '../../common/peer-dependency';
-import type { ToolResult } from '../../common/tool-types';
+import type { AgentTool } from '../../model/agent-tool';
+import { lazyPeer } from '../../utils/peer-dependency';
+import type { ToolResult } from '../../model/tool-types';
 import type { CallProgress } from '../../executor/executor-core';
 import { lowerToolSchema } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';

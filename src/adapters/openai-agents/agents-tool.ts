@@ -1,8 +1,8 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
-import type { AgentTool } from '../../common/agent-tool';
-import { modelImages } from '../../common/content-text';
-import type { JsonSchema } from '../../common/json-schema';
-import { lazyPeer } from '../../common/peer-dependency';
+import type { AgentTool } from '../../model/agent-tool';
+import { modelImages } from '../../model/content-text';
+import type { JsonSchema } from '../../model/json-schema';
+import { lazyPeer } from '../../utils/peer-dependency';
 import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import type { FrameworkApprovalGate } from '../framework-approvals';

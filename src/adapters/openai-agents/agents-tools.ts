@@ -1,5 +1,5 @@
 import type { FunctionTool } from '@openai/agents';
-import type { AgentTool } from '../../common/agent-tool';
+import type { AgentTool } from '../../model/agent-tool';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';

@@ -1,6 +1,6 @@
-import { annotationsProblem, base64Bytes, partProblem } from '../../common/content-check';
-import { partText } from '../../common/content-text';
-import type { ContentAnnotations, ToolContent } from '../../common/tool-content';
+import { annotationsProblem, base64Bytes, partProblem } from '../../utils/content-check';
+import { partText } from '../../model/content-text';
+import type { ContentAnnotations, ToolContent } from '../../model/tool-content';
 import { truncateText } from '../../executor/convert';
 
 /**

@@ -1,8 +1,8 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentTool } from '../../common/agent-tool';
+import type { AgentTool } from '../../model/agent-tool';
 import { EQUIP_TOOL_GROUPS, INVOKE_SKILL, LIST_SKILLS } from '../../toolkit/meta-tool-names';
 import type { Toolkit } from '../../toolkit/toolkit';
-import { boundInput, quoteInput } from '../../common/quote-input';
+import { boundInput, quoteInput } from '../../utils/quote-input';
 import { describeThrown } from '../../errors/toolkit-error';
 import { listRemoteTools } from './list-remote-tools';
 import { importLimit, type McpImportClient, type McpImportHandle, type McpImportOptions } from './mcp-import-options';

@@ -1,5 +1,5 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { quoteInput } from '../../common/quote-input';
+import { quoteInput } from '../../utils/quote-input';
 import { ToolkitError } from '../../errors';
 import { Slices } from './import-slices';
 import { importLimit, type MCP_IMPORT_LIMITS, type McpImportOptions } from './mcp-import-options';

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolRequest, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentTool } from '../../common/agent-tool';
-import type { ToolRisk } from '../../common/tool-types';
+import type { AgentTool } from '../../model/agent-tool';
+import type { ToolRisk } from '../../model/tool-types';
 import type { McpImportReport, McpImportSkipped } from './mcp-import-report';
 import type { McpImportSdk2Client } from './sdk2-client';
 

@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallContext } from '../../common/agent-tool';
+import type { ToolCallContext } from '../../model/agent-tool';
 
 /** @internal One page of a remote `tools/list`. */
 export interface RemotePage {

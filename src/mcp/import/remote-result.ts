@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { contentText, contentViews } from '../../common/content-text';
-import { errorResult, toolResult } from '../../common/results';
-import type { ToolContent } from '../../common/tool-content';
-import type { ToolResult } from '../../common/tool-types';
+import { contentText, contentViews } from '../../model/content-text';
+import { errorResult, toolResult } from '../../model/results';
+import type { ToolContent } from '../../model/tool-content';
+import type { ToolResult } from '../../model/tool-types';
 import { truncateText } from '../../executor/convert';
 import { importContent, type ContentLimits } from './import-content';
 import { MCP_IMPORT_LIMITS } from './mcp-import-options';

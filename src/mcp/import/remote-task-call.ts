@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallContext } from '../../common/agent-tool';
-import { boundInput } from '../../common/quote-input';
+import type { ToolCallContext } from '../../model/agent-tool';
+import { boundInput } from '../../utils/quote-input';
 import type { McpImportSdk1Client } from './mcp-import-options';
 
 /** The longest remote status message relayed as progress. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { boundInput, quoteInput } from '../../common/quote-input';
+import { boundInput, quoteInput } from '../../utils/quote-input';
 import { linearPatternProblem } from '../../executor/linear-regexp';
 import { importLimit, type McpImportOptions } from './mcp-import-options';
 import type { McpImportSkipCode } from './mcp-import-report';

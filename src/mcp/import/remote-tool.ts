@@ -1,9 +1,9 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentTool, ToolBehaviour, ToolCallContext } from '../../common/agent-tool';
-import type { ObjectJsonSchema } from '../../common/json-schema';
+import type { AgentTool, ToolBehaviour, ToolCallContext } from '../../model/agent-tool';
+import type { ObjectJsonSchema } from '../../model/json-schema';
 import { deepFreeze } from '../../schema/lowering/schema-utils';
 import { schemaProblems } from '../../schema/schema-problems';
-import type { ToolAnnotations, ToolRisk } from '../../common/tool-types';
+import type { ToolAnnotations, ToolRisk } from '../../model/tool-types';
 import type { ContentLimits } from './import-content';
 import { MCP_TOOL_OPTIONS, type McpToolHints, type McpToolOptions } from '../shared/mcp-tool-options';
 import type { RemoteConnection } from './remote-connection';

@@ -1,5 +1,5 @@
 import { ListToolsResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallContext } from '../../common/agent-tool';
+import type { ToolCallContext } from '../../model/agent-tool';
 import { chainListChanged } from './list-changed';
 import type { McpImportSdk1Client } from './mcp-import-options';
 import type { RemoteConnection, RemotePage, RemoteRequestLimits } from './remote-connection';

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallContext } from '../../common/agent-tool';
-import { boundInput } from '../../common/quote-input';
+import type { ToolCallContext } from '../../model/agent-tool';
+import { boundInput } from '../../utils/quote-input';
 import { chainListChanged } from './list-changed';
 import type { RemoteConnection, RemotePage, RemoteRequestLimits } from './remote-connection';
 import type { McpImportSdk2Client, McpImportSdk2Progress, McpImportSdk2RequestOptions } from './sdk2-client';

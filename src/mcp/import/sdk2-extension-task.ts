@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallContext } from '../../common/agent-tool';
-import { boundInput } from '../../common/quote-input';
+import type { ToolCallContext } from '../../model/agent-tool';
+import { boundInput } from '../../utils/quote-input';
 import type { McpImportSdk2Client } from './sdk2-client';
 import { answerInputRequests, inputRequiredOf, MAX_INPUT_ROUNDS } from './sdk2-input-requests';
 import { sendRawRequest } from './sdk2-raw-request';

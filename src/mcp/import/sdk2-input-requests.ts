@@ -1,7 +1,7 @@
-import type { ToolCallContext } from '../../common/agent-tool';
-import type { ElicitationRequest, SamplingRequest } from '../../common/client-request-types';
-import { ClientRequests } from '../../common/client-requests';
-import { quoteInput } from '../../common/quote-input';
+import type { ToolCallContext } from '../../model/agent-tool';
+import type { ElicitationRequest, SamplingRequest } from '../../model/client-request-types';
+import { ClientRequests } from '../../model/client-requests';
+import { quoteInput } from '../../utils/quote-input';
 
 /** @internal The most rounds of `input_required` one imported call answers (the SDK 2 client's own default). */
 export const MAX_INPUT_ROUNDS = 10;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { boundInput } from '../../common/quote-input';
+import { boundInput } from '../../utils/quote-input';
 import type { McpImportSdk2Client } from './sdk2-client';
 
 /** The `_meta` keys of a 2026-07-28 request's envelope. */

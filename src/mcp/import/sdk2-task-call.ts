@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallContext } from '../../common/agent-tool';
-import { boundInput } from '../../common/quote-input';
+import type { ToolCallContext } from '../../model/agent-tool';
+import { boundInput } from '../../utils/quote-input';
 import type { McpImportSdk2Client, McpImportSdk2RequestOptions, McpImportSdk2ResultSchema } from './sdk2-client';
 
 /** @internal The longest remote status message relayed as progress. */

@@ -1,6 +1,6 @@
-import { isPlainObject } from '../../common/plain-object';
+import { isPlainObject } from '../../utils/plain-object';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolResult } from '../../common/tool-types';
+import type { ToolResult } from '../../model/tool-types';
 import { toContentBlock } from './content-blocks';
 import type { OutputShape } from '../shared/mcp-tool-options';
 

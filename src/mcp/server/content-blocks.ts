@@ -1,5 +1,5 @@
 import type { Annotations, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { ContentAnnotations, ToolContent } from '../../common/tool-content';
+import type { ContentAnnotations, ToolContent } from '../../model/tool-content';
 
 function annotationsOut(annotations: ContentAnnotations | undefined): { annotations?: Annotations } {
   if (annotations === undefined) return {};

@@ -13,10 +13,10 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, RootsResult, SamplingRequest, SamplingResult } from '../../common/client-request-types';
-import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../common/client-requests';
-import type { JsonSchema } from '../../common/json-schema';
-import { boundInput, quoteInput } from '../../common/quote-input';
+import type { ElicitationRequest, ElicitationResult, ElicitationSchema, ElicitationValue, RootsResult, SamplingRequest, SamplingResult } from '../../model/client-request-types';
+import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../model/client-requests';
+import type { JsonSchema } from '../../model/json-schema';
+import { boundInput, quoteInput } from '../../utils/quote-input';
 import { describeAjvErrors, ProblemList, SchemaValidators } from '../../executor/validation';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -1,7 +1,7 @@
 import { ErrorCode, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolExecutionContext } from '../../common/execution-context';
+import type { ToolExecutionContext } from '../../model/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { mcpErrorOf } from './mcp-catalog-support';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';

@@ -10,9 +10,9 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { quoteInput } from '../../common/quote-input';
-import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../../common/tool-emitter';
-import type { CallLog } from '../../executor/call-executor';
+import { quoteInput } from '../../utils/quote-input';
+import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../../model/tool-emitter';
+import type { CallLog } from '../../executor/run-call';
 import { NotificationPump } from './progress-relay';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

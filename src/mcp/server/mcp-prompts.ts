@@ -1,9 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
-import type { ToolExecutionContext } from '../../common/execution-context';
+import type { ToolExecutionContext } from '../../model/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
-import type { ClientRequestHandler } from '../../common/client-requests';
+import type { ClientRequestHandler } from '../../model/client-requests';
 import { mcpErrorOf, pageOf } from './mcp-catalog-support';
 import { McpClientRequests, type McpClientLink } from './mcp-client-requests';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';

@@ -12,10 +12,10 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
-import type { ToolExecutionContext } from '../../common/execution-context';
+import type { ToolExecutionContext } from '../../model/execution-context';
 import type { ToolView } from '../../toolkit/tool-view';
 import { McpRequestError, mcpErrorOf, pageOf, RESOURCE_NOT_FOUND } from './mcp-catalog-support';
-import type { ClientRequestHandler } from '../../common/client-requests';
+import type { ClientRequestHandler } from '../../model/client-requests';
 import { McpClientRequests, type McpClientLink } from './mcp-client-requests';
 import { requestContext, type McpCallSettings } from './mcp-tool-call';
 import { requestLabel, type RequestSlots } from './request-slots';

@@ -14,7 +14,7 @@ import {
   type ServerRequest,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import { quoteInput } from '../../common/quote-input';
+import { quoteInput } from '../../utils/quote-input';
 import { ToolkitError } from '../../errors';
 import { errorCallResult } from './call-result';
 import { httpRequestScope } from '../shared/http-request-scope';

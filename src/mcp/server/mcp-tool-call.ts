@@ -10,11 +10,11 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolExecutionContext } from '../../common/execution-context';
-import { boundInput, quoteInput } from '../../common/quote-input';
-import { errorResult } from '../../common/results';
-import type { ToolResult } from '../../common/tool-types';
-import type { CallOptions } from '../../executor/call-executor';
+import { ToolExecutionContext } from '../../model/execution-context';
+import { boundInput, quoteInput } from '../../utils/quote-input';
+import { errorResult } from '../../model/results';
+import type { ToolResult } from '../../model/tool-types';
+import type { CallOptions } from '../../executor/run-call';
 import type { Toolkit } from '../../toolkit/toolkit';
 import type { ToolView } from '../../toolkit/tool-view';
 import { errorCallResult, failedCallResult, toCallToolResult } from './call-result';

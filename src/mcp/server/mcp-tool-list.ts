@@ -1,6 +1,6 @@
 import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AgentTool } from '../../common/agent-tool';
-import type { ToolExecutionContext } from '../../common/execution-context';
+import type { AgentTool } from '../../model/agent-tool';
+import type { ToolExecutionContext } from '../../model/execution-context';
 import type { McpToolDefinition } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import type { McpTaskOptions } from './mcp-tasks';

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { quoteInput } from '../../common/quote-input';
+import { quoteInput } from '../../utils/quote-input';
 import { McpRequestError } from './mcp-catalog-support';
 
 /** @internal Default of `McpServerOptions.maxConcurrentCalls`. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { ToolExecutionContext } from '../../common/execution-context';
-import { Principal } from '../../common/principal';
-import { quoteInput } from '../../common/quote-input';
+import { ToolExecutionContext } from '../../model/execution-context';
+import { Principal } from '../../model/principal';
+import { quoteInput } from '../../utils/quote-input';
 import { ToolkitError } from '../../errors';
 
 /**

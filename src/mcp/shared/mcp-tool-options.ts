@@ -1,6 +1,6 @@
-import { isAsyncTool, type AgentTool } from '../../common/agent-tool';
+import { isAsyncTool, type AgentTool } from '../../model/agent-tool';
 import { AsyncCompletion } from '../../executor/async-completion';
-import type { JsonSchema, ObjectJsonSchema } from '../../common/json-schema';
+import type { JsonSchema, ObjectJsonSchema } from '../../model/json-schema';
 import { objectSchemaOf } from '../../schema/lowering/schema-utils';
 
 /**

@@ -1,4 +1,4 @@
-import { assertPeers } from '../../common/peer-dependency';
+import { assertPeers } from '../../utils/peer-dependency';
 
 /**
  * `toolwright/mcp` needs the optional peer dependency `@modelcontextprotocol/sdk`: say so, with

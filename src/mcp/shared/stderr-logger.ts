@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
-import type { ToolwrightLogFields, ToolwrightLogger, ToolwrightLogLevel } from '../../common/logger';
-import { boundInput } from '../../common/quote-input';
+import type { ToolwrightLogFields, ToolwrightLogger, ToolwrightLogLevel } from '../../model/logger';
+import { boundInput } from '../../utils/quote-input';
 
 /** The levels, least severe first. */
 const LEVELS: readonly ToolwrightLogLevel[] = ['debug', 'info', 'warn', 'error'];

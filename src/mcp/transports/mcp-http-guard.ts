@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { quoteInput } from '../../common/quote-input';
+import { quoteInput } from '../../utils/quote-input';
 
 /** The most characters of a client-sent header value echoed back in an error. */
 const ECHO_LIMIT = 100;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkedLogger, writeLog, type ToolwrightLogger } from '../../common/logger';
+import { checkedLogger, writeLog, type ToolwrightLogger } from '../../model/logger';
 
 /** The code of the warning emitted when the endpoint is reachable beyond loopback without `authenticate`. */
 const EXPOSED_WARNING = 'TOOLWRIGHT_MCP_HTTP_UNAUTHENTICATED';

@@ -1,4 +1,4 @@
-import { checkedLogger } from '../../common/logger';
+import { checkedLogger } from '../../model/logger';
 import type { StreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { McpStateStore } from '../server/modern/state-store';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { quoteInput } from '../../common/quote-input';
+import { quoteInput } from '../../utils/quote-input';
 import { ToolkitError } from '../../errors';
 import { checkedEventStoreLimits, McpEventStores, type EventStoreBounds, type McpEventStoreLimits } from './mcp-event-store';
 

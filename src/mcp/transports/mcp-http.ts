@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { boundInput, quoteInput } from '../../common/quote-input';
+import { boundInput, quoteInput } from '../../utils/quote-input';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { httpRequestScope } from '../shared/http-request-scope';
 import { isInitializeRequest, requestBody, type BodyOutcome, type BodyRefusal } from './mcp-http-body';

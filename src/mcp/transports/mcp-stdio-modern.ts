@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { McpServer, Transport } from '@modelcontextprotocol/server';
 import { Subscription } from 'rxjs';
 import { skip } from 'rxjs/operators';
-import type { ToolkitSession } from '../../toolkit/session';
+import type { ToolkitSession } from '../../toolkit/sessions/toolkit-session';
 import type { Toolkit } from '../../toolkit/toolkit';
 import type { ToolView } from '../../toolkit/tool-view';
 import type { McpServerOptions } from '../server/mcp-server';

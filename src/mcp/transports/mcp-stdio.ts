@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Readable, Writable } from 'node:stream';
-import { checkedLogger, writeLog } from '../../common/logger';
+import { checkedLogger, writeLog } from '../../model/logger';
 import type { Toolkit } from '../../toolkit/toolkit';
 import { stderrLogger } from '../shared/stderr-logger';
 import { createMcpServer, type McpServerHandle, type McpServerOptions } from '../server/mcp-server';

@@ -1,8 +1,8 @@
-import { modelImages } from '../../common/content-text';
-import { isPlainObject } from '../../common/plain-object';
+import { modelImages } from '../../model/content-text';
+import { isPlainObject } from '../../utils/plain-object';
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { LLMProvider, LLMRequest, LLMResponse, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
-import type { ToolCall, ToolSchema } from '../../common/tool-types';
+import type { LLMProvider, LLMRequest, LLMResponse, Message, ProviderStreamEvent, ProviderStreamOptions } from '../../model/llm-types';
+import type { ToolCall, ToolSchema } from '../../model/tool-types';
 import { type AnthropicToolDefinition, type LoweringChange, lowerToolOrOmit } from '../../schema/lowering';
 import { argumentsObject, cachedLowering, mergedOptions, sdkCall, toolCallIdOf, unknownRoleError } from '../provider-support';
 import { sdkStream } from '../stream-support';

@@ -1,5 +1,5 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { LLMUsage, ProviderStreamEvent } from '../../common/llm-types';
+import type { LLMUsage, ProviderStreamEvent } from '../../model/llm-types';
 
 /** @internal Input tokens include cache reads and writes, which Anthropic counts apart from `input_tokens`. */
 export function usageOf(usage: {

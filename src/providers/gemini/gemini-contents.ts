@@ -1,6 +1,6 @@
 import type { Content, FunctionResponsePart, Part } from '@google/genai';
-import { modelMedia } from '../../common/content-text';
-import type { Message } from '../../common/llm-types';
+import { modelMedia } from '../../model/content-text';
+import type { Message } from '../../model/llm-types';
 import { ToolkitError } from '../../errors';
 import { argumentsObject, toolCallIdOf, unknownRoleError } from '../provider-support';
 

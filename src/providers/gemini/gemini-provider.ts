@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FunctionDeclaration, GenerateContentConfig, GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from '@google/genai';
-import { isPlainObject } from '../../common/plain-object';
-import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
-import type { ToolCall, ToolSchema } from '../../common/tool-types';
+import { isPlainObject } from '../../utils/plain-object';
+import type { LLMProvider, LLMRequest, LLMResponse, ProviderStreamEvent, ProviderStreamOptions } from '../../model/llm-types';
+import type { ToolCall, ToolSchema } from '../../model/tool-types';
 import { ToolkitError } from '../../errors';
 import { type GeminiFunctionDeclaration, type LoweringChange, lowerToolOrOmit } from '../../schema/lowering';
 import { cachedLowering, mergedOptions, sdkCall } from '../provider-support';

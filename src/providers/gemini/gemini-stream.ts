@@ -1,7 +1,7 @@
 import type { GenerateContentResponse } from '@google/genai';
-import { isPlainObject } from '../../common/plain-object';
-import type { LLMUsage, ProviderStreamEvent } from '../../common/llm-types';
-import type { ToolCall } from '../../common/tool-types';
+import { isPlainObject } from '../../utils/plain-object';
+import type { LLMUsage, ProviderStreamEvent } from '../../model/llm-types';
+import type { ToolCall } from '../../model/tool-types';
 import { ToolkitError } from '../../errors';
 
 const VENDOR = 'Gemini';

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
-import type { Message } from '../../common/llm-types';
+import type { Message } from '../../model/llm-types';
 import { argumentsText, toolCallIdOf, unknownRoleError } from '../provider-support';
 import { functionCallOutput, toolMediaMessage } from './openai-tool-media';
 

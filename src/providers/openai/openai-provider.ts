@@ -8,8 +8,8 @@ import type {
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
-import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, ProviderStreamEvent, ProviderStreamOptions } from '../../common/llm-types';
-import type { ToolCall, ToolSchema } from '../../common/tool-types';
+import type { LLMProvider, LLMRequest, LLMResponse, LLMUsage, ProviderStreamEvent, ProviderStreamOptions } from '../../model/llm-types';
+import type { ToolCall, ToolSchema } from '../../model/tool-types';
 import { ToolkitError } from '../../errors';
 import {
   type ArgumentRestorer,

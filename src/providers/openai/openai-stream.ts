@@ -1,9 +1,9 @@
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { OpenAIClient } from './openai-client';
-import type { LLMUsage, ProviderStreamEvent } from '../../common/llm-types';
-import type { ToolCall } from '../../common/tool-types';
-import { boundInput } from '../../common/quote-input';
+import type { LLMUsage, ProviderStreamEvent } from '../../model/llm-types';
+import type { ToolCall } from '../../model/tool-types';
+import { boundInput } from '../../utils/quote-input';
 import { ToolkitError } from '../../errors';
 import { sdkStream } from '../stream-support';
 

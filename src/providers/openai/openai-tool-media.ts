@@ -1,7 +1,7 @@
 import type { ChatCompletionContentPart, ChatCompletionUserMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFunctionCallOutputItem, ResponseInputItem } from 'openai/resources/responses/responses';
-import { type ModelMedia, modelMedia } from '../../common/content-text';
-import type { Message } from '../../common/llm-types';
+import { type ModelMedia, modelMedia } from '../../model/content-text';
+import type { Message } from '../../model/llm-types';
 
 /**
  * The media types OpenAI takes as images (`input_image`, `image_url`) and as files (`input_file`,

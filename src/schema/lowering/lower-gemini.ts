@@ -1,5 +1,5 @@
-import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../common/json-schema';
+import { isPlainObject } from '../../utils/plain-object';
+import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../model/json-schema';
 import { ToolkitError } from '../../errors';
 import type { GeminiSchema } from './provider-definitions';
 import { GEMINI_FORMATS, GEMINI_SCHEMA_KEYWORDS } from './provider-rules';

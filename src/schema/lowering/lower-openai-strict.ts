@@ -1,5 +1,5 @@
-import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema } from '../../common/json-schema';
+import { isPlainObject } from '../../utils/plain-object';
+import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType, ObjectJsonSchema } from '../../model/json-schema';
 import { ToolkitError } from '../../errors';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, OPENAI_STRICT_LIMITS } from './provider-rules';
 import { branchPath, cloneJson, describePath, inlineSingleAllOf, isObjectSchema, itemsPath, propertyPath, type Reporter, tupleAsItems, typeOfValues } from './schema-utils';

@@ -1,5 +1,5 @@
-import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../common/json-schema';
-import type { ToolSchema } from '../../common/tool-types';
+import type { JsonSchema, JsonSchemaDefinition, ObjectJsonSchema } from '../../model/json-schema';
+import type { ToolSchema } from '../../model/tool-types';
 import { ToolkitError } from '../../errors';
 import { lowerGemini } from './lower-gemini';
 import { lowerOpenAIStrict } from './lower-openai-strict';

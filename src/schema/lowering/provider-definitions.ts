@@ -1,4 +1,4 @@
-import type { Frozen, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from '../../common/json-schema';
+import type { Frozen, ReadonlyJsonSchema, ReadonlyObjectJsonSchema } from '../../model/json-schema';
 
 /**
  * The providers a canonical tool schema can be lowered for.

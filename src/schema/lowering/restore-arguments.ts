@@ -1,4 +1,4 @@
-import type { ObjectJsonSchema } from '../../common/json-schema';
+import type { ObjectJsonSchema } from '../../model/json-schema';
 import type { LoweringOptions, ProviderName } from './provider-definitions';
 import { nullStripper } from '../null-optionals';
 

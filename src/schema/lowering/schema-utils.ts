@@ -1,5 +1,5 @@
-import { isPlainObject } from '../../common/plain-object';
-import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType } from '../../common/json-schema';
+import { isPlainObject } from '../../utils/plain-object';
+import type { JsonSchema, JsonSchemaDefinition, JsonSchemaType } from '../../model/json-schema';
 import { ToolkitError } from '../../errors';
 
 /** Collects report lines for one tool. @internal */

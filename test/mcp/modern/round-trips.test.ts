@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ApprovalManager, Toolkit, type AgentTool, type ClientRequests } from '../../../src';
-import { errorResult } from '../../../src/common/results';
+import { errorResult } from '../../../src/model/results';
 import { McpRoundTrips, replaySafeOf, type RoundOutcome } from '../../../src/mcp/server/modern/round-trips';
 import { RequestStateCodec } from '../../../src/mcp/server/modern/request-state';
 import { memoryMcpStateStore } from '../../../src/mcp/server/modern/state-store';

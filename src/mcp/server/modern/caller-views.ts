@@ -1,6 +1,6 @@
 import { Subscription } from 'rxjs';
 import { skip } from 'rxjs/operators';
-import type { ToolkitSession } from '../../../toolkit/session';
+import type { ToolkitSession } from '../../../toolkit/sessions/toolkit-session';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import type { McpPrincipal } from '../../shared/mcp-principal';

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { ToolkitSession } from '../../../toolkit/session';
+import type { ToolkitSession } from '../../../toolkit/sessions/toolkit-session';
 import { openToken, signToken, type SignedTokenKind } from './signed-token';
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ToolExecutionContext } from '../../../common/execution-context';
-import type { ClientRequestHandler } from '../../../common/client-requests';
-import type { ToolResult } from '../../../common/tool-types';
-import type { LogLevel } from '../../../common/tool-emitter';
-import type { CallLog, CallOptions } from '../../../executor/call-executor';
+import type { ToolExecutionContext } from '../../../model/execution-context';
+import type { ClientRequestHandler } from '../../../model/client-requests';
+import type { ToolResult } from '../../../model/tool-types';
+import type { LogLevel } from '../../../model/tool-emitter';
+import type { CallLog, CallOptions } from '../../../executor/run-call';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import { failedCallResult, toCallToolResult } from '../call-result';

@@ -1,6 +1,6 @@
 import type { InputRequiredResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import type { ClientRequestHandler } from '../../../common/client-requests';
-import type { ToolExecutionContext } from '../../../common/execution-context';
+import type { ClientRequestHandler } from '../../../model/client-requests';
+import type { ToolExecutionContext } from '../../../model/execution-context';
 import type { ToolView } from '../../../toolkit/tool-view';
 import { McpRequestError } from '../mcp-catalog-support';
 import { complete, completionLabel, type CompletionParams } from '../mcp-completion';

@@ -1,7 +1,7 @@
 import type { CallToolResult as TwCallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, InputRequiredResult, JsonSchemaValidator, ListToolsResult, McpRequestContext, McpServer, ServerContext, jsonSchemaValidator } from '@modelcontextprotocol/server';
-import type { ToolExecutionContext } from '../../../common/execution-context';
-import { quoteInput } from '../../../common/quote-input';
+import type { ToolExecutionContext } from '../../../model/execution-context';
+import { quoteInput } from '../../../utils/quote-input';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import type { McpPrincipal } from '../../shared/mcp-principal';

@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { McpTaskSupport } from '../../shared/mcp-tool-options';
-import type { ToolProgress, ToolResult } from '../../../common/tool-types';
-import { errorResult } from '../../../common/results';
+import type { ToolProgress, ToolResult } from '../../../model/tool-types';
+import { errorResult } from '../../../model/results';
 import { failedCallResult, toCallToolResult } from '../call-result';
 import type { FormValidators } from '../mcp-client-requests';
 import type { ModernCall } from './modern-call';

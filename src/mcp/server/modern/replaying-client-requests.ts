@@ -1,7 +1,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
-import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
-import { boundInput, quoteInput } from '../../../common/quote-input';
+import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../model/client-request-types';
+import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../model/client-requests';
+import { boundInput, quoteInput } from '../../../utils/quote-input';
 import { elicitationAnswerOf, type FormValidators } from '../mcp-client-requests';
 import { canonicalHash, RequestStateRefusal, type AskedMethod, type RecordedAnswer } from './request-state';
 

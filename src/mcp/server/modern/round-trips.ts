@@ -1,6 +1,6 @@
-import type { AgentTool } from '../../../common/agent-tool';
-import { quoteInput } from '../../../common/quote-input';
-import type { ToolResult } from '../../../common/tool-types';
+import type { AgentTool } from '../../../model/agent-tool';
+import { quoteInput } from '../../../utils/quote-input';
+import type { ToolResult } from '../../../model/tool-types';
 import type { McpToolOptions } from '../../shared/mcp-tool-options';
 import { elicitationShapeOf, FormValidators, rootsAnswerOf, samplingAnswerOf } from '../mcp-client-requests';
 import { ReplayingClientRequests, type ReplayAnswer } from './replaying-client-requests';

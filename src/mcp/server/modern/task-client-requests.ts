@@ -1,5 +1,5 @@
-import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
-import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
+import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../model/client-request-types';
+import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../model/client-requests';
 import { elicitationAnswerOf, elicitationShapeOf, rootsAnswerOf, samplingAnswerOf, type FormValidators } from '../mcp-client-requests';
 import { declaresCapability } from './replaying-client-requests';
 import type { TaskRun } from './tasks-extension';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../common/client-request-types';
-import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../common/client-requests';
-import type { ToolResult } from '../../../common/tool-types';
-import type { AgentTool } from '../../../common/agent-tool';
+import type { ElicitationRequest, ElicitationResult, RootsResult, SamplingRequest, SamplingResult } from '../../../model/client-request-types';
+import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../../model/client-requests';
+import type { ToolResult } from '../../../model/tool-types';
+import type { AgentTool } from '../../../model/agent-tool';
 import { MCP_TOOL_OPTIONS, type McpAgentTool, type McpToolOptions } from '../../shared/mcp-tool-options';
 import type { ModernCall } from './modern-call';
 import { roundRequestOf } from './modern-catalog';
