@@ -10,14 +10,15 @@ import { sourceFiles } from '../support/source-files';
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['errors'],
-  ['common'],
+  ['utils'],
+  ['model'],
   ['metadata'],
   ['di'],
   ['decorators', 'schema'],
   ['executor'],
   ['resources'],
   ['toolkit'],
-  ['pipeline', 'loop', 'providers', 'mcp', 'otel', 'codegen', 'adapters', 'nestjs', 'bullmq'],
+  ['approval', 'hooks', 'loop', 'providers', 'mcp', 'otel', 'build', 'adapters', 'nestjs', 'bullmq'],
   ['redis', 'postgres', 'testing'],
 ];
 
