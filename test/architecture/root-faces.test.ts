@@ -6,11 +6,8 @@ import ts from 'typescript';
  * The root index as a list of folder faces. `src/index.ts` imports `reflect-metadata`, then only
  * re-exports whole faces: `export * from './folder'` (the folder's `index.ts`), or `export type *`
  * for a face of types only, so that `require('toolwright')` does not load it. A face names what its
- * folder publishes, each name re-exported from a file of its own folder. The folders listed here
- * have no face yet: the root names their exports file by file (`export { … } from './folder/file'`);
- * a folder leaves the list when it gets its face.
+ * folder publishes, each name re-exported from a file of its own folder.
  */
-const NOT_YET_FACES: readonly string[] = ['common', 'pipeline'];
 
 const root = path.resolve(__dirname, '../..');
 const src = path.join(root, 'src');
@@ -44,10 +41,9 @@ function subpathFolders(): string[] {
     .filter((folder) => folder !== '.');
 }
 
-/** The faces a root index (`src/index.ts`'s text) reads, the folders it names file by file, and its statements that are neither. */
-function readRoot(text: string): { readonly faces: readonly string[]; readonly byFile: ReadonlySet<string>; readonly strays: readonly string[] } {
+/** The faces a root index (`src/index.ts`'s text) reads, and its statements that are not faces. */
+function readRoot(text: string): { readonly faces: readonly string[]; readonly strays: readonly string[] } {
   const faces: string[] = [];
-  const byFile = new Set<string>();
   const strays: string[] = [];
   const subpaths = subpathFolders();
   parse(path.join(src, 'index.ts'), text).statements.forEach((statement, index) => {
@@ -55,28 +51,21 @@ function readRoot(text: string): { readonly faces: readonly string[]; readonly b
     const specifier = specifierOf(statement);
     const whole = ts.isExportDeclaration(statement) && statement.exportClause === undefined;
     const face = specifier?.match(/^\.\/([a-z-]+)$/)?.[1];
-    const fileOf = specifier?.match(/^\.\/([a-z-]+)\/[a-z-]+$/)?.[1];
-    if (whole && face !== undefined && !NOT_YET_FACES.includes(face) && !subpaths.includes(face) && fs.existsSync(faceFile(face))) {
+    if (whole && face !== undefined && !subpaths.includes(face) && fs.existsSync(faceFile(face))) {
       const { typesOnly } = readFace(faceFile(face));
       if (statement.isTypeOnly === typesOnly) faces.push(face);
       else strays.push(`${firstLine(statement)} (${typesOnly ? 'a face of types only is read with export type *' : 'a face with values is read with export *'})`);
-    } else if (!whole && ts.isExportDeclaration(statement) && fileOf !== undefined && NOT_YET_FACES.includes(fileOf)) byFile.add(fileOf);
-    else strays.push(firstLine(statement));
+    } else strays.push(firstLine(statement));
   });
-  return { faces, byFile, strays };
+  return { faces, strays };
 }
 
 describe('the root index', () => {
-  const { faces, byFile, strays } = readRoot(fs.readFileSync(path.join(src, 'index.ts'), 'utf8'));
+  const { faces, strays } = readRoot(fs.readFileSync(path.join(src, 'index.ts'), 'utf8'));
 
-  it("imports reflect-metadata first, then re-exports whole folder faces (and files of the folders without a face yet), nothing else", () => {
+  it('imports reflect-metadata first, then re-exports whole folder faces, nothing else', () => {
     expect(strays).toEqual([]);
     expect(faces.length).toBeGreaterThan(5);
-  });
-
-  it('names the files of exactly the folders that have no face yet, and those have none', () => {
-    expect([...byFile].sort()).toEqual([...NOT_YET_FACES].sort());
-    expect(NOT_YET_FACES.filter((folder) => fs.existsSync(faceFile(folder)))).toEqual([]);
   });
 
   it('reads faces that re-export only names of their own folder, each by name', () => {
@@ -101,13 +90,12 @@ describe('the root index', () => {
       ["export * from './nowhere';", 'stray'],
       ["export type * from './toolkit';", '(a face with values is read with export *)'],
       ["export * from './metadata';", '(a face of types only is read with export type *)'],
-      ["export * from './common';", 'stray'],
-      ["export { Principal } from './common/principal';", 'read'],
+      ["export * from './utils';", 'stray'],
+      ["export { Principal } from './model/principal';", 'stray'],
     ];
     const probe = readRoot(lines.map(([line]) => line).join('\n'));
     expect(probe.strays).toEqual(lines.filter(([, verdict]) => verdict !== 'read').map(([line, verdict]) => (verdict === 'stray' ? line : `${line} ${verdict}`)));
     expect(probe.faces).toEqual(['errors']);
-    expect([...probe.byFile]).toEqual(['common']);
     const face = readFace(faceFile('toolkit'), "export { Toolkit } from './toolkit';\nexport { ToolkitError } from '../errors';\nexport * from './session';\nexport const y = 2;\n");
     expect(face.strays).toEqual([
       "export { ToolkitError } from '../errors'; (not from its own folder)",
