@@ -77,7 +77,7 @@ function foreignWrites(program: ts.Program, files: readonly string[]): string[] 
 /** The names the state's types declare, read without the checker: a file that assigns none of them needs no checking. */
 function stateMemberNames(): Set<string> {
   const names = new Set<string>();
-  for (const file of ['call-state.ts', 'run-call.ts', 'call-callbacks.ts']) {
+  for (const file of ['call-state.ts', 'call-run.ts', 'call-callbacks.ts']) {
     const source = ts.createSourceFile(file, fs.readFileSync(path.join(src, 'executor', file), 'utf8'), ts.ScriptTarget.Latest, true);
     source.forEachChild(function visit(node) {
       if ((ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isParameterPropertyDeclaration(node, node.parent)) && ts.isIdentifier(node.name)) names.add(node.name.text);
