@@ -2,20 +2,16 @@ import { errorResult } from '../model/results';
 import type { ToolCall, ToolResult } from '../model/tool-types';
 import { describeThrown } from '../errors/toolkit-error';
 
-/** How a batch runs. */
-export interface BatchPlan {
+/** How a toolkit runs its batches (defaults: parallel, at most 5 calls at once). */
+export interface BatchSettings {
   /** Run calls in parallel (false: one after the other, in order). */
-  parallel: boolean;
+  readonly parallel?: boolean | undefined;
   /** Most calls running at once (at least 1). */
-  maxConcurrency: number;
-  /** True for calls whose tool is marked `concurrency: 'sequential'`. */
-  isSequential(call: ToolCall): boolean;
-  /** Runs one call; should never reject (a rejection becomes an `EXECUTION_FAILED` result). */
-  run(call: ToolCall): Promise<ToolResult>;
+  readonly maxConcurrency?: number | undefined;
 }
 
 /**
- * Runs a batch of calls and returns their results in call order.
+ * Runs batches of calls by one toolkit's settings and returns their results in call order.
  *
  * Slots are granted in call order, up to `maxConcurrency` at once; a call frees its slot the
  * moment it answers, however it answers, so a failing call never holds back its siblings.
@@ -24,61 +20,78 @@ export interface BatchPlan {
  * With `parallel: false` (or `maxConcurrency` 1) every call runs after the previous one.
  *
  * @example
- * const results = await runBatch(calls, { parallel: true, maxConcurrency: 5, isSequential: () => false, run });
+ * const batches = new BatchRunner({ parallel: true, maxConcurrency: 5 }, (call) => registry.isSequential(call.name));
+ * const results = await batches.run(calls, (call) => view.callTool(call));
  */
-export function runBatch(calls: readonly ToolCall[], plan: BatchPlan): Promise<ToolResult[]> {
-  const count = calls.length;
-  if (count === 0) return Promise.resolve([]);
-  const cap = plan.parallel ? Math.max(1, Math.floor(plan.maxConcurrency) || 1) : 1;
-  const results = new Array<ToolResult>(count);
-  // Parallel calls and sequential calls, each in call order.
-  const open: number[] = [];
-  const lane: number[] = [];
-  for (let i = 0; i < count; i++) (cap > 1 && plan.isSequential(calls[i]) ? lane : open).push(i);
-  let nextOpen = 0;
-  let nextLane = 0;
-  let laneBusy = false;
-  let running = 0;
-  let remaining = count;
+export class BatchRunner {
+  /** Most calls running at once: 1 when the batches are not parallel. */
+  private readonly cap: number;
 
-  return new Promise<ToolResult[]>((resolve) => {
-    const finish = (index: number, sequential: boolean, result: ToolResult) => {
-      results[index] = result;
-      running--;
-      if (sequential) laneBusy = false;
-      if (--remaining === 0) resolve(results);
-      else pump();
-    };
-    const start = (index: number, sequential: boolean) => {
-      running++;
-      const call = calls[index];
-      let pending: Promise<ToolResult>;
-      try {
-        pending = plan.run(call);
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      pending.then(
-        (result) => finish(index, sequential, result),
-        (error: unknown) => finish(index, sequential, { ...errorResult(`Tool '${String(call.name)}' failed: ${describeThrown(error)}`), toolCallId: call.id, name: String(call.name) }),
-      );
-    };
-    // Grants free slots to the earliest waiting call (the lane's head counts only when the lane is idle).
-    const pump = () => {
-      while (running < cap) {
-        const o = nextOpen < open.length ? open[nextOpen] : count;
-        const l = !laneBusy && nextLane < lane.length ? lane[nextLane] : count;
-        if (o === count && l === count) return;
-        if (l < o) {
-          nextLane++;
-          laneBusy = true;
-          start(l, true);
-        } else {
-          nextOpen++;
-          start(o, false);
+  constructor(
+    settings: BatchSettings,
+    /** True for calls whose tool is marked `concurrency: 'sequential'`. */
+    private readonly isSequential: (call: ToolCall) => boolean,
+  ) {
+    // a cap that is not a number (NaN) runs one call at a time
+    this.cap = (settings.parallel ?? true) ? Math.floor(Math.max(1, settings.maxConcurrency ?? 5)) || 1 : 1;
+  }
+
+  /** Runs `calls` through `run` (which should never reject: a rejection becomes an `EXECUTION_FAILED` result); results in call order. */
+  run(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]> {
+    const count = calls.length;
+    if (count === 0) return Promise.resolve([]);
+    const cap = this.cap;
+    const isSequential = this.isSequential;
+    const results = new Array<ToolResult>(count);
+    // Parallel calls and sequential calls, each in call order.
+    const open: number[] = [];
+    const lane: number[] = [];
+    for (let i = 0; i < count; i++) (cap > 1 && isSequential(calls[i]) ? lane : open).push(i);
+    let nextOpen = 0;
+    let nextLane = 0;
+    let laneBusy = false;
+    let running = 0;
+    let remaining = count;
+
+    return new Promise<ToolResult[]>((resolve) => {
+      const finish = (index: number, sequential: boolean, result: ToolResult) => {
+        results[index] = result;
+        running--;
+        if (sequential) laneBusy = false;
+        if (--remaining === 0) resolve(results);
+        else pump();
+      };
+      const start = (index: number, sequential: boolean) => {
+        running++;
+        const call = calls[index];
+        let pending: Promise<ToolResult>;
+        try {
+          pending = run(call);
+        } catch (error) {
+          pending = Promise.reject(error);
         }
-      }
-    };
-    pump();
-  });
+        pending.then(
+          (result) => finish(index, sequential, result),
+          (error: unknown) => finish(index, sequential, { ...errorResult(`Tool '${String(call.name)}' failed: ${describeThrown(error)}`), toolCallId: call.id, name: String(call.name) }),
+        );
+      };
+      // Grants free slots to the earliest waiting call (the lane's head counts only when the lane is idle).
+      const pump = () => {
+        while (running < cap) {
+          const o = nextOpen < open.length ? open[nextOpen] : count;
+          const l = !laneBusy && nextLane < lane.length ? lane[nextLane] : count;
+          if (o === count && l === count) return;
+          if (l < o) {
+            nextLane++;
+            laneBusy = true;
+            start(l, true);
+          } else {
+            nextOpen++;
+            start(o, false);
+          }
+        }
+      };
+      pump();
+    });
+  }
 }

@@ -35,9 +35,6 @@ export interface CatalogGate {
   readonly changes$: Observable<unknown>;
 }
 
-/** @internal The toolkit parts the catalog views use. */
-export type CatalogViewCore = CatalogCore & { readonly catalog: Catalog };
-
 function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): boolean {
   return a.length === b.length && a.every((entry, i) => entry === b[i]);
 }
@@ -49,7 +46,8 @@ function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): bo
 export abstract class CatalogView {
   /** @internal */
   constructor(
-    /** @internal */ protected readonly core: CatalogViewCore,
+    /** @internal */ protected readonly core: CatalogCore,
+    /** @internal */ protected readonly catalog: Catalog,
     /** @internal */ protected readonly gate: CatalogGate,
   ) {}
 
@@ -139,7 +137,7 @@ export class ResourceView extends CatalogView {
    */
   async complete(ref: string, name: string, value: string, options: CompleteOptions = {}): Promise<CompletionResult> {
     this.assertOpen();
-    const entry = this.permitted(this.core.catalog.template(ref) ?? this.core.catalog.resource(ref));
+    const entry = this.permitted(this.catalog.template(ref) ?? this.catalog.resource(ref));
     if (entry === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource template ${quoteInput(ref)} not found.`);
     return completeArgument(this.core, entry, name, value, options, this.gate.sessionId);
   }
@@ -154,13 +152,13 @@ export class ResourceView extends CatalogView {
    */
   notifyUpdated(uri: string): void {
     const sessionId = this.gate.sessionId;
-    this.core.catalog.updates.next(sessionId === undefined ? { uri } : { uri, sessionId });
+    this.catalog.updates.next(sessionId === undefined ? { uri } : { uri, sessionId });
   }
 
   /** The URIs said to have changed ({@link notifyUpdated}) that concern this view: the toolkit's, and this session's. */
   get updated$(): Observable<string> {
     const sessionId = this.gate.sessionId;
-    const updates = this.core.catalog.updates.pipe(
+    const updates = this.catalog.updates.pipe(
       filter((u) => u.sessionId === undefined || u.sessionId === sessionId),
       map((u) => u.uri),
     );
@@ -169,7 +167,7 @@ export class ResourceView extends CatalogView {
 
   /** @internal */
   protected listed(): CatalogEntry[] {
-    const catalog = this.core.catalog;
+    const catalog = this.catalog;
     const listed: CatalogEntry[] = [];
     for (const entry of catalog.resources()) if (this.gate.permits(entry.group)) listed.push(entry);
     for (const entry of catalog.templates()) if (this.gate.permits(entry.group)) listed.push(entry);
@@ -178,9 +176,9 @@ export class ResourceView extends CatalogView {
 
   /** @internal */
   private find(uri: string): { entry: CatalogEntry; values: UriTemplateValues } | undefined {
-    const fixed = this.permitted(this.core.catalog.resource(uri));
+    const fixed = this.permitted(this.catalog.resource(uri));
     if (fixed !== undefined) return { entry: fixed, values: {} };
-    for (const entry of this.core.catalog.templates()) {
+    for (const entry of this.catalog.templates()) {
       if (!this.gate.permits(entry.group)) continue;
       const values = entry.template!.match(uri);
       if (values !== undefined) return { entry, values };
@@ -232,15 +230,37 @@ export class PromptView extends CatalogView {
   /** @internal */
   protected listed(): CatalogEntry[] {
     const listed: CatalogEntry[] = [];
-    for (const entry of this.core.catalog.prompts()) if (this.gate.permits(entry.group)) listed.push(entry);
+    for (const entry of this.catalog.prompts()) if (this.gate.permits(entry.group)) listed.push(entry);
     return listed;
   }
 
   /** @internal */
   private entry(name: string): CatalogEntry {
-    const entry = this.permitted(typeof name === 'string' ? this.core.catalog.prompt(name) : undefined);
+    const entry = this.permitted(typeof name === 'string' ? this.catalog.prompt(name) : undefined);
     if (entry !== undefined) return entry;
     const known = this.listed().map((e) => e.name);
     throw new ToolkitError('UNKNOWN_PROMPT', `Prompt ${quoteInput(String(name))} not found. Prompts: ${known.length ? quoteInputs(known) : '(none)'}.`);
+  }
+}
+
+/**
+ * @internal The resource and prompt views of one toolkit's catalog: a toolkit view gets its own
+ * through the gate it makes of its state.
+ */
+export class CatalogViews {
+  constructor(
+    /** What reading a resource or getting a prompt needs of the toolkit. */
+    private readonly core: CatalogCore,
+    private readonly catalog: Catalog,
+  ) {}
+
+  /** The resources `gate` lets its view reach. */
+  resources(gate: CatalogGate): ResourceView {
+    return new ResourceView(this.core, this.catalog, gate);
+  }
+
+  /** The prompts `gate` lets its view reach. */
+  prompts(gate: CatalogGate): PromptView {
+    return new PromptView(this.core, this.catalog, gate);
   }
 }

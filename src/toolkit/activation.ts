@@ -167,9 +167,10 @@ export class ActivationState implements ToolGate {
 
   /**
    * True when this view permits tools of `group` to an executable skill's run, with `grants`
-   * (the run's own `grantGroups`): the active scoping skill's grants cover its own scope only.
+   * (the run's own `grantGroups`; none: what the view's groups permit, as to its resources and
+   * prompts): the active scoping skill's grants cover its own scope only.
    */
-  permits(group: string | undefined, grants: ReadonlySet<string>): boolean {
+  permits(group: string | undefined, grants: ReadonlySet<string> = EMPTY_GROUPS): boolean {
     const layer = this.layer;
     return permitsGroup(group, this.base, layer !== undefined && layer.grants.size > 0 ? { ...layer, grants: EMPTY_GROUPS } : layer, grants);
   }

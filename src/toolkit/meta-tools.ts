@@ -38,9 +38,9 @@ export class MetaTools {
     this.skillTools = new SkillTools(core, skills, toolEntries, limits);
   }
 
-  /** True when `equip_tool_groups` is offered. */
-  get equipEnabled(): boolean {
-    return this.equip !== undefined;
+  /** `equip_tool_groups` while it is offered (and not unregistered since), for the system prompt to name; else `undefined`. */
+  get equipTool(): string | undefined {
+    return this.equip !== undefined && this.core.registry.has(EQUIP_TOOL_GROUPS) ? EQUIP_TOOL_GROUPS : undefined;
   }
 
   /** The skills changed: (re)builds `list_skills` and `invoke_skill` (the skill names are in its schema). */

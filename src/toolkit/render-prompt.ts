@@ -1,16 +1,27 @@
 import type { AgentTool } from '../model/agent-tool';
 import type { ToolAvailability } from './availability';
-import type { SkillDefinition } from './skills/skill-definition';
 import type { RenderPromptOptions } from './view-options';
 
+/** @internal What the prompt says of a skill (a `SkillDefinition` is one). */
+export interface PromptSkill {
+  readonly name: string;
+  readonly description: string;
+  readonly instructions?: string | undefined;
+  /** An executable skill's code (with `steps`: the prompt says the skill runs). */
+  readonly run?: unknown;
+  /** An executable skill's workflow. */
+  readonly steps?: unknown;
+  readonly parameters?: { readonly properties: object } | undefined;
+  readonly risk?: string | undefined;
+}
 
 /** @internal What a view renders. */
 export interface PromptInput {
-  readonly activeSkill: SkillDefinition | undefined;
+  readonly activeSkill: PromptSkill | undefined;
   readonly tools: readonly AgentTool[];
   readonly availability: readonly ToolAvailability[];
   readonly groups: readonly { name: string; description: string; active: boolean }[];
-  readonly skills: readonly SkillDefinition[];
+  readonly skills: readonly PromptSkill[];
   readonly equipTool: string | undefined;
 }
 

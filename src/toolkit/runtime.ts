@@ -8,7 +8,7 @@ import { checkedLogger, writeLog, type ToolwrightLogger } from '../model/logger'
 import type { ToolCall, ToolResult } from '../model/tool-types';
 import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
-import { runBatch } from '../executor/batch';
+import { BatchRunner } from '../executor/batch';
 import type { CallOptions, ExecutorCore } from '../executor/run-call';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/event-types';
@@ -25,11 +25,9 @@ import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availabilit
 import { callbackFailureReporter } from './callback-failures';
 import { Dispatcher } from './dispatcher';
 import type { ToolkitExtension } from './extension';
-import { EQUIP_TOOL_GROUPS } from './meta-tool-names';
 import { MetaTools } from './meta-tools';
 import type { RegisterOptions, ToolTarget } from './registration';
 import { Registry, type ToolEntry } from './registry';
-import { renderPrompt } from './render-prompt';
 import { SessionTable } from './sessions/session-table';
 import { resolveSkillOptions, type SkillDefinition } from './skills/skill-definition';
 import { SkillRegistry } from './skills/skill-registry';
@@ -38,30 +36,17 @@ import { logToolkitEvents } from './toolkit-logging';
 import { Catalog } from '../resources/catalog';
 import { CatalogBatch } from '../resources/catalog-batch';
 import { checkRegistration, warnUnboundPresets } from './registration-checks';
-import { PromptView, ResourceView, type CatalogGate } from '../resources/catalog-views';
-import type { SessionCore } from './sessions/toolkit-session';
+import { CatalogViews } from '../resources/catalog-views';
 import type { SkillRunCore } from './skills/skill-run';
 import type { SkillFrame, ToolView, ViewParts } from './tool-view';
-import type { RenderPromptOptions } from './view-options';
 import type { ToolkitOptions } from './toolkit-options';
-import { masked, visibleMask } from './visible-tools';
-
-/** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */
-function gateOf(state: ActivationState): CatalogGate {
-  return {
-    sessionId: state.sessionId,
-    permits: (group) => state.permits(group, EMPTY_GROUPS),
-    closedReason: () => state.closedReason(),
-    changes$: state.changes$,
-  };
-}
 
 /**
  * @internal The working parts of one toolkit and the operations they need of each other: the
  * executor's core, the registry, groups, skills, meta tools, sessions and the one dispatcher.
  * The `Toolkit` is its public face (and its own view); each part is given the few operations it uses.
  */
-export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer, ToolkitExtension {
+export class ToolkitRuntime implements SkillRunCore, ViewAnnouncer, ToolkitExtension {
   readonly registry = new Registry();
   readonly validators = new SchemaValidators();
   readonly hooks: ToolHook[] = [];
@@ -85,8 +70,8 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   readonly groups = new Map<string, GroupRecord>();
   /** The resources, resource templates and prompts of the registered services. */
   readonly catalog = new Catalog();
-  private readonly parallel: boolean;
-  private readonly maxConcurrency: number;
+  /** Runs the batches of every view and skill run by the toolkit's `parallel` and `maxConcurrency`. */
+  readonly batches: BatchRunner;
   /** The parts every view of the toolkit works with. */
   readonly viewParts: ViewParts;
   /** `events` for subscribers: a subscriber's failure becomes a `callback_failed` event. */
@@ -118,24 +103,16 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
       throw new ToolkitError('INVALID_OPTIONS', `new Toolkit({ repair }): repair must be 'safe' or 'off', got ${JSON.stringify(options.repair)}.`);
     }
     this.repair = options.repair;
-    this.parallel = options.parallel ?? true;
-    this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 5);
+    this.batches = new BatchRunner(options, (call) => this.registry.isSequential(call.name));
     this.availability = new AvailabilityCache(this.registry, this.report);
     this.state = new ActivationState(this.registry, this.availability, this.groups, this, EMPTY_GROUPS);
     this.toolEntries = new ToolEntries(this.container, options.manifest);
     this.skills = new SkillRegistry(this.registry);
     this.meta = new MetaTools(this, this.skills, this.toolEntries, resolveSkillOptions(options.skills));
-    this.sessions = new SessionTable(this, this.skills, this.availability, this.state, options.sessionTtlMs);
     this.dispatcher = new Dispatcher(this, this.meta, (view, state) => this.sessions.close(view, state));
-    this.viewParts = {
-      listing: this,
-      calls: this.dispatcher,
-      skills: this.skills,
-      runBatch: (calls, run) => this.runBatch(calls, run),
-      resourceView: (state) => new ResourceView(this, gateOf(state)),
-      promptView: (state) => new PromptView(this, gateOf(state)),
-      renderPrompt: (state, prompt) => this.renderPrompt(state, prompt),
-    };
+    this.viewParts = { listing: this, calls: this.dispatcher, skills: this.skills, batches: this.batches, catalog: new CatalogViews(this, this.catalog), meta: this.meta };
+    const newState = (sessionId: string): ActivationState => new ActivationState(this.registry, this.availability, this.groups, this, this.state.baseGroups, sessionId);
+    this.sessions = new SessionTable(this.viewParts, newState, options.sessionTtlMs);
     this.logger = checkedLogger(options.logger, 'new Toolkit({ logger })');
     if (this.logger) logToolkitEvents(this.events, this.logger);
   }
@@ -145,7 +122,7 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     this.root = view;
   }
 
-  // ------------------------------------------------------------------ what views, sessions and skill runs need
+  // ------------------------------------------------------------------ what skill runs and the views' states need
 
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
     return this.dispatcher.dispatch(view, state, call, options, frame);
@@ -155,31 +132,6 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
     return this.dispatcher.refuse(state, call, options, code, message, frame);
   }
 
-  runBatch(calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>): Promise<ToolResult[]> {
-    const registry = this.registry;
-    return runBatch(calls, { parallel: this.parallel, maxConcurrency: this.maxConcurrency, isSequential: (call) => registry.isSequential(call.name), run });
-  }
-
-  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean {
-    return this.skills.restore(state, name, groups);
-  }
-
-  /** The system-prompt text of the view of `state`. */
-  private renderPrompt(state: ActivationState, options: RenderPromptOptions): string {
-    const skill = state.skill;
-    return renderPrompt(
-      {
-        activeSkill: skill !== undefined ? this.skills.get(skill.name)?.skill : undefined,
-        tools: masked(state.activeTools(), visibleMask(this, state.activeTools(), options.context)),
-        availability: state.availability(),
-        groups: state.groupStates(),
-        skills: this.skills.list(),
-        equipTool: this.meta.equipEnabled && this.registry.has(EQUIP_TOOL_GROUPS) ? EQUIP_TOOL_GROUPS : undefined,
-      },
-      options,
-    );
-  }
-
   viewChanged(state: ActivationState): void {
     this.announce(state, (base) => ({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] }));
   }
@@ -187,10 +139,6 @@ export class ToolkitRuntime implements SessionCore, SkillRunCore, ViewAnnouncer,
   skillChanged(state: ActivationState, previous: string | undefined): void {
     const skill = state.skill?.name;
     this.announce(state, (base) => ({ type: 'skill_changed', ...base, ...(skill !== undefined ? { skill } : {}), ...(previous !== undefined ? { previous } : {}) }));
-  }
-
-  closeSession(view: ToolView, state: ActivationState): void {
-    this.sessions.close(view, state);
   }
 
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState } {

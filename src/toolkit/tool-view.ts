@@ -1,19 +1,18 @@
 import type { Observable } from 'rxjs';
 import type { AgentTool } from '../model/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../model/tool-types';
+import type { BatchRunner } from '../executor/batch';
 import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
 import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
+import type { CatalogGate, CatalogViews, PromptView, ResourceView } from '../resources/catalog-views';
 import type { ActivationState, ScopeGate } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
 import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingCore } from './visible-tools';
 import type { ToolAvailability } from './availability';
-import type { PromptView, ResourceView } from '../resources/catalog-views';
+import type { PromptSkill } from './render-prompt';
 
-/**
- * @internal Where a call of a skill run comes from: how deep in other runs, which runs, and the
- * availability gate of the run (its scope within the calling view).
- */
+/** @internal Where a call of a skill run comes from: how deep in other runs, which runs, and the run's availability gate (its scope within the calling view). */
 export interface SkillFrame {
   readonly depth: number;
   /** The skills from the outermost run to this one. */
@@ -22,10 +21,7 @@ export interface SkillFrame {
   readonly scope: ScopeGate;
 }
 
-/**
- * @internal The dispatcher, as views and skill runs call through it. Declared here, beside the
- * view, because its operations take views.
- */
+/** @internal The dispatcher, as views and skill runs call through it (declared beside the view: its operations take views). */
 export interface ViewCalls {
   /** Runs a call made in a view (`frame`: by a skill run). Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult>;
@@ -33,10 +29,14 @@ export interface ViewCalls {
   refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult>;
 }
 
-/** @internal The skill registry, as a view switches its skill through it. */
+/** @internal The skill registry, as a view switches its skill through it and names the skills in its prompt. */
 export interface ViewSkills {
   activate(view: ToolView, state: ActivationState, name: string): Promise<void>;
   deactivate(view: ToolView, state: ActivationState): Promise<void>;
+  /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
+  restore(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
+  get(name: string): { readonly skill: PromptSkill } | undefined;
+  list(): readonly PromptSkill[];
 }
 
 /** @internal The parts of its toolkit a view works with, the same for every view of one toolkit. */
@@ -47,16 +47,21 @@ export interface ViewParts {
   readonly calls: ViewCalls;
   /** Where the view's skill changes go: the skill registry. */
   readonly skills: ViewSkills;
-  /** Runs `calls` as a batch by the toolkit's settings (`parallel`, `maxConcurrency`, sequential tools); results in call order. */
-  readonly runBatch: (calls: readonly ToolCall[], run: (call: ToolCall) => Promise<ToolResult>) => Promise<ToolResult[]>;
-  /** The resources a view reaches (made once per view). */
-  readonly resourceView: (state: ActivationState) => ResourceView;
-  /** The prompts a view reaches (made once per view). */
-  readonly promptView: (state: ActivationState) => PromptView;
-  /** The system-prompt text of a view (the active skill's instructions, the skills, the equip tool: the toolkit's). */
-  readonly renderPrompt: (state: ActivationState, options: RenderPromptOptions) => string;
+  /** Runs a view's batches by the toolkit's settings (`parallel`, `maxConcurrency`, sequential tools). */
+  readonly batches: BatchRunner;
+  /** The toolkit's resources and prompts, as a view's gate lets it reach them. */
+  readonly catalog: CatalogViews;
+  /** The meta tools: the prompt names `equip_tool_groups` while it is offered (`undefined`: not offered). */
+  readonly meta: { readonly equipTool: string | undefined };
 }
 
+/** The system prompt's renderer, loaded by the first `renderPrompt()`: `require('toolwright')` does not pay for it (a light cold start). */
+let renderer: typeof import('./render-prompt') | undefined;
+
+/** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */
+function gateOf(state: ActivationState): CatalogGate {
+  return { sessionId: state.sessionId, permits: (group) => state.permits(group), closedReason: () => state.closedReason(), changes$: state.changes$ };
+}
 
 /**
  * The per-view half of the toolkit API, shared by `Toolkit` (the default view) and
@@ -88,7 +93,7 @@ export abstract class ToolView {
    * const { contents } = await session.resources.read('docs://readme');
    */
   get resources(): ResourceView {
-    return (this.resourceView ??= this.parts.resourceView(this.state));
+    return (this.resourceView ??= this.parts.catalog.resources(gateOf(this.state)));
   }
 
   /**
@@ -99,7 +104,7 @@ export abstract class ToolView {
    * const { messages } = await session.prompts.get('review', { pr: '42' });
    */
   get prompts(): PromptView {
-    return (this.promptView ??= this.parts.promptView(this.state));
+    return (this.promptView ??= this.parts.catalog.prompts(gateOf(this.state)));
   }
 
   /** The session this view belongs to (`undefined` for the toolkit's own view). */
@@ -269,7 +274,7 @@ export abstract class ToolView {
   callTools(calls: readonly ToolCall[], options: CallOptions = NO_OPTIONS): Promise<ToolResult[]> {
     // the batch's options as this view has them, once for all its calls
     const callOptions = this.state.callOptions(options);
-    return this.parts.runBatch(calls, (call) => this.callTool(call, callOptions));
+    return this.parts.batches.run(calls, (call) => this.callTool(call, callOptions));
   }
 
   /**
@@ -336,6 +341,10 @@ export abstract class ToolView {
    * const messages = [{ role: 'system', content: `You are a helpful agent.\n\n${session.renderPrompt()}` }];
    */
   renderPrompt(options: RenderPromptOptions = {}): string {
-    return this.parts.renderPrompt(this.state, options);
+    const { state, parts } = this;
+    const tools = state.activeTools();
+    const activeSkill = state.skill && parts.skills.get(state.skill.name)?.skill;
+    renderer ??= require('./render-prompt') as typeof import('./render-prompt');
+    return renderer.renderPrompt({ activeSkill, tools: masked(tools, visibleMask(parts.listing, tools, options.context)), availability: state.availability(), groups: state.groupStates(), skills: parts.skills.list(), equipTool: parts.meta.equipTool }, options);
   }
 }

@@ -1,9 +1,6 @@
-import { ActivationState, type ViewAnnouncer } from '../activation';
-import type { AvailabilityCache, GroupRecord } from '../availability';
-import type { Registry } from '../registry';
-import { ToolkitSession, type SessionCore, type SessionOptions } from './toolkit-session';
-import type { SkillRegistry } from '../skills/skill-registry';
-import type { ToolView } from '../tool-view';
+import type { ActivationState } from '../activation';
+import { ToolkitSession, type SessionCloser, type SessionOptions } from './toolkit-session';
+import type { ToolView, ViewParts } from '../tool-view';
 
 /** The least time between two scans for expired sessions (each scan visits every session). */
 const SWEEP_GAP_MS = 1_000;
@@ -12,7 +9,7 @@ const SWEEP_GAP_MS = 1_000;
  * @internal The open sessions of a toolkit: made on first lookup, each lookup restarting its TTL,
  * closed by `close()`, by expiry (noticed on use) or by a sweep that reclaims expired ones.
  */
-export class SessionTable {
+export class SessionTable implements SessionCloser {
   private readonly sessions = new Map<string, ToolkitSession>();
   /** No session expires before this (a lower bound; `Infinity` when none has a TTL). */
   private nextExpiry = Infinity;
@@ -20,12 +17,10 @@ export class SessionTable {
   private nextSweepAt = -Infinity;
 
   constructor(
-    /** What a session's view needs of the toolkit; the registered tools and groups a new session's state reads, and where it announces its changes. */
-    private readonly core: SessionCore & ViewAnnouncer & { readonly registry: Registry; readonly groups: ReadonlyMap<string, GroupRecord> },
-    private readonly skills: SkillRegistry,
-    private readonly availability: AvailabilityCache,
-    /** The toolkit's own view: a new session starts from its base groups. */
-    private readonly root: ActivationState,
+    /** The parts every view of the toolkit works with (a session's skill is deactivated through them when it closes). */
+    private readonly parts: ViewParts,
+    /** Makes the state of a new session's view (from the toolkit's base groups, with no skill). */
+    private readonly newState: (sessionId: string) => ActivationState,
     private readonly ttlMs: number | undefined,
   ) {}
 
@@ -48,9 +43,7 @@ export class SessionTable {
       session = undefined;
     }
     if (!session) {
-      const core = this.core;
-      const state = new ActivationState(core.registry, this.availability, core.groups, core, this.root.baseGroups, id);
-      session = new ToolkitSession(core, state, options.ttlMs ?? this.ttlMs);
+      session = new ToolkitSession(this.parts, this.newState(id), this, options.ttlMs ?? this.ttlMs);
       this.sessions.set(id, session);
       session.touch();
     } else session.touch(options.ttlMs);
@@ -74,7 +67,7 @@ export class SessionTable {
     const id = state.sessionId;
     if (id !== undefined && this.sessions.get(id) === view) this.sessions.delete(id);
     // A skill active at close still gets its onDeactivate (nobody is left to hear a failure).
-    if (!state.closed && state.skill !== undefined) void this.skills.deactivate(view, state).catch(() => undefined);
+    if (!state.closed && state.skill !== undefined) void this.parts.skills.deactivate(view, state).catch(() => undefined);
     state.complete();
   }
 

@@ -3,14 +3,10 @@ import { NO_OPTIONS, type CallOptions } from '../../executor/executor-core';
 import { closedError, type ActivationState } from '../activation';
 import { ToolView, type ViewParts } from '../tool-view';
 
-/** @internal What a session's view needs of its toolkit: the parts every view works with, closing it, and putting back a state it had. */
-export interface SessionCore {
-  /** The parts every view of the toolkit works with. */
-  readonly viewParts: ViewParts;
-  /** Closes a session's view (idempotent); its skill, if any, is deactivated. */
-  closeSession(view: ToolView, state: ActivationState): void;
-  /** Puts back a skill layer without its hooks (a restored conversation); `false` when the skill cannot be. */
-  restoreSkill(state: ActivationState, name: string, groups: ReadonlySet<string>): boolean;
+/** @internal Where a session's view is closed: the toolkit's table of sessions. */
+export interface SessionCloser {
+  /** Closes a session's view and forgets the session (idempotent); its skill, if any, is deactivated. */
+  close(view: ToolView, state: ActivationState): void;
 }
 
 /**
@@ -50,13 +46,13 @@ export interface SessionOptions {
  * session.close();
  */
 export class ToolkitSession extends ToolView {
-  /** @internal */ private readonly core: SessionCore;
+  /** @internal */ private readonly table: SessionCloser;
   private ttlMs: number | undefined;
 
   /** @internal */
-  constructor(core: SessionCore, state: ActivationState, ttlMs: number | undefined) {
-    super(core.viewParts, state);
-    this.core = core;
+  constructor(parts: ViewParts, state: ActivationState, table: SessionCloser, ttlMs: number | undefined) {
+    super(parts, state);
+    this.table = table;
     this.ttlMs = ttlMs;
   }
 
@@ -100,7 +96,7 @@ export class ToolkitSession extends ToolView {
 
   private closeIfExpired(): boolean {
     if (!this.state.expired()) return false;
-    this.core.closeSession(this, this.state);
+    this.table.close(this, this.state);
     return true;
   }
 
@@ -109,7 +105,7 @@ export class ToolkitSession extends ToolView {
    * toolkit forgets it. Idempotent.
    */
   close(): void {
-    this.core.closeSession(this, this.state);
+    this.table.close(this, this.state);
   }
 
   /**
@@ -130,7 +126,7 @@ export class ToolkitSession extends ToolView {
     const off = [...state.baseGroups].filter((g) => !wanted.has(g));
     const removed = state.setGroups(off, false);
     if (state.setGroups(groups, true) || removed) state.groupsChanged();
-    return skill === undefined || this.core.restoreSkill(state, skill.name, new Set(skill.groups));
+    return skill === undefined || this.parts.skills.restore(state, skill.name, new Set(skill.groups));
   }
 
   /** Runs one tool call in this session's view, as {@link ToolView.callTool} does; answers `SESSION_CLOSED` once the session is closed. */

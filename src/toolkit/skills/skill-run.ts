@@ -18,7 +18,7 @@ import type { ListingCore } from '../visible-tools';
  * the caller's listing rules, the calls (through the dispatcher, by its batch settings), and the
  * view a call made by hand comes through.
  */
-export interface SkillRunCore extends ListingCore, ViewCalls, Pick<ViewParts, 'runBatch'> {
+export interface SkillRunCore extends ListingCore, ViewCalls, Pick<ViewParts, 'batches'> {
   readonly registry: Registry;
   /** The view of a session (made on first lookup), or the toolkit's own view. */
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
@@ -123,7 +123,7 @@ export class SkillRun implements SkillContext {
   }
 
   callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string | undefined }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
-    return this.core.runBatch(
+    return this.core.batches.run(
       calls.map((c) => ({ id: '', name: c.name, arguments: c.arguments ?? {} })),
       (call) => this.callTool(call.name, call.arguments, options),
     );
