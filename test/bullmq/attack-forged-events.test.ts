@@ -171,8 +171,10 @@ describe('attack: forged BullMQ traffic written straight into Redis', () => {
 
   it('20 MB of data that is not even JSON is refused the same way (never given to JSON.parse)', async () => {
     release();
-    const job = await queue.add('transfer', { placeholder: true }, { jobId: 'forged-not-json', delay: 1_000 });
+    // delayed until the forged data is in place, then promoted: no race with the worker
+    const job = await queue.add('transfer', { placeholder: true }, { jobId: 'forged-not-json', delay: 3_600_000 });
     await redis.hset(`bull:${queueName}:forged-not-json`, 'data', `{${'x'.repeat(20_000_000)}`);
+    await job.promote();
     const result = (await job.waitUntilFinished(events, 30_000)) as ToolResult;
     expect(gate.runs).toBe(0);
     expect(result.forLLM).toContain('its data is 20000001 characters');
