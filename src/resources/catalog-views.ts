@@ -19,7 +19,7 @@ import type {
   ResourceReadResult,
   ResourceTemplateInfo,
 } from './catalog-types';
-import { runMember, type CatalogCore } from './member-run';
+import { runMember, type MemberRunParts } from './member-run';
 
 /** The longest URI a read matches against the templates. */
 export const MAX_RESOURCE_URI_CHARS = 16_384;
@@ -36,7 +36,7 @@ export interface CatalogGate {
 }
 
 /** @internal The toolkit parts the catalog views use. */
-export type CatalogViewCore = CatalogCore & { readonly catalog: Catalog };
+export type CatalogViewParts = MemberRunParts & { readonly catalog: Catalog };
 
 function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): boolean {
   return a.length === b.length && a.every((entry, i) => entry === b[i]);
@@ -49,7 +49,7 @@ function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): bo
 export abstract class CatalogView {
   /** @internal */
   constructor(
-    /** @internal */ protected readonly core: CatalogViewCore,
+    /** @internal */ protected readonly parts: CatalogViewParts,
     /** @internal */ protected readonly gate: CatalogGate,
   ) {}
 
@@ -70,7 +70,7 @@ export abstract class CatalogView {
       skip(1),
       map(() => undefined),
     );
-    return GuardedObservable.of(changes, this.core.report, 'listChanged$');
+    return GuardedObservable.of(changes, this.parts.report, 'listChanged$');
   }
 
   /** @internal */
@@ -121,8 +121,8 @@ export class ResourceView extends CatalogView {
     }
     const found = this.find(uri);
     if (found === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource ${quoteInput(uri)} not found.`);
-    const values = argumentValues(this.core, found.entry, found.values, false);
-    const output = await runMember(this.core, found.entry, values, options, this.gate.sessionId);
+    const values = argumentValues(this.parts, found.entry, found.values, false);
+    const output = await runMember(this.parts, found.entry, values, options, this.gate.sessionId);
     return toResourceContents(found.entry, output.value, uri, output.scrub);
   }
 
@@ -139,9 +139,9 @@ export class ResourceView extends CatalogView {
    */
   async complete(ref: string, name: string, value: string, options: CompleteOptions = {}): Promise<CompletionResult> {
     this.assertOpen();
-    const entry = this.permitted(this.core.catalog.template(ref) ?? this.core.catalog.resource(ref));
+    const entry = this.permitted(this.parts.catalog.template(ref) ?? this.parts.catalog.resource(ref));
     if (entry === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource template ${quoteInput(ref)} not found.`);
-    return completeArgument(this.core, entry, name, value, options, this.gate.sessionId);
+    return completeArgument(this.parts, entry, name, value, options, this.gate.sessionId);
   }
 
   /**
@@ -154,22 +154,22 @@ export class ResourceView extends CatalogView {
    */
   notifyUpdated(uri: string): void {
     const sessionId = this.gate.sessionId;
-    this.core.catalog.updates.next(sessionId === undefined ? { uri } : { uri, sessionId });
+    this.parts.catalog.updates.next(sessionId === undefined ? { uri } : { uri, sessionId });
   }
 
   /** The URIs said to have changed ({@link notifyUpdated}) that concern this view: the toolkit's, and this session's. */
   get updated$(): Observable<string> {
     const sessionId = this.gate.sessionId;
-    const updates = this.core.catalog.updates.pipe(
+    const updates = this.parts.catalog.updates.pipe(
       filter((u) => u.sessionId === undefined || u.sessionId === sessionId),
       map((u) => u.uri),
     );
-    return GuardedObservable.of(updates, this.core.report, 'updated$');
+    return GuardedObservable.of(updates, this.parts.report, 'updated$');
   }
 
   /** @internal */
   protected listed(): CatalogEntry[] {
-    const catalog = this.core.catalog;
+    const catalog = this.parts.catalog;
     const listed: CatalogEntry[] = [];
     for (const entry of catalog.resources()) if (this.gate.permits(entry.group)) listed.push(entry);
     for (const entry of catalog.templates()) if (this.gate.permits(entry.group)) listed.push(entry);
@@ -178,9 +178,9 @@ export class ResourceView extends CatalogView {
 
   /** @internal */
   private find(uri: string): { entry: CatalogEntry; values: UriTemplateValues } | undefined {
-    const fixed = this.permitted(this.core.catalog.resource(uri));
+    const fixed = this.permitted(this.parts.catalog.resource(uri));
     if (fixed !== undefined) return { entry: fixed, values: {} };
-    for (const entry of this.core.catalog.templates()) {
+    for (const entry of this.parts.catalog.templates()) {
       if (!this.gate.permits(entry.group)) continue;
       const values = entry.template!.match(uri);
       if (values !== undefined) return { entry, values };
@@ -213,8 +213,8 @@ export class PromptView extends CatalogView {
   async get(name: string, args: Readonly<Record<string, string>> = {}, options: CatalogCallOptions = {}): Promise<PromptGetResult> {
     this.assertOpen();
     const entry = this.entry(name);
-    const values = argumentValues(this.core, entry, args, true);
-    const output = await runMember(this.core, entry, values, options, this.gate.sessionId);
+    const values = argumentValues(this.parts, entry, args, true);
+    const output = await runMember(this.parts, entry, values, options, this.gate.sessionId);
     return toPromptResult(entry, output.value, output.scrub);
   }
 
@@ -226,19 +226,19 @@ export class PromptView extends CatalogView {
    */
   async complete(name: string, argument: string, value: string, options: CompleteOptions = {}): Promise<CompletionResult> {
     this.assertOpen();
-    return completeArgument(this.core, this.entry(name), argument, value, options, this.gate.sessionId);
+    return completeArgument(this.parts, this.entry(name), argument, value, options, this.gate.sessionId);
   }
 
   /** @internal */
   protected listed(): CatalogEntry[] {
     const listed: CatalogEntry[] = [];
-    for (const entry of this.core.catalog.prompts()) if (this.gate.permits(entry.group)) listed.push(entry);
+    for (const entry of this.parts.catalog.prompts()) if (this.gate.permits(entry.group)) listed.push(entry);
     return listed;
   }
 
   /** @internal */
   private entry(name: string): CatalogEntry {
-    const entry = this.permitted(typeof name === 'string' ? this.core.catalog.prompt(name) : undefined);
+    const entry = this.permitted(typeof name === 'string' ? this.parts.catalog.prompt(name) : undefined);
     if (entry !== undefined) return entry;
     const known = this.listed().map((e) => e.name);
     throw new ToolkitError('UNKNOWN_PROMPT', `Prompt ${quoteInput(String(name))} not found. Prompts: ${known.length ? quoteInputs(known) : '(none)'}.`);
