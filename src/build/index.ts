@@ -16,7 +16,7 @@ export { generateManifest } from './generate-manifest';
 export type { GenerateManifestOptions, GenerateProgress } from './generate-manifest';
 /** The manifest as stable JSON text (sorted keys, 2-space indent, trailing newline). */
 export { serializeManifest } from './serialize-manifest';
-/** The manifest format (owned by the core; re-exported for convenience). */
+/** The manifest format (defined in the model of `toolwright`; re-exported here for convenience). */
 export type { ToolManifest, ManifestClass, ManifestMethod, ManifestParam, InjectedKind } from '../model/manifest';
 /** The manifest as a TypeScript module that also carries the classes its parameters name (for esbuild, tsx, vitest). */
 export { serializeManifestModule } from './manifest-module';

@@ -63,7 +63,7 @@ export function asyncToolKey(run: CallState, entry: ToolEntry): string | undefin
 }
 
 /** Where a call that may complete in the background stands. */
-const enum AsyncState {
+const enum AsyncPhase {
   /** It may: waiting for the call's own answer. */
   Pending = 1,
   /** The call answered with an async result: waiting for the completion. */
@@ -78,7 +78,7 @@ const enum AsyncState {
  * delivered (`async_completed`, the caller's `onAsyncComplete`), any other is refused.
  */
 export class AsyncTrack {
-  private state = AsyncState.Pending;
+  private phase = AsyncPhase.Pending;
   /** A completion that arrived before the call answered. */
   private early: { value: unknown; failed: boolean } | undefined = undefined;
   private handle: AsyncCompletion | undefined = undefined;
@@ -98,11 +98,11 @@ export class AsyncTrack {
 
   /** A background completion: delivered at once when the call answered with an async result, held when it has not answered yet; false when it cannot be taken. */
   deliver(run: CallState, value: unknown, failed: boolean): boolean {
-    if (this.state === AsyncState.Armed) {
+    if (this.phase === AsyncPhase.Armed) {
       this.deliverNow(run, value, failed);
       return true;
     }
-    if (this.state !== AsyncState.Pending || this.early !== undefined) return false;
+    if (this.phase !== AsyncPhase.Pending || this.early !== undefined) return false;
     this.early = { value, failed };
     return true;
   }
@@ -112,16 +112,16 @@ export class AsyncTrack {
     const early = this.early;
     this.early = undefined;
     if (result.async && !result.isError) {
-      this.state = AsyncState.Armed;
+      this.phase = AsyncPhase.Armed;
       if (early !== undefined) this.deliverNow(run, early.value, early.failed);
       return;
     }
-    this.state = AsyncState.Closed;
+    this.phase = AsyncPhase.Closed;
     this.untrack(run);
   }
 
   private deliverNow(run: CallState, value: unknown, failed: boolean): void {
-    this.state = AsyncState.Closed;
+    this.phase = AsyncPhase.Closed;
     this.untrack(run);
     const entry = run.entry!;
     const scrub = redaction(run);

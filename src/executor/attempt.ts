@@ -8,7 +8,7 @@ import { isPending, settleValue, type SettleScope } from './convert';
 import type { DeadlineScheduler, DeadlineTarget, Deadline } from './deadlines';
 
 /** Where an attempt stands. */
-export enum AttemptState {
+export enum AttemptPhase {
   Running = 0,
   Succeeded = 1,
   Threw = 2,
@@ -23,7 +23,7 @@ export enum AttemptState {
  */
 export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   /** How the attempt ended (`Running` until then). */
-  state: AttemptState = AttemptState.Running;
+  phase: AttemptPhase = AttemptPhase.Running;
   /** The settled return value (`Succeeded`), what was thrown (`Threw`), or the timeout error (`TimedOut`). */
   value: unknown = undefined;
   /** The session the call belongs to, if any (always set, so every attempt has one shape). */
@@ -81,7 +81,7 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
       if (!isLogLevel(level)) {
         throw new ToolkitError('INVALID_OPTIONS', `Tool '${this.toolName}' logged at level ${JSON.stringify(String(level)).slice(0, 40)}, which is none of ${LOG_LEVELS.join(', ')}.`, { tool: this.toolName });
       }
-      if (this.state === AttemptState.Running) this.#call.log(logger === undefined ? { level, data } : { level, data, logger }, this.attempt);
+      if (this.phase === AttemptPhase.Running) this.#call.log(logger === undefined ? { level, data } : { level, data, logger }, this.attempt);
     });
   }
 
@@ -104,17 +104,17 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
 
   /** False once the attempt ended. */
   get live(): boolean {
-    return this.state === AttemptState.Running;
+    return this.phase === AttemptPhase.Running;
   }
 
   /** Progress of this attempt; dropped once it ended. */
   report(progress: ToolProgress): void {
-    if (this.state === AttemptState.Running) this.#call.progress(progress, this.attempt);
+    if (this.phase === AttemptPhase.Running) this.#call.progress(progress, this.attempt);
   }
 
   /** Runs `cleanup` when the attempt ends (at once when it already has). */
   onEnd(cleanup: () => void): void {
-    if (this.state !== AttemptState.Running) cleanup();
+    if (this.phase !== AttemptPhase.Running) cleanup();
     else (this.#cleanups ??= []).push(cleanup);
   }
 
@@ -129,8 +129,8 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
       this.#resolve = resolve;
       if (timeoutMs > 0) this.#deadline = deadlines.schedule(timeoutMs, this);
       (value instanceof Promise ? (value as Promise<unknown>) : settleValue(value, this)).then(
-        (settled) => (isPending(settled) ? this.settleNested(settled) : this.settle(AttemptState.Succeeded, settled)),
-        (error: unknown) => this.settle(AttemptState.Threw, error),
+        (settled) => (isPending(settled) ? this.settleNested(settled) : this.settle(AttemptPhase.Succeeded, settled)),
+        (error: unknown) => this.settle(AttemptPhase.Threw, error),
       );
     });
   }
@@ -138,8 +138,8 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
   /** A Promise that resolved to an Observable or async generator. */
   private settleNested(value: unknown): void {
     settleValue(value, this).then(
-      (settled) => this.settle(AttemptState.Succeeded, settled),
-      (error: unknown) => this.settle(AttemptState.Threw, error),
+      (settled) => this.settle(AttemptPhase.Succeeded, settled),
+      (error: unknown) => this.settle(AttemptPhase.Threw, error),
     );
   }
 
@@ -147,28 +147,28 @@ export class Attempt implements ToolCallContext, DeadlineTarget, SettleScope {
    * Ends with what the tool produced, unless its deadline passed first: a body that blocked the
    * event loop past its deadline settles before the timer can fire, and is a timeout all the same.
    */
-  private settle(state: AttemptState.Succeeded | AttemptState.Threw, value: unknown): void {
+  private settle(phase: AttemptPhase.Succeeded | AttemptPhase.Threw, value: unknown): void {
     const deadline = this.#deadline;
     if (deadline !== undefined && Date.now() >= deadline.at) this.onDeadline();
-    else this.end(state, value);
+    else this.end(phase, value);
   }
 
   /** The deadline passed: end as timed out and fire the tool's signal. */
   onDeadline(): void {
     this.#deadline = undefined;
     const reason = this.#call.timeoutReason();
-    if (this.end(AttemptState.TimedOut, reason)) this.abortSignal(reason);
+    if (this.end(AttemptPhase.TimedOut, reason)) this.abortSignal(reason);
   }
 
   /** The caller aborted: end as aborted and fire the tool's signal with the caller's reason. */
   abortByCaller(reason: unknown): void {
-    if (this.end(AttemptState.Aborted, undefined)) this.abortSignal(reason);
+    if (this.end(AttemptPhase.Aborted, undefined)) this.abortSignal(reason);
   }
 
   /** Ends the attempt (first call wins); returns whether this call ended it. */
-  end(state: AttemptState, value: unknown): boolean {
-    if (this.state !== AttemptState.Running) return false;
-    this.state = state;
+  end(phase: AttemptPhase, value: unknown): boolean {
+    if (this.phase !== AttemptPhase.Running) return false;
+    this.phase = phase;
     this.value = value;
     const deadline = this.#deadline;
     if (deadline !== undefined) {

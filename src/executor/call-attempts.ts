@@ -1,6 +1,6 @@
 import { quoteInput } from '../utils/quote-input';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
-import { AttemptState, type Attempt } from './attempt';
+import { AttemptPhase, type Attempt } from './attempt';
 import { aborted, failed, Stop } from './call-end';
 import { emitAttemptFailed, emitRetry } from './emit-events';
 import { End, describe, quotedName, type CallState } from './call-state';
@@ -53,9 +53,9 @@ export function duplicateCall(run: CallState): Stop {
  * synchronously. A synchronous body cannot be interrupted: what it answers after its deadline
  * (`budget` ms from `invokedAt`) is a timeout.
  */
-export function endInline(attempt: Attempt, state: AttemptState.Succeeded | AttemptState.Threw, value: unknown, budget: number, invokedAt: number): void {
+export function endInline(attempt: Attempt, phase: AttemptPhase.Succeeded | AttemptPhase.Threw, value: unknown, budget: number, invokedAt: number): void {
   if (budget > 0 && Date.now() - invokedAt >= budget) attempt.onDeadline();
-  else attempt.end(state, value);
+  else attempt.end(phase, value);
 }
 
 /**
@@ -87,7 +87,7 @@ export class Retry {
  * it ends (aborted, or failed: see {@link attemptFailed}).
  */
 export function attemptMissed(run: CallState, entry: ToolEntry, attempt: Attempt): Stop | Retry {
-  if (attempt.state === AttemptState.Aborted) return aborted(run, run.failure?.abortText || 'the caller cancelled the call');
+  if (attempt.phase === AttemptPhase.Aborted) return aborted(run, run.failure?.abortText || 'the caller cancelled the call');
   return attemptFailed(run, entry, attempt);
 }
 
@@ -99,7 +99,7 @@ export function attemptMissed(run: CallState, entry: ToolEntry, attempt: Attempt
 function attemptFailed(run: CallState, entry: ToolEntry, attempt: Attempt): Stop | Retry {
   const settings = run.settings!;
   const n = attempt.attempt;
-  const timedOut = attempt.state === AttemptState.TimedOut;
+  const timedOut = attempt.phase === AttemptPhase.TimedOut;
   const error = attempt.value;
   const code: ToolkitErrorCode = timedOut ? 'TIMEOUT' : ToolkitError.is(error) && UNRETRIED_CODES.has(error.code) ? error.code : 'EXECUTION_FAILED';
   const message = timedOut

@@ -5,7 +5,7 @@ import type { ToolCall, ToolResult } from '../model/tool-types';
 import type { ToolkitErrorCode } from '../errors';
 import { describeAbort } from './abort-watch';
 import { asyncToolKey, AsyncTrack } from './async-calls';
-import { Attempt, AttemptState } from './attempt';
+import { Attempt, AttemptPhase } from './attempt';
 import { attemptMissed, Backoff, budgetOf, duplicateCall, endInline, settingsFor } from './call-attempts';
 import { authorizeCall, gate, gateAgain, type Authorization } from './call-authorize';
 import { checkArguments, CheckedArguments, checkLater } from './call-check';
@@ -210,11 +210,11 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     try {
       value = entry.presets === undefined ? invokeTarget(this, entry, this.args!, attempt) : this.withPresets(entry, attempt);
     } catch (error) {
-      endInline(attempt, AttemptState.Threw, error, budget, invokedAt);
+      endInline(attempt, AttemptPhase.Threw, error, budget, invokedAt);
       return this.attemptEnded();
     }
     if (isPending(value)) return attempt.wait(value, budget, this.core.deadlines);
-    endInline(attempt, AttemptState.Succeeded, value, budget, invokedAt);
+    endInline(attempt, AttemptPhase.Succeeded, value, budget, invokedAt);
     return this.attemptEnded();
   }
 
@@ -241,7 +241,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     // a call that is not done is at its current attempt: the next starts only after this one ended
     const attempt = this.current!;
     const entry = this.entry!;
-    if (attempt.state === AttemptState.Succeeded) return successOf(this, entry, attempt.value);
+    if (attempt.phase === AttemptPhase.Succeeded) return successOf(this, entry, attempt.value);
     const outcome = attemptMissed(this, entry, attempt);
     if (outcome instanceof Stop) return outcome.kind === End.Aborted ? this.end(outcome) : this.answer(outcome);
     if (this.handoff !== undefined) {

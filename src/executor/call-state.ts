@@ -29,7 +29,7 @@ export interface CallFailure {
 
 /**
  * @internal The state of one call as its steps (`call-*.ts`, free functions that take it first)
- * see it: read-only. One writer keeps it, the call run (`run-call.ts`); the steps return what they
+ * see it: read-only. One writer keeps it, the call run (`call-run.ts`); the steps return what they
  * found (an argument list, a {@link Stop}, a result) and the run records it. As the
  * {@link CallLink} of the call it is also what its attempts, its context chain and the
  * caller-abort watch call back.

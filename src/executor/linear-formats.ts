@@ -1,4 +1,4 @@
-import type AjvCore from 'ajv/dist/core';
+import type Ajv from 'ajv/dist/core';
 
 /** `http://`, `https://` or `ftp://`, with ajv-formats' flags (`iu`: `ſ` folds to `s`). */
 const URL_SCHEME = /^(?:https?|ftp):\/\//iu;
@@ -113,7 +113,7 @@ export function isUrl(text: string): boolean {
  * @example
  * addLinearFormats(new Ajv());
  */
-export function addLinearFormats(ajv: AjvCore): void {
+export function addLinearFormats(ajv: Ajv): void {
   (require('ajv-formats') as typeof import('ajv-formats')).default(ajv as Parameters<typeof import('ajv-formats').default>[0]);
   ajv.addFormat('url', { type: 'string', validate: isUrl });
 }

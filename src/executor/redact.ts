@@ -1,5 +1,5 @@
 import { isToolResult } from '../model/results';
-import { contentViews } from '../model/content-text';
+import { resultTexts } from '../model/content-text';
 import type { ToolContent } from '../model/tool-content';
 import type { ToolResult, ToolResultError } from '../model/tool-types';
 import { isContentValue, toToolResult } from './convert';
@@ -261,15 +261,15 @@ export function redactContent(content: readonly ToolContent[], scrub: Scrub, rep
 }
 
 /**
- * The text views of `redacted` (the redacted copy of `result.content`) when `result`'s views were
+ * The texts of `redacted` (the redacted copy of `result.content`) when `result`'s texts were
  * made from its parts (as `contentResult` makes them): made again from the redacted parts, since
- * a view quotes a long URI or name cut short, and a cut secret would no longer be found in it.
+ * a text quotes a long URI or name cut short, and a cut secret would no longer be found in it.
  */
-function remadeViews(result: ToolResult, redacted: readonly ToolContent[], scrub: Scrub): { forLLM: string; forUser: string | undefined } | undefined {
+function remadeTexts(result: ToolResult, redacted: readonly ToolContent[], scrub: Scrub): { forLLM: string; forUser: string | undefined } | undefined {
   if (!Array.isArray(result.content) || !Array.isArray(redacted)) return undefined;
-  const before = contentViews(result.content);
+  const before = resultTexts(result.content);
   if (before.forLLM !== result.forLLM || before.forUser !== result.forUser) return undefined;
-  const after = contentViews(redacted);
+  const after = resultTexts(redacted);
   return { forLLM: scrub(after.forLLM), forUser: after.forUser === undefined ? undefined : scrub(after.forUser) };
 }
 
@@ -280,7 +280,7 @@ function remadeViews(result: ToolResult, redacted: readonly ToolContent[], scrub
  */
 export function redactResult(result: ToolResult, scrub: Scrub, replacement: string = REDACTED): ToolResult {
   const content = result.content === undefined ? undefined : redactContent(result.content, scrub, replacement);
-  const remade = content !== result.content ? remadeViews(result, content!, scrub) : undefined;
+  const remade = content !== result.content ? remadeTexts(result, content!, scrub) : undefined;
   const forLLM = remade !== undefined ? remade.forLLM : scrub(result.forLLM);
   const forUser = remade !== undefined ? remade.forUser : result.forUser === undefined ? undefined : scrub(result.forUser);
   const error = result.error === undefined ? undefined : { ...result.error };

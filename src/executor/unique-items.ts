@@ -1,4 +1,4 @@
-import type AjvCore from 'ajv/dist/core';
+import type Ajv from 'ajv/dist/core';
 import type { FuncKeywordDefinition, SchemaValidateFunction } from 'ajv';
 
 /**
@@ -154,7 +154,7 @@ const uniqueItemsKeyword: FuncKeywordDefinition = { keyword: 'uniqueItems', type
  * @example
  * withLinearUniqueItems(new Ajv());
  */
-export function withLinearUniqueItems<A extends AjvCore>(ajv: A): A {
+export function withLinearUniqueItems<A extends Ajv>(ajv: A): A {
   ajv.removeKeyword('uniqueItems');
   ajv.addKeyword(uniqueItemsKeyword);
   return ajv;

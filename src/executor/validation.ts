@@ -1,6 +1,6 @@
 import { isPlainObject } from '../utils/plain-object';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type AjvCore from 'ajv/dist/core';
+import type Ajv from 'ajv/dist/core';
 import type { ValidationError } from 'class-validator';
 import type { JsonSchema } from '../model/json-schema';
 import { boundInput, previewInput, quoteInput } from '../utils/quote-input';
@@ -20,7 +20,7 @@ import { withLinearUniqueItems } from './unique-items';
  * Schemas are checked against the meta-schema once, at registration (`schemaProblems`), so
  * `compile` skips that check: otherwise each toolkit's first call compiles the meta-schema (~45 ms).
  */
-function createAjv(dialect: SchemaDialect): AjvCore {
+function createAjv(dialect: SchemaDialect): Ajv {
   const options = {
     allErrors: true,
     strict: false,
@@ -60,9 +60,9 @@ function usesFormat(schema: JsonSchema): boolean {
  * const validate = validators.compile({ type: 'object', properties: { t: { prefixItems: [{ type: 'number' }], items: false } } });
  */
 export class SchemaValidators {
-  private readonly engines: { [D in SchemaDialect]?: AjvCore } = {};
+  private readonly engines: { [D in SchemaDialect]?: Ajv } = {};
   /** The engines that have ajv-formats' formats and keywords. */
-  private readonly withFormats = new Set<AjvCore>();
+  private readonly withFormats = new Set<Ajv>();
 
   /**
    * The validation function of `schema` (registration has refused the schemas no dialect fits),

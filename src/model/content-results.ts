@@ -1,6 +1,6 @@
 import { ToolkitError } from '../errors';
 import { annotationsProblem, contentProblem, partProblem } from '../utils/content-check';
-import { contentViews } from './content-text';
+import { resultTexts } from './content-text';
 import type {
   AudioContent,
   ContentAnnotations,
@@ -133,7 +133,7 @@ export function resourceLink(link: Omit<ResourceLink, 'type' | 'annotations'>, a
 
 /**
  * A result made of content parts (a string is a text part). Its `content` is served as MCP
- * content and reaches adapters that take images; `forLLM` and `forUser` are its text views:
+ * content and reaches adapters that take images; `forLLM` and `forUser` are its texts:
  * `forLLM` joins the parts meant for the model (audience unset or listing `'assistant'`),
  * `forUser` those meant for the user when that differs, and binary parts appear in both as a
  * short placeholder (`[image: image/png, 4033 bytes]`). A result no part of which is for the user
@@ -158,7 +158,7 @@ export function contentResult(parts: ToolContent | string | readonly (ToolConten
   const problem = list.every(isMadeContent) ? undefined : contentProblem(list);
   if (problem !== undefined) throw new ToolkitError('INVALID_CONTENT', `contentResult: ${problem}.`);
   const content = Object.freeze(list);
-  const { forLLM, forUser, silent } = contentViews(content);
+  const { forLLM, forUser, silent } = resultTexts(content);
   const result: ToolResult = { forLLM, silent, isError: false, async: false, content };
   if (forUser !== undefined) result.forUser = forUser;
   if (data !== undefined) result.data = data;

@@ -54,12 +54,12 @@ export function contentText(parts: readonly ToolContent[], who: ContentAudience)
 }
 
 /**
- * @internal The text views of content parts: `forLLM` from the parts meant for the model, `forUser`
+ * @internal The texts of a result made of content parts: `forLLM` from the parts meant for the model, `forUser`
  * from those meant for the user when that text differs (else `undefined`: the user sees `forLLM`),
  * and `silent` when no part is meant for the user. A result none of whose parts is for the model
  * says so, so the model never gets an empty answer.
  */
-export function contentViews(parts: readonly ToolContent[]): { forLLM: string; forUser: string | undefined; silent: boolean } {
+export function resultTexts(parts: readonly ToolContent[]): { forLLM: string; forUser: string | undefined; silent: boolean } {
   const model = contentText(parts, 'assistant');
   const user = contentText(parts, 'user');
   const forLLM =
@@ -103,7 +103,7 @@ function fileName(uri: string, fallback: string): string {
 /**
  * @internal The images, audio and embedded binary resources among `parts` meant for the model whose
  * media type `accepts` (lower-cased), in order. Embedded text resources are left out: their text
- * is already in the text view.
+ * is already in the text (`forLLM`).
  */
 export function modelMedia(parts: readonly ToolContent[] | undefined, accepts: (mimeType: string) => boolean): ModelMedia[] {
   const media: ModelMedia[] = [];

@@ -17,7 +17,7 @@ export interface Message {
   isError?: boolean | undefined;
   /**
    * On a `tool` message of a rich result: its content parts meant for the model. `content` stays
-   * the text view; the provider adapters send the images and files their API takes after it
+   * the text; the provider adapters send the images and files their API takes after it
    * (Anthropic, OpenAI, Gemini: see the README's table of rich results per provider).
    */
   parts?: readonly ToolContent[] | undefined;

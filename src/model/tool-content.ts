@@ -6,7 +6,7 @@ export type ContentAudience = 'user' | 'assistant';
 
 /**
  * Hints about a content part, as MCP's `annotations`: who it is for, how important it is, when
- * it last changed. `audience` decides the text views of a result: a part whose audience leaves out
+ * it last changed. `audience` decides the texts of a result: a part whose audience leaves out
  * `'assistant'` never reaches `forLLM`.
  *
  * @example

@@ -26,10 +26,10 @@ export interface ToolResultError {
 /**
  * What a tool call produced. What the model sees (`forLLM`) is kept apart from what the user
  * sees (`forUser`). A rich result also carries `content` parts (images, audio, resources); its
- * `forLLM` and `forUser` are then their text views (see `contentResult`).
+ * `forLLM` and `forUser` are then their texts (see `contentResult`).
  */
 export interface ToolResult {
-  /** The text sent back to the model (for a rich result: the text view of the parts meant for it). */
+  /** The text sent back to the model (for a rich result: the text of the parts meant for it). */
   forLLM: string;
   /** The text shown to the user, if any. */
   forUser?: string | undefined;

@@ -3,7 +3,7 @@ import { quoteInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
 import { describeAjvErrors, ProblemList } from '../executor/validation';
 import type { CatalogEntry } from './catalog-entry';
-import { describeMember, type CatalogCore } from './member-run';
+import { describeMember, type MemberRunParts } from './member-run';
 
 /** The JSON type a scalar schema (or an enum of one type) wants. */
 function scalarType(schema: ReadonlyJsonSchema): unknown {
@@ -44,7 +44,7 @@ function toDates(value: unknown): unknown {
  *
  * @throws ToolkitError `INVALID_ARGUMENTS` listing each problem (bounded), presets named as unknown.
  */
-export function argumentValues(core: CatalogCore, entry: CatalogEntry, raw: Readonly<Record<string, unknown>>, strict: boolean): Record<string, unknown> {
+export function argumentValues(parts: MemberRunParts, entry: CatalogEntry, raw: Readonly<Record<string, unknown>>, strict: boolean): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const problems = new ProblemList();
   for (const [name, value] of Object.entries(raw)) {
@@ -57,7 +57,7 @@ export function argumentValues(core: CatalogCore, entry: CatalogEntry, raw: Read
     else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) values[name] = value.map((v: string) => fromText(v, param.schema.items as ReadonlyJsonSchema));
     else problems.add(`${quoteInput(name, 120)}: must be text`);
   }
-  const validate = (entry.validator ??= core.validators.compile(entry.schema));
+  const validate = (entry.validator ??= parts.validators.compile(entry.schema));
   if (!validate(values)) describeAjvErrors(validate.errors ?? [], values, problems);
   if (!problems.empty) {
     throw new ToolkitError('INVALID_ARGUMENTS', `Invalid arguments for ${describeMember(entry)}:\n${problems.toText()}`);

@@ -2,7 +2,7 @@ import { ToolkitError } from '../errors';
 import type { CompleteCallback } from '../metadata/records';
 import type { CatalogEntry } from './catalog-entry';
 import type { CompleteOptions, CompletionResult } from './catalog-types';
-import { Bounded, contextResolver, describeMember, timeoutOf, type CatalogCore } from './member-run';
+import { Bounded, contextResolver, describeMember, timeoutOf, type MemberRunParts } from './member-run';
 import { presetSecretsOf } from '../executor/preset-secrets';
 
 /** The most values one completion answer holds (MCP's bound). */
@@ -25,7 +25,7 @@ function enumCompletion(values: readonly unknown[]): CompleteCallback {
  * {@link MAX_COMPLETION_VALUES} values, `total` counting the strings the callback gave.
  */
 export async function completeArgument(
-  core: CatalogCore,
+  parts: MemberRunParts,
   entry: CatalogEntry,
   name: string,
   value: string,
@@ -39,16 +39,16 @@ export async function completeArgument(
   const source = `complete(${describeMember(entry)}, '${name}')`;
   let answer: unknown;
   try {
-    const bounded = new Bounded(core, `Completing '${name}' of ${describeMember(entry)}`, timeoutOf(core, entry) || COMPLETION_TIMEOUT_MS, options.signal);
-    const context = { arguments: { ...(options.arguments ?? {}) }, context: contextResolver(core, options), signal: bounded.signal, ...(sessionId !== undefined ? { sessionId } : {}) };
+    const bounded = new Bounded(parts, `Completing '${name}' of ${describeMember(entry)}`, timeoutOf(parts, entry) || COMPLETION_TIMEOUT_MS, options.signal);
+    const context = { arguments: { ...(options.arguments ?? {}) }, context: contextResolver(parts, options), signal: bounded.signal, ...(sessionId !== undefined ? { sessionId } : {}) };
     answer = await bounded.settle(() => complete(value, context));
   } catch (error) {
     // the client's cancellation is no fault of the callback's
-    if (!ToolkitError.is(error, 'ABORTED')) core.report(error, source);
+    if (!ToolkitError.is(error, 'ABORTED')) parts.report(error, source);
     return NONE;
   }
   if (!Array.isArray(answer)) {
-    core.report(new TypeError(`the completion callback returned ${typeof answer}, not an array of strings`), source);
+    parts.report(new TypeError(`the completion callback returned ${typeof answer}, not an array of strings`), source);
     return NONE;
   }
   const scrub = entry.presets !== undefined ? presetSecretsOf(entry).scrub() : undefined;

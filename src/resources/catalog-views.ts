@@ -19,7 +19,7 @@ import type {
   ResourceReadResult,
   ResourceTemplateInfo,
 } from './catalog-types';
-import { runMember, type CatalogCore } from './member-run';
+import { runMember, type MemberRunParts } from './member-run';
 
 /** The longest URI a read matches against the templates. */
 export const MAX_RESOURCE_URI_CHARS = 16_384;
@@ -46,7 +46,7 @@ function sameEntries(a: readonly CatalogEntry[], b: readonly CatalogEntry[]): bo
 export abstract class CatalogView {
   /** @internal */
   constructor(
-    /** @internal */ protected readonly core: CatalogCore,
+    /** @internal */ protected readonly parts: MemberRunParts,
     /** @internal */ protected readonly catalog: Catalog,
     /** @internal */ protected readonly gate: CatalogGate,
   ) {}
@@ -68,7 +68,7 @@ export abstract class CatalogView {
       skip(1),
       map(() => undefined),
     );
-    return GuardedObservable.of(changes, this.core.report, 'listChanged$');
+    return GuardedObservable.of(changes, this.parts.report, 'listChanged$');
   }
 
   /** @internal */
@@ -119,8 +119,8 @@ export class ResourceView extends CatalogView {
     }
     const found = this.find(uri);
     if (found === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource ${quoteInput(uri)} not found.`);
-    const values = argumentValues(this.core, found.entry, found.values, false);
-    const output = await runMember(this.core, found.entry, values, options, this.gate.sessionId);
+    const values = argumentValues(this.parts, found.entry, found.values, false);
+    const output = await runMember(this.parts, found.entry, values, options, this.gate.sessionId);
     return toResourceContents(found.entry, output.value, uri, output.scrub);
   }
 
@@ -139,7 +139,7 @@ export class ResourceView extends CatalogView {
     this.assertOpen();
     const entry = this.permitted(this.catalog.template(ref) ?? this.catalog.resource(ref));
     if (entry === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource template ${quoteInput(ref)} not found.`);
-    return completeArgument(this.core, entry, name, value, options, this.gate.sessionId);
+    return completeArgument(this.parts, entry, name, value, options, this.gate.sessionId);
   }
 
   /**
@@ -162,7 +162,7 @@ export class ResourceView extends CatalogView {
       filter((u) => u.sessionId === undefined || u.sessionId === sessionId),
       map((u) => u.uri),
     );
-    return GuardedObservable.of(updates, this.core.report, 'updated$');
+    return GuardedObservable.of(updates, this.parts.report, 'updated$');
   }
 
   /** @internal */
@@ -211,8 +211,8 @@ export class PromptView extends CatalogView {
   async get(name: string, args: Readonly<Record<string, string>> = {}, options: CatalogCallOptions = {}): Promise<PromptGetResult> {
     this.assertOpen();
     const entry = this.entry(name);
-    const values = argumentValues(this.core, entry, args, true);
-    const output = await runMember(this.core, entry, values, options, this.gate.sessionId);
+    const values = argumentValues(this.parts, entry, args, true);
+    const output = await runMember(this.parts, entry, values, options, this.gate.sessionId);
     return toPromptResult(entry, output.value, output.scrub);
   }
 
@@ -224,7 +224,7 @@ export class PromptView extends CatalogView {
    */
   async complete(name: string, argument: string, value: string, options: CompleteOptions = {}): Promise<CompletionResult> {
     this.assertOpen();
-    return completeArgument(this.core, this.entry(name), argument, value, options, this.gate.sessionId);
+    return completeArgument(this.parts, this.entry(name), argument, value, options, this.gate.sessionId);
   }
 
   /** @internal */
@@ -250,17 +250,17 @@ export class PromptView extends CatalogView {
 export class CatalogViews {
   constructor(
     /** What reading a resource or getting a prompt needs of the toolkit. */
-    private readonly core: CatalogCore,
+    private readonly parts: MemberRunParts,
     private readonly catalog: Catalog,
   ) {}
 
   /** The resources `gate` lets its view reach. */
   resources(gate: CatalogGate): ResourceView {
-    return new ResourceView(this.core, this.catalog, gate);
+    return new ResourceView(this.parts, this.catalog, gate);
   }
 
   /** The prompts `gate` lets its view reach. */
   prompts(gate: CatalogGate): PromptView {
-    return new PromptView(this.core, this.catalog, gate);
+    return new PromptView(this.parts, this.catalog, gate);
   }
 }

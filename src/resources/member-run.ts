@@ -13,7 +13,7 @@ import type { CatalogEntry } from './catalog-entry';
 import type { CatalogCallOptions } from './catalog-types';
 
 /** @internal What reading a resource or getting a prompt needs of the toolkit. */
-export type CatalogCore = Pick<ExecutorCore, 'container' | 'context' | 'deadlines' | 'defaults' | 'validators' | 'report' | 'clientRequests'>;
+export type MemberRunParts = Pick<ExecutorCore, 'container' | 'context' | 'deadlines' | 'defaults' | 'validators' | 'report' | 'clientRequests'>;
 
 /** @internal What a method returned, and the redaction its output needs (`undefined`: nothing to redact). */
 export interface MemberOutput {
@@ -27,12 +27,12 @@ export function describeMember(entry: CatalogEntry): string {
 }
 
 /** @internal The context chain of a read: the call's over the agent's over the toolkit's, then the container. */
-export function contextResolver(core: CatalogCore, options: CatalogCallOptions): ContextResolver {
+export function contextResolver(parts: MemberRunParts, options: CatalogCallOptions): ContextResolver {
   let merged: ToolExecutionContext | undefined;
   return {
     get<T>(key: ContextKey<T>): T | undefined {
-      if ((key as unknown) === ToolExecutionContext) return (merged ??= ToolExecutionContext.merge(core.context, options.agentContext, options.context)) as T;
-      return chainLookup(key, options.context, options.agentContext, core.context, core.container);
+      if ((key as unknown) === ToolExecutionContext) return (merged ??= ToolExecutionContext.merge(parts.context, options.agentContext, options.context)) as T;
+      return chainLookup(key, options.context, options.agentContext, parts.context, parts.container);
     },
   };
 }
@@ -49,14 +49,14 @@ export class Bounded {
   private fail: ((error: ToolkitError) => void) | undefined;
 
   constructor(
-    core: CatalogCore,
+    parts: MemberRunParts,
     private readonly what: string,
     private readonly timeoutMs: number,
     private readonly caller: AbortSignal | undefined,
   ) {
     if (caller?.aborted) throw new ToolkitError('ABORTED', `${what} was aborted: ${describeAbort(caller)}`);
     if (caller !== undefined) watchAbort(caller, this);
-    if (timeoutMs > 0) this.deadline = core.deadlines.schedule(timeoutMs, this);
+    if (timeoutMs > 0) this.deadline = parts.deadlines.schedule(timeoutMs, this);
   }
 
   /** Fires when the caller aborts or the time is up. */
@@ -105,8 +105,8 @@ export class Bounded {
 const PASSED_ON: ReadonlySet<string> = new Set(['PRESET_UNBOUND', 'CONTEXT_MISSING', 'TIMEOUT', 'ABORTED', 'CLIENT_UNAVAILABLE', 'CLIENT_CAPABILITY_MISSING', 'CLIENT_REQUEST_FAILED']);
 
 /** The timeout of a member: its own, else the toolkit's default (`0`: none). */
-export function timeoutOf(core: CatalogCore, entry: CatalogEntry): number {
-  return entry.descriptor.timeoutMs ?? core.defaults.timeoutMs;
+export function timeoutOf(parts: MemberRunParts, entry: CatalogEntry): number {
+  return entry.descriptor.timeoutMs ?? parts.defaults.timeoutMs;
 }
 
 /**
@@ -117,10 +117,10 @@ export function timeoutOf(core: CatalogCore, entry: CatalogEntry): number {
  * `ToolkitError` whose text holds no preset value: `CONTEXT_MISSING`, `EXECUTION_FAILED`,
  * `TIMEOUT`, `ABORTED`.
  */
-export async function runMember(core: CatalogCore, entry: CatalogEntry, values: Record<string, unknown>, options: CatalogCallOptions, sessionId: string | undefined): Promise<MemberOutput> {
+export async function runMember(parts: MemberRunParts, entry: CatalogEntry, values: Record<string, unknown>, options: CatalogCallOptions, sessionId: string | undefined): Promise<MemberOutput> {
   const what = entry.kind === 'prompt' ? `Getting prompt '${entry.name}'` : `Reading resource '${entry.name}'`;
-  const bounded = new Bounded(core, what, timeoutOf(core, entry), options.signal);
-  const resolver = contextResolver(core, options);
+  const bounded = new Bounded(parts, what, timeoutOf(parts, entry), options.signal);
+  const resolver = contextResolver(parts, options);
   const book = entry.presets !== undefined ? presetSecretsOf(entry) : undefined;
   const own = new Set<string>();
   const scrub = (): Scrub | undefined => book?.scrub(own);
@@ -137,7 +137,7 @@ export async function runMember(core: CatalogCore, entry: CatalogEntry, values: 
         emit: () => undefined,
       };
       for (const { name, value: preset } of entry.presets ?? []) {
-        const resolved: unknown = await (typeof preset === 'function' ? (preset as (c: ToolCallContext) => unknown)(ctx) : isContainerPreset(preset) ? getBound(core.container, preset.token) : preset);
+        const resolved: unknown = await (typeof preset === 'function' ? (preset as (c: ToolCallContext) => unknown)(ctx) : isContainerPreset(preset) ? getBound(parts.container, preset.token) : preset);
         collectSecrets(resolved, own);
         presets.set(name, resolved);
       }
@@ -150,7 +150,7 @@ export async function runMember(core: CatalogCore, entry: CatalogEntry, values: 
           case 'signal':
             return bounded.signal;
           case 'client':
-            return new ClientRequests(options.client ?? core.clientRequests, {
+            return new ClientRequests(options.client ?? parts.clientRequests, {
               toolName: entry.name,
               asker: describeMember(entry).replace(/^./, (c) => c.toUpperCase()),
               signal: bounded.signal,

@@ -1,8 +1,8 @@
-import type AjvCore from 'ajv/dist/core';
+import type Ajv from 'ajv/dist/core';
 import type { JsonSchema } from '../model/json-schema';
 import { schemaDialect, type SchemaDialect } from './schema-dialect';
 
-const metaValidators: { [D in SchemaDialect]?: AjvCore } = {};
+const metaValidators: { [D in SchemaDialect]?: Ajv } = {};
 const checkedSchemas = new Map<string, string | undefined>();
 /** Verdicts on frozen schemas, by the schema object itself: held no longer than the schema. */
 const frozenVerdicts = new WeakMap<object, string | undefined>();
@@ -13,7 +13,7 @@ const MAX_KEY_CHARS = 2048;
  * The shared meta-schema validator of `dialect`, made (and its Ajv build loaded) with the first
  * check of that dialect: its meta-schema is compiled once per process.
  */
-function metaValidator(dialect: SchemaDialect): AjvCore {
+function metaValidator(dialect: SchemaDialect): Ajv {
   return (metaValidators[dialect] ??=
     dialect === 'draft-07'
       ? new (require('ajv') as typeof import('ajv')).Ajv({ strict: false })

@@ -10,8 +10,8 @@ import type { Registry } from './registry';
 import type { SkillFrame, ToolView } from './tool-view';
 import type { ListingCore } from './visible-tools';
 
-/** @internal What the dispatcher needs of its toolkit: the executor's core, the registered tools to resolve names in, and the ambient context source. */
-export type DispatchCore = ExecutorCore & Pick<ListingCore, 'ambient'> & { readonly registry: Pick<Registry, 'resolve'> };
+/** @internal What the dispatcher needs of its toolkit: what the executor takes ({@link ExecutorCore}), the registered tools to resolve names in, and the ambient context source. */
+export type DispatcherParts = ExecutorCore & Pick<ListingCore, 'ambient'> & { readonly registry: Pick<Registry, 'resolve'> };
 
 /**
  * @internal The one way into the call run: every call of a toolkit (a view's `callTool`, a step
@@ -31,7 +31,7 @@ export type DispatchCore = ExecutorCore & Pick<ListingCore, 'ambient'> & { reado
  */
 export class Dispatcher {
   constructor(
-    private readonly core: DispatchCore,
+    private readonly parts: DispatcherParts,
     private readonly meta: MetaTools,
     /** Closes the session of a view found expired (idempotent). */
     private readonly closeSession: (view: ToolView, state: ActivationState) => void,
@@ -39,7 +39,7 @@ export class Dispatcher {
 
   /** Runs `call` made in `view` (by a skill run when `frame` is set). Never rejects. */
   dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
-    return this.run(view, state, call, withAmbient(this.core, options), frame);
+    return this.run(view, state, call, withAmbient(this.parts, options), frame);
   }
 
   /** Runs `call` made in `view` with `options` as they stand: a call resumed later keeps its requester's contexts (no ambient context is added). Never rejects. */
@@ -49,14 +49,14 @@ export class Dispatcher {
       if (!state.closed) this.closeSession(view, state);
       return this.refuse(state, call, callOptions, 'SESSION_CLOSED', closedError(state.sessionId).message, frame);
     }
-    const core = this.core;
+    const parts = this.parts;
     const scope = frame !== undefined ? frame.scope : state;
-    const origin = core.hooks.length > 0 ? new RequestedCall(this, view, state, callOptions, frame) : undefined;
-    let resolved = core.registry.resolve(call.name);
+    const origin = parts.hooks.length > 0 ? new RequestedCall(this, view, state, callOptions, frame) : undefined;
+    let resolved = parts.registry.resolve(call.name);
     if (resolved !== undefined && resolved.entry.source === 'global') {
       resolved = this.meta.route(resolved.entry, call, { view, state, options: callOptions, frame });
     }
-    return runCall(core, scope.refusalOf, call, callOptions, resolved ?? { entry: undefined, enabledNames: scope.enabledNames() }, origin);
+    return runCall(parts, scope.refusalOf, call, callOptions, resolved ?? { entry: undefined, enabledNames: scope.enabledNames() }, origin);
   }
 
   /**
@@ -66,7 +66,7 @@ export class Dispatcher {
    */
   refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
     const scope = frame !== undefined ? frame.scope : state;
-    return refuseCall(this.core, scope.refusalOf, call, state.callOptions(withAmbient(this.core, options)), this.core.registry.resolve(call.name), code, message);
+    return refuseCall(this.parts, scope.refusalOf, call, state.callOptions(withAmbient(this.parts, options)), this.parts.registry.resolve(call.name), code, message);
   }
 }
 
@@ -113,8 +113,8 @@ class RequestedCall implements CallOrigin {
 }
 
 /** @internal `options` with the ambient context (when the toolkit has a source and it answers) under the agent-level context. */
-function withAmbient(core: Pick<ListingCore, 'ambient'>, options: CallOptions): CallOptions {
-  const ambient = core.ambient?.();
+function withAmbient(parts: Pick<ListingCore, 'ambient'>, options: CallOptions): CallOptions {
+  const ambient = parts.ambient?.();
   if (ambient === undefined || ambient.size === 0) return options;
   return { ...options, agentContext: ToolExecutionContext.merge(ambient, options.agentContext) };
 }

@@ -32,10 +32,10 @@ export function selects(selection: ToolSelection): (entry: ToolEntry) => boolean
  * `selection` names a tool or group `toolkit` lacks: a typo would otherwise route nothing.
  */
 export function assertSelection(toolkit: Toolkit, selection: ToolSelection, what: string): void {
-  const core = extensionOf(toolkit);
+  const extension = extensionOf(toolkit);
   const missing = [
-    ...(selection.tools ?? []).filter((name) => !core.registry.has(name)).map((name) => `tool '${name}'`),
-    ...(selection.groups ?? []).filter((group) => !core.groups.has(group)).map((group) => `group '${group}'`),
+    ...(selection.tools ?? []).filter((name) => !extension.registry.has(name)).map((name) => `tool '${name}'`),
+    ...(selection.groups ?? []).filter((group) => !extension.groups.has(group)).map((group) => `group '${group}'`),
   ];
   if (missing.length > 0) throw new ToolkitError('INVALID_OPTIONS', `${what}: the toolkit has no ${missing.join(', ')}.`);
 }
@@ -70,10 +70,10 @@ class RouteTable implements RemoteRouter {
  * registration then fails when it throws); the caller checks those registered now.
  */
 export function addRoute(toolkit: Toolkit, takes: (entry: ToolEntry) => boolean, runner: RemoteRunner, admit: (entry: ToolEntry) => void): void {
-  const core = extensionOf(toolkit);
-  const table = core.remote instanceof RouteTable ? core.remote : new RouteTable();
+  const extension = extensionOf(toolkit);
+  const table = extension.remote instanceof RouteTable ? extension.remote : new RouteTable();
   table.routes.push({ takes, runner, admit });
-  core.remote = table;
+  extension.remote = table;
 }
 
 /** @internal The registered tools of `toolkit`, in registration order. */
@@ -118,11 +118,11 @@ export type WorkerRunner = (call: WorkerCall, options: CallOptions) => Promise<T
  * `handoff.retryDelayMs` is set when the queue should run another attempt.
  */
 export function workerRunner(toolkit: Toolkit, serves: (entry: ToolEntry) => boolean, queueName: string): WorkerRunner {
-  const core = extensionOf(toolkit);
+  const extension = extensionOf(toolkit);
   const gate = workerGate(serves, queueName);
-  const registry = core.registry;
+  const registry = extension.registry;
   const unknown = () => ({ entry: undefined, enabledNames: [...registry.entries()].filter(serves).map((entry) => entry.name) });
-  return (call, options) => runCall(core, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, registry.resolve(call.tool) ?? unknown(), undefined, call.handoff);
+  return (call, options) => runCall(extension, gate, { id: call.callId, name: call.tool, arguments: call.args }, options, registry.resolve(call.tool) ?? unknown(), undefined, call.handoff);
 }
 
 /** The availability gate of a worker: the tools it `serves`, always open. */

@@ -19,7 +19,7 @@ const WRITER = 'src/executor/call-run.ts';
  * the steps read.
  */
 const LAZY_HELPERS = { file: 'src/executor/call-callbacks.ts', members: new Set(['chain', 'asyncTrack']) };
-/** Where the state is declared: the read-only view, the run, the callbacks it inherits. */
+/** Where the state is declared: what the steps read, the run, the callbacks it inherits. */
 const STATE_TYPES = new Set(['CallState', 'CallRun', 'CallCallbacks']);
 
 function compilerOptions(): ts.CompilerOptions {

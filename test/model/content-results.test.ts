@@ -87,7 +87,7 @@ describe('content helpers', () => {
   });
 });
 
-describe('contentResult: the text views', () => {
+describe('contentResult: the texts', () => {
   it('forLLM holds the parts meant for the model, forUser those meant for the user, binary parts as placeholders', () => {
     const result = contentResult([
       'Revenue by quarter:',

@@ -21,7 +21,7 @@ beforeEach(() => {
 });
 
 /**
- * What logs and traces are made of holds no bytes: the text view of every result the toolkit
+ * What logs and traces are made of holds no bytes: the text of every result the toolkit
  * reported (what OpenTelemetry records) has placeholders only.
  */
 function expectNoBytesInTextViews(): void {
@@ -63,7 +63,7 @@ function anthropicMessage(content: unknown[], stopReason: string) {
 }
 
 describe('rich tool results reach the model through the providers', () => {
-  it('AnthropicProvider: the text view, then the images meant for the model (of the media types the API takes) as image blocks', async () => {
+  it('AnthropicProvider: the text, then the images meant for the model (of the media types the API takes) as image blocks', async () => {
     const client = new Anthropic({ apiKey: 'test', baseURL: server.origin, maxRetries: 0 });
     server.reply(
       { json: anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'chart', input: {} }], 'tool_use') },
@@ -88,7 +88,7 @@ describe('rich tool results reach the model through the providers', () => {
     expect(JSON.stringify(server.body(1))).not.toContain('shown to the user only');
   });
 
-  it('OpenAIProvider over Chat Completions: the text view in the tool message, then the images and PDFs in one user message', async () => {
+  it('OpenAIProvider over Chat Completions: the text in the tool message, then the images and PDFs in one user message', async () => {
     const client = new OpenAI({ apiKey: 'test', baseURL: `${server.origin}/v1`, maxRetries: 0 });
     const completion = (message: Record<string, unknown>, finish: string) => ({
       id: 'c',

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { contentText, contentViews } from '../../model/content-text';
+import { contentText, resultTexts } from '../../model/content-text';
 import { errorResult, toolResult } from '../../model/results';
 import type { ToolContent } from '../../model/tool-content';
 import type { ToolResult } from '../../model/tool-types';
@@ -57,7 +57,7 @@ export function fromCallToolResult(result: CallToolResult | LegacyToolResult, li
   const { value: structured, json, note } = boundedStructured(call.structuredContent, limits.maxBytes);
   if (note !== undefined) parts.push({ type: 'text', text: note });
   if (parts.length === 0) return toolResult(json ?? '(no content)', structured);
-  const { forLLM, forUser, silent } = contentViews(parts);
+  const { forLLM, forUser, silent } = resultTexts(parts);
   if (!rich(parts)) return toolResult(forLLM, structured);
   const imported: ToolResult = { forLLM, silent, isError: false, async: false, content: Object.freeze(parts) };
   if (forUser !== undefined) imported.forUser = forUser;

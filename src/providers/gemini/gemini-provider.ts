@@ -24,7 +24,7 @@ export interface GeminiProviderOptions {
   defaultOptions?: Record<string, unknown> | undefined;
   /**
    * `'inline'` (the default) sends the images and files of tool results as inline data of the
-   * `functionResponse` (Gemini 3); `'omit'` sends their text view only, for earlier models.
+   * `functionResponse` (Gemini 3); `'omit'` sends their text only, for earlier models.
    */
   toolMedia?: 'inline' | 'omit' | undefined;
   /**

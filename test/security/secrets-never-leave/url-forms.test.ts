@@ -156,7 +156,7 @@ describe('a preset never leaves in any URL form JavaScript produces', () => {
     }
   });
 
-  it('no cut leaves 8+ characters of any URL form: a resource link URI quoted (cut at 200) in the text views of content parts', async () => {
+  it('no cut leaves 8+ characters of any URL form: a resource link URI quoted (cut at 200) in the texts of content parts', async () => {
     const toolkit = paddedToolkit('link', 'Links its request URL', PASSPHRASE, (pad, key) => {
       const uri = `https://api.example/${'p'.repeat(pad)}?${new URLSearchParams({ key })}`;
       return contentResult([{ type: 'resource_link', uri, name: 'report' }]);

@@ -28,8 +28,8 @@ export interface CallerViewSettings {
   readonly conversationHandles?: boolean | undefined;
 }
 
-/** @internal The view one request is served through. */
-export interface CallerView {
+/** @internal A caller's view as one request holds it: the request is served through it until it is released. */
+export interface LeasedView {
   readonly view: ToolView;
   /** Ends what the request holds (a conversation's session), once. */
   readonly release?: (() => void) | undefined;
@@ -94,7 +94,7 @@ export class CallerViews {
    *
    * @throws ConversationRefusal for a handle that is not valid for this caller.
    */
-  open(principal: McpPrincipal | undefined, claim: unknown): CallerView {
+  open(principal: McpPrincipal | undefined, claim: unknown): LeasedView {
     if (this.settings.sessions === false) return { view: this.toolkit };
     if (this.settings.conversationHandles === false) return this.acquire(this.handles.newId(), undefined, 'implicit');
     if (claim === undefined && principal !== undefined) return { view: this.principalSession(principal) };
@@ -104,7 +104,7 @@ export class CallerViews {
   }
 
   /** The same view held once more, for work that outlives the request (a task): a conversation in the state it has now. */
-  hold(view: CallerView): CallerView {
+  hold(view: LeasedView): LeasedView {
     const conversation = view.conversation;
     if (conversation === undefined) return { view: view.view };
     return this.acquire(conversation.id, conversationStateOf(conversation.session), conversation.origin);
@@ -129,7 +129,7 @@ export class CallerViews {
    * The handle a `tools/call` result of `view` carries (`_meta`): for a conversation the caller
    * threads, always (its expiry renewed); for an unthreaded one, when the call changed it.
    */
-  handleAfter(principal: McpPrincipal | undefined, view: CallerView): string | undefined {
+  handleAfter(principal: McpPrincipal | undefined, view: LeasedView): string | undefined {
     const conversation = view.conversation;
     if (conversation === undefined || conversation.session.closed || this.settings.conversationHandles === false) return undefined;
     const state = conversationStateOf(conversation.session);
@@ -164,7 +164,7 @@ export class CallerViews {
   }
 
   /** The live session of conversation `id` (made, and restored to `state`, when no request holds it), held until released. */
-  private acquire(id: string, state: ConversationState | undefined, origin: OpenConversation['origin']): CallerView {
+  private acquire(id: string, state: ConversationState | undefined, origin: OpenConversation['origin']): LeasedView {
     let live = this.live.get(id);
     if (live === undefined || live.session.closed) {
       const session = this.toolkit.session(`conversation:${id}`, { ttlMs: this.settings.sessionTtlMs });

@@ -13,7 +13,7 @@ import { RequestSlots } from '../request-slots';
 import { McpToolList } from '../mcp-tool-list';
 import { FormValidators } from '../mcp-client-requests';
 import { taskSupportOf } from '../../shared/mcp-tool-options';
-import { CallerViews, conversationClaimOf, type CallerView, type CallerViewSettings, type ViewChange } from './caller-views';
+import { CallerViews, conversationClaimOf, type LeasedView, type CallerViewSettings, type ViewChange } from './caller-views';
 import { MCP_CONVERSATION_META_KEY, ConversationHandles, ConversationRefusal } from './conversation-handle';
 import { callModernTool, type ModernCall } from './modern-call';
 import { missingCapabilityOf, roundRequestOf, serveModernCatalog } from './modern-catalog';
@@ -151,8 +151,8 @@ export class ModernMcpServers {
       infoContext(settings, () => (ctx?.mcpReq._meta !== undefined ? { ...base, meta: ctx.mcpReq._meta } : base), principal);
     const claim = conversationClaimOf(request.message);
     const owner = this.views.ownerOf(principal, claim);
-    let caller: CallerView | undefined;
-    const callerOf = (): CallerView => (caller ??= this.openView(principal, claim));
+    let caller: LeasedView | undefined;
+    const callerOf = (): LeasedView => (caller ??= this.openView(principal, claim));
     const viewOf = (): ToolView => callerOf().view;
     const server = mcp.server;
     const end = (): void => caller?.release?.();
@@ -322,7 +322,7 @@ export class ModernMcpServers {
   }
 
   /** The caller's view (see {@link CallerViews}); a refused conversation handle is JSON-RPC -32602. */
-  private openView(principal: McpPrincipal | undefined, claim: unknown): CallerView {
+  private openView(principal: McpPrincipal | undefined, claim: unknown): LeasedView {
     try {
       return this.views.open(principal, claim);
     } catch (error) {

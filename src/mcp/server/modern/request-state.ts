@@ -67,7 +67,7 @@ export class RequestStateRefusal extends Error {
 }
 
 /** @internal A state that passed every check but the one-use check ({@link RequestStateCodec.consume}). */
-export interface VerifiedState extends RoundRecord {
+export interface VerifiedRequestState extends RoundRecord {
   readonly nonce: string;
   readonly expiresAt: number;
 }
@@ -145,7 +145,7 @@ export class RequestStateCodec {
    *
    * @throws RequestStateRefusal naming what is wrong.
    */
-  verify(state: unknown, binding: RequestStateBinding): VerifiedState {
+  verify(state: unknown, binding: RequestStateBinding): VerifiedRequestState {
     const payload = parsePayload(openToken(this.kind, state));
     if (payload.x <= this.now()) throw refusal('it has expired: call the tool again without requestState');
     if (payload.p !== this.principalTag(binding.principal)) throw refusal('it was issued to another principal');
@@ -164,7 +164,7 @@ export class RequestStateCodec {
    *
    * @throws RequestStateRefusal when it was used before.
    */
-  async consume(state: VerifiedState): Promise<void> {
+  async consume(state: VerifiedRequestState): Promise<void> {
     const ttl = Math.max(1_000, state.expiresAt - this.now() + 1_000);
     if (!(await this.options.store.setIfAbsent(`${NONCE_KEY}${state.nonce}`, '1', ttl))) {
       throw refusal('it was used before: each state answers one retry; call the tool again without requestState');
