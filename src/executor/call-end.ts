@@ -34,11 +34,11 @@ export function internalFault(run: CallState, error: unknown): Stop {
 }
 
 /**
- * @internal The availability gate: `TOOL_DISABLED` when the call's view does not enable `gate`
+ * @internal The availability gate: `TOOL_DISABLED` when the call's view does not enable `checked`
  * (the entry a meta tool was routed from, else the tool's own); `undefined` when it does.
  */
-export function gateRefusal(run: CallState, gate: ToolEntry): Stop | undefined {
-  const refusal = run.availability(gate);
+export function gateRefusal(run: CallState, checked: ToolEntry): Stop | undefined {
+  const refusal = run.availability(checked);
   return refusal === undefined ? undefined : failed(refusal.code, refusal.message);
 }
 

@@ -56,5 +56,5 @@ export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner
   } catch (error) {
     answer = Promise.reject(error);
   }
-  return attempt.wait(answer, budget, run.core.deadlines);
+  return attempt.wait(answer, budget, run.parts.deadlines);
 }

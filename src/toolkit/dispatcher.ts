@@ -1,17 +1,18 @@
 import { ToolExecutionContext } from '../model/execution-context';
 import type { ToolCall, ToolResult } from '../model/tool-types';
-import { refuseCall, runCall, type CallOptions } from '../executor/run-call';
-import type { ExecutorCore } from '../executor/executor-core';
+import type { CallOptions } from '../executor/executor-parts';
+import { refuseCall, runCall } from '../executor/start-call';
+import type { ExecutorParts } from '../executor/executor-parts';
 import type { CallOrigin } from '../executor/hook-types';
 import type { ToolkitErrorCode } from '../errors';
 import { closedError, type ActivationState } from './activation';
 import type { MetaTools } from './meta-tools';
 import type { Registry } from './registry';
 import type { SkillFrame, ToolView } from './tool-view';
-import type { ListingCore } from './visible-tools';
+import type { ListingParts } from './visible-tools';
 
-/** @internal What the dispatcher needs of its toolkit: what the executor takes ({@link ExecutorCore}), the registered tools to resolve names in, and the ambient context source. */
-export type DispatcherParts = ExecutorCore & Pick<ListingCore, 'ambient'> & { readonly registry: Pick<Registry, 'resolve'> };
+/** @internal What the dispatcher needs of its toolkit: what the executor takes ({@link ExecutorParts}), the registered tools to resolve names in, and the ambient context source. */
+export type DispatcherParts = ExecutorParts & Pick<ListingParts, 'ambient'> & { readonly registry: Pick<Registry, 'resolve'> };
 
 /**
  * @internal The one way into the call run: every call of a toolkit (a view's `callTool`, a step
@@ -113,7 +114,7 @@ class RequestedCall implements CallOrigin {
 }
 
 /** @internal `options` with the ambient context (when the toolkit has a source and it answers) under the agent-level context. */
-function withAmbient(parts: Pick<ListingCore, 'ambient'>, options: CallOptions): CallOptions {
+function withAmbient(parts: Pick<ListingParts, 'ambient'>, options: CallOptions): CallOptions {
   const ambient = parts.ambient?.();
   if (ambient === undefined || ambient.size === 0) return options;
   return { ...options, agentContext: ToolExecutionContext.merge(ambient, options.agentContext) };

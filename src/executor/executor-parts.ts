@@ -104,7 +104,7 @@ export interface UnknownName {
 }
 
 /** Everything the executor needs from a toolkit (not exported by the package). */
-export interface ExecutorCore {
+export interface ExecutorParts {
   /** @internal Compiles tool schemas, each by the rules of its JSON Schema dialect. */
   readonly validators: SchemaValidators;
   readonly hooks: readonly ToolHook[];
@@ -130,12 +130,12 @@ export interface ExecutorCore {
 
 /**
  * @internal What the dispatcher resolved a call's name to: `entry` runs, and the availability gate
- * checks `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to
+ * checks `checkedEntry` — the entry itself for a registered tool, the registered entry a meta tool bound to
  * the calling view was made from.
  */
 export interface RoutedEntry {
   readonly entry: ToolEntry;
-  readonly gate: ToolEntry;
+  readonly checkedEntry: ToolEntry;
   /** The call's arguments when routing already parsed them (`parseCallArguments`: they are not parsed again), else `undefined`. */
   readonly parsed: Record<string, unknown> | MalformedArguments | undefined;
 }
