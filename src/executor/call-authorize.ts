@@ -20,13 +20,13 @@ export function gate(run: CallState): Stop | undefined {
   if (options.signal !== undefined && options.signal.aborted) return aborted(run, describeAbort(options.signal));
   if (routed.entry === undefined) return unknownTool(run, routed.enabledNames);
   const entry = routed.entry;
-  return gateRefusal(run, routed.checkedEntry) ?? scopeCheck(run, routed.checkedEntry === entry ? [entry.tool] : [routed.checkedEntry.tool, entry.tool]);
+  return gateRefusal(run, routed.checkedEntry, false) ?? scopeCheck(run, routed.checkedEntry === entry ? [entry.tool] : [routed.checkedEntry.tool, entry.tool]);
 }
 
 /** @internal The gate again once the `before` hooks decided: meanwhile the view may have closed or switched the tool's group off. */
 export function gateAgain(run: CallState): Stop | undefined {
   // hooks run only for a call whose name the gate found an entry for
-  return gateRefusal(run, (run.routed as RoutedEntry).checkedEntry);
+  return gateRefusal(run, (run.routed as RoutedEntry).checkedEntry, true);
 }
 
 /**

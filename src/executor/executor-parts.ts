@@ -93,9 +93,11 @@ export interface GateRefusal {
 
 /**
  * The availability gate of the view a call is made in, asked before anything of the call runs and
- * again once its `before` hooks decided: `undefined` while `entry` may run there, else the refusal.
+ * again once its `before` hooks decided (`afterHooks`): `undefined` while `entry` may run there, else
+ * the refusal. The first check asks only whether the view enables `entry` (the dispatcher refused a
+ * closed session just before); the check after the hooks also asks whether the view closed meanwhile.
  */
-export type AvailabilityGate = (entry: ToolEntry) => GateRefusal | undefined;
+export type AvailabilityGate = (entry: ToolEntry, afterHooks: boolean) => GateRefusal | undefined;
 
 /** @internal What the dispatcher found for a call's name that no tool has: the names its view enables, for "did you mean". */
 export interface UnknownName {

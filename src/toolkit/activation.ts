@@ -33,10 +33,16 @@ interface GateSource {
   closedReason(): string | undefined;
 }
 
-/** The refusal of a call of `entry` by `source`: a closed view refuses every call, an open one those of tools it does not enable. */
-function refusalBy(source: GateSource, entry: ToolEntry): GateRefusal | undefined {
-  const closed = source.closedReason();
-  if (closed !== undefined) return { code: 'SESSION_CLOSED', message: closed };
+/**
+ * The refusal of a call of `entry` by `source`: the calls of tools it does not enable, and after the
+ * call's `before` hooks every call once the view closed (before them the dispatcher refused a closed
+ * view's calls already: the first check reads no clock).
+ */
+function refusalBy(source: GateSource, entry: ToolEntry, afterHooks: boolean): GateRefusal | undefined {
+  if (afterHooks) {
+    const closed = source.closedReason();
+    if (closed !== undefined) return { code: 'SESSION_CLOSED', message: closed };
+  }
   return source.isEnabled(entry) ? undefined : { code: 'TOOL_DISABLED', message: source.whyDisabled(entry) };
 }
 
@@ -47,7 +53,7 @@ function refusalBy(source: GateSource, entry: ToolEntry): GateRefusal | undefine
  */
 export class ActivationState implements GateSource {
   /** The availability gate of the calls made in this view (made once: a call allocates nothing for it). */
-  readonly refusalOf: AvailabilityGate = (entry) => refusalBy(this, entry);
+  readonly refusalOf: AvailabilityGate = (entry, afterHooks) => refusalBy(this, entry, afterHooks);
   /** The base groups (immutable; replaced on change, shared until then). */
   private base: ReadonlySet<string>;
   private layer: SkillLayer | undefined = undefined;
@@ -311,7 +317,7 @@ export class ActivationState implements GateSource {
  */
 export class SkillRunScope implements GateSource {
   /** The availability gate of the calls the run makes (made once per run). */
-  readonly refusalOf: AvailabilityGate = (entry) => refusalBy(this, entry);
+  readonly refusalOf: AvailabilityGate = (entry, afterHooks) => refusalBy(this, entry, afterHooks);
 
   constructor(
     private readonly skill: string,
