@@ -4,7 +4,7 @@ import { ToolExecutionContext } from '../model/execution-context';
 import { Principal } from '../model/principal';
 import type { ToolResult } from '../model/tool-types';
 import { ToolkitError } from '../errors';
-import type { CallOptions } from '../executor/executor-core';
+import type { CallOptions } from '../executor/executor-parts';
 import type { ToolView } from '../toolkit/tool-view';
 import { callThroughView, type FrameworkCall, type FrameworkToolsOptions } from './view-tools';
 
@@ -48,7 +48,7 @@ export interface FrameworkApprovalManager {
 
 /**
  * Lets an agent framework's own approval flow decide the calls toolwright holds (the adapters'
- * `approvals` option). There is one gate: toolwright's. When the framework asks whether a call
+ * `approvals` option). There is one approval: toolwright's. When the framework asks whether a call
  * needs approval, the call goes through `view.callTool`; if the toolkit's `ApprovalManager` holds
  * it (its policy, `authorize` answering `'approval'`), the framework is told "yes" and shows its
  * approval UI; otherwise the call has already run and the framework gets its result. The
@@ -120,11 +120,11 @@ function awaiting(call: KeyedCall): ToolResult {
 }
 
 /**
- * @internal The gate one adapted tool set shares: the framework's approval questions and answers,
+ * @internal The bridge one adapted tool set shares: the framework's approval questions and answers,
  * mapped onto an `ApprovalManager`. Calls are matched to held approvals by call id, tool and the
  * view's session; the framework's arguments must equal the ones held.
  */
-export class FrameworkApprovalGate {
+export class FrameworkApprovalBridge {
   /** Results of calls that were not held (they ran when the framework asked), by call id, with their arguments and caller's principal. */
   private readonly ran = new Map<string, { readonly args: unknown; readonly principal: string | undefined; readonly result: Promise<ToolResult> }>();
   /** Call ids whose denial was recorded already (a conversation repeats them on every turn). */

@@ -1,7 +1,7 @@
 import type { AgentTool } from '../model/agent-tool';
 import { ToolExecutionContext } from '../model/execution-context';
 import type { ToolResult } from '../model/tool-types';
-import type { CallOptions } from '../executor/executor-core';
+import type { CallOptions } from '../executor/executor-parts';
 import type { ToolView } from '../toolkit/tool-view';
 
 /**

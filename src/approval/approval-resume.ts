@@ -1,6 +1,6 @@
 import { ToolExecutionContext } from '../model/execution-context';
 import type { ToolCall, ToolResult } from '../model/tool-types';
-import type { CallOptions } from '../executor/run-call';
+import type { CallOptions } from '../executor/executor-parts';
 import type { CallOrigin, HookContext } from '../executor/hook-types';
 import { ToolkitError } from '../errors';
 import type { ToolView } from '../toolkit/tool-view';

@@ -1,7 +1,7 @@
 import type { ToolExecutionContext } from '../model/execution-context';
 import type { ToolwrightLogger } from '../model/logger';
 import type { ToolResult, ToolRisk } from '../model/tool-types';
-import type { CallOptions } from '../executor/run-call';
+import type { CallOptions } from '../executor/executor-parts';
 import type { HookContext } from '../executor/hook-types';
 import type { Toolkit } from '../toolkit/toolkit';
 import type { ToolView } from '../toolkit/tool-view';

@@ -2,7 +2,7 @@ import { QueueEventsProducer, Worker, type Job, type JobJson, type WorkerOptions
 import type { Redis } from 'ioredis';
 import { checkedLogger, type ToolwrightLogger } from '../model/logger';
 import type { ToolResult } from '../model/tool-types';
-import type { CallOptions } from '../executor/run-call';
+import type { CallOptions } from '../executor/executor-parts';
 import { ToolkitError } from '../errors';
 import { assertSelection, entriesOf, extensionOf, selects, unboundPresetsOf, workerRunner, type ToolEntry, type WorkerAttempt, type WorkerRunner } from '../toolkit/remote-routes';
 import type { Toolkit } from '../toolkit/toolkit';

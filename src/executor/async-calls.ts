@@ -7,12 +7,12 @@ import { eventBase } from './emit-events';
 import { answerFor } from './call-shape';
 import { describe, redaction, toolName, type CallState } from './call-state';
 import { toToolResult } from './convert';
-import type { ExecutorCore } from './executor-core';
+import type { ExecutorParts } from './executor-parts';
 import { presetSecretsOf } from './preset-secrets';
 import { redactedToolResult } from './redact';
 import type { ToolEntry } from './tool-entry';
 
-/** The key of a waiting `AsyncTool` call in {@link ExecutorCore.asyncListeners}. */
+/** The key of a waiting `AsyncTool` call in {@link ExecutorParts.asyncListeners}. */
 export function asyncKey(tool: string, callId: string): string {
   return `${tool}\u0000${callId}`;
 }
@@ -26,14 +26,14 @@ export function asyncKey(tool: string, callId: string): string {
  * tool has call-time presets that never resolved in this process, nothing is known to redact
  * with: the completion is withheld, and the event carries a `RESULT_WITHHELD` error result.
  */
-export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, produced: ToolResult): void {
+export function completeAsyncToolCall(parts: ExecutorParts, entry: ToolEntry, produced: ToolResult): void {
   const callId = typeof produced.toolCallId === 'string' ? produced.toolCallId : '';
-  const waiting = core.asyncListeners.get(asyncKey(entry.name, callId));
+  const waiting = parts.asyncListeners.get(asyncKey(entry.name, callId));
   if (waiting !== undefined) {
     waiting.deliverAsync(produced, false);
     return;
   }
-  if (!core.events.observed) return;
+  if (!parts.events.observed) return;
   const book = entry.presets === undefined ? undefined : presetSecretsOf(entry);
   const scrub = book?.scrub();
   const id = scrub ? scrub(callId) : callId;
@@ -46,9 +46,9 @@ export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, prod
     : scrub
       ? redactedToolResult(produced, scrub)
       : toToolResult(produced);
-  const answer = answerFor(result, entry, core, id);
+  const answer = answerFor(result, entry, parts, id);
   answer.async = false;
-  core.events.next({ type: 'async_completed', callId: id, tool: entry.name, timestamp: Date.now(), result: answer });
+  parts.events.next({ type: 'async_completed', callId: id, tool: entry.name, timestamp: Date.now(), result: answer });
 }
 
 /**
@@ -58,7 +58,7 @@ export function completeAsyncToolCall(core: ExecutorCore, entry: ToolEntry, prod
  */
 export function asyncToolKey(run: CallState, entry: ToolEntry): string | undefined {
   const key = asyncKey(entry.name, run.call.id);
-  const waiting = run.core.asyncListeners.get(key);
+  const waiting = run.parts.asyncListeners.get(key);
   return waiting !== undefined && waiting !== run ? undefined : key;
 }
 
@@ -88,7 +88,7 @@ export class AsyncTrack {
   /** Makes `run` the call an `AsyncTool`'s completion callback reaches under `key` (see {@link asyncToolKey}). */
   listen(run: CallState, key: string): void {
     this.toolKey = key;
-    run.core.asyncListeners.set(key, run);
+    run.parts.asyncListeners.set(key, run);
   }
 
   /** The call's {@link AsyncCompletion} (made once). */
@@ -130,17 +130,17 @@ export class AsyncTrack {
       : scrub
         ? redactedToolResult(value, scrub)
         : toToolResult(value);
-    const result = answerFor(produced, entry, run.core, run.call.id);
+    const result = answerFor(produced, entry, run.parts, run.call.id);
     result.async = false;
-    if (run.core.events.observed) run.core.events.next({ type: 'async_completed', ...eventBase(run), result });
+    if (run.parts.events.observed) run.parts.events.next({ type: 'async_completed', ...eventBase(run), result });
     const onAsyncComplete = run.options.onAsyncComplete;
-    if (onAsyncComplete !== undefined) callSafely(onAsyncComplete, result, run.core.report, 'onAsyncComplete', eventBase(run));
+    if (onAsyncComplete !== undefined) callSafely(onAsyncComplete, result, run.parts.report, 'onAsyncComplete', eventBase(run));
   }
 
   private untrack(run: CallState): void {
     const key = this.toolKey;
     if (key === undefined) return;
     this.toolKey = undefined;
-    if (run.core.asyncListeners.get(key) === run) run.core.asyncListeners.delete(key);
+    if (run.parts.asyncListeners.get(key) === run) run.parts.asyncListeners.delete(key);
   }
 }

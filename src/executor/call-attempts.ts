@@ -5,7 +5,7 @@ import { aborted, failed, Stop } from './call-end';
 import { emitAttemptFailed, emitRetry } from './emit-events';
 import { End, describe, quotedName, type CallState } from './call-state';
 import { backoffDelay, resolveExecution, type ResolvedExecution } from './execution-settings';
-import type { ExecutorCore } from './executor-core';
+import type { ExecutorParts } from './executor-parts';
 import type { ToolEntry } from './tool-entry';
 
 /**
@@ -28,12 +28,12 @@ function safePredicate(predicate: (error: unknown, attempt: number) => boolean, 
 }
 
 /** @internal The timeout and retry settings of `entry`: its own over the toolkit's. */
-export function settingsFor(core: ExecutorCore, entry: ToolEntry): ResolvedExecution {
+export function settingsFor(parts: ExecutorParts, entry: ToolEntry): ResolvedExecution {
   const { timeoutMs, retry } = entry.behaviour;
-  if (timeoutMs === undefined && retry === undefined) return core.defaults;
+  if (timeoutMs === undefined && retry === undefined) return parts.defaults;
   let settings = settingsCache.get(entry);
   if (settings === undefined) {
-    settings = resolveExecution(core.defaults, timeoutMs === undefined ? retry : { ...retry, timeoutMs });
+    settings = resolveExecution(parts.defaults, timeoutMs === undefined ? retry : { ...retry, timeoutMs });
     settingsCache.set(entry, settings);
   }
   return settings;

@@ -3,7 +3,7 @@ import { approvalUnavailable, hasApprovalHook, missingScopes, principalIn, ruleR
 import { describeAbort } from './abort-watch';
 import { aborted, failed, gateRefusal, unknownTool, type Stop } from './call-end';
 import type { CallState } from './call-state';
-import type { RoutedEntry } from './executor-core';
+import type { RoutedEntry } from './executor-parts';
 
 /**
  * @internal What the `authorize` rule decided: go on (`undefined`), refuse (a {@link Stop}), or
@@ -20,21 +20,21 @@ export function gate(run: CallState): Stop | undefined {
   if (options.signal !== undefined && options.signal.aborted) return aborted(run, describeAbort(options.signal));
   if (routed.entry === undefined) return unknownTool(run, routed.enabledNames);
   const entry = routed.entry;
-  return gateRefusal(run, routed.gate) ?? scopeGate(run, routed.gate === entry ? [entry.tool] : [routed.gate.tool, entry.tool]);
+  return gateRefusal(run, routed.checkedEntry, false) ?? scopeCheck(run, routed.checkedEntry === entry ? [entry.tool] : [routed.checkedEntry.tool, entry.tool]);
 }
 
 /** @internal The gate again once the `before` hooks decided: meanwhile the view may have closed or switched the tool's group off. */
 export function gateAgain(run: CallState): Stop | undefined {
   // hooks run only for a call whose name the gate found an entry for
-  return gateRefusal(run, (run.routed as RoutedEntry).gate);
+  return gateRefusal(run, (run.routed as RoutedEntry).checkedEntry, true);
 }
 
 /**
- * @internal The scope gate, right after the availability gate and before the arguments are read:
+ * @internal The scope check, right after the availability gate and before the arguments are read:
  * `FORBIDDEN` when the caller's principal lacks a scope of `tools` (the tool,
  * and the registered entry a meta tool was routed from); `undefined` when it holds them all.
  */
-export function scopeGate(run: CallState, tools: readonly AgentTool[]): Stop | undefined {
+export function scopeCheck(run: CallState, tools: readonly AgentTool[]): Stop | undefined {
   for (const tool of tools) {
     if (tool.behaviour?.scopes === undefined) continue;
     const principal = principalIn(run.resolver());
@@ -51,7 +51,7 @@ export function scopeGate(run: CallState, tools: readonly AgentTool[]): Stop | u
  * it, and it goes on). A Promise when the rule answers with one; never rejects.
  */
 export function authorizeCall(run: CallState, tool: AgentTool, args: Record<string, unknown>): Authorization | Promise<Authorization> {
-  const authorize = run.core.authorize;
+  const authorize = run.parts.authorize;
   if (authorize === undefined) return undefined;
   const resolver = run.resolver();
   const principal = principalIn(resolver);
@@ -74,10 +74,10 @@ function decide(run: CallState, tool: AgentTool, value: unknown): Authorization 
   if (verdict === true) return undefined;
   if (verdict === false) return failed('FORBIDDEN', ruleRefusal(tool, false));
   if (run.handoff !== undefined) return undefined;
-  return hasApprovalHook(run.core.hooks) ? 'approval' : failed('FORBIDDEN', approvalUnavailable(tool));
+  return hasApprovalHook(run.parts.hooks) ? 'approval' : failed('FORBIDDEN', approvalUnavailable(tool));
 }
 
 function refusedByFault(run: CallState, tool: AgentTool, error: unknown): Stop {
-  run.core.report(error, 'authorize');
+  run.parts.report(error, 'authorize');
   return failed('FORBIDDEN', ruleRefusal(tool, true));
 }

@@ -24,7 +24,7 @@ export abstract class CallCallbacks implements Pick<CallLink, 'progress' | 'log'
 
   /** @internal The context chain of the call (created on first use). */
   resolver(this: CallCallbacks & CallState): ChainResolver {
-    return (this.chain ??= new ChainResolver(this, this.options, this.core));
+    return (this.chain ??= new ChainResolver(this, this.options, this.parts));
   }
 
   /** @internal What the call's hooks ask the client through (created on first use), cancelled with the call. */
@@ -58,7 +58,7 @@ export abstract class CallCallbacks implements Pick<CallLink, 'progress' | 'log'
 
   /** @internal */
   clientHandler(this: CallState): ClientRequestHandler | undefined {
-    return this.options.client ?? this.core.clientRequests;
+    return this.options.client ?? this.parts.clientRequests;
   }
 
   /** @internal */

@@ -4,7 +4,7 @@ import type { Stop } from './call-end';
 import { repairArguments, repairs } from './call-repair';
 import type { CallState } from './call-state';
 import { argumentProblems, invalidArguments, malformedArguments, parseArguments, validateInTime, validationTimedOut } from './call-validate';
-import type { RoutedEntry } from './executor-core';
+import type { RoutedEntry } from './executor-parts';
 import type { ToolEntry } from './tool-entry';
 import { ProblemList } from './validation';
 

@@ -34,11 +34,12 @@ export function internalFault(run: CallState, error: unknown): Stop {
 }
 
 /**
- * @internal The availability gate: `TOOL_DISABLED` when the call's view does not enable `gate`
- * (the entry a meta tool was routed from, else the tool's own); `undefined` when it does.
+ * @internal The availability gate: `TOOL_DISABLED` when the call's view does not enable `checked`
+ * (the entry a meta tool was routed from, else the tool's own), and after the `before` hooks
+ * (`afterHooks`) `SESSION_CLOSED` when the view closed meanwhile; `undefined` when it may run.
  */
-export function gateRefusal(run: CallState, gate: ToolEntry): Stop | undefined {
-  const refusal = run.availability(gate);
+export function gateRefusal(run: CallState, checked: ToolEntry, afterHooks: boolean): Stop | undefined {
+  const refusal = run.availability(checked, afterHooks);
   return refusal === undefined ? undefined : failed(refusal.code, refusal.message);
 }
 

@@ -8,7 +8,7 @@ import type { AsyncCompletion } from './async-completion';
  * @internal What the objects a call hands out call back into: its attempts (the context chain,
  * progress, the timeout error, the end of an attempt), its context chain (the call's
  * {@link AsyncCompletion}), an `AsyncTool`'s completion callback (through
- * `ExecutorCore.asyncListeners`). The executor's one callback interface into a call; the call
+ * `ExecutorParts.asyncListeners`). The executor's one callback interface into a call; the call
  * run implements it.
  */
 export interface CallLink {

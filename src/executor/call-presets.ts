@@ -35,7 +35,7 @@ export function resolvePresets(run: CallState, entry: ToolEntry, attempt: Attemp
   for (const { name, value } of entry.presets!) {
     let resolved: unknown = value;
     if (typeof value === 'function') resolved = (value as (ctx: Attempt) => unknown)(attempt);
-    else if (isContainerPreset(value)) resolved = getBound(run.core.container, value.token);
+    else if (isContainerPreset(value)) resolved = getBound(run.parts.container, value.token);
     if (isThenable(resolved)) (pending ??= []).push(Promise.resolve(resolved).then((v) => setPreset(book, merged, found, name, v)));
     else setPreset(book, merged, found, name, resolved);
   }

@@ -19,7 +19,7 @@ const MAX_QUOTED_TEXT = 4096;
 
 /** @internal Whether the tool's calls are repaired (`@Tool({ repair })` over the toolkit's `repair`). */
 export function repairs(run: CallState, entry: ToolEntry): boolean {
-  return (entry.behaviour.repair ?? run.core.repair) === 'safe';
+  return (entry.behaviour.repair ?? run.parts.repair) === 'safe';
 }
 
 /** A text as a change quotes it: preset values redacted before it is cut, so that no part of one stays at the cut. */

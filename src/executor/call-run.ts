@@ -21,7 +21,7 @@ import type { ChainResolver } from './chain-resolver';
 import { isPending } from './convert';
 import { EarlyAnswer, type AnswersEarly } from './early-answer';
 import type { ResolvedExecution } from './execution-settings';
-import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
+import type { AvailabilityGate, CallOptions, ExecutorParts, RoutedEntry, UnknownName } from './executor-parts';
 import type { CallOrigin } from './hook-types';
 import { runRemote, singleAttempt } from './remote-call';
 import type { WorkerAttempt } from './remote-types';
@@ -63,7 +63,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
   private backoffWait: Backoff | undefined = undefined;
 
   constructor(
-    readonly core: ExecutorCore,
+    readonly parts: ExecutorParts,
     readonly availability: AvailabilityGate,
     readonly call: ToolCall,
     readonly options: CallOptions,
@@ -72,7 +72,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     readonly handoff: WorkerAttempt | undefined,
   ) {
     super();
-    this.startedAt = core.events.observed ? Date.now() : -1;
+    this.startedAt = parts.events.observed ? Date.now() : -1;
   }
 
   /** Runs the call; resolves with its result (never rejects). */
@@ -140,9 +140,9 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     if (verdict instanceof Stop) return this.end(verdict);
     if (verdict === 'approval') this.approvalRequired = true;
     this.args = args;
-    this.settings = settingsFor(this.core, entry);
+    this.settings = settingsFor(this.parts, entry);
     // hooks run where the call is made: a worker's job already went through its caller's
-    if (this.core.hooks.length > 0 && this.handoff === undefined) {
+    if (this.parts.hooks.length > 0 && this.handoff === undefined) {
       this.concludeInline = false;
       return this.withHooks(entry).catch((error: unknown) => this.fault(error));
     }
@@ -156,11 +156,11 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
    * against the call's timeout: {@link onDeadline} answers the call when it passes.
    */
   private async withHooks(entry: ToolEntry): Promise<ToolResult> {
-    const hooks = this.core.hooks;
+    const hooks = this.parts.hooks;
     const phase = (this.hooks = new HookPhase());
     const timeoutMs = this.settings!.timeoutMs;
     if (timeoutMs > 0) this.hooksStartedAt = Date.now();
-    const stopped = await phase.within(this.core.deadlines, timeoutMs, this, async () => {
+    const stopped = await phase.within(this.parts.deadlines, timeoutMs, this, async () => {
       for (const hook of hooks) {
         if (!hook.before) continue;
         phase.enter(hook.name);
@@ -180,13 +180,13 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     if (this.done) return this.final!;
     const result = await this.runAttempts(entry);
     if (this.done) return this.final!;
-    const after = await phase.within(this.core.deadlines, timeoutMs, this, () => afterHooks(this, entry, phase, result));
+    const after = await phase.within(this.parts.deadlines, timeoutMs, this, () => afterHooks(this, entry, phase, result));
     return after instanceof Stop ? this.end(after) : this.conclude(after);
   }
 
   /** Runs the tool (here, or through its route elsewhere; a worker's job here): attempt after attempt until one answers or the retries run out. */
   private runAttempts(entry: ToolEntry): ToolResult | Promise<ToolResult> {
-    const runner = this.handoff === undefined ? this.core.remote?.runnerFor(entry) : undefined;
+    const runner = this.handoff === undefined ? this.parts.remote?.runnerFor(entry) : undefined;
     if (runner !== undefined) {
       const settings = this.settings!;
       const budget = budgetOf(this, 1);
@@ -213,7 +213,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
       endInline(attempt, AttemptPhase.Threw, error, budget, invokedAt);
       return this.attemptEnded();
     }
-    if (isPending(value)) return attempt.wait(value, budget, this.core.deadlines);
+    if (isPending(value)) return attempt.wait(value, budget, this.parts.deadlines);
     endInline(attempt, AttemptPhase.Succeeded, value, budget, invokedAt);
     return this.attemptEnded();
   }
@@ -269,7 +269,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
     this.done = true;
     this.final = result;
     this.current = undefined;
-    if (this.core.events.observed) {
+    if (this.parts.events.observed) {
       if (!this.started) {
         this.started = true;
         emitUnstarted(this);

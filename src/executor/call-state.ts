@@ -6,7 +6,7 @@ import type { CallLink } from './call-link';
 import type { ChainResolver } from './chain-resolver';
 import type { DeadlineTarget } from './deadlines';
 import type { ResolvedExecution } from './execution-settings';
-import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
+import type { AvailabilityGate, CallOptions, ExecutorParts, RoutedEntry, UnknownName } from './executor-parts';
 import type { CallOrigin } from './hook-types';
 import { presetSecretsOf } from './preset-secrets';
 import { redactDeep, type Scrub } from './redact';
@@ -35,7 +35,7 @@ export interface CallFailure {
  * caller-abort watch call back.
  */
 export interface CallState extends CallLink, DeadlineTarget {
-  readonly core: ExecutorCore;
+  readonly parts: ExecutorParts;
   /** The availability gate of the call's view (or of the skill run that makes it). */
   readonly availability: AvailabilityGate;
   readonly call: ToolCall;

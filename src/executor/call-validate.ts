@@ -3,7 +3,7 @@ import { settingsFor } from './call-attempts';
 import { failed, type Stop } from './call-end';
 import { redaction, type CallState } from './call-state';
 import { redactDeep } from './redact';
-import type { RoutedEntry } from './executor-core';
+import type { RoutedEntry } from './executor-parts';
 import { prepareStandard } from './standard-values';
 import type { ToolEntry } from './tool-entry';
 import { describeAjvErrors, prepareDtos, ProblemList } from './validation';
@@ -58,8 +58,8 @@ export function malformedArguments(entry: ToolEntry, malformed: MalformedArgumen
 export function argumentProblems(run: CallState, entry: ToolEntry, args: Record<string, unknown>, converted = false): ProblemList | undefined {
   const validator =
     converted && entry.checkSchema !== undefined
-      ? (entry.convertedValidator ??= run.core.validators.compile(entry.schema))
-      : (entry.validator ??= run.core.validators.compile(entry.checkSchema ?? entry.schema));
+      ? (entry.convertedValidator ??= run.parts.validators.compile(entry.schema))
+      : (entry.validator ??= run.parts.validators.compile(entry.checkSchema ?? entry.schema));
   const valid = validator(args) as boolean;
   const presets = entry.presets;
   // the common case of a tool with presets: valid arguments that name none of them (nothing allocated)
@@ -97,7 +97,7 @@ export async function validateInTime(run: CallState, entry: ToolEntry, args: Rec
     if (entry.dtos !== undefined && (!libraryFirst || problems.empty)) await prepareDtos(args, entry.dtos, problems, redaction(run));
     return true;
   })();
-  const { timeoutMs } = settingsFor(run.core, entry);
+  const { timeoutMs } = settingsFor(run.parts, entry);
   if (timeoutMs <= 0) return checks;
   checks.catch(() => undefined); // a validator failing after the time ran out: the call has ended already
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -111,6 +111,6 @@ export async function validateInTime(run: CallState, entry: ToolEntry, args: Rec
 
 /** @internal `TIMEOUT` of a call whose asynchronous argument checks outlasted the tool's `timeoutMs`: the tool never ran. */
 export function validationTimedOut(run: CallState, entry: ToolEntry): Stop {
-  const { timeoutMs } = settingsFor(run.core, entry);
+  const { timeoutMs } = settingsFor(run.parts, entry);
   return failed('TIMEOUT', `Tool '${entry.name}' timed out after ${timeoutMs} ms while its arguments were validated; the tool did not run.`);
 }

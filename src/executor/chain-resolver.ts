@@ -2,7 +2,7 @@ import type { ContextResolver } from '../model/agent-tool';
 import { ToolExecutionContext, type ContextKey } from '../model/execution-context';
 import { AsyncCompletion } from './async-completion';
 import type { CallLink } from './call-link';
-import type { CallOptions, ExecutorCore } from './executor-core';
+import type { CallOptions, ExecutorParts } from './executor-parts';
 import { chainLookup } from '../di/context-chain';
 
 /**
@@ -15,18 +15,18 @@ export class ChainResolver implements ContextResolver {
   constructor(
     private readonly run: CallLink,
     private readonly options: CallOptions,
-    private readonly core: ExecutorCore,
+    private readonly parts: ExecutorParts,
   ) {}
 
   /** The whole chain as one context (call over agent over toolkit), merged once per call. */
   merged(): ToolExecutionContext {
-    return (this.mergedChain ??= ToolExecutionContext.merge(this.core.context, this.options.agentContext, this.options.context));
+    return (this.mergedChain ??= ToolExecutionContext.merge(this.parts.context, this.options.agentContext, this.options.context));
   }
 
   get<T>(key: ContextKey<T>): T | undefined {
     if ((key as unknown) === AsyncCompletion) return this.run.asyncCompletion() as T;
     // For tools that want every context object.
     if ((key as unknown) === ToolExecutionContext) return this.merged() as T;
-    return chainLookup(key, this.options.context, this.options.agentContext, this.core.context, this.core.container);
+    return chainLookup(key, this.options.context, this.options.agentContext, this.parts.context, this.parts.container);
   }
 }

@@ -33,20 +33,20 @@ export function eventBase(run: CallState): ToolCallEventBase {
 
 /** @internal `call_started`, with the validated model arguments (the run emits it once per call). */
 export function emitStarted(run: CallState, args: Record<string, unknown>): void {
-  if (!run.core.events.observed) return;
+  if (!run.parts.events.observed) return;
   const scrub = redaction(run);
   const safe = scrub ? (redactDeep(args, scrub) as Record<string, unknown>) : args;
-  run.core.events.next({ type: 'call_started', ...eventBase(run), arguments: { ...safe } });
+  run.parts.events.next({ type: 'call_started', ...eventBase(run), arguments: { ...safe } });
   emitRepaired(run);
 }
 
 /** `call_repaired`, right after `call_started`, when a repair changed the call's arguments. */
 function emitRepaired(run: CallState): void {
   const changes = run.repairs;
-  if (changes === undefined || !run.core.events.observed) return;
+  if (changes === undefined || !run.parts.events.observed) return;
   const scrub = redaction(run);
   const safe = scrub ? (redactDeep(changes, scrub) as RepairChange[]) : changes;
-  run.core.events.next({ type: 'call_repaired', ...eventBase(run), changes: safe.map((change) => ({ ...change })) });
+  run.parts.events.next({ type: 'call_repaired', ...eventBase(run), changes: safe.map((change) => ({ ...change })) });
 }
 
 /**
@@ -67,7 +67,7 @@ export function emitUnstarted(run: CallState): void {
     if (!(parsed instanceof MalformedArguments) && size <= MAX_REJECTED_ARGUMENTS_CHARS) event.arguments = rejectedArguments(run, parsed, scrub);
     else event.rawArguments = rawText(raw, scrub);
   }
-  run.core.events.next(event);
+  run.parts.events.next(event);
   emitRepaired(run);
 }
 
@@ -96,9 +96,9 @@ export function reportProgress(run: CallState, progress: ToolProgress, attempt: 
     const clean = redactDeep(progress, scrub);
     safe = typeof clean === 'object' && clean !== null ? (clean as ToolProgress) : { message: REDACTED };
   }
-  if (run.core.events.observed) run.core.events.next({ type: 'call_progress', ...eventBase(run), progress: safe, attempt });
+  if (run.parts.events.observed) run.parts.events.next({ type: 'call_progress', ...eventBase(run), progress: safe, attempt });
   const onProgress = run.options.onProgress;
-  if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: run.call.id, tool: toolName(run) }, run.core.report, 'onProgress', eventBase(run));
+  if (onProgress !== undefined) callSafely(onProgress, { ...safe, callId: run.call.id, tool: toolName(run) }, run.parts.report, 'onProgress', eventBase(run));
 }
 
 /** The most characters of JSON a log message carries (a longer one becomes its JSON text, cut). */
@@ -128,7 +128,7 @@ function boundedLogData(value: unknown): unknown {
 /** @internal A log message of a live attempt, to `events$` and the caller's `onLog`. */
 export function reportLog(run: CallState, entry: ToolLogEntry, attempt: number): void {
   const onLog = run.options.onLog;
-  if (run.done || (onLog === undefined && !run.core.events.observed)) return;
+  if (run.done || (onLog === undefined && !run.parts.events.observed)) return;
   const scrub = redaction(run);
   const data = boundedLogData(scrub ? redactDeep(entry.data, scrub) : entry.data);
   const base = eventBase(run);
@@ -137,19 +137,19 @@ export function reportLog(run: CallState, entry: ToolLogEntry, attempt: number):
     const logger = String(entry.logger);
     event.logger = boundInput(scrub ? scrub(logger) : logger, MAX_LOGGER_CHARS);
   }
-  if (run.core.events.observed) run.core.events.next(event);
+  if (run.parts.events.observed) run.parts.events.next(event);
   if (onLog !== undefined) {
     const log = { level: event.level, data, callId: run.call.id, tool: toolName(run), ...(event.logger !== undefined ? { logger: event.logger } : {}) };
-    callSafely(onLog, log, run.core.report, 'onLog', base);
+    callSafely(onLog, log, run.parts.report, 'onLog', base);
   }
 }
 
 /** @internal `attempt_failed`. */
 export function emitAttemptFailed(run: CallState, attempt: Attempt, code: string, message: string): void {
-  if (!run.core.events.observed) return;
+  if (!run.parts.events.observed) return;
   const scrub = redaction(run);
   const text = scrub ? scrub(message) : message;
-  run.core.events.next({
+  run.parts.events.next({
     type: 'attempt_failed',
     ...eventBase(run),
     attempt: attempt.attempt,
@@ -160,12 +160,12 @@ export function emitAttemptFailed(run: CallState, attempt: Attempt, code: string
 
 /** @internal `retry_scheduled`. */
 export function emitRetry(run: CallState, attempt: number, delayMs: number): void {
-  if (run.core.events.observed) run.core.events.next({ type: 'retry_scheduled', ...eventBase(run), attempt, delayMs });
+  if (run.parts.events.observed) run.parts.events.next({ type: 'retry_scheduled', ...eventBase(run), attempt, delayMs });
 }
 
 /** @internal The call's one terminal event (the caller checks that `events$` is observed). */
 export function emitTerminal(run: CallState, result: ToolResult): void {
-  const events = run.core.events;
+  const events = run.parts.events;
   const durationMs = elapsedSince(run.startedAt);
   const attempts = run.attempts;
   if (!result.isError) {

@@ -7,6 +7,6 @@ export type { ToolEvent, ToolEventType, ToolCallEventBase } from './event-types'
 export type { CallStartedEvent, CallRepairedEvent, CallProgressEvent, CallLogEvent, AttemptFailedEvent, RetryScheduledEvent } from './event-types';
 export type { CallSucceededEvent, CallFailedEvent, CallTimedOutEvent, CallAbortedEvent, AsyncCompletedEvent } from './event-types';
 export type { ToolsChangedEvent, GroupsChangedEvent, SkillChangedEvent, CallbackFailedEvent } from './event-types';
-export type { CallOptions, CallProgress } from './run-call';
-export type { CallLog } from './executor-core';
+export type { CallOptions, CallProgress } from './executor-parts';
+export type { CallLog } from './executor-parts';
 export { AsyncCompletion } from './async-completion';

@@ -19,26 +19,31 @@ export function singleAttempt(settings: ResolvedExecution): ResolvedExecution {
 
 /** A routed call as its runner reads it: the call's completion handle is made only when a runner reads it. */
 class RoutedCall implements RemoteCall {
+  /** The call run, held privately: a runner that logs or serializes its call does not see its state. */
+  readonly #run: CallState;
+
   constructor(
-    private readonly run: CallState,
+    run: CallState,
     readonly entry: ToolEntry,
     readonly args: Readonly<Record<string, unknown>>,
     readonly context: ToolExecutionContext,
     readonly deadlineAt: number | undefined,
     readonly maxAttempts: number,
     readonly attempt: Attempt,
-  ) {}
+  ) {
+    this.#run = run;
+  }
 
   get callId(): string {
-    return this.run.call.id;
+    return this.#run.call.id;
   }
 
   get sessionId(): string | undefined {
-    return this.run.options.sessionId;
+    return this.#run.options.sessionId;
   }
 
   get asyncCompletion(): AsyncCompletion {
-    return this.run.asyncCompletion();
+    return this.#run.asyncCompletion();
   }
 }
 
@@ -56,5 +61,5 @@ export function runRemote(run: CallState, entry: ToolEntry, runner: RemoteRunner
   } catch (error) {
     answer = Promise.reject(error);
   }
-  return attempt.wait(answer, budget, run.core.deadlines);
+  return attempt.wait(answer, budget, run.parts.deadlines);
 }

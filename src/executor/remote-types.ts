@@ -6,8 +6,9 @@ import type { ToolEntry } from './tool-entry';
 
 /**
  * @internal One call of a routed tool, as the caller hands it to the runner (a queue): validated,
- * through the `before` hooks, with no preset value (presets are bound where the tool runs). A
- * plain record: the runner reads it and reports through its `attempt`.
+ * through the `before` hooks, with no preset value (presets are bound where the tool runs). The
+ * runner reads it (`callId`, `sessionId` and `asyncCompletion` are getters of the call, which it
+ * keeps private) and reports through its `attempt`.
  */
 export interface RemoteCall {
   readonly entry: ToolEntry;

@@ -66,7 +66,7 @@ function rewritten(run: CallState, entry: ToolEntry, args: Record<string, unknow
  * Once the call has ended (its timeout, its caller's abort), its answer as it is.
  */
 export async function afterHooks(run: CallState, entry: ToolEntry, phase: HookPhase, result: ToolResult): Promise<ToolResult | Stop> {
-  for (const hook of run.core.hooks) {
+  for (const hook of run.parts.hooks) {
     if (!hook.after) continue;
     phase.enter(hook.name);
     try {

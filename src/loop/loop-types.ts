@@ -1,6 +1,6 @@
 import type { LLMProvider, LLMResponse, LLMUsage, Message } from '../model/llm-types';
 import type { ToolCall, ToolResult } from '../model/tool-types';
-import type { CallProgress } from '../executor/run-call';
+import type { CallProgress } from '../executor/executor-parts';
 import type { ToolExecutionContext } from '../model/execution-context';
 import type { ToolView } from '../toolkit/tool-view';
 

@@ -1,7 +1,7 @@
 import { modelParts } from '../model/content-text';
 import type { LLMResponse, LLMUsage, Message } from '../model/llm-types';
 import type { ToolCall, ToolResult } from '../model/tool-types';
-import type { CallOptions } from '../executor/run-call';
+import type { CallOptions } from '../executor/executor-parts';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { CallGuard, DEFAULT_MAX_ARGUMENT_CHARS, TurnAssembler, abortReason, addUsage, directAnswer, modelTurnEvents } from './loop-parts';
 import type { LoopEvent, LoopStopReason, ToolLoopOptions, ToolLoopResult } from './loop-types';

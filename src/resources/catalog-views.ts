@@ -25,7 +25,7 @@ import { runMember, type MemberRunParts } from './member-run';
 export const MAX_RESOURCE_URI_CHARS = 16_384;
 
 /** @internal What a view lets its catalog views reach: the groups it permits, and whether it is open. */
-export interface CatalogGate {
+export interface CatalogAccess {
   readonly sessionId: string | undefined;
   /** True when the view permits members of `group` (no group: always). */
   permits(group: string | undefined): boolean;
@@ -48,7 +48,7 @@ export abstract class CatalogView {
   constructor(
     /** @internal */ protected readonly parts: MemberRunParts,
     /** @internal */ protected readonly catalog: Catalog,
-    /** @internal */ protected readonly gate: CatalogGate,
+    /** @internal */ protected readonly access: CatalogAccess,
   ) {}
 
   /** @internal The entries of the catalog this view lists, in registration order. */
@@ -62,7 +62,7 @@ export abstract class CatalogView {
    * session.resources.listChanged$.subscribe(() => ui.refreshResources());
    */
   get listChanged$(): Observable<void> {
-    const changes = this.gate.changes$.pipe(
+    const changes = this.access.changes$.pipe(
       map(() => this.listed()),
       distinctUntilChanged(sameEntries),
       skip(1),
@@ -73,12 +73,12 @@ export abstract class CatalogView {
 
   /** @internal */
   protected permitted(entry: CatalogEntry | undefined): CatalogEntry | undefined {
-    return entry !== undefined && this.gate.permits(entry.group) ? entry : undefined;
+    return entry !== undefined && this.access.permits(entry.group) ? entry : undefined;
   }
 
   /** @internal @throws ToolkitError `SESSION_CLOSED` on a closed or expired session. */
   protected assertOpen(): void {
-    const reason = this.gate.closedReason();
+    const reason = this.access.closedReason();
     if (reason !== undefined) throw new ToolkitError('SESSION_CLOSED', reason);
   }
 }
@@ -120,7 +120,7 @@ export class ResourceView extends CatalogView {
     const found = this.find(uri);
     if (found === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource ${quoteInput(uri)} not found.`);
     const values = argumentValues(this.parts, found.entry, found.values, false);
-    const output = await runMember(this.parts, found.entry, values, options, this.gate.sessionId);
+    const output = await runMember(this.parts, found.entry, values, options, this.access.sessionId);
     return toResourceContents(found.entry, output.value, uri, output.scrub);
   }
 
@@ -139,7 +139,7 @@ export class ResourceView extends CatalogView {
     this.assertOpen();
     const entry = this.permitted(this.catalog.template(ref) ?? this.catalog.resource(ref));
     if (entry === undefined) throw new ToolkitError('UNKNOWN_RESOURCE', `Resource template ${quoteInput(ref)} not found.`);
-    return completeArgument(this.parts, entry, name, value, options, this.gate.sessionId);
+    return completeArgument(this.parts, entry, name, value, options, this.access.sessionId);
   }
 
   /**
@@ -151,13 +151,13 @@ export class ResourceView extends CatalogView {
    * orders.on('change', (id) => toolkit.resources.notifyUpdated(`orders://${id}`));
    */
   notifyUpdated(uri: string): void {
-    const sessionId = this.gate.sessionId;
+    const sessionId = this.access.sessionId;
     this.catalog.updates.next(sessionId === undefined ? { uri } : { uri, sessionId });
   }
 
   /** The URIs said to have changed ({@link notifyUpdated}) that concern this view: the toolkit's, and this session's. */
   get updated$(): Observable<string> {
-    const sessionId = this.gate.sessionId;
+    const sessionId = this.access.sessionId;
     const updates = this.catalog.updates.pipe(
       filter((u) => u.sessionId === undefined || u.sessionId === sessionId),
       map((u) => u.uri),
@@ -169,8 +169,8 @@ export class ResourceView extends CatalogView {
   protected listed(): CatalogEntry[] {
     const catalog = this.catalog;
     const listed: CatalogEntry[] = [];
-    for (const entry of catalog.resources()) if (this.gate.permits(entry.group)) listed.push(entry);
-    for (const entry of catalog.templates()) if (this.gate.permits(entry.group)) listed.push(entry);
+    for (const entry of catalog.resources()) if (this.access.permits(entry.group)) listed.push(entry);
+    for (const entry of catalog.templates()) if (this.access.permits(entry.group)) listed.push(entry);
     return listed;
   }
 
@@ -179,7 +179,7 @@ export class ResourceView extends CatalogView {
     const fixed = this.permitted(this.catalog.resource(uri));
     if (fixed !== undefined) return { entry: fixed, values: {} };
     for (const entry of this.catalog.templates()) {
-      if (!this.gate.permits(entry.group)) continue;
+      if (!this.access.permits(entry.group)) continue;
       const values = entry.template!.match(uri);
       if (values !== undefined) return { entry, values };
     }
@@ -212,7 +212,7 @@ export class PromptView extends CatalogView {
     this.assertOpen();
     const entry = this.entry(name);
     const values = argumentValues(this.parts, entry, args, true);
-    const output = await runMember(this.parts, entry, values, options, this.gate.sessionId);
+    const output = await runMember(this.parts, entry, values, options, this.access.sessionId);
     return toPromptResult(entry, output.value, output.scrub);
   }
 
@@ -224,13 +224,13 @@ export class PromptView extends CatalogView {
    */
   async complete(name: string, argument: string, value: string, options: CompleteOptions = {}): Promise<CompletionResult> {
     this.assertOpen();
-    return completeArgument(this.parts, this.entry(name), argument, value, options, this.gate.sessionId);
+    return completeArgument(this.parts, this.entry(name), argument, value, options, this.access.sessionId);
   }
 
   /** @internal */
   protected listed(): CatalogEntry[] {
     const listed: CatalogEntry[] = [];
-    for (const entry of this.catalog.prompts()) if (this.gate.permits(entry.group)) listed.push(entry);
+    for (const entry of this.catalog.prompts()) if (this.access.permits(entry.group)) listed.push(entry);
     return listed;
   }
 
@@ -245,7 +245,7 @@ export class PromptView extends CatalogView {
 
 /**
  * @internal The resource and prompt views of one toolkit's catalog: a toolkit view gets its own
- * through the gate it makes of its state.
+ * through the access it makes of its state.
  */
 export class CatalogViews {
   constructor(
@@ -254,13 +254,13 @@ export class CatalogViews {
     private readonly catalog: Catalog,
   ) {}
 
-  /** The resources `gate` lets its view reach. */
-  resources(gate: CatalogGate): ResourceView {
-    return new ResourceView(this.parts, this.catalog, gate);
+  /** The resources `access` lets its view reach. */
+  resources(access: CatalogAccess): ResourceView {
+    return new ResourceView(this.parts, this.catalog, access);
   }
 
-  /** The prompts `gate` lets its view reach. */
-  prompts(gate: CatalogGate): PromptView {
-    return new PromptView(this.parts, this.catalog, gate);
+  /** The prompts `access` lets its view reach. */
+  prompts(access: CatalogAccess): PromptView {
+    return new PromptView(this.parts, this.catalog, access);
   }
 }

@@ -6,14 +6,14 @@ import { isContainerPreset } from '../di/container-preset';
 import { getBound } from '../di/services';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
 import { describeAbort, unwatchAbort, watchAbort } from '../executor/abort-watch';
-import type { ExecutorCore } from '../executor/executor-core';
+import type { ExecutorParts } from '../executor/executor-parts';
 import { presetSecretsOf } from '../executor/preset-secrets';
 import { collectSecrets, redactDeep, type Scrub } from '../executor/redact';
 import type { CatalogEntry } from './catalog-entry';
 import type { CatalogCallOptions } from './catalog-types';
 
 /** @internal What reading a resource or getting a prompt needs of the toolkit. */
-export type MemberRunParts = Pick<ExecutorCore, 'container' | 'context' | 'deadlines' | 'defaults' | 'validators' | 'report' | 'clientRequests'>;
+export type MemberRunParts = Pick<ExecutorParts, 'container' | 'context' | 'deadlines' | 'defaults' | 'validators' | 'report' | 'clientRequests'>;
 
 /** @internal What a method returned, and the redaction its output needs (`undefined`: nothing to redact). */
 export interface MemberOutput {

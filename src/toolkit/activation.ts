@@ -2,7 +2,7 @@ import { BehaviorSubject, distinctUntilChanged, map, type Observable } from 'rxj
 import type { AgentTool } from '../model/agent-tool';
 import type { ToolSchema } from '../model/tool-types';
 import { GuardedObservable } from '../utils/guarded-observable';
-import { NO_OPTIONS, type AvailabilityGate, type CallOptions, type GateRefusal } from '../executor/executor-core';
+import { NO_OPTIONS, type AvailabilityGate, type CallOptions, type GateRefusal } from '../executor/executor-parts';
 import { ToolkitError } from '../errors';
 import { EMPTY_GROUPS, groupInactive, permitsGroup, type AvailabilityCache, type Computed, type GroupRecord, type SkillLayer, type ToolAvailability } from './availability';
 import type { Registry, ToolEntry } from './registry';
@@ -26,18 +26,24 @@ export interface ViewAnnouncer {
 }
 
 /** What a view or a skill run's scope answers about a tool: the gate of its calls is made of it. */
-interface ToolGate {
+interface GateSource {
   isEnabled(entry: ToolEntry): boolean;
   whyDisabled(entry: ToolEntry): string;
   /** Why no call may go on any more (a closed or expired session), or `undefined` while open. */
   closedReason(): string | undefined;
 }
 
-/** The refusal of a call of `entry` by `gate`: a closed view refuses every call, an open one those of tools it does not enable. */
-function refusalBy(gate: ToolGate, entry: ToolEntry): GateRefusal | undefined {
-  const closed = gate.closedReason();
-  if (closed !== undefined) return { code: 'SESSION_CLOSED', message: closed };
-  return gate.isEnabled(entry) ? undefined : { code: 'TOOL_DISABLED', message: gate.whyDisabled(entry) };
+/**
+ * The refusal of a call of `entry` by `source`: the calls of tools it does not enable, and after the
+ * call's `before` hooks every call once the view closed (before them the dispatcher refused a closed
+ * view's calls already: the first check reads no clock).
+ */
+function refusalBy(source: GateSource, entry: ToolEntry, afterHooks: boolean): GateRefusal | undefined {
+  if (afterHooks) {
+    const closed = source.closedReason();
+    if (closed !== undefined) return { code: 'SESSION_CLOSED', message: closed };
+  }
+  return source.isEnabled(entry) ? undefined : { code: 'TOOL_DISABLED', message: source.whyDisabled(entry) };
 }
 
 /**
@@ -45,9 +51,9 @@ function refusalBy(gate: ToolGate, entry: ToolEntry): GateRefusal | undefined {
  * skill layer, and the computed availability (shared through the {@link AvailabilityCache}).
  * Deliberately small: a session that never subscribed or called holds a few references.
  */
-export class ActivationState implements ToolGate {
+export class ActivationState implements GateSource {
   /** The availability gate of the calls made in this view (made once: a call allocates nothing for it). */
-  readonly refusalOf: AvailabilityGate = (entry) => refusalBy(this, entry);
+  readonly refusalOf: AvailabilityGate = (entry, afterHooks) => refusalBy(this, entry, afterHooks);
   /** The base groups (immutable; replaced on change, shared until then). */
   private base: ReadonlySet<string>;
   private layer: SkillLayer | undefined = undefined;
@@ -309,9 +315,9 @@ export class ActivationState implements ToolGate {
  * skill's scope that the calling view permits (its groups, plus the skill's own `grantGroups`).
  * The view's skill layer does not matter otherwise: a run acts as if its skill were active.
  */
-export class ScopeGate implements ToolGate {
+export class SkillRunScope implements GateSource {
   /** The availability gate of the calls the run makes (made once per run). */
-  readonly refusalOf: AvailabilityGate = (entry) => refusalBy(this, entry);
+  readonly refusalOf: AvailabilityGate = (entry, afterHooks) => refusalBy(this, entry, afterHooks);
 
   constructor(
     private readonly skill: string,

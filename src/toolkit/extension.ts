@@ -1,5 +1,5 @@
 import type { ToolExecutionContext } from '../model/execution-context';
-import type { ExecutorCore } from '../executor/executor-core';
+import type { ExecutorParts } from '../executor/executor-parts';
 import type { RemoteRouter } from '../executor/remote-types';
 import type { Registry } from './registry';
 
@@ -10,7 +10,7 @@ import type { Registry } from './registry';
  * executor a queued call runs on (through `runCall`, like every call), and the source of the
  * context of the work in progress.
  */
-export interface ToolkitExtension extends ExecutorCore {
+export interface ToolkitExtension extends ExecutorParts {
   /** The registered tools, looked up and listed (never changed through here). */
   readonly registry: Pick<Registry, 'has' | 'get' | 'resolve' | 'entries'>;
   /** The toolkit's groups, by name. */

@@ -1,18 +1,18 @@
 import type { AgentTool } from '../model/agent-tool';
 import { parseCallArguments } from '../model/call-arguments';
 import type { ToolCall } from '../model/tool-types';
-import type { RoutedEntry } from '../executor/executor-core';
+import type { RoutedEntry } from '../executor/executor-parts';
 import { ToolkitError } from '../errors';
 import type { GroupRecord } from './availability';
 import { equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
 import { EQUIP_TOOL_GROUPS, LIST_SKILLS } from './meta-tool-names';
 import type { ToolEntry } from './registry';
-import { fallbackBinding, type CallBinding, type SkillRunCore } from './skills/skill-run';
+import { fallbackBinding, type CallBinding, type SkillRunParts } from './skills/skill-run';
 import type { ResolvedSkillOptions } from './skills/skill-definition';
 import { SkillTools } from './skills/skill-tools';
 import type { SkillRegistry } from './skills/skill-registry';
 import type { ToolEntries } from './tool-entries';
-import type { ExecutorCore } from '../executor/executor-core';
+import type { ExecutorParts } from '../executor/executor-parts';
 
 export type { EquipToolGroupsOptions } from './equip-tool';
 export type { SkillListing } from './skills/skill-tools';
@@ -30,17 +30,17 @@ export class MetaTools {
   private equip: EquipToolGroupsOptions | undefined = undefined;
 
   constructor(
-    private readonly core: SkillRunCore & Pick<ExecutorCore, 'validators'> & { readonly groups: ReadonlyMap<string, GroupRecord> },
+    private readonly parts: SkillRunParts & Pick<ExecutorParts, 'validators'> & { readonly groups: ReadonlyMap<string, GroupRecord> },
     skills: SkillRegistry,
     private readonly toolEntries: ToolEntries,
     limits: ResolvedSkillOptions,
   ) {
-    this.skillTools = new SkillTools(core, skills, toolEntries, limits);
+    this.skillTools = new SkillTools(parts, skills, toolEntries, limits);
   }
 
   /** `equip_tool_groups` while it is offered (and not unregistered since), for the system prompt to name; else `undefined`. */
   get equipTool(): string | undefined {
-    return this.equip !== undefined && this.core.registry.has(EQUIP_TOOL_GROUPS) ? EQUIP_TOOL_GROUPS : undefined;
+    return this.equip !== undefined && this.parts.registry.has(EQUIP_TOOL_GROUPS) ? EQUIP_TOOL_GROUPS : undefined;
   }
 
   /** The skills changed: (re)builds `list_skills` and `invoke_skill` (the skill names are in its schema). */
@@ -63,7 +63,7 @@ export class MetaTools {
     if (this.equip === undefined) return false;
     this.equip = undefined;
     this.entries.delete(EQUIP_TOOL_GROUPS);
-    this.core.registry.remove(EQUIP_TOOL_GROUPS);
+    this.parts.registry.remove(EQUIP_TOOL_GROUPS);
     return true;
   }
 
@@ -101,23 +101,23 @@ export class MetaTools {
         }
       }
     }
-    template.validator ??= this.core.validators.compile(template.schema);
+    template.validator ??= this.parts.validators.compile(template.schema);
     const entry: ToolEntry = { ...template, target: { ...template.tool, execute } };
-    return { entry, gate: registered, parsed };
+    return { entry, checkedEntry: registered, parsed };
   }
 
   /** The groups `equip_tool_groups` may switch now. */
   private equippable(): GroupRecord[] {
-    return equippable(this.core.groups.values(), this.equip ?? {});
+    return equippable(this.parts.groups.values(), this.equip ?? {});
   }
 
   private putEquip(): void {
-    this.put([equipTool(this.equippable(), (args, ctx) => equipGroups(args, fallbackBinding(this.core, ctx), this.equippable()))]);
+    this.put([equipTool(this.equippable(), (args, ctx) => equipGroups(args, fallbackBinding(this.parts, ctx), this.equippable()))]);
   }
 
   /** Registers (or replaces) meta tools without telling anyone (the caller does). */
   private put(tools: AgentTool[]): void {
-    const registry = this.core.registry;
+    const registry = this.parts.registry;
     for (const tool of tools) {
       const taken = registry.get(tool.name);
       if (taken !== undefined && taken !== this.entries.get(tool.name)) {

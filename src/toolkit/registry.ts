@@ -1,4 +1,4 @@
-import type { RoutedEntry } from '../executor/executor-core';
+import type { RoutedEntry } from '../executor/executor-parts';
 import type { ToolEntry } from '../executor/tool-entry';
 
 export type { ToolEntry, ToolSource } from '../executor/tool-entry';
@@ -32,7 +32,7 @@ export class Registry {
   }
 
   add(entries: readonly ToolEntry[]): void {
-    for (const entry of entries) this.byName.set(entry.name, Object.freeze({ entry, gate: entry, parsed: undefined }));
+    for (const entry of entries) this.byName.set(entry.name, Object.freeze({ entry, checkedEntry: entry, parsed: undefined }));
     this.version++;
   }
 

@@ -1,7 +1,8 @@
 import { ToolExecutionContext, type ContextKey } from '../model/execution-context';
 import { AsyncCompletion } from '../executor/async-completion';
 import type { ToolResult } from '../model/tool-types';
-import { runCall, type AvailabilityGate, type CallOptions } from '../executor/run-call';
+import type { AvailabilityGate, CallOptions } from '../executor/executor-parts';
+import { runCall } from '../executor/start-call';
 import { isUnboundPreset } from '../executor/presets';
 import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';

@@ -9,7 +9,7 @@ import type { ToolCall, ToolResult } from '../model/tool-types';
 import type { CallLink } from '../executor/call-link';
 import { completeAsyncToolCall } from '../executor/async-calls';
 import { BatchRunner } from '../executor/batch';
-import type { CallOptions, ExecutorCore } from '../executor/run-call';
+import type { CallOptions, ExecutorParts } from '../executor/executor-parts';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/event-types';
 import { executionDefaults } from '../executor/execution-settings';
@@ -37,23 +37,23 @@ import { Catalog } from '../resources/catalog';
 import { CatalogBatch } from '../resources/catalog-batch';
 import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { CatalogViews } from '../resources/catalog-views';
-import type { SkillRunCore } from './skills/skill-run';
+import type { SkillRunParts } from './skills/skill-run';
 import type { SkillFrame, ToolView, ViewParts } from './tool-view';
 import type { ToolkitOptions } from './toolkit-options';
 
 /**
  * @internal The working parts of one toolkit and the operations they need of each other: the
- * executor's core, the registry, groups, skills, meta tools, sessions and the one dispatcher.
+ * executor's parts, the registry, groups, skills, meta tools, sessions and the one dispatcher.
  * The `Toolkit` is its public face (and its own view); each part is given the few operations it uses.
  */
-export class ToolkitRuntime implements SkillRunCore, ViewAnnouncer, ToolkitExtension {
+export class ToolkitRuntime implements SkillRunParts, ViewAnnouncer, ToolkitExtension {
   readonly registry = new Registry();
   readonly validators = new SchemaValidators();
   readonly hooks: ToolHook[] = [];
   readonly events = new Subject<ToolEvent>();
   readonly report: CallbackFailureReporter;
   readonly deadlines = new DeadlineScheduler();
-  readonly defaults: ExecutorCore['defaults'];
+  readonly defaults: ExecutorParts['defaults'];
   readonly container: ToolkitContainer;
   readonly context: ToolExecutionContext;
   readonly maxResultChars: number | undefined;

@@ -2,13 +2,13 @@ import type { Observable } from 'rxjs';
 import type { AgentTool } from '../model/agent-tool';
 import type { ToolCall, ToolResult, ToolSchema } from '../model/tool-types';
 import type { BatchRunner } from '../executor/batch';
-import { NO_OPTIONS, type CallOptions } from '../executor/executor-core';
+import { NO_OPTIONS, type CallOptions } from '../executor/executor-parts';
 import type { ToolkitErrorCode } from '../errors';
 import { lowerToolSchemas, warnOmission, type LoweringOptions, type LoweringResult, type ProviderName, type ProviderToolDefinitionMap } from '../schema/lowering';
-import type { CatalogGate, CatalogViews, PromptView, ResourceView } from '../resources/catalog-views';
-import type { ActivationState, ScopeGate } from './activation';
+import type { CatalogAccess, CatalogViews, PromptView, ResourceView } from '../resources/catalog-views';
+import type { ActivationState, SkillRunScope } from './activation';
 import type { RenderPromptOptions, ToolGroupState, ToolListOptions } from './view-options';
-import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingCore } from './visible-tools';
+import { callerDependent, masked, visibleMask, visibleMaskAsync, visibleTools$, type ListingParts } from './visible-tools';
 import type { ToolAvailability } from './availability';
 import type { PromptSkill } from './render-prompt';
 
@@ -18,7 +18,7 @@ export interface SkillFrame {
   /** The skills from the outermost run to this one. */
   readonly chain: readonly string[];
   /** What the run may call (instead of what the view enables). */
-  readonly scope: ScopeGate;
+  readonly scope: SkillRunScope;
 }
 
 /** @internal The dispatcher, as views and skill runs call through it (declared beside the view: its operations take views). */
@@ -42,14 +42,14 @@ export interface ViewSkills {
 /** @internal The parts of its toolkit a view works with, the same for every view of one toolkit. */
 export interface ViewParts {
   /** Who may see what: the listing rules. */
-  readonly listing: ListingCore;
+  readonly listing: ListingParts;
   /** Where the view's calls go: the dispatcher. */
   readonly calls: ViewCalls;
   /** Where the view's skill changes go: the skill registry. */
   readonly skills: ViewSkills;
   /** Runs a view's batches by the toolkit's settings (`parallel`, `maxConcurrency`, sequential tools). */
   readonly batches: BatchRunner;
-  /** The toolkit's resources and prompts, as a view's gate lets it reach them. */
+  /** The toolkit's resources and prompts, as a view's catalog access lets it reach them. */
   readonly catalog: CatalogViews;
   /** The meta tools: the prompt names `equip_tool_groups` while it is offered (`undefined`: not offered). */
   readonly meta: { readonly equipTool: string | undefined };
@@ -59,7 +59,7 @@ export interface ViewParts {
 let renderer: typeof import('./render-prompt') | undefined;
 
 /** What a view lets its resources and prompts reach: its groups (skills select tools, not resources), while it is open. */
-function gateOf(state: ActivationState): CatalogGate {
+function catalogAccessOf(state: ActivationState): CatalogAccess {
   return { sessionId: state.sessionId, permits: (group) => state.permits(group), closedReason: () => state.closedReason(), changes$: state.changes$ };
 }
 
@@ -93,7 +93,7 @@ export abstract class ToolView {
    * const { contents } = await session.resources.read('docs://readme');
    */
   get resources(): ResourceView {
-    return (this.resourceView ??= this.parts.catalog.resources(gateOf(this.state)));
+    return (this.resourceView ??= this.parts.catalog.resources(catalogAccessOf(this.state)));
   }
 
   /**
@@ -104,7 +104,7 @@ export abstract class ToolView {
    * const { messages } = await session.prompts.get('review', { pr: '42' });
    */
   get prompts(): PromptView {
-    return (this.promptView ??= this.parts.catalog.prompts(gateOf(this.state)));
+    return (this.promptView ??= this.parts.catalog.prompts(catalogAccessOf(this.state)));
   }
 
   /** The session this view belongs to (`undefined` for the toolkit's own view). */

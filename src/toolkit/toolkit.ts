@@ -37,16 +37,16 @@ function loadRuntime(): typeof import('./runtime') {
  */
 export class Toolkit extends ToolView {
   /** @internal */
-  private readonly core: ToolkitRuntime;
+  private readonly runtime: ToolkitRuntime;
   /** The Inversify container services are resolved from. */
   readonly container: ToolkitContainer;
 
   constructor(options: ToolkitOptions = {}) {
-    const core = new (loadRuntime().ToolkitRuntime)(options);
-    super(core.viewParts, core.state);
-    this.core = core;
-    core.attach(this);
-    this.container = core.container;
+    const runtime = new (loadRuntime().ToolkitRuntime)(options);
+    super(runtime.viewParts, runtime.state);
+    this.runtime = runtime;
+    runtime.attach(this);
+    this.container = runtime.container;
     const equip = options.equipToolGroups;
     if (equip) this.enableEquipToolGroups(equip === true ? {} : equip);
   }
@@ -57,7 +57,7 @@ export class Toolkit extends ToolView {
    * `callback_failed` event.
    */
   get events$(): Observable<ToolEvent> {
-    return this.core.events$;
+    return this.runtime.events$;
   }
 
   /**
@@ -65,7 +65,7 @@ export class Toolkit extends ToolView {
    * that were never created are created active.
    */
   createToolGroup(name: string, description = '', active = true): void {
-    this.core.createGroup(name, description, active);
+    this.runtime.createGroup(name, description, active);
   }
 
   /**
@@ -81,32 +81,32 @@ export class Toolkit extends ToolView {
    *   `INVALID_CONTEXT` for a tool a route to workers takes whose injected context cannot travel.
    */
   registerTool(target: ToolTarget, options: RegisterOptions = {}): AgentTool[] {
-    return this.core.register([target], options);
+    return this.runtime.register([target], options);
   }
 
   /** Starts a fluent registration (`.tool(...).group(...).presetParameters(...).apply()`). */
   registration(): ToolRegistration {
-    return new ToolRegistration((targets, options) => this.core.register(targets, options));
+    return new ToolRegistration((targets, options) => this.runtime.register(targets, options));
   }
 
   /** Removes a tool by name; returns whether it existed. */
   unregisterTool(name: string): boolean {
-    return this.core.unregister(name);
+    return this.runtime.unregister(name);
   }
 
   /** A registered tool by name (enabled or not). */
   getTool(name: string): AgentTool | undefined {
-    return this.core.registry.get(name)?.tool;
+    return this.runtime.registry.get(name)?.tool;
   }
 
   /** Every registered tool, enabled or not. */
   getAllTools(): AgentTool[] {
-    return [...this.core.registry.entries()].map((e) => e.tool);
+    return [...this.runtime.registry.entries()].map((e) => e.tool);
   }
 
   /** Adds a hook to the pipeline around every call (hooks run in the order added). */
   use(hook: ToolHook): this {
-    this.core.hooks.push(hook);
+    this.runtime.hooks.push(hook);
     return this;
   }
 
@@ -124,7 +124,7 @@ export class Toolkit extends ToolView {
    *   tools: ['web_search'], requiredTools: ['web_search'], instructions: 'Cite sources.' }));
    */
   registerSkill(skill: SkillDefinition): void {
-    this.core.registerSkill(skill);
+    this.runtime.registerSkill(skill);
   }
 
   /**
@@ -134,7 +134,7 @@ export class Toolkit extends ToolView {
    * toolkit.getSkills().map((s) => s.name); // ['research', 'deploy']
    */
   getSkills(): SkillDefinition[] {
-    return this.core.skills.list();
+    return this.runtime.skills.list();
   }
 
   /**
@@ -144,7 +144,7 @@ export class Toolkit extends ToolView {
    * toolkit.getSkill('research')?.instructions;
    */
   getSkill(name: string): SkillDefinition | undefined {
-    return this.core.skills.get(name)?.skill;
+    return this.runtime.skills.get(name)?.skill;
   }
 
   /**
@@ -160,8 +160,8 @@ export class Toolkit extends ToolView {
    * await session.callTool({ id: 'c1', name: 'equip_tool_groups', arguments: { add: ['email'] } });
    */
   enableEquipToolGroups(options: EquipToolGroupsOptions = {}): void {
-    this.core.meta.enableEquip(options);
-    this.core.registryChanged();
+    this.runtime.meta.enableEquip(options);
+    this.runtime.registryChanged();
   }
 
   /**
@@ -171,8 +171,8 @@ export class Toolkit extends ToolView {
    * toolkit.disableEquipToolGroups();
    */
   disableEquipToolGroups(): boolean {
-    const removed = this.core.meta.disableEquip();
-    if (removed) this.core.registryChanged();
+    const removed = this.runtime.meta.disableEquip();
+    if (removed) this.runtime.registryChanged();
     return removed;
   }
 
@@ -186,7 +186,7 @@ export class Toolkit extends ToolView {
    * await session.callTools(calls);
    */
   session(id: string, options: SessionOptions = {}): ToolkitSession {
-    return this.core.sessions.session(id, options);
+    return this.runtime.sessions.session(id, options);
   }
 
   /**
@@ -196,12 +196,12 @@ export class Toolkit extends ToolView {
    * toolkit.getSessionIds().length;
    */
   getSessionIds(): string[] {
-    return this.core.sessions.ids();
+    return this.runtime.sessions.ids();
   }
 
   /** The number of open sessions (expired ones may still be counted until the next lookup). */
   get sessionCount(): number {
-    return this.core.sessions.size;
+    return this.runtime.sessions.size;
   }
 }
 
@@ -212,11 +212,11 @@ export class Toolkit extends ToolView {
  */
 export function extensionOf(toolkit: Toolkit): ToolkitExtension {
   // a caller without types may pass anything: what it holds is checked, not assumed
-  const core: ToolkitExtension | undefined = toolkit['core'];
-  if (core === undefined || !('dispatch' in core) || typeof core.dispatch !== 'function') {
+  const runtime: ToolkitExtension | undefined = toolkit['runtime'];
+  if (runtime === undefined || !('dispatch' in runtime) || typeof runtime.dispatch !== 'function') {
     throw new ToolkitError('INVALID_OPTIONS', 'Expected a Toolkit (new Toolkit(…)); a session or another object cannot route tools.');
   }
-  return core;
+  return runtime;
 }
 
 /**

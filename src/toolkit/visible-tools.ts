@@ -6,7 +6,7 @@ import { listContext, listsTool, listsToolAsync, listVerdict, principalIn, type 
 import type { Registry } from './registry';
 
 /** @internal What listing for a caller needs of the toolkit. */
-export interface ListingCore {
+export interface ListingParts {
   readonly authorize?: Authorize | undefined;
   readonly context: ToolExecutionContext;
   /** The context of the work in progress (the Nest module's request), between the toolkit's and the caller's own. */
@@ -17,8 +17,8 @@ export interface ListingCore {
 const scopedLists = new WeakMap<readonly AgentTool[], boolean>();
 
 /** @internal True when a list may depend on its caller: a rule is set, or a listed tool has scopes. */
-export function callerDependent(core: ListingCore, tools: readonly AgentTool[]): boolean {
-  if (core.authorize !== undefined) return true;
+export function callerDependent(parts: ListingParts, tools: readonly AgentTool[]): boolean {
+  if (parts.authorize !== undefined) return true;
   let scoped = scopedLists.get(tools);
   if (scoped === undefined) {
     scoped = tools.some((tool) => tool.behaviour?.scopes !== undefined && tool.behaviour.scopes.length > 0);
@@ -31,24 +31,24 @@ export function callerDependent(core: ListingCore, tools: readonly AgentTool[]):
  * @internal Which of `tools` the caller of `own` (its context over the toolkit's) may see, as a
  * mask; `undefined` when every tool is visible (the shared, cached lists can be used as they are).
  */
-export function visibleMask(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): readonly boolean[] | undefined {
-  if (!callerDependent(core, tools)) return undefined;
-  const { context, principal } = callerOf(core, own);
-  const mask = tools.map((tool) => listsTool(core.authorize, tool, principal, context));
+export function visibleMask(parts: ListingParts, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): readonly boolean[] | undefined {
+  if (!callerDependent(parts, tools)) return undefined;
+  const { context, principal } = callerOf(parts, own);
+  const mask = tools.map((tool) => listsTool(parts.authorize, tool, principal, context));
   return mask.every(Boolean) ? undefined : mask;
 }
 
 /** @internal {@link visibleMask} with the `authorize` rule's Promises awaited. */
-export async function visibleMaskAsync(core: ListingCore, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): Promise<readonly boolean[] | undefined> {
-  if (!callerDependent(core, tools)) return undefined;
-  const { context, principal } = callerOf(core, own);
-  const mask = await Promise.all(tools.map((tool) => listsToolAsync(core.authorize, tool, principal, context)));
+export async function visibleMaskAsync(parts: ListingParts, tools: readonly AgentTool[], own: ToolExecutionContext | undefined): Promise<readonly boolean[] | undefined> {
+  if (!callerDependent(parts, tools)) return undefined;
+  const { context, principal } = callerOf(parts, own);
+  const mask = await Promise.all(tools.map((tool) => listsToolAsync(parts.authorize, tool, principal, context)));
   return mask.every(Boolean) ? undefined : mask;
 }
 
 /** The caller of a list: the toolkit's context, the ambient one (the Nest module's request) over it, the caller's own over both. */
-function callerOf(core: ListingCore, own: ToolExecutionContext | undefined): { context: ToolExecutionContext; principal: Principal | undefined } {
-  const context = listContext(core.context, ToolExecutionContext.merge(core.ambient?.(), own));
+function callerOf(parts: ListingParts, own: ToolExecutionContext | undefined): { context: ToolExecutionContext; principal: Principal | undefined } {
+  const context = listContext(parts.context, ToolExecutionContext.merge(parts.ambient?.(), own));
   return { context, principal: principalIn(context) };
 }
 
@@ -58,13 +58,13 @@ function callerOf(core: ListingCore, own: ToolExecutionContext | undefined): { c
  * synchronously while the rule answers synchronously; a newer list drops an older one still
  * awaiting the rule; a list equal to the one before (a change this caller cannot see) is not sent.
  */
-export function visibleTools$(core: ListingCore, tools$: Observable<readonly AgentTool[]>, own: ToolExecutionContext | undefined): Observable<readonly AgentTool[]> {
+export function visibleTools$(parts: ListingParts, tools$: Observable<readonly AgentTool[]>, own: ToolExecutionContext | undefined): Observable<readonly AgentTool[]> {
   return defer(() => {
-    const { context, principal } = callerOf(core, own);
+    const { context, principal } = callerOf(parts, own);
     return tools$.pipe(
       switchMap((tools) => {
-        if (!callerDependent(core, tools)) return of(tools);
-        const verdicts = tools.map((tool) => listVerdict(core.authorize, tool, principal, context));
+        if (!callerDependent(parts, tools)) return of(tools);
+        const verdicts = tools.map((tool) => listVerdict(parts.authorize, tool, principal, context));
         if (!verdicts.some((verdict) => verdict instanceof Promise)) return of(masked(tools, verdicts as boolean[]));
         return from(Promise.all(verdicts).then((mask) => masked(tools, mask)));
       }),
@@ -82,11 +82,11 @@ export function masked<T>(items: readonly T[], mask: readonly boolean[] | undefi
  * @internal The names among `names` (a skill's scope) that the caller of `own` may see: a
  * registered tool it may not use is left out, so that a skill listing names no tool hidden from it.
  */
-export function visibleNames(core: ListingCore & { readonly registry: Registry }, names: Iterable<string>, own: ToolExecutionContext | undefined): string[] {
+export function visibleNames(parts: ListingParts & { readonly registry: Registry }, names: Iterable<string>, own: ToolExecutionContext | undefined): string[] {
   const all = [...names];
-  const tools = all.map((name) => core.registry.resolve(name)?.entry.tool);
+  const tools = all.map((name) => parts.registry.resolve(name)?.entry.tool);
   const known = tools.filter((tool): tool is AgentTool => tool !== undefined);
-  const mask = visibleMask(core, known, own);
+  const mask = visibleMask(parts, known, own);
   if (mask === undefined) return all;
   const hidden = new Set(known.filter((_, i) => !mask[i]));
   return all.filter((_, i) => tools[i] === undefined || !hidden.has(tools[i]!));

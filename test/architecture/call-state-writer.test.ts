@@ -45,7 +45,7 @@ function stateOwner(checker: ts.TypeChecker, target: ts.Expression): string | un
   for (const declaration of symbol?.declarations ?? []) {
     const owner = declaration.parent;
     if ((ts.isInterfaceDeclaration(owner) || ts.isClassDeclaration(owner)) && owner.name !== undefined && STATE_TYPES.has(owner.name.text)) return owner.name.text;
-    // a constructor's `readonly core: …` parameter property
+    // a constructor's `readonly parts: …` parameter property
     if (ts.isParameter(declaration) && ts.isConstructorDeclaration(owner) && owner.parent.name !== undefined && STATE_TYPES.has(owner.parent.name.text)) return owner.parent.name.text;
   }
   return undefined;

@@ -29,7 +29,7 @@ const NOT_AT_REQUIRE = {
     'toolkit/registry.js',
     'toolkit/meta-tools.js',
     'toolkit/skills/skill-run.js',
-    'executor/run-call.js',
+    'executor/start-call.js',
     'executor/call-run.js',
     'executor/validation.js',
     'executor/preset-secrets.js',

@@ -14,7 +14,7 @@ import { sourceFiles } from '../support/source-files';
  */
 const SEAMS: readonly string[] = [
   'executor/CallOrigin',
-  'executor/ExecutorCore',
+  'executor/ExecutorParts',
   'executor/RemoteRouter',
   'executor/ToolEntry',
 ];

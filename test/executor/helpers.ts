@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import type { AgentTool, ToolEvent, ToolkitOptions } from '../../src';
 import { Toolkit } from '../../src';
-import type { ExecutorCore } from '../../src/executor/run-call';
-import { executorCoreOf } from '../support/executor-core';
+import type { ExecutorParts } from '../../src/executor/executor-parts';
+import { executorPartsOf } from '../support/executor-parts';
 
-/** The executor core of a toolkit (scheduler, async waiters) for white-box assertions. */
-export function internals(toolkit: Toolkit): ExecutorCore {
-  return executorCoreOf(toolkit);
+/** The executor parts of a toolkit (scheduler, async waiters) for white-box assertions. */
+export function internals(toolkit: Toolkit): ExecutorParts {
+  return executorPartsOf(toolkit);
 }
 
 /** The call events of one call id, as `type` strings. */

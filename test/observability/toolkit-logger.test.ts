@@ -113,9 +113,9 @@ describe('a logger never costs a call', () => {
 
   it('without a logger nothing subscribes to the events (no event is even made)', () => {
     const toolkit = new Toolkit({ container: new Container() });
-    expect(toolkit['core'].events.observed).toBe(false);
+    expect(toolkit['runtime'].events.observed).toBe(false);
     const logged = new Toolkit({ container: new Container(), logger: console });
-    expect(logged['core'].events.observed).toBe(true);
+    expect(logged['runtime'].events.observed).toBe(true);
   });
 
   it('refuses a logger without the four methods, naming what is missing', () => {

@@ -1,6 +1,7 @@
 import { ToolkitError, type Toolkit } from '../../src';
 import { addRoute, workerRunner } from '../../src/toolkit/remote-routes';
 import { extensionOf } from '../../src/toolkit/toolkit';
+import type { RemoteCall } from '../../src/executor/remote-types';
 import { agentTool, freshToolkit } from '../support/toolkit';
 
 /** The one seam a subpath package (BullMQ, Nest) reaches a toolkit through, with a real toolkit behind it. */
@@ -24,9 +25,16 @@ describe('extensionOf', () => {
   it('routes calls set through it', async () => {
     const toolkit = freshToolkit();
     toolkit.registerTool(agentTool('far', () => 'ran here'));
-    addRoute(toolkit, (entry) => entry.name === 'far', async (call) => ({ forLLM: `ran elsewhere: ${call.callId}`, isError: false, silent: false, async: false }), () => undefined);
+    let routed: RemoteCall | undefined;
+    addRoute(toolkit, (entry) => entry.name === 'far', async (call) => {
+      routed = call;
+      return { forLLM: `ran elsewhere: ${call.callId}`, isError: false, silent: false, async: false };
+    }, () => undefined);
     expect(extensionOf(toolkit).remote).toBeDefined();
     expect((await toolkit.callTool({ id: 'r1', name: 'far', arguments: '{}' })).forLLM).toBe('ran elsewhere: r1');
+    // a runner that logs or serializes the call it got sees what it runs, not the state of the call run
+    expect(Object.keys(routed!).sort()).toEqual(['args', 'attempt', 'context', 'deadlineAt', 'entry', 'maxAttempts']);
+    expect(JSON.stringify(routed)).not.toMatch(/"(routed|options|availability|parts)":/);
   });
 
   it('refuses what is not a toolkit, naming what it expected', () => {

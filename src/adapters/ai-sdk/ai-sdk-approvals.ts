@@ -1,4 +1,4 @@
-import type { FrameworkApprovalGate } from '../framework-approvals';
+import type { FrameworkApprovalBridge } from '../framework-approvals';
 
 /** The framework's decision about one call, read from the conversation. */
 interface SdkDecision {
@@ -57,10 +57,10 @@ export function sdkDecisions(messages: unknown): ReadonlyMap<string, SdkDecision
  * call without calling the tool, so they are read from the messages on the tool set's next use),
  * and returns the conversation's decisions.
  */
-export async function settleDenials(gate: FrameworkApprovalGate, messages: unknown, runContext?: unknown): Promise<ReadonlyMap<string, SdkDecision>> {
+export async function settleDenials(bridge: FrameworkApprovalBridge, messages: unknown, runContext?: unknown): Promise<ReadonlyMap<string, SdkDecision>> {
   const decisions = sdkDecisions(messages);
   for (const [id, decision] of decisions) {
-    if (!decision.approved) await gate.deny({ id, name: decision.toolName, runContext }, decision.reason);
+    if (!decision.approved) await bridge.deny({ id, name: decision.toolName, runContext }, decision.reason);
   }
   return decisions;
 }

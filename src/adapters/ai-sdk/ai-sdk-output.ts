@@ -1,6 +1,6 @@
 import { modelImages } from '../../model/content-text';
 import type { ToolProgress, ToolResult } from '../../model/tool-types';
-import type { CallProgress } from '../../executor/executor-core';
+import type { CallProgress } from '../../executor/executor-parts';
 
 /**
  * A preliminary output of an adapted tool: one progress report of the running call

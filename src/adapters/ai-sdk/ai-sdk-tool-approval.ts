@@ -51,7 +51,7 @@ async function toolLevel(request: AiSdkToolApprovalRequest): Promise<AiSdkToolAp
  * toolwright holds nothing for is `'denied'` with the reason — nothing runs, the model is told.
  * Calls of other tools get `otherwise`'s answer, by default `ai` 7's own: the tool's
  * `needsApproval`. Without it, an application's own `toolApproval` function need not know
- * toolwright's tools: their calls still go through toolwright's approval (one gate), and a held
+ * toolwright's tools: their calls still go through toolwright's approval (one approval), and a held
  * one is answered "pending" to the model instead of surfacing in the SDK's flow.
  *
  * @example

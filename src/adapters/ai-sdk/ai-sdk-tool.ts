@@ -2,10 +2,10 @@ import type { AgentTool } from '../../model/agent-tool';
 import type { JsonSchema } from '../../model/json-schema';
 import type { ToolResult } from '../../model/tool-types';
 import { lazyPeer } from '../../utils/peer-dependency';
-import type { CallOptions } from '../../executor/executor-core';
+import type { CallOptions } from '../../executor/executor-parts';
 import { compileArgumentRestorer, lowerToolOrOmit, type ArgumentRestorer, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import type { FrameworkApprovalGate } from '../framework-approvals';
+import type { FrameworkApprovalBridge } from '../framework-approvals';
 import { callThroughView, type FrameworkCall, type FrameworkToolsOptions } from '../view-tools';
 import { settleDenials } from './ai-sdk-approvals';
 import { withSdk7ContextHint } from './ai-sdk-context';
@@ -22,8 +22,8 @@ export interface AdaptOptions {
   readonly strict: boolean;
   readonly preliminaryResults: boolean;
   readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
-  /** With the `approvals` option: the gate that maps the SDK's tool approvals onto toolwright's. */
-  readonly gate: FrameworkApprovalGate | undefined;
+  /** With the `approvals` option: the bridge that maps the SDK's tool approvals onto toolwright's. */
+  readonly bridge: FrameworkApprovalBridge | undefined;
 }
 
 /**
@@ -163,7 +163,7 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
   const restore: ArgumentRestorer | undefined =
     options.provider === 'openai' && options.strict ? compileArgumentRestorer(tool.parameters, 'openai', { strict: true }) : undefined;
   const sdk7 = options.major === 7;
-  const gate = options.gate;
+  const bridge = options.bridge;
   const callOf = (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): FrameworkCall => ({
     name,
     id: sdk.toolCallId,
@@ -175,9 +175,9 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
   const run = async (input: unknown, sdk: SdkCallOptions, onProgress?: CallOptions['onProgress']): Promise<ToolResult> => {
     const call = callOf(input, sdk, onProgress);
     let result: ToolResult;
-    if (gate !== undefined && call.id !== undefined) {
-      const decisions = await settleDenials(gate, sdk.messages, call.runContext);
-      result = await gate.execute({ ...call, id: call.id }, decisions.has(call.id));
+    if (bridge !== undefined && call.id !== undefined) {
+      const decisions = await settleDenials(bridge, sdk.messages, call.runContext);
+      result = await bridge.execute({ ...call, id: call.id }, decisions.has(call.id));
     } else {
       result = await callThroughView(view, call, options.call);
     }
@@ -185,19 +185,19 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
   };
   const needsApproval = async (input: unknown, sdk: SdkCallOptions = {}): Promise<boolean> => {
     const call = callOf(input, sdk);
-    if (gate === undefined || call.id === undefined) return false;
-    const decisions = await settleDenials(gate, sdk.messages, call.runContext);
-    return gate.needsApproval({ ...call, id: call.id }, decisions.has(call.id));
+    if (bridge === undefined || call.id === undefined) return false;
+    const decisions = await settleDenials(bridge, sdk.messages, call.runContext);
+    return bridge.needsApproval({ ...call, id: call.id }, decisions.has(call.id));
   };
   const approvalStatus = async (input: unknown, sdk: SdkCallOptions): Promise<SdkApprovalStatus> => {
     const call = callOf(input, sdk);
-    if (gate === undefined || call.id === undefined) return { type: 'not-applicable' };
+    if (bridge === undefined || call.id === undefined) return { type: 'not-applicable' };
     const keyed = { ...call, id: call.id };
-    const decisions = await settleDenials(gate, sdk.messages, call.runContext);
+    const decisions = await settleDenials(bridge, sdk.messages, call.runContext);
     // an approval toolwright holds nothing for is the SDK's denial: nothing runs, the model is told why
-    const refusal = decisions.get(call.id)?.approved === true ? await gate.approvalRefusal(keyed) : undefined;
+    const refusal = decisions.get(call.id)?.approved === true ? await bridge.approvalRefusal(keyed) : undefined;
     if (refusal !== undefined) return { type: 'denied', reason: refusal };
-    return (await gate.needsApproval(keyed, decisions.has(call.id))) ? { type: 'user-approval' } : { type: 'not-applicable' };
+    return (await bridge.needsApproval(keyed, decisions.has(call.id))) ? { type: 'user-approval' } : { type: 'not-applicable' };
   };
   const execute: SdkTool['execute'] = options.preliminaryResults
     ? (input, sdk) => withProgress((onProgress) => run(input, sdk ?? {}, onProgress))
@@ -210,8 +210,8 @@ export function adaptTool(view: ToolView, tool: AgentTool, options: AdaptOptions
     ...(options.strict && options.provider === 'openai' ? { strict: true } : {}),
     execute,
     toModelOutput: modelOutputOf(options.major),
-    ...(gate !== undefined ? { needsApproval } : {}),
+    ...(bridge !== undefined ? { needsApproval } : {}),
   };
-  if (gate !== undefined) APPROVAL_STATUS.set(adapted, approvalStatus);
+  if (bridge !== undefined) APPROVAL_STATUS.set(adapted, approvalStatus);
   return adapted;
 }

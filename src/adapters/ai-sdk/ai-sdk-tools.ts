@@ -3,7 +3,7 @@ import type { AgentTool } from '../../model/agent-tool';
 import type { ToolExecutionContext } from '../../model/execution-context';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
+import { FrameworkApprovalBridge, type FrameworkApprovals } from '../framework-approvals';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
 import { settleDenials } from './ai-sdk-approvals';
 import type { AiSdkToolOutput } from './ai-sdk-output';
@@ -175,7 +175,7 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
     strict: options.strict === true,
     preliminaryResults: options.preliminaryResults !== false,
     onLoweringReport: options.onLoweringReport,
-    gate: options.approvals === undefined ? undefined : new FrameworkApprovalGate(view, options.approvals, options.context === undefined ? {} : { context: options.context }),
+    bridge: options.approvals === undefined ? undefined : new FrameworkApprovalBridge(view, options.approvals, options.context === undefined ? {} : { context: options.context }),
   };
   const onSkipped = options.onToolSkipped ?? (options.onLoweringReport === undefined ? warnSkipped : undefined);
   const active = followActiveTools(view, options.context, (tool: AgentTool): SdkTool | undefined => {
@@ -187,16 +187,16 @@ export function toAiSdkTools(view: ToolView, options: AiSdkToolsOptions = {}): A
     return adapted;
   });
   const set = liveToolSet(active) as AiSdkToolSet;
-  if (adapt.gate !== undefined) GATES.set(set, adapt.gate);
+  if (adapt.bridge !== undefined) BRIDGES.set(set, adapt.bridge);
   return set;
 }
 
-/** The approval gate of each tool set made with the `approvals` option. */
-const GATES = new WeakMap<AiSdkToolSet, FrameworkApprovalGate>();
+/** The approval bridge of each tool set made with the `approvals` option. */
+const BRIDGES = new WeakMap<AiSdkToolSet, FrameworkApprovalBridge>();
 
 /** @internal True for a tool set made with the `approvals` option. */
 export function madeWithApprovals(tools: AiSdkToolSet): boolean {
-  return GATES.has(tools);
+  return BRIDGES.has(tools);
 }
 
 /**
@@ -214,8 +214,8 @@ export function madeWithApprovals(tools: AiSdkToolSet): boolean {
  * @throws ToolkitError `APPROVAL_STORE_FAILED` when the approval store cannot be reached.
  */
 export async function recordAiSdkDenials(tools: AiSdkToolSet, messages: readonly unknown[]): Promise<void> {
-  const gate = GATES.get(tools);
-  if (gate !== undefined) await settleDenials(gate, messages);
+  const bridge = BRIDGES.get(tools);
+  if (bridge !== undefined) await settleDenials(bridge, messages);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ToolExecutionContext } from '../../model/execution-context';
-import type { FrameworkApprovalGate } from '../framework-approvals';
-import { LANGCHAIN_GATES, type ToolwrightLangChainTool } from './langchain-tools';
+import type { FrameworkApprovalBridge } from '../framework-approvals';
+import { LANGCHAIN_BRIDGES, type ToolwrightLangChainTool } from './langchain-tools';
 
 /** A decision LangChain's human-in-the-loop middleware offers a person. */
 export type LangChainDecisionType = 'approve' | 'edit' | 'reject';
@@ -34,14 +34,14 @@ interface StateMessage {
  * already has a tool message in the conversation was answered without running (the middleware's
  * "reject" — an approved call runs through toolwright and is no longer held).
  */
-function settleRejections(gate: FrameworkApprovalGate, messages: readonly unknown[] | undefined, runContext: unknown): Promise<void> {
+function settleRejections(bridge: FrameworkApprovalBridge, messages: readonly unknown[] | undefined, runContext: unknown): Promise<void> {
   const answered = new Map<string, string>();
   for (const message of messages ?? []) {
     const { tool_call_id: id, content } = (message ?? {}) as StateMessage;
     if (typeof id === 'string') answered.set(id, typeof content === 'string' ? content.slice(0, MAX_REASON) : '');
   }
   if (answered.size === 0) return Promise.resolve();
-  return gate.settle((held) => {
+  return bridge.settle((held) => {
     const reason = answered.get(held.call.id);
     return reason === undefined ? undefined : reason || false;
   }, runContext);
@@ -68,15 +68,15 @@ export function langChainInterruptOn(
   const allowedDecisions = [...(options.allowedDecisions ?? ['approve', 'reject'])];
   const entries: Record<string, LangChainInterruptOn> = {};
   for (const tool of tools) {
-    const gate = LANGCHAIN_GATES.get(tool);
-    if (gate === undefined) continue;
+    const bridge = LANGCHAIN_BRIDGES.get(tool);
+    if (bridge === undefined) continue;
     const name = tool.name;
     const when = async ({ toolCall, state, runtime }: LangChainInterruptRequest): Promise<boolean> => {
       const runContext = runtime?.context instanceof ToolExecutionContext ? runtime.context : undefined;
-      await settleRejections(gate, state?.messages, runContext);
+      await settleRejections(bridge, state?.messages, runContext);
       // without an id the call cannot be keyed: the middleware asks, and toolwright holds it again when it runs
       if (typeof toolCall.id !== 'string' || toolCall.id === '') return true;
-      return gate.needsApproval({ name, id: toolCall.id, arguments: toolCall.args, runContext }, false);
+      return bridge.needsApproval({ name, id: toolCall.id, arguments: toolCall.args, runContext }, false);
     };
     entries[name] = { allowedDecisions: [...allowedDecisions], when };
   }

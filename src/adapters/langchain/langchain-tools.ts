@@ -5,10 +5,10 @@ import type { JSONSchema } from '@langchain/core/utils/json_schema';
 import type { AgentTool } from '../../model/agent-tool';
 import { lazyPeer } from '../../utils/peer-dependency';
 import type { ToolResult } from '../../model/tool-types';
-import type { CallProgress } from '../../executor/executor-core';
+import type { CallProgress } from '../../executor/executor-parts';
 import { lowerToolSchema } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
+import { FrameworkApprovalBridge, type FrameworkApprovals } from '../framework-approvals';
 import { callThroughView, followActiveTools, type FrameworkToolsOptions } from '../view-tools';
 import { toolSchemaOf } from '../adapter-schema';
 
@@ -28,8 +28,8 @@ export interface LangChainToolsOptions extends FrameworkToolsOptions {
   readonly approvals?: FrameworkApprovals | undefined;
 }
 
-/** @internal The approval gate of each tool made with the `approvals` option. */
-export const LANGCHAIN_GATES = new WeakMap<object, FrameworkApprovalGate>();
+/** @internal The approval bridge of each tool made with the `approvals` option. */
+export const LANGCHAIN_BRIDGES = new WeakMap<object, FrameworkApprovalBridge>();
 
 /**
  * The key of LangChain's `configurable` under which a run may carry a `ToolExecutionContext`
@@ -79,7 +79,7 @@ const isToolCall = (value: unknown): value is ToolCall =>
 const runContextOf = (config: ToolRunnableConfig): unknown =>
   (config.configurable as Record<string, unknown> | undefined)?.[TOOLWRIGHT_CONTEXT_KEY] ?? config.context;
 
-type ToolClass = new (view: ToolView, tool: AgentTool, options: FrameworkToolsOptions, gate: FrameworkApprovalGate | undefined) => ToolwrightLangChainTool;
+type ToolClass = new (view: ToolView, tool: AgentTool, options: FrameworkToolsOptions, bridge: FrameworkApprovalBridge | undefined) => ToolwrightLangChainTool;
 let toolClass: ToolClass | undefined;
 
 /**
@@ -102,10 +102,10 @@ function langChainToolClass(): ToolClass {
       private readonly view: ToolView,
       tool: AgentTool,
       private readonly options: FrameworkToolsOptions,
-      private readonly gate: FrameworkApprovalGate | undefined,
+      private readonly bridge: FrameworkApprovalBridge | undefined,
     ) {
       super({ responseFormat: 'content_and_artifact' });
-      if (gate !== undefined) LANGCHAIN_GATES.set(this, gate);
+      if (bridge !== undefined) LANGCHAIN_BRIDGES.set(this, bridge);
       this.name = tool.name;
       // createAgent ends the run after this tool answered (not after an error: its ToolMessage has status 'error')
       this.returnDirect = tool.behaviour?.returnDirect === true;
@@ -161,9 +161,9 @@ function langChainToolClass(): ToolClass {
         runContext: runContextOf(config),
         onProgress: runManager ? (progress: CallProgress) => void runManager.handleToolEvent(progress) : undefined,
       };
-      const gate = this.gate;
+      const bridge = this.bridge;
       const call = () =>
-        gate !== undefined && id !== undefined && id !== '' ? gate.execute({ ...frameworkCall, id }) : callThroughView(this.view, frameworkCall, this.options);
+        bridge !== undefined && id !== undefined && id !== '' ? bridge.execute({ ...frameworkCall, id }) : callThroughView(this.view, frameworkCall, this.options);
       if (runManager === undefined) return call();
       const child = lc.runnables.patchConfig(config, { callbacks: runManager.getChild() });
       return lc.singletons.AsyncLocalStorageProviderSingleton.runWithConfig(lc.runnables.pickRunnableConfigKeys(child), call);
@@ -187,8 +187,8 @@ function langChainToolClass(): ToolClass {
 export function followLangChainTools(view: ToolView, options: LangChainToolsOptions = {}): () => ToolwrightLangChainTool[] {
   const Tool = langChainToolClass();
   const call = options.context === undefined ? {} : { context: options.context };
-  const gate = options.approvals === undefined ? undefined : new FrameworkApprovalGate(view, options.approvals, call);
-  const active = followActiveTools(view, options.context, (tool) => new Tool(view, tool, call, gate));
+  const bridge = options.approvals === undefined ? undefined : new FrameworkApprovalBridge(view, options.approvals, call);
+  const active = followActiveTools(view, options.context, (tool) => new Tool(view, tool, call, bridge));
   let seen: ReadonlyMap<string, ToolwrightLangChainTool> | undefined;
   let list: ToolwrightLangChainTool[] = [];
   return () => {

@@ -5,7 +5,7 @@ import type { JsonSchema } from '../../model/json-schema';
 import { lazyPeer } from '../../utils/peer-dependency';
 import { lowerToolOrOmit, type LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
-import type { FrameworkApprovalGate } from '../framework-approvals';
+import type { FrameworkApprovalBridge } from '../framework-approvals';
 import { callThroughView, type FrameworkToolsOptions } from '../view-tools';
 import { toolSchemaOf } from '../adapter-schema';
 import { markReturnDirect, noteFailure } from './return-direct';
@@ -59,8 +59,8 @@ export interface AdaptOptions {
   readonly strict: boolean;
   readonly onLoweringReport: ((report: readonly LoweringChange[]) => void) | undefined;
   readonly sdk: AgentsSdk;
-  /** With the `approvals` option: the gate that maps the SDK's approvals onto toolwright's. */
-  readonly gate: FrameworkApprovalGate | undefined;
+  /** With the `approvals` option: the bridge that maps the SDK's approvals onto toolwright's. */
+  readonly bridge: FrameworkApprovalBridge | undefined;
 }
 
 /**
@@ -68,9 +68,9 @@ export interface AdaptOptions {
  * SDK answers a rejected call without calling the tool, so each tool looks at the run context
  * when the SDK next consults it (every turn, through `isEnabled`).
  */
-export function settleRejections(gate: FrameworkApprovalGate, runContext: RunContext | undefined): Promise<void> {
+export function settleRejections(bridge: FrameworkApprovalBridge, runContext: RunContext | undefined): Promise<void> {
   if (runContext === undefined) return Promise.resolve();
-  return gate.settle((held) => {
+  return bridge.settle((held) => {
     const decision = runContext.isToolApproved({ toolName: held.toolName, callId: held.call.id });
     return decision === false ? (runContext.getRejectionMessage(held.toolName, held.call.id) ?? false) : undefined;
   }, runContext.context);
@@ -125,13 +125,13 @@ export function adaptTool(
   if (schema.report.length > 0) options.onLoweringReport?.(schema.report);
   if (schema.parameters === undefined) return { error: schema.error };
   const name = tool.name;
-  const gate = options.gate;
+  const bridge = options.bridge;
   const invoke = async (runContext: RunContext, input: string, details?: CallDetails): Promise<string | StructuredOutput[]> => {
     const call = { name, id: details?.toolCall?.callId, arguments: input, signal: details?.signal, runContext: runContext?.context };
     let result;
-    if (gate !== undefined && call.id !== undefined) {
-      await settleRejections(gate, runContext);
-      result = await gate.execute({ ...call, id: call.id });
+    if (bridge !== undefined && call.id !== undefined) {
+      await settleRejections(bridge, runContext);
+      result = await bridge.execute({ ...call, id: call.id });
     } else {
       result = await callThroughView(view, call, options.call);
     }
@@ -141,10 +141,10 @@ export function adaptTool(
     return [{ type: 'text', text: result.forLLM }, ...images.map((image) => ({ type: 'image' as const, image: { data: image.data, mediaType: image.mimeType } }))];
   };
   const needsApproval = async (runContext: RunContext, input: unknown, callId?: string): Promise<boolean> => {
-    if (gate === undefined || callId === undefined) return false;
-    await settleRejections(gate, runContext);
+    if (bridge === undefined || callId === undefined) return false;
+    await settleRejections(bridge, runContext);
     const decided = runContext?.isToolApproved({ toolName: name, callId }) !== undefined;
-    return gate.needsApproval({ name, id: callId, arguments: input, runContext: runContext?.context }, decided);
+    return bridge.needsApproval({ name, id: callId, arguments: input, runContext: runContext?.context }, decided);
   };
   const self: FunctionTool = {
     type: 'function',
@@ -153,11 +153,11 @@ export function adaptTool(
     parameters: schema.parameters as FunctionTool['parameters'],
     strict: schema.strict,
     invoke,
-    needsApproval: gate === undefined ? staticNoApproval(options.sdk) : (needsApproval as ApprovalPolicy),
+    needsApproval: bridge === undefined ? staticNoApproval(options.sdk) : (needsApproval as ApprovalPolicy),
     isEnabled:
-      gate === undefined
+      bridge === undefined
         ? () => Promise.resolve(enabled(self))
-        : (runContext: RunContext) => settleRejections(gate, runContext).then(() => enabled(self)),
+        : (runContext: RunContext) => settleRejections(bridge, runContext).then(() => enabled(self)),
   };
   if (tool.behaviour?.returnDirect === true) markReturnDirect(self);
   return self;

@@ -3,7 +3,7 @@ import type { AgentTool } from '../../model/agent-tool';
 import type { LoweringChange } from '../../schema/lowering';
 import type { ToolView } from '../../toolkit/tool-view';
 import { followActiveTools, type FrameworkToolsOptions } from '../view-tools';
-import { FrameworkApprovalGate, type FrameworkApprovals } from '../framework-approvals';
+import { FrameworkApprovalBridge, type FrameworkApprovals } from '../framework-approvals';
 import { adaptTool, loadAgentsCjs, type AgentsSdk } from './agents-tool';
 
 /**
@@ -93,7 +93,7 @@ export function adaptView<TContext>(view: ToolView, options: OpenAIAgentsToolsOp
     strict: options.strict !== false,
     onLoweringReport: options.onLoweringReport,
     sdk,
-    gate: options.approvals === undefined ? undefined : new FrameworkApprovalGate(view, options.approvals, options.context === undefined ? {} : { context: options.context }),
+    bridge: options.approvals === undefined ? undefined : new FrameworkApprovalBridge(view, options.approvals, options.context === undefined ? {} : { context: options.context }),
   };
   const active = followActiveTools(view, options.context, (tool: AgentTool): FunctionTool | undefined => {
     const adapted = adaptTool(view, tool, adapt, (self) => active().get(tool.name) === self);

@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { EmptyResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel } from '../../model/tool-emitter';
-import type { CallLog, CallOptions } from '../../executor/run-call';
+import type { CallLog, CallOptions } from '../../executor/executor-parts';
 import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, McpClientLink, McpClientRequests } from './mcp-client-requests';
 import { LogRelay, McpLogging } from './mcp-logging';
 import { ProgressRelay } from './progress-relay';

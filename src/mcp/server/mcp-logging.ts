@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../../utils/quote-input';
 import { isLogLevel, LOG_LEVELS, logLevelRank, type LogLevel } from '../../model/tool-emitter';
-import type { CallLog } from '../../executor/run-call';
+import type { CallLog } from '../../executor/executor-parts';
 import { NotificationPump } from './progress-relay';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

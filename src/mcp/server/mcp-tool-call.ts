@@ -14,7 +14,7 @@ import { ToolExecutionContext } from '../../model/execution-context';
 import { boundInput, quoteInput } from '../../utils/quote-input';
 import { errorResult } from '../../model/results';
 import type { ToolResult } from '../../model/tool-types';
-import type { CallOptions } from '../../executor/run-call';
+import type { CallOptions } from '../../executor/executor-parts';
 import type { Toolkit } from '../../toolkit/toolkit';
 import type { ToolView } from '../../toolkit/tool-view';
 import { errorCallResult, failedCallResult, toCallToolResult } from './call-result';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { CallProgress } from '../../executor/run-call';
+import type { CallProgress } from '../../executor/executor-parts';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** @internal What a relay needs of its request: a way to send notifications related to it. */

@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResult } from '../../model/tool-types';
-import { NO_OPTIONS, type CallOptions } from '../../executor/executor-core';
+import { NO_OPTIONS, type CallOptions } from '../../executor/executor-parts';
 import { closedError, type ActivationState } from '../activation';
 import { ToolView, type ViewParts } from '../tool-view';
 

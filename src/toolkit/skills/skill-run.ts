@@ -2,23 +2,23 @@ import { Observable, isObservable } from 'rxjs';
 import type { ContextResolver, ToolCallContext } from '../../model/agent-tool';
 import { errorResult } from '../../model/results';
 import type { ToolProgress, ToolResult } from '../../model/tool-types';
-import { NO_OPTIONS, type CallOptions } from '../../executor/executor-core';
+import { NO_OPTIONS, type CallOptions } from '../../executor/executor-parts';
 import { isAsyncIterator, isThenable } from '../../executor/convert';
 import { describeThrown, ToolkitError } from '../../errors/toolkit-error';
 import type { ToolkitErrorCode } from '../../errors';
-import { ScopeGate, type ActivationState } from '../activation';
+import { SkillRunScope, type ActivationState } from '../activation';
 import type { SkillCallOptions, SkillContext, SkillStep } from './skill-definition';
 import type { SkillRecord } from './skill-registry';
 import type { Registry } from '../registry';
 import type { SkillFrame, ToolView, ViewCalls, ViewParts } from '../tool-view';
-import type { ListingCore } from '../visible-tools';
+import type { ListingParts } from '../visible-tools';
 
 /**
  * @internal What skill runs and the skill meta tools need of their toolkit: the registered tools,
  * the caller's listing rules, the calls (through the dispatcher, by its batch settings), and the
  * view a call made by hand comes through.
  */
-export interface SkillRunCore extends ListingCore, ViewCalls, Pick<ViewParts, 'batches'> {
+export interface SkillRunParts extends ListingParts, ViewCalls, Pick<ViewParts, 'batches'> {
   readonly registry: Registry;
   /** The view of a session (made on first lookup), or the toolkit's own view. */
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
@@ -37,8 +37,8 @@ export interface CallBinding {
  * @internal The binding of a meta tool run without the dispatcher (someone called its
  * `tool.execute` by hand): the session named by the context, or the toolkit's own view.
  */
-export function fallbackBinding(core: Pick<SkillRunCore, 'viewFor'>, ctx: ToolCallContext): CallBinding {
-  const { view, state } = core.viewFor(ctx.sessionId);
+export function fallbackBinding(parts: Pick<SkillRunParts, 'viewFor'>, ctx: ToolCallContext): CallBinding {
+  const { view, state } = parts.viewFor(ctx.sessionId);
   return { view, state, options: state.callOptions(NO_OPTIONS), frame: undefined };
 }
 
@@ -72,14 +72,14 @@ export class SkillRun implements SkillContext {
   readonly signal: AbortSignal;
 
   constructor(
-    private readonly core: SkillRunCore,
+    private readonly parts: SkillRunParts,
     private readonly record: SkillRecord,
     private readonly attempt: ToolCallContext,
     outer: CallBinding,
     nesting: { readonly depth: number; readonly chain: readonly string[] },
     private readonly maxToolCalls: number,
   ) {
-    const scope = new ScopeGate(record.skill.name, record.scope, record.grants, outer.state, core.registry);
+    const scope = new SkillRunScope(record.skill.name, record.scope, record.grants, outer.state, parts.registry);
     this.binding = { view: outer.view, state: outer.state, options: outer.options, frame: { depth: nesting.depth, chain: nesting.chain, scope } };
     this.signal = AbortSignal.any([attempt.signal, this.controller.signal]);
   }
@@ -117,13 +117,13 @@ export class SkillRun implements SkillContext {
     const call = { id: `${this.attempt.callId}.${++this.asked}`, name, arguments: args };
     const { state, frame } = this.binding;
     const refusal = this.refusal();
-    if (refusal !== undefined) return this.core.refuse(state, call, NO_OPTIONS, refusal.code, refusal.message, frame);
+    if (refusal !== undefined) return this.parts.refuse(state, call, NO_OPTIONS, refusal.code, refusal.message, frame);
     this.calls++;
-    return this.core.dispatch(this.binding.view, state, call, this.optionsFor(options), frame);
+    return this.parts.dispatch(this.binding.view, state, call, this.optionsFor(options), frame);
   }
 
   callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string | undefined }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
-    return this.core.batches.run(
+    return this.parts.batches.run(
       calls.map((c) => ({ id: '', name: c.name, arguments: c.arguments ?? {} })),
       (call) => this.callTool(call.name, call.arguments, options),
     );

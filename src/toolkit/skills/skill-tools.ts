@@ -9,7 +9,7 @@ import type { ToolResult } from '../../model/tool-types';
 import { ToolkitError } from '../../errors';
 import { INVOKE_SKILL, LIST_SKILLS } from '../meta-tool-names';
 import type { ToolEntry } from '../registry';
-import { fallbackBinding, SkillRun, type CallBinding, type SkillRunCore } from './skill-run';
+import { fallbackBinding, SkillRun, type CallBinding, type SkillRunParts } from './skill-run';
 import type { ResolvedSkillOptions } from './skill-definition';
 import type { SkillRecord, SkillRegistry } from './skill-registry';
 import type { ToolEntries } from '../tool-entries';
@@ -51,7 +51,7 @@ export class SkillTools {
   private readonly templates = new Map<string, { entry: ToolEntry; record: SkillRecord }>();
 
   constructor(
-    private readonly core: SkillRunCore,
+    private readonly parts: SkillRunParts,
     private readonly skills: SkillRegistry,
     private readonly entries: ToolEntries,
     private readonly limits: ResolvedSkillOptions,
@@ -84,7 +84,7 @@ export class SkillTools {
     const lines: string[] = [];
     const own = callerContext(binding);
     for (const { skill, scope: all, executable } of this.skills.all()) {
-      const scope = visibleNames(this.core, all, own);
+      const scope = visibleNames(this.parts, all, own);
       const listing: SkillListing = { name: skill.name, description: skill.description, tools: [...scope], executable, active: skill.name === active };
       if (skill.parameters !== undefined) listing.parameters = skill.parameters;
       if (skill.risk !== undefined) listing.risk = skill.risk;
@@ -125,7 +125,7 @@ export class SkillTools {
         );
       }
       await this.skills.activate(binding.view, binding.state, skill.name);
-      const tools = visibleNames(this.core, record.scope, callerContext(binding));
+      const tools = visibleNames(this.parts, record.scope, callerContext(binding));
       return `Skill '${skill.name}' is active. Tools: ${tools.join(', ') || '(none)'}.${skill.instructions ? `\n\n${skill.instructions}` : ''}`;
     }
     const depth = (binding.frame?.depth ?? 0) + 1;
@@ -139,7 +139,7 @@ export class SkillTools {
     }
     const params = (args.parameters ?? {}) as Record<string, unknown>;
     const maxToolCalls = skill.maxToolCalls ?? this.limits.maxToolCalls;
-    return new SkillRun(this.core, record, ctx, binding, { depth, chain }, maxToolCalls).execute(params);
+    return new SkillRun(this.parts, record, ctx, binding, { depth, chain }, maxToolCalls).execute(params);
   }
 
   private listSkillsTool(): AgentTool {
@@ -148,7 +148,7 @@ export class SkillTools {
       description: 'List the skills you can invoke with invoke_skill: what each is for, its tools, and the parameters of skills that run.',
       parameters: { type: 'object', properties: {}, additionalProperties: false },
       behaviour: { annotations: { readOnly: true, idempotent: true, openWorld: false } },
-      execute: (_args, ctx) => this.list(fallbackBinding(this.core, ctx)),
+      execute: (_args, ctx) => this.list(fallbackBinding(this.parts, ctx)),
     };
   }
 
@@ -168,7 +168,7 @@ export class SkillTools {
         'Invoke a skill by name. A skill that scopes tools becomes active (only its tools stay available) and you get its instructions; ' +
         'a skill that runs does its work with the given parameters and you get its output.',
       parameters: { type: 'object', properties, required: ['name'], additionalProperties: false },
-      execute: (args, ctx) => this.invokeNamed(args, ctx, fallbackBinding(this.core, ctx)),
+      execute: (args, ctx) => this.invokeNamed(args, ctx, fallbackBinding(this.parts, ctx)),
     };
   }
 
@@ -195,7 +195,7 @@ export class SkillTools {
         retry: { maxAttempts: 1 },
         tags: ['skill', skill.name],
       },
-      execute: (args, ctx) => this.invoke(record, args, ctx, fallbackBinding(this.core, ctx)),
+      execute: (args, ctx) => this.invoke(record, args, ctx, fallbackBinding(this.parts, ctx)),
     };
   }
 }

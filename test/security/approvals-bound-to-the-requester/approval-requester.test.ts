@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { defineSkill, Tool, Toolkit, ToolExecutionContext, ToolParam, ToolService } from '../../../src';
 import { rejection } from '../../support/errors';
-import { ApprovalManager, isPendingApprovalResult } from '../../../src';
+import { ApprovalManager, isPendingApprovalResult, type CallOptions } from '../../../src';
 import { runToolLoop, ScriptedProvider } from '../../../src/loop';
 
 /** Regression: an approved call ran with the toolkit-default context (user `system`), not its requester's. */
@@ -49,6 +49,22 @@ describe('security: an approved call runs as its requester', () => {
     await toolkit.session('s-alice').callTool({ id: 'c2', name: 'pay', arguments: { amount: 6 } }, { context: alice });
     await approvals.approve(approvals.pending()[0].id, { toolkit });
     expect(payments.runs).toEqual(['alice@default:5', 'alice@default:6']);
+  });
+
+  it('runs with the contexts and session the call was made with, though the caller changes its options object after the call was held', async () => {
+    const { toolkit, approvals, payments } = setup();
+    const options: CallOptions = { context: alice, agentContext: ToolExecutionContext.of(new TenantContext('acme')), sessionId: 's-alice' };
+    const held = await toolkit.callTool({ id: 'm1', name: 'pay', arguments: { amount: 3 } }, options);
+    expect(isPendingApprovalResult(held)).toBe(true);
+    // the caller reuses its options object for someone else
+    options.context = ToolExecutionContext.of(new UserContext('mallory'));
+    options.agentContext = ToolExecutionContext.of(new TenantContext('evil'));
+    options.sessionId = 's-mallory';
+    const [pending] = approvals.pending();
+    expect(pending).toMatchObject({ sessionId: 's-alice', principal: 'alice' });
+    const result = await approvals.approve(pending.id);
+    expect(result.forLLM).toBe('paid 3 as alice');
+    expect(payments.runs).toEqual(['alice@acme:3']);
   });
 
   it('keeps the agent-level context of runToolLoop', async () => {

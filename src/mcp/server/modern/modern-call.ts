@@ -5,7 +5,7 @@ import type { ToolExecutionContext } from '../../../model/execution-context';
 import type { ClientRequestHandler } from '../../../model/client-requests';
 import type { ToolResult } from '../../../model/tool-types';
 import type { LogLevel } from '../../../model/tool-emitter';
-import type { CallLog, CallOptions } from '../../../executor/run-call';
+import type { CallLog, CallOptions } from '../../../executor/executor-parts';
 import type { Toolkit } from '../../../toolkit/toolkit';
 import type { ToolView } from '../../../toolkit/tool-view';
 import { failedCallResult, toCallToolResult } from '../call-result';

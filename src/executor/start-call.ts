@@ -1,12 +1,9 @@
 import type { ToolCall, ToolResult } from '../model/tool-types';
 import type { ToolkitErrorCode } from '../errors';
-import type { AvailabilityGate, CallOptions, ExecutorCore, RoutedEntry, UnknownName } from './executor-core';
+import type { AvailabilityGate, CallOptions, ExecutorParts, RoutedEntry, UnknownName } from './executor-parts';
 import type { CallOrigin } from './hook-types';
 import type { WorkerAttempt } from './remote-types';
 import { CallRun } from './call-run';
-
-export type { ResolvedExecution } from './execution-settings';
-export type { AvailabilityGate, CallLog, CallOptions, CallProgress, ExecutorCore, GateRefusal, UnknownName } from './executor-core';
 
 /** A refusal runs nothing of the call: it suggests no name either. */
 const NOT_RESOLVED: UnknownName = Object.freeze({ entry: undefined, enabledNames: Object.freeze([]) });
@@ -17,8 +14,8 @@ const NOT_RESOLVED: UnknownName = Object.freeze({ entry: undefined, enabledNames
  * requested (set when hooks exist), `handoff` the attempt a worker runs for a queued job. The one
  * way a call runs, for the dispatcher and the worker alike. Never rejects.
  */
-export function runCall(core: ExecutorCore, availability: AvailabilityGate, call: ToolCall, options: CallOptions, routed: RoutedEntry | UnknownName, origin?: CallOrigin, handoff?: WorkerAttempt): Promise<ToolResult> {
-  return new CallRun(core, availability, call, options, routed, origin, handoff).run();
+export function runCall(parts: ExecutorParts, availability: AvailabilityGate, call: ToolCall, options: CallOptions, routed: RoutedEntry | UnknownName, origin?: CallOrigin, handoff?: WorkerAttempt): Promise<ToolResult> {
+  return new CallRun(parts, availability, call, options, routed, origin, handoff).run();
 }
 
 /**
@@ -27,6 +24,6 @@ export function runCall(core: ExecutorCore, availability: AvailabilityGate, call
  * gets its one `call_started` (what the model sent, redacted, as for any rejected call) and its
  * one terminal event, on the same `events$`. Resolves with the error result.
  */
-export function refuseCall(core: ExecutorCore, availability: AvailabilityGate, call: ToolCall, options: CallOptions, routed: RoutedEntry | undefined, code: ToolkitErrorCode, message: string): Promise<ToolResult> {
-  return new CallRun(core, availability, call, options, routed ?? NOT_RESOLVED, undefined, undefined).refuse(code, message);
+export function refuseCall(parts: ExecutorParts, availability: AvailabilityGate, call: ToolCall, options: CallOptions, routed: RoutedEntry | undefined, code: ToolkitErrorCode, message: string): Promise<ToolResult> {
+  return new CallRun(parts, availability, call, options, routed ?? NOT_RESOLVED, undefined, undefined).refuse(code, message);
 }

@@ -93,9 +93,11 @@ export interface GateRefusal {
 
 /**
  * The availability gate of the view a call is made in, asked before anything of the call runs and
- * again once its `before` hooks decided: `undefined` while `entry` may run there, else the refusal.
+ * again once its `before` hooks decided (`afterHooks`): `undefined` while `entry` may run there, else
+ * the refusal. The first check asks only whether the view enables `entry` (the dispatcher refused a
+ * closed session just before); the check after the hooks also asks whether the view closed meanwhile.
  */
-export type AvailabilityGate = (entry: ToolEntry) => GateRefusal | undefined;
+export type AvailabilityGate = (entry: ToolEntry, afterHooks: boolean) => GateRefusal | undefined;
 
 /** @internal What the dispatcher found for a call's name that no tool has: the names its view enables, for "did you mean". */
 export interface UnknownName {
@@ -104,7 +106,7 @@ export interface UnknownName {
 }
 
 /** Everything the executor needs from a toolkit (not exported by the package). */
-export interface ExecutorCore {
+export interface ExecutorParts {
   /** @internal Compiles tool schemas, each by the rules of its JSON Schema dialect. */
   readonly validators: SchemaValidators;
   readonly hooks: readonly ToolHook[];
@@ -130,12 +132,12 @@ export interface ExecutorCore {
 
 /**
  * @internal What the dispatcher resolved a call's name to: `entry` runs, and the availability gate
- * checks `gate` — the entry itself for a registered tool, the registered entry a meta tool bound to
+ * checks `checkedEntry` — the entry itself for a registered tool, the registered entry a meta tool bound to
  * the calling view was made from.
  */
 export interface RoutedEntry {
   readonly entry: ToolEntry;
-  readonly gate: ToolEntry;
+  readonly checkedEntry: ToolEntry;
   /** The call's arguments when routing already parsed them (`parseCallArguments`: they are not parsed again), else `undefined`. */
   readonly parsed: Record<string, unknown> | MalformedArguments | undefined;
 }
