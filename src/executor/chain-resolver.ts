@@ -1,7 +1,7 @@
 import type { ContextResolver } from '../model/agent-tool';
 import { ToolExecutionContext, type ContextKey } from '../model/execution-context';
-import { AsyncCompletion } from './async-completion';
-import type { CallLink } from './call-link';
+import { AsyncCompletion } from './async/async-completion';
+import type { CallLink } from './call/call-link';
 import type { CallOptions, ExecutorParts } from './executor-parts';
 import { chainLookup } from '../di/context-chain';
 

@@ -6,16 +6,16 @@ import type { ToolExecutionContext } from '../model/execution-context';
 import type { CallbackFailureReporter } from '../utils/guarded-observable';
 import type { ToolLogEntry } from '../model/tool-emitter';
 import type { ToolProgress, ToolResult } from '../model/tool-types';
-import type { CallLink } from './call-link';
+import type { CallLink } from './call/call-link';
 import type { DeadlineScheduler } from './deadlines';
 import type { ToolEvent } from './event-types';
 import type { ResolvedExecution } from './execution-settings';
-import type { RemoteRouter } from './remote-types';
+import type { RemoteRouter } from './remote/remote-types';
 import type { ToolHook } from './hook-types';
 import type { RepairMode } from '../model/repair-types';
 import type { ToolEntry } from './tool-entry';
 import type { Authorize } from './authorization';
-import type { SchemaValidators } from './validation';
+import type { SchemaValidators } from './validation/validation';
 
 /** Progress as delivered to a caller's `onProgress`: tagged with the call. */
 export interface CallProgress extends ToolProgress {

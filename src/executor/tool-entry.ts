@@ -5,7 +5,7 @@ import type { ObjectJsonSchema } from '../model/json-schema';
 import type { StandardSchemaLike } from '../model/standard-schema';
 import type { ToolSchema } from '../model/tool-types';
 import type { Constructor } from '../metadata/records';
-import type { PresetValue } from './presets';
+import type { PresetValue } from './presets/presets';
 
 /** Where an enabled tool comes from. */
 export type ToolSource = 'component' | 'global' | 'skill';

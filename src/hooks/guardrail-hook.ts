@@ -1,7 +1,7 @@
 import { errorResult } from '../model/results';
 import type { ToolResult } from '../model/tool-types';
 import type { BeforeHookDecision, HookContext, ToolHook } from '../executor/hook-types';
-import { redactDeep, redactResult } from '../executor/redact';
+import { redactDeep, redactResult } from '../executor/presets/redact';
 
 /**
  * What an argument guardrail decides: nothing (the call goes on), block it with a reason the

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../model/tool-types';
 import type { HookContext, ToolHook } from '../executor/hook-types';
-import { isThenable } from '../executor/convert';
+import { isThenable } from '../executor/call/convert';
 import { createRedactor } from './redactor';
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolResult } from '../model/tool-types';
-import { literalScrub, redactDeep, redactResult, REDACTED, type Scrub } from '../executor/redact';
+import { literalScrub, redactDeep, redactResult, REDACTED, type Scrub } from '../executor/presets/redact';
 
 /**
  * What replaces a redacted match unless configured otherwise: the executor's own text for presets.

@@ -1,5 +1,5 @@
 import type { ToolResult } from '../model/tool-types';
-import { truncateContent, truncateText } from '../executor/convert';
+import { truncateContent, truncateText } from '../executor/call/convert';
 import type { HookContext, ToolHook } from '../executor/hook-types';
 import { ToolkitError } from '../errors';
 

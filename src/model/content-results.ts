@@ -1,5 +1,5 @@
 import { ToolkitError } from '../errors';
-import { annotationsProblem, contentProblem, partProblem } from '../utils/content-check';
+import { annotationsProblem, contentProblem, partProblem } from './content-check';
 import { resultTexts } from './content-text';
 import type {
   AudioContent,

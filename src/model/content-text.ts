@@ -1,4 +1,4 @@
-import { base64Bytes } from '../utils/content-check';
+import { base64Bytes } from './content-check';
 import { boundInput } from '../utils/quote-input';
 import type { ContentAudience, ImageContent, ToolContent } from './tool-content';
 

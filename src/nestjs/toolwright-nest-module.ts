@@ -2,7 +2,7 @@ import type { DynamicModule, FactoryProvider, ModuleMetadata, OnApplicationShutd
 import type { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { isContainerPreset } from '../di/container-preset';
 import { ToolkitError } from '../errors';
-import type { PresetMap, PresetValue } from '../executor/presets';
+import type { PresetMap, PresetValue } from '../executor/presets/presets';
 import { setAmbientContext, Toolkit } from '../toolkit/toolkit';
 import { checkModuleOptions, createModuleToolkit, registerModuleServices, type ToolwrightModuleOptions } from '../toolkit/toolwright-module';
 import { discoverToolServices } from './nest-discovery';

@@ -1,8 +1,8 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { Observable, Subscription } from 'rxjs';
 import type { AgentTool } from '../model/agent-tool';
-import { truncateText } from '../executor/convert';
-import { REDACTED, redactDeep } from '../executor/redact';
+import { truncateText } from '../executor/call/convert';
+import { REDACTED, redactDeep } from '../executor/presets/redact';
 import type { ToolEvent } from '../executor/event-types';
 
 /**

@@ -1,7 +1,7 @@
 import type { ReadonlyJsonSchema } from '../model/json-schema';
 import { quoteInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
-import { describeAjvErrors, ProblemList } from '../executor/validation';
+import { describeAjvErrors, ProblemList } from '../executor/validation/validation';
 import type { CatalogEntry } from './catalog-entry';
 import { describeMember, type MemberRunParts } from './member-run';
 

@@ -1,5 +1,5 @@
 import { ToolkitError } from '../errors';
-import { presetBinding, quotedNames, unboundPresetNames, type PresetMap } from '../executor/presets';
+import { presetBinding, quotedNames, unboundPresetNames, type PresetMap } from '../executor/presets/presets';
 import type { PromptDescriptor, ResourceDescriptor } from '../schema/catalog-descriptors';
 import { catalogEntry, presetKey, type CatalogEntry } from './catalog-entry';
 

@@ -3,7 +3,7 @@ import type { CompleteCallback } from '../metadata/records';
 import type { CatalogEntry } from './catalog-entry';
 import type { CompleteOptions, CompletionResult } from './catalog-types';
 import { Bounded, contextResolver, describeMember, timeoutOf, type MemberRunParts } from './member-run';
-import { presetSecretsOf } from '../executor/preset-secrets';
+import { presetSecretsOf } from '../executor/presets/preset-secrets';
 
 /** The most values one completion answer holds (MCP's bound). */
 export const MAX_COMPLETION_VALUES = 100;

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../utils/plain-object';
 import { previewInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
-import type { Scrub } from '../executor/redact';
+import type { Scrub } from '../executor/presets/redact';
 import type { CatalogEntry } from './catalog-entry';
 import type { ContentAnnotations } from '../model/tool-content';
 import type { PromptContent, PromptGetResult, PromptMessage, ResourceContent, ResourceReadResult } from './catalog-types';

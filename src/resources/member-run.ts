@@ -5,10 +5,10 @@ import { chainLookup } from '../di/context-chain';
 import { isContainerPreset } from '../di/container-preset';
 import { getBound } from '../di/services';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
-import { describeAbort, unwatchAbort, watchAbort } from '../executor/abort-watch';
+import { describeAbort, unwatchAbort, watchAbort } from '../executor/call/abort-watch';
 import type { ExecutorParts } from '../executor/executor-parts';
-import { presetSecretsOf } from '../executor/preset-secrets';
-import { collectSecrets, redactDeep, type Scrub } from '../executor/redact';
+import { presetSecretsOf } from '../executor/presets/preset-secrets';
+import { collectSecrets, redactDeep, type Scrub } from '../executor/presets/redact';
 import type { CatalogEntry } from './catalog-entry';
 import type { CatalogCallOptions } from './catalog-types';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LLMRequest, LLMResponse, ProviderStreamEvent } from '../model/llm-types';
 import { quoteInput } from '../utils/quote-input';
 import { ToolkitError } from '../errors';
-import { REDACTED } from '../executor/redact';
+import { REDACTED } from '../executor/presets/redact';
 
 /** What a cassette file says it is: `format` and `version` are checked on every read. */
 const CASSETTE_FORMAT = 'toolwright-cassette';

@@ -3,7 +3,7 @@ import { lazyPeer } from '../utils/peer-dependency';
 import { quoteInput } from '../utils/quote-input';
 import type { ToolCall, ToolResult } from '../model/tool-types';
 import { ToolkitError } from '../errors';
-import { REDACTED } from '../executor/redact';
+import { REDACTED } from '../executor/presets/redact';
 import type { ToolView } from '../toolkit/tool-view';
 import { invalidArgumentsArbitrary, schemaArbitrary } from './schema-arbitrary';
 

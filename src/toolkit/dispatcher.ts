@@ -1,7 +1,7 @@
 import { ToolExecutionContext } from '../model/execution-context';
 import type { ToolCall, ToolResult } from '../model/tool-types';
 import type { CallOptions } from '../executor/executor-parts';
-import { refuseCall, runCall } from '../executor/start-call';
+import { refuseCall, runCall } from '../executor/call/start-call';
 import type { ExecutorParts } from '../executor/executor-parts';
 import type { CallOrigin } from '../executor/hook-types';
 import type { ToolkitErrorCode } from '../errors';

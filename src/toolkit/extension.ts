@@ -1,6 +1,6 @@
 import type { ToolExecutionContext } from '../model/execution-context';
 import type { ExecutorParts } from '../executor/executor-parts';
-import type { RemoteRouter } from '../executor/remote-types';
+import type { RemoteRouter } from '../executor/remote/remote-types';
 import type { Registry } from './registry';
 
 /**

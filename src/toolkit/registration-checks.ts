@@ -1,5 +1,5 @@
-import { quotedNames, unboundPresetFixes, unboundPresetNames } from '../executor/presets';
-import type { RemoteRouter } from '../executor/remote-types';
+import { quotedNames, unboundPresetFixes, unboundPresetNames } from '../executor/presets/presets';
+import type { RemoteRouter } from '../executor/remote/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
 import type { CatalogBatch } from '../resources/catalog-batch';
 

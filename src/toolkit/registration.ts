@@ -1,6 +1,6 @@
 import type { AgentTool, StandardAgentTool } from '../model/agent-tool';
 import type { Constructor } from '../metadata/records';
-import type { PresetMap, PresetValue } from '../executor/presets';
+import type { PresetMap, PresetValue } from '../executor/presets/presets';
 
 /** What can be registered: a tool service class, an instance of one, or an `AgentTool` object (its `parameters` a JSON Schema or a Standard Schema). */
 export type ToolTarget = Constructor | object | AgentTool | StandardAgentTool;

@@ -1,16 +1,16 @@
 import { ToolExecutionContext, type ContextKey } from '../model/execution-context';
-import { AsyncCompletion } from '../executor/async-completion';
+import { AsyncCompletion } from '../executor/async/async-completion';
 import type { ToolResult } from '../model/tool-types';
 import type { AvailabilityGate, CallOptions } from '../executor/executor-parts';
-import { runCall } from '../executor/start-call';
-import { isUnboundPreset } from '../executor/presets';
-import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
+import { runCall } from '../executor/call/start-call';
+import { isUnboundPreset } from '../executor/presets/presets';
+import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
 import { ToolkitError } from '../errors';
 import { MethodTool } from './method-tool';
 import { extensionOf, type Toolkit } from './toolkit';
 
-export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote-types';
+export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote/remote-types';
 export type { ToolEntry } from '../executor/tool-entry';
 export { extensionOf } from './toolkit';
 

@@ -6,7 +6,7 @@ import type { JsonSchema, ObjectJsonSchema } from '../model/json-schema';
 import type { ToolManifest } from '../model/manifest';
 import { isStandardSchema, type StandardSchemaLike } from '../model/standard-schema';
 import { ToolkitError, describeThrown } from '../errors/toolkit-error';
-import { bindPresets, type PresetValue } from '../executor/presets';
+import { bindPresets, type PresetValue } from '../executor/presets/presets';
 import type { ToolEntry, ToolSource } from '../executor/tool-entry';
 import { nullStripper } from '../schema/null-optionals';
 import { standardJsonSchema } from '../schema/standard-json-schema';

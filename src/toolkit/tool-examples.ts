@@ -3,9 +3,9 @@ import { isPlainObject } from '../utils/plain-object';
 import { quoteInput } from '../utils/quote-input';
 import { isContainerPreset } from '../di/container-preset';
 import { ToolkitError } from '../errors';
-import type { PresetValue } from '../executor/presets';
-import { collectSecrets, literalScrub } from '../executor/redact';
-import { describeAjvErrors, ProblemList, SchemaValidators } from '../executor/validation';
+import type { PresetValue } from '../executor/presets/presets';
+import { collectSecrets, literalScrub } from '../executor/presets/redact';
+import { describeAjvErrors, ProblemList, SchemaValidators } from '../executor/validation/validation';
 
 /** The most examples a tool may have. */
 const MAX_EXAMPLES = 20;

@@ -1,7 +1,7 @@
 import type { ContainerModule } from 'inversify';
 import { singletonModule } from '../di/container-module';
 import { ToolkitError } from '../errors';
-import type { PresetMap } from '../executor/presets';
+import type { PresetMap } from '../executor/presets/presets';
 import type { Constructor } from '../metadata/records';
 import type { ToolTarget } from './registration';
 import { Toolkit } from './toolkit';

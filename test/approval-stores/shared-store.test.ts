@@ -4,7 +4,7 @@ import { concatMap, filter, firstValueFrom, timeout, timer } from 'rxjs';
 import { ApprovalManager, isPendingApprovalResult, type PendingApproval, type Toolkit } from '../../src';
 import { postgresApprovalStore } from '../../src/postgres';
 import { redisApprovalStore } from '../../src/redis';
-import { secretForms } from '../../src/executor/secret-forms';
+import { secretForms } from '../../src/executor/presets/secret-forms';
 import { approvalDigest } from '../../src/approval/approval-store';
 import { freePort } from '../bullmq/fixtures/processes';
 import { rejection } from '../support/errors';

@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { sourceFiles } from '../support/source-files';
 
 /**
- * One writer of a call's state: the call run (`src/executor/call-run.ts`). The steps of a call
+ * One writer of a call's state: the call run (`src/executor/call/call-run.ts`). The steps of a call
  * (`call-*.ts`) read the state (`CallState`, read-only) and return what they found; nothing else
  * assigns to it. Checked with the type checker, so a write through any alias, cast or parameter
  * of the state's type is found, not only `run.x = …` spelled one way.
@@ -12,13 +12,13 @@ import { sourceFiles } from '../support/source-files';
 
 const root = path.resolve(__dirname, '../..');
 const src = path.join(root, 'src');
-const WRITER = 'src/executor/call-run.ts';
+const WRITER = 'src/executor/call/call-run.ts';
 /**
  * The one other place allowed to assign, and what: the callbacks the run inherits create the
  * call's helpers on first use (its context chain, its async completion). These are not the state
  * the steps read.
  */
-const LAZY_HELPERS = { file: 'src/executor/call-callbacks.ts', members: new Set(['chain', 'asyncTrack']) };
+const LAZY_HELPERS = { file: 'src/executor/call/call-callbacks.ts', members: new Set(['chain', 'asyncTrack']) };
 /** Where the state is declared: what the steps read, the run, the callbacks it inherits. */
 const STATE_TYPES = new Set(['CallState', 'CallRun', 'CallCallbacks']);
 
@@ -78,7 +78,7 @@ function foreignWrites(program: ts.Program, files: readonly string[]): string[] 
 function stateMemberNames(): Set<string> {
   const names = new Set<string>();
   for (const file of ['call-state.ts', 'call-run.ts', 'call-callbacks.ts']) {
-    const source = ts.createSourceFile(file, fs.readFileSync(path.join(src, 'executor', file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const source = ts.createSourceFile(file, fs.readFileSync(path.join(src, 'executor', 'call', file), 'utf8'), ts.ScriptTarget.Latest, true);
     source.forEachChild(function visit(node) {
       if ((ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isParameterPropertyDeclaration(node, node.parent)) && ts.isIdentifier(node.name)) names.add(node.name.text);
       node.forEachChild(visit);
@@ -101,14 +101,14 @@ const options = compilerOptions();
 describe("a call's state has one writer", () => {
   it('no file of src/ but the call run assigns to the state of a call', () => {
     const files = sourceFiles(src).filter((file) => mayWrite(fs.readFileSync(file, 'utf8')));
-    expect(files.map((file) => path.relative(src, file).split(path.sep).join('/'))).toContain('executor/call-run.ts');
+    expect(files.map((file) => path.relative(src, file).split(path.sep).join('/'))).toContain('executor/call/call-run.ts');
     const program = ts.createProgram(files, options);
     expect(foreignWrites(program, files)).toEqual([]);
   });
 
   it('finds a write through a step, a cast and a parameter of the state type', () => {
     // a step as it must not be written: it changes the state instead of returning what it found
-    const probe = path.join(src, 'executor', 'call-probe.ts');
+    const probe = path.join(src, 'executor', 'call', 'call-probe.ts');
     const text = [
       "import type { CallState } from './call-state';",
       "import type { CallRun } from './call-run';",
@@ -125,13 +125,13 @@ describe("a call's state has one writer", () => {
     const read = host.getSourceFile.bind(host);
     host.getSourceFile = (name, language, onError) => (path.resolve(name) === probe ? ts.createSourceFile(name, text, language) : read(name, language, onError));
     host.fileExists = ((exists) => (name: string) => path.resolve(name) === probe || exists(name))(host.fileExists.bind(host));
-    const roots = [path.join(src, 'executor', 'call-state.ts'), path.join(src, 'executor', 'call-run.ts'), probe];
+    const roots = [path.join(src, 'executor', 'call', 'call-state.ts'), path.join(src, 'executor', 'call', 'call-run.ts'), probe];
     const program = ts.createProgram(roots, options, host);
     expect(foreignWrites(program, [probe])).toEqual([
-      'src/executor/call-probe.ts:5 done (declared in CallState)',
-      'src/executor/call-probe.ts:6 repairs (declared in CallRun)',
-      'src/executor/call-probe.ts:7 attempts (declared in CallRun)',
-      'src/executor/call-probe.ts:8 attempts (declared in CallRun)',
+      'src/executor/call/call-probe.ts:5 done (declared in CallState)',
+      'src/executor/call/call-probe.ts:6 repairs (declared in CallRun)',
+      'src/executor/call/call-probe.ts:7 attempts (declared in CallRun)',
+      'src/executor/call/call-probe.ts:8 attempts (declared in CallRun)',
     ]);
     expect(text.split('\n').filter(mayWrite)).toHaveLength(4);
   });

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
-import { unwatchAbort, watchAbort } from '../../src/executor/abort-watch';
+import { unwatchAbort, watchAbort } from '../../src/executor/call/abort-watch';
 import { DeadlineScheduler } from '../../src/executor/deadlines';
-import { literalScrub, redactDeep } from '../../src/executor/redact';
+import { literalScrub, redactDeep } from '../../src/executor/presets/redact';
 import { useFakeTime } from './helpers';
 
 describe('DeadlineScheduler', () => {

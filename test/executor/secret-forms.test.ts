@@ -1,4 +1,4 @@
-import { replaceSecrets, SecretMatcher, secretForms } from '../../src/executor/secret-forms';
+import { replaceSecrets, SecretMatcher, secretForms } from '../../src/executor/presets/secret-forms';
 import { urlForms } from '../support/leaks';
 
 /** Characters of every kind a URL API treats differently ('.' left out: a `.` or `..` path segment is resolved away). */

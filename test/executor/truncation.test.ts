@@ -1,5 +1,5 @@
 import { Tool, ToolParam, Toolkit } from '../../src';
-import { truncateText } from '../../src/executor/convert';
+import { truncateText } from '../../src/executor/call/convert';
 
 class Logs {
   @Tool({ name: 'read_log', description: 'Read the log', maxResultChars: 120 })

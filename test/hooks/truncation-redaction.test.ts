@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ToolkitError, userResult } from '../../src';
-import { truncateText } from '../../src/executor/convert';
+import { truncateText } from '../../src/executor/call/convert';
 import { SECRET_PATTERNS, createRedactionHook, createRedactor, createTruncationHook } from '../../src';
 import { RunLog, loggedTool } from '../support/logged-tools';
 import { freshToolkit, toolCall } from '../support/toolkit';

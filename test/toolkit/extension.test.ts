@@ -1,7 +1,7 @@
 import { ToolkitError, type Toolkit } from '../../src';
 import { addRoute, workerRunner } from '../../src/toolkit/remote-routes';
 import { extensionOf } from '../../src/toolkit/toolkit';
-import type { RemoteCall } from '../../src/executor/remote-types';
+import type { RemoteCall } from '../../src/executor/remote/remote-types';
 import { agentTool, freshToolkit } from '../support/toolkit';
 
 /** The one seam a subpath package (BullMQ, Nest) reaches a toolkit through, with a real toolkit behind it. */

@@ -1,7 +1,7 @@
-import { annotationsProblem, base64Bytes, partProblem } from '../../utils/content-check';
+import { annotationsProblem, base64Bytes, partProblem } from '../../model/content-check';
 import { partText } from '../../model/content-text';
 import type { ContentAnnotations, ToolContent } from '../../model/tool-content';
-import { truncateText } from '../../executor/convert';
+import { truncateText } from '../../executor/call/convert';
 
 /**
  * @internal How much content one imported result may hold (see `McpImportOptions`).

@@ -3,7 +3,7 @@ import { contentText, resultTexts } from '../../model/content-text';
 import { errorResult, toolResult } from '../../model/results';
 import type { ToolContent } from '../../model/tool-content';
 import type { ToolResult } from '../../model/tool-types';
-import { truncateText } from '../../executor/convert';
+import { truncateText } from '../../executor/call/convert';
 import { importContent, type ContentLimits } from './import-content';
 import { MCP_IMPORT_LIMITS } from './mcp-import-options';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { boundInput, quoteInput } from '../../utils/quote-input';
-import { linearPatternProblem } from '../../executor/linear-regexp';
+import { linearPatternProblem } from '../../executor/validation/linear-regexp';
 import { importLimit, type McpImportOptions } from './mcp-import-options';
 import type { McpImportSkipCode } from './mcp-import-report';
 

@@ -17,7 +17,7 @@ import type { ElicitationRequest, ElicitationResult, ElicitationSchema, Elicitat
 import type { ClientCapability, ClientRequestHandler, ClientRequestOptions } from '../../model/client-requests';
 import type { JsonSchema } from '../../model/json-schema';
 import { boundInput, quoteInput } from '../../utils/quote-input';
-import { describeAjvErrors, ProblemList, SchemaValidators } from '../../executor/validation';
+import { describeAjvErrors, ProblemList, SchemaValidators } from '../../executor/validation/validation';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -1,5 +1,5 @@
 import { isAsyncTool, type AgentTool } from '../../model/agent-tool';
-import { AsyncCompletion } from '../../executor/async-completion';
+import { AsyncCompletion } from '../../executor/async/async-completion';
 import type { JsonSchema, ObjectJsonSchema } from '../../model/json-schema';
 import { objectSchemaOf } from '../../schema/lowering/schema-utils';
 

@@ -3,7 +3,7 @@ import type { ContextResolver, ToolCallContext } from '../../model/agent-tool';
 import { errorResult } from '../../model/results';
 import type { ToolProgress, ToolResult } from '../../model/tool-types';
 import { NO_OPTIONS, type CallOptions } from '../../executor/executor-parts';
-import { isAsyncIterator, isThenable } from '../../executor/convert';
+import { isAsyncIterator, isThenable } from '../../executor/call/convert';
 import { describeThrown, ToolkitError } from '../../errors/toolkit-error';
 import type { ToolkitErrorCode } from '../../errors';
 import { SkillRunScope, type ActivationState } from '../activation';

@@ -1,6 +1,6 @@
 import { ClientRequests, Tool, ToolParam, ToolService } from '../../../src';
 import { McpPrincipal, bearerAuth, memoryMcpStateStore, serveMcpHttp, type McpStateStore } from '../../../src/mcp';
-import { secretForms } from '../../../src/executor/secret-forms';
+import { secretForms } from '../../../src/executor/presets/secret-forms';
 import { Closer } from '../../support/mcp';
 import { peekTool, rawRequest } from '../../support/mcp-modern-raw';
 import { freshToolkit } from '../../support/toolkit';

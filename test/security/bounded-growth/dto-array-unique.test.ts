@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { ArrayUnique, arrayUnique, getFromContainer, getMetadataStorage, IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { Tool, ToolParam } from '../../../src';
-import { transformAndValidate } from '../../../src/executor/dto-array-unique';
+import { transformAndValidate } from '../../../src/executor/validation/dto-array-unique';
 import { call, newToolkit } from '../../support/toolkit';
 
 /**

@@ -1,10 +1,10 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats';
-import { isUrl } from '../../../src/executor/linear-formats';
-import { duplicateItems } from '../../../src/executor/unique-items';
+import { isUrl } from '../../../src/executor/validation/linear-formats';
+import { duplicateItems } from '../../../src/executor/validation/unique-items';
 import type { JsonSchema } from '../../../src';
-import { SchemaValidators } from '../../../src/executor/validation';
+import { SchemaValidators } from '../../../src/executor/validation/validation';
 
 /** A deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number): () => number {
