@@ -10,7 +10,7 @@ import type { CallLink } from './call/call-link';
 import type { DeadlineScheduler } from './deadlines';
 import type { ToolEvent } from './event-types';
 import type { ResolvedExecution } from './execution-settings';
-import type { RemoteRouter } from './remote/remote-types';
+import type { RemoteRunner } from './remote/remote-types';
 import type { ToolHook } from './hook-types';
 import type { RepairMode } from '../model/repair-types';
 import type { ToolEntry } from './tool-entry';
@@ -126,8 +126,8 @@ export interface ExecutorParts {
   readonly authorize?: Authorize | undefined;
   /** The toolkit's default {@link RepairMode} (a tool's own `repair` wins). */
   readonly repair?: RepairMode | undefined;
-  /** @internal Runs the calls of tools routed elsewhere (`queueTools`); `undefined` while none is. */
-  readonly remote?: RemoteRouter | undefined;
+  /** @internal How the calls of `entry` run elsewhere (a route such as `queueTools` takes it); `undefined`: they run here. */
+  runnerFor(entry: ToolEntry): RemoteRunner | undefined;
 }
 
 /**

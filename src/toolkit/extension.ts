@@ -1,7 +1,20 @@
 import type { ToolExecutionContext } from '../model/execution-context';
 import type { ExecutorParts } from '../executor/executor-parts';
-import type { RemoteRouter } from '../executor/remote/remote-types';
+import type { RemoteRunner } from '../executor/remote/remote-types';
+import type { ToolEntry } from '../executor/tool-entry';
 import type { Registry } from './registry';
+
+/**
+ * @internal The routes of calls that run elsewhere (`queueTools`): which runner, if any, runs a
+ * tool's calls, and whether a route admits a tool being registered. The executor asks only the
+ * first, through the toolkit's `runnerFor`.
+ */
+export interface RemoteRouter {
+  /** How the calls of `entry` run elsewhere; `undefined`: they run here. */
+  runnerFor(entry: ToolEntry): RemoteRunner | undefined;
+  /** Called for each tool being registered: throws when a route that takes it cannot run it (the registration then fails). */
+  admit(entry: ToolEntry): void;
+}
 
 /**
  * @internal The one seam through which the subpath packages (`toolwright/bullmq`, the Nest module)

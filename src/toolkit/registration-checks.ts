@@ -1,7 +1,7 @@
 import { quotedNames, unboundPresetFixes, unboundPresetNames } from '../executor/presets/presets';
-import type { RemoteRouter } from '../executor/remote/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
 import type { CatalogBatch } from '../resources/catalog-batch';
+import type { RemoteRouter } from './extension';
 
 /**
  * @internal Checks what a registration registers before anything is added: the routes that take a

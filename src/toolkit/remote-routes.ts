@@ -4,10 +4,11 @@ import type { ToolResult } from '../model/tool-types';
 import type { AvailabilityGate, CallOptions } from '../executor/executor-parts';
 import { runCall } from '../executor/call/start-call';
 import { isUnboundPreset } from '../executor/presets/presets';
-import type { RemoteRouter, RemoteRunner, WorkerAttempt } from '../executor/remote/remote-types';
+import type { RemoteRunner, WorkerAttempt } from '../executor/remote/remote-types';
 import type { ToolEntry } from '../executor/tool-entry';
 import { ToolkitError } from '../errors';
 import { MethodTool } from './method-tool';
+import type { RemoteRouter } from './extension';
 import { extensionOf, type Toolkit } from './toolkit';
 
 export type { RemoteCall, RemoteRunner, WorkerAttempt } from '../executor/remote/remote-types';

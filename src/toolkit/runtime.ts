@@ -16,7 +16,7 @@ import { executionDefaults } from '../executor/execution-settings';
 import type { Authorize } from '../executor/authorization';
 import type { RepairMode } from '../model/repair-types';
 import type { ToolHook } from '../executor/hook-types';
-import type { RemoteRouter } from '../executor/remote/remote-types';
+import type { RemoteRunner } from '../executor/remote/remote-types';
 import { SchemaValidators } from '../executor/validation/validation';
 import { ToolkitError, type ToolkitErrorCode } from '../errors';
 import type { Constructor } from '../metadata/records';
@@ -24,7 +24,7 @@ import { ActivationState, type ViewAnnouncer } from './activation';
 import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
 import { callbackFailureReporter } from './callback-failures';
 import { Dispatcher } from './dispatcher';
-import type { ToolkitExtension } from './extension';
+import type { RemoteRouter, ToolkitExtension } from './extension';
 import { MetaTools } from './meta-tools';
 import type { RegisterOptions, ToolTarget } from './registration';
 import { Registry, type ToolEntry } from './registry';
@@ -120,6 +120,11 @@ export class ToolkitRuntime implements SkillRunParts, ViewAnnouncer, ToolkitExte
   /** Makes `view` (the `Toolkit`, whose state is {@link state}) the toolkit's own view. */
   attach(view: ToolView): void {
     this.root = view;
+  }
+
+  /** How the calls of `entry` run elsewhere: its route's runner (`queueTools`), else `undefined`. */
+  runnerFor(entry: ToolEntry): RemoteRunner | undefined {
+    return this.remote?.runnerFor(entry);
   }
 
   // ------------------------------------------------------------------ what skill runs and the views' states need

@@ -186,7 +186,7 @@ export class CallRun extends CallCallbacks implements CallState, AnswersEarly {
 
   /** Runs the tool (here, or through its route elsewhere; a worker's job here): attempt after attempt until one answers or the retries run out. */
   private runAttempts(entry: ToolEntry): ToolResult | Promise<ToolResult> {
-    const runner = this.handoff === undefined ? this.parts.remote?.runnerFor(entry) : undefined;
+    const runner = this.handoff === undefined ? this.parts.runnerFor(entry) : undefined;
     if (runner !== undefined) {
       const settings = this.settings!;
       const budget = budgetOf(this, 1);

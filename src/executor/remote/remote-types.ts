@@ -31,16 +31,6 @@ export interface RemoteCall {
 /** @internal Runs a call of a routed tool elsewhere; resolves with the remote answer (or rejects: the call fails). */
 export type RemoteRunner = (call: RemoteCall) => Promise<ToolResult>;
 
-/**
- * @internal The one seam of calls that run elsewhere (the toolkit's routes, e.g. `queueTools`):
- * which runner, if any, runs a tool's calls, and whether a route admits a tool being registered.
- */
-export interface RemoteRouter {
-  /** How the calls of `entry` run elsewhere; `undefined`: they run here. */
-  runnerFor(entry: ToolEntry): RemoteRunner | undefined;
-  /** Called for each tool being registered: throws when a route that takes it cannot run it (the registration then fails). */
-  admit(entry: ToolEntry): void;
-}
 
 /**
  * @internal The attempt a worker runs for a queued job: the queue counts attempts and waits out
