@@ -115,8 +115,9 @@ async function visit(context, origin, pagePath, problems) {
     if (ours(response.url()) && response.status() >= 400) problems.add(`request failed: ${response.url().slice(origin.length)} (HTTP ${response.status()})`, pagePath);
   });
   try {
-    await page.goto(origin + pagePath, { waitUntil: 'networkidle', timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined, undefined, { timeout: 15_000 });
+    // generous: the root API reference, the largest page, hydrates in seconds on two busy cores
+    await page.goto(origin + pagePath, { waitUntil: 'networkidle', timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('#app')?.__vue_app__ !== undefined, undefined, { timeout: 60_000 });
     return await page.evaluate(() => ({
       links: [...document.querySelectorAll('a[href]')].map((a) => a.href),
       ids: [...document.querySelectorAll('[id]')].map((element) => element.id),
@@ -134,11 +135,11 @@ async function visit(context, origin, pagePath, problems) {
 async function search(context, origin, pagePath, term) {
   const page = await context.newPage();
   try {
-    await page.goto(origin + pagePath, { waitUntil: 'networkidle', timeout: 30_000 });
-    await page.locator('#local-search button').click({ timeout: 10_000 });
-    await page.locator('.VPLocalSearchBox input.search-input').fill(term, { timeout: 10_000 });
+    await page.goto(origin + pagePath, { waitUntil: 'networkidle', timeout: 60_000 });
+    await page.locator('#local-search button').click({ timeout: 30_000 });
+    await page.locator('.VPLocalSearchBox input.search-input').fill(term, { timeout: 30_000 });
     const results = page.locator('.VPLocalSearchBox .results a.result');
-    await results.or(page.locator('.VPLocalSearchBox .no-results')).first().waitFor({ timeout: 15_000 });
+    await results.or(page.locator('.VPLocalSearchBox .no-results')).first().waitFor({ timeout: 60_000 });
     return await results.evaluateAll((links) => links.map((link) => link.getAttribute('aria-label') ?? link.href));
   } finally {
     await page.close();
