@@ -1,8 +1,7 @@
 import { ToolExecutionContext } from '../model/execution-context';
 import type { ToolCall, ToolResult } from '../model/tool-types';
-import type { CallOptions } from '../executor/executor-parts';
+import type { CallOptions, ExecutorParts } from '../executor/executor-parts';
 import { refuseCall, runCall } from '../executor/call/start-call';
-import type { ExecutorParts } from '../executor/executor-parts';
 import type { CallOrigin } from '../executor/hook-types';
 import type { ToolkitErrorCode } from '../errors';
 import { closedError, type ActivationState } from './activation';
@@ -69,7 +68,7 @@ function runInView(route: Route, view: ToolView, state: ActivationState, call: T
   const callOptions = state.callOptions(options);
   if (state.closed || state.expired()) {
     if (!state.closed) route.closeSession(view, state);
-    return refuseInView(parts, state, call, state.callOptions(withAmbient(parts, callOptions)), 'SESSION_CLOSED', closedError(state.sessionId).message, frame);
+    return refuseInView(parts, state, call, callOptions, 'SESSION_CLOSED', closedError(state.sessionId).message, frame);
   }
   const scope = frame !== undefined ? frame.scope : state;
   const origin = parts.hooks.length > 0 ? new RequestedCall(route, view, state, callOptions, frame) : undefined;

@@ -1,7 +1,7 @@
 import type { AgentTool } from '../model/agent-tool';
 import { parseCallArguments } from '../model/call-arguments';
 import type { ToolCall } from '../model/tool-types';
-import type { RoutedEntry } from '../executor/executor-parts';
+import type { ExecutorParts, RoutedEntry } from '../executor/executor-parts';
 import { ToolkitError } from '../errors';
 import type { GroupRecord } from './availability';
 import { equipGroups, equippable, equipTool, type EquipToolGroupsOptions } from './equip-tool';
@@ -12,7 +12,6 @@ import type { ResolvedSkillOptions } from './skills/skill-definition';
 import { SkillTools } from './skills/skill-tools';
 import type { SkillRegistry } from './skills/skill-registry';
 import type { ToolEntries } from './tool-entries';
-import type { ExecutorParts } from '../executor/executor-parts';
 
 export type { EquipToolGroupsOptions } from './equip-tool';
 export type { SkillListing } from './skills/skill-tools';

@@ -5,11 +5,10 @@ import type { ClientRequestHandler } from '../model/client-requests';
 import { ToolExecutionContext } from '../model/execution-context';
 import { GuardedObservable, type CallbackFailureReporter } from '../utils/guarded-observable';
 import { checkedLogger, writeLog, type ToolwrightLogger } from '../model/logger';
-import type { ToolCall, ToolResult } from '../model/tool-types';
 import type { CallLink } from '../executor/call/call-link';
 import { completeAsyncToolCall } from '../executor/async/async-calls';
 import { BatchRunner } from '../executor/batch';
-import type { CallOptions, ExecutorParts } from '../executor/executor-parts';
+import type { ExecutorParts } from '../executor/executor-parts';
 import { DeadlineScheduler } from '../executor/deadlines';
 import type { ToolEvent } from '../executor/event-types';
 import { executionDefaults } from '../executor/execution-settings';
@@ -18,7 +17,7 @@ import type { RepairMode } from '../model/repair-types';
 import type { ToolHook } from '../executor/hook-types';
 import type { RemoteRunner } from '../executor/remote/remote-types';
 import { SchemaValidators } from '../executor/validation/validation';
-import { ToolkitError, type ToolkitErrorCode } from '../errors';
+import { ToolkitError } from '../errors';
 import type { Constructor } from '../metadata/records';
 import { ActivationState, type ViewAnnouncer } from './activation';
 import { AvailabilityCache, EMPTY_GROUPS, type GroupRecord } from './availability';
@@ -38,7 +37,7 @@ import { CatalogBatch } from '../resources/catalog-batch';
 import { checkRegistration, warnUnboundPresets } from './registration-checks';
 import { CatalogViews } from '../resources/catalog-views';
 import type { SkillRunParts } from './skills/skill-run';
-import type { SkillFrame, ToolView, ViewParts } from './tool-view';
+import type { ToolView, ViewParts } from './tool-view';
 import type { ToolkitOptions } from './toolkit-options';
 
 /**
@@ -83,7 +82,8 @@ export class ToolkitRuntime implements SkillRunParts, ViewAnnouncer, ToolkitExte
   readonly sessions: SessionTable;
   private readonly availability: AvailabilityCache;
   private readonly toolEntries: ToolEntries;
-  private readonly dispatcher: Dispatcher;
+  /** The one way into the call run, for views and skill runs. */
+  readonly dispatcher: Dispatcher;
   /** The toolkit's own view: the `Toolkit`, which {@link attach}es itself once constructed. */
   private root!: ToolView;
 
@@ -128,14 +128,6 @@ export class ToolkitRuntime implements SkillRunParts, ViewAnnouncer, ToolkitExte
   }
 
   // ------------------------------------------------------------------ what skill runs and the views' states need
-
-  dispatch(view: ToolView, state: ActivationState, call: ToolCall, options: CallOptions, frame?: SkillFrame): Promise<ToolResult> {
-    return this.dispatcher.dispatch(view, state, call, options, frame);
-  }
-
-  refuse(state: ActivationState, call: ToolCall, options: CallOptions, code: ToolkitErrorCode, message: string, frame?: SkillFrame): Promise<ToolResult> {
-    return this.dispatcher.refuse(state, call, options, code, message, frame);
-  }
 
   viewChanged(state: ActivationState): void {
     this.announce(state, (base) => ({ type: 'groups_changed', ...base, activeGroups: [...state.activeGroups] }));

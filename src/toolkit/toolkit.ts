@@ -213,7 +213,7 @@ export class Toolkit extends ToolView {
 export function extensionOf(toolkit: Toolkit): ToolkitExtension {
   // a caller without types may pass anything: what it holds is checked, not assumed
   const runtime: ToolkitExtension | undefined = toolkit['runtime'];
-  if (runtime === undefined || !('dispatch' in runtime) || typeof runtime.dispatch !== 'function') {
+  if (typeof runtime?.runnerFor !== 'function') {
     throw new ToolkitError('INVALID_OPTIONS', 'Expected a Toolkit (new Toolkit(…)); a session or another object cannot route tools.');
   }
   return runtime;

@@ -31,7 +31,6 @@ export interface RemoteCall {
 /** @internal Runs a call of a routed tool elsewhere; resolves with the remote answer (or rejects: the call fails). */
 export type RemoteRunner = (call: RemoteCall) => Promise<ToolResult>;
 
-
 /**
  * @internal The attempt a worker runs for a queued job: the queue counts attempts and waits out
  * the backoff, so the executor runs just this one and, where it would retry, says so in

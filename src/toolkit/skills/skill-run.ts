@@ -15,11 +15,13 @@ import type { ListingParts } from '../visible-tools';
 
 /**
  * @internal What skill runs and the skill meta tools need of their toolkit: the registered tools,
- * the caller's listing rules, the calls (through the dispatcher, by its batch settings), and the
- * view a call made by hand comes through.
+ * the caller's listing rules, the dispatcher their calls go through (batches by the toolkit's
+ * settings), and the view a call made by hand comes through.
  */
-export interface SkillRunParts extends ListingParts, ViewCalls, Pick<ViewParts, 'batches'> {
+export interface SkillRunParts extends ListingParts, Pick<ViewParts, 'batches'> {
   readonly registry: Registry;
+  /** Where a run's calls go, as a view's do. */
+  readonly dispatcher: ViewCalls;
   /** The view of a session (made on first lookup), or the toolkit's own view. */
   viewFor(sessionId: string | undefined): { view: ToolView; state: ActivationState };
 }
@@ -117,9 +119,9 @@ export class SkillRun implements SkillContext {
     const call = { id: `${this.attempt.callId}.${++this.asked}`, name, arguments: args };
     const { state, frame } = this.binding;
     const refusal = this.refusal();
-    if (refusal !== undefined) return this.parts.refuse(state, call, NO_OPTIONS, refusal.code, refusal.message, frame);
+    if (refusal !== undefined) return this.parts.dispatcher.refuse(state, call, NO_OPTIONS, refusal.code, refusal.message, frame);
     this.calls++;
-    return this.parts.dispatch(this.binding.view, state, call, this.optionsFor(options), frame);
+    return this.parts.dispatcher.dispatch(this.binding.view, state, call, this.optionsFor(options), frame);
   }
 
   callTools(calls: readonly { name: string; arguments?: Record<string, unknown> | string | undefined }[], options: SkillCallOptions = {}): Promise<ToolResult[]> {
