@@ -201,6 +201,24 @@ describe('attack: calls through a closed or expired session', () => {
     expectClosed(await pending);
     expect(admin.deleted).toEqual([]);
   });
+
+  it("the session's TTL runs out while a before hook of the call is still deciding (nobody closes it): the tool does not run", async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const { toolkit, session, admin } = adminSession('s-hook-ttl', 1_000);
+      let decide!: () => void;
+      const decided = new Promise<void>((resolve) => (decide = resolve));
+      toolkit.use({ name: 'slow-guard', before: () => decided });
+      // the call passes its first check now, while the session is open
+      const pending = call(session, 'delete_user', { id: 'u1' });
+      jest.setSystemTime(1_001);
+      decide();
+      expectClosed(await pending);
+      expect(admin.deleted).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
 
 describe("attack: a session's caller naming another session in the call options", () => {
